@@ -1,0 +1,16 @@
+#!/bin/sh
+# Regenerate the build system.  --deps first installs the Debian packages
+# the build and the tests need (run as root, or through sudo).
+set -e
+cd "$(dirname "$0")"
+
+if [ "${1:-}" = "--deps" ]; then
+	pkgs="build-essential autoconf automake libtool pkg-config check libdw-dev libelf-dev
+		socat netcat-openbsd python3 qemu-system-x86 clang libclang-rt-14-dev"
+	sudo=""
+	[ "$(id -u)" = 0 ] || sudo=sudo
+	$sudo apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $pkgs
+fi
+
+autoreconf -fi

@@ -1,0 +1,3 @@
+EXTRA_DIST += %reldir%/hacking.md
+EXTRA_DIST += %reldir%/profiler.md
+EXTRA_DIST += %reldir%/performance.md

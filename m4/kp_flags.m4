@@ -1,0 +1,52 @@
+# KP_CHECK_CFLAG(FLAG, VARIABLE, [ACTION-IF-REJECTED])
+# ---------------------------------------------------
+# Appends FLAG to VARIABLE when the C compiler accepts it without warnings.
+AC_DEFUN([KP_CHECK_CFLAG], [
+AS_VAR_PUSHDEF([kp_cv], [kp_cv_cflag_$1])
+AC_CACHE_CHECK([whether $CC accepts $1], [kp_cv], [
+  kp_save_CFLAGS=$CFLAGS
+  CFLAGS="$CFLAGS -Werror $1"
+  AC_COMPILE_IFELSE([AC_LANG_PROGRAM([], [])],
+    [AS_VAR_SET([kp_cv], [yes])], [AS_VAR_SET([kp_cv], [no])])
+  CFLAGS=$kp_save_CFLAGS])
+AS_VAR_IF([kp_cv], [yes], [$2="$$2 $1"], [$3])
+AS_VAR_POPDEF([kp_cv])
+])
+
+# KP_REQUIRE_CFLAG(FLAG, VARIABLE)
+# --------------------------------
+# As KP_CHECK_CFLAG, but a compiler without FLAG cannot build the project.
+AC_DEFUN([KP_REQUIRE_CFLAG], [
+KP_CHECK_CFLAG([$1], [$2],
+  [AC_MSG_ERROR([$CC does not accept $1, which this project needs])])
+])
+
+# KP_COMPILER_FLAGS
+# -----------------
+# KP_CFLAGS: every C file in the tree.  Frame pointers everywhere, because
+# the stack walk follows them.  KP_SRC_CFLAGS: the portable code in src/,
+# which must stay integer-only in every configuration, so a stray float
+# fails in the simulator build and not first in the kernel build.
+AC_DEFUN([KP_COMPILER_FLAGS], [
+AC_ARG_ENABLE([werror],
+  [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])],
+  [kp_werror=$enableval], [kp_werror=no])
+KP_CFLAGS=
+KP_REQUIRE_CFLAG([-fno-omit-frame-pointer], [KP_CFLAGS])
+KP_CHECK_CFLAG([-Wall], [KP_CFLAGS])
+KP_CHECK_CFLAG([-Wextra], [KP_CFLAGS])
+KP_CHECK_CFLAG([-Wno-unused-parameter], [KP_CFLAGS])
+KP_CHECK_CFLAG([-std=gnu11], [KP_CFLAGS])
+AS_IF([test "x$kp_werror" = xyes], [KP_CFLAGS="$KP_CFLAGS -Werror"])
+KP_SRC_CFLAGS=
+KP_REQUIRE_CFLAG([-mgeneral-regs-only], [KP_SRC_CFLAGS])
+AS_IF([test "x$kp_platform" != xsim], [
+  KP_REQUIRE_CFLAG([-ffreestanding], [KP_SRC_CFLAGS])
+  KP_REQUIRE_CFLAG([-fno-pie], [KP_SRC_CFLAGS])
+])
+AS_IF([test "x$kp_platform" = xx86_64], [
+  KP_REQUIRE_CFLAG([-mno-red-zone], [KP_SRC_CFLAGS])
+])
+AC_SUBST([KP_CFLAGS])
+AC_SUBST([KP_SRC_CFLAGS])
+])
