@@ -1,0 +1,21 @@
+/* The console: bytes out, bytes in. */
+#ifndef KPROF_HAL_CONSOLE_H
+#define KPROF_HAL_CONSOLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Write @len bytes to the console, waiting for the device as needed.
+ * Any context, including a panic with the console already held. */
+void hal_console_write(const char *buf, size_t len);
+
+/* The next received byte, or -1 when none is waiting.  Task context;
+ * never blocks (the console shell polls and sleeps in between). */
+int hal_console_getc(void);
+
+/* True when the far end shows only what the kernel sends back (a serial
+ * line to a raw terminal), so the shell must echo typed bytes; false where
+ * the host already echoes (the simulator's stdin).  Any context. */
+bool hal_console_wants_echo(void);
+
+#endif

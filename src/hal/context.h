@@ -1,0 +1,26 @@
+/* Task contexts: the portable scheduler switches through these two. */
+#ifndef KPROF_HAL_CONTEXT_H
+#define KPROF_HAL_CONTEXT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Lay out a context at the top of [stack, stack + size) that, when first
+ * switched to, calls entry(arg) on that stack.  entry() starts with
+ * interrupts masked and never returns.  Returns the handle to switch to.
+ * Task context; touches nothing but the new stack. */
+void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
+			  void *arg);
+
+/* Save the calling context, store its handle in *save, and resume the
+ * context @to.  Returns when another switch resumes *save.  Called with
+ * interrupts masked, from task context or from the tick's interrupt
+ * handler (preemption): the resumed context gets back exactly the
+ * interrupt and signal state it was saved with. */
+void hal_context_switch(void **save, void *to);
+
+/* Bounds [*lo, *hi) of the stack the calling CPU booted on, which its
+ * idle task keeps using.  Any context on that CPU. */
+void hal_context_boot_stack(uintptr_t *lo, uintptr_t *hi);
+
+#endif

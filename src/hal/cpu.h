@@ -1,0 +1,65 @@
+/* The CPU contract: identity, interrupt masking, idling, clocks. */
+#ifndef KPROF_HAL_CPU_H
+#define KPROF_HAL_CPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Upper bound on CPUs any platform brings up; per-CPU arrays are sized by it. */
+#define HAL_MAX_CPUS 16
+
+/* Index of the calling CPU, 0 .. hal_cpu_count() - 1.  Any context.
+ * Only meaningful while the caller cannot migrate (interrupts off, or a
+ * task pinned to its CPU, as every task here is). */
+unsigned hal_cpu_id(void);
+
+/* Number of CPUs that are up and running the scheduler.  Any context.
+ * Fixed once kernel_main() has been entered on every CPU. */
+unsigned hal_cpu_count(void);
+
+/* Mask maskable interrupts on the calling CPU and return the previous
+ * state for hal_irq_restore().  Any context; never sleeps.  The profiler's
+ * counter interrupt (an NMI, or its stand-in) is not masked by this. */
+unsigned long hal_irq_save(void);
+
+/* Restore the interrupt state hal_irq_save() returned, on the same CPU. */
+void hal_irq_restore(unsigned long flags);
+
+/* Unmask interrupts on the calling CPU.  Task context only. */
+void hal_irq_enable(void);
+
+/* True when maskable interrupts are masked on the calling CPU. */
+bool hal_irq_disabled(void);
+
+/* A spin-wait hint (pause / yield).  Any context. */
+void hal_cpu_relax(void);
+
+/* Wait for the next interrupt with interrupts enabled, then return with
+ * them as they were.  Called only by the calling CPU's idle task; the
+ * instruction (or system call) that waits is inside a platform function,
+ * so samples taken while idle resolve to it. */
+void hal_cpu_idle(void);
+
+/* Stop every other CPU before a panic prints, so its report is the
+ * only output.  Interrupts off.  Returns on the first CPU to call it (and
+ * again on that CPU); any other caller stops inside it for good. */
+void hal_cpu_stop_others(void);
+
+/* Stop this CPU for good, interrupts off (after a panic).  Never returns. */
+void hal_cpu_halt(void) __attribute__((noreturn));
+
+/* A free-running cycle clock of the calling CPU and its rate in Hz.
+ * Any context, never sleeps; used for short bounded waits. */
+uint64_t hal_cycles(void);
+uint64_t hal_cycles_per_sec(void);
+
+/* The quantity the profiler samples, counted on the calling CPU: core
+ * cycles on hardware, the CPU thread's CPU time in ns in the simulator.
+ * Any context.  Only differences taken on one CPU mean anything; the
+ * scheduler charges them to the running task (task_runtime()). */
+uint64_t hal_cpu_time(void);
+
+/* Units of hal_cpu_time() per second. */
+uint64_t hal_cpu_time_per_sec(void);
+
+#endif

@@ -1,0 +1,54 @@
+/* The performance counter behind the profiler: probe, arm, disarm, ack.
+ * Every function acts on the calling CPU's counter only: control
+ * registers are per CPU and cannot be written from anywhere else. */
+#ifndef KPROF_HAL_PMU_H
+#define KPROF_HAL_PMU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct hal_pmu_info {
+	/* What the part claims (CPUID, ID registers, the perf ABI), in a
+	 * short human sentence for lscpu: "intel arch perfmon v4". */
+	char claim[64];
+	/* The part claims a counter this backend can drive. */
+	bool claimed;
+	/* The counter was seen to move: claimed *and* proven. */
+	bool counts;
+	/* Source name for the report header when counting, such as
+	 * "pmu/nmi intel fixed-ctr1"; empty otherwise. */
+	char source[48];
+	/* Events the counter advances per second, to derive a period for
+	 * the profiler's sampling rate. */
+	uint64_t events_per_sec;
+	/* Why the counter is not used, when it is not ("counter did not
+	 * move in 10 us"); empty when it counts. */
+	char why_not[64];
+};
+
+/* Find out whether this machine has a counter that really counts: ask
+ * what the part claims, then enable the counter without its interrupt and
+ * read it until it moves, bounded by the cycle clock (about 10 us), with
+ * interrupts off on the calling CPU.  Task context, under the profiler's
+ * lock, called once; the caller caches and publishes the answer. */
+void hal_pmu_probe(struct hal_pmu_info *info);
+
+/* Start the calling CPU's counter so that it overflows, raising the
+ * profiler's interrupt (an NMI where there is one), every @period events.
+ * Called from the calling CPU's tick, interrupts off.  Never sleeps. */
+void hal_pmu_arm(uint64_t period);
+
+/* Stop the calling CPU's counter, acknowledge any overflow it shows and,
+ * where an overflow interrupt may still be on its way, wait for it
+ * (bounded, tens of us) so that it lands while the caller still counts it
+ * as ours; leave the counter unable to read as overflowed.  Called from
+ * the calling CPU's tick, interrupts off.  Never sleeps. */
+void hal_pmu_disarm(void);
+
+/* Inside the overflow interrupt: true when the calling CPU's counter, one
+ * that is running or that hal_pmu_disarm() is still waiting on, has
+ * overflowed; the overflow is then acknowledged and the counter rearmed
+ * for the next period.  False when the interrupt is not this counter's. */
+bool hal_pmu_ack(void);
+
+#endif

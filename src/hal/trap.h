@@ -1,0 +1,27 @@
+/* The interrupted state, read only through accessors. */
+#ifndef KPROF_HAL_TRAP_H
+#define KPROF_HAL_TRAP_H
+
+#include <stdint.h>
+
+/* Defined by each platform (the registers its interrupt entry saved).
+ * Portable code only ever holds a pointer to it. */
+struct trap_frame;
+
+/* The interrupted instruction, frame pointer and stack pointer.
+ * Any context that was handed @tf; never fault. */
+uintptr_t hal_trap_ip(const struct trap_frame *tf);
+uintptr_t hal_trap_fp(const struct trap_frame *tf);
+uintptr_t hal_trap_sp(const struct trap_frame *tf);
+
+/* Where the interrupted function's return address is when it has no frame
+ * of its own yet (x86: 0, meaning "at [sp]"; arm64: the link register).
+ * Returns 0 when the platform keeps it on the stack. */
+uintptr_t hal_trap_lr(const struct trap_frame *tf);
+
+/* Bounds [*lo, *hi) of the calling CPU's interrupt stack, the stack an
+ * interrupt taken on top of interrupt code runs on; *lo = *hi = 0 when
+ * the platform has none.  Never the NMI stack of the handler itself. */
+void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi);
+
+#endif
