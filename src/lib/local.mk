@@ -1,0 +1,7 @@
+src_libkprof_la_SOURCES += \
+	%reldir%/errno.h \
+	%reldir%/fmt.c %reldir%/fmt.h \
+	%reldir%/kstring.c %reldir%/kstring.h \
+	%reldir%/out.c %reldir%/out.h \
+	%reldir%/parse.c %reldir%/parse.h \
+	%reldir%/spinlock.h
