@@ -1,0 +1,18 @@
+/* The kernel heap: small objects from per-size slabs, large ones as
+ * whole pages from hal_mem_alloc_pages(). */
+#ifndef KPROF_KERNEL_HEAP_H
+#define KPROF_KERNEL_HEAP_H
+
+#include <stddef.h>
+
+/* Zeroed memory of at least @size bytes, or NULL.  Task context or
+ * interrupts off; never from the profiler's sampling path. */
+void *kmalloc(size_t size);
+void *kzalloc(size_t size);
+void kfree(void *p);
+
+struct out;
+/* Pages held by the heap and bytes handed out, for `stacks`/`mem`. */
+void heap_stats(size_t *pages, size_t *bytes_in_use);
+
+#endif

@@ -1,0 +1,14 @@
+src_libkprof_la_SOURCES += \
+	%reldir%/backtrace.c %reldir%/backtrace.h \
+	%reldir%/cmdline.c %reldir%/cmdline.h \
+	%reldir%/heap.c %reldir%/heap.h \
+	%reldir%/kernel.c %reldir%/kernel.h \
+	%reldir%/panic.c \
+	%reldir%/sched.c %reldir%/sched.h \
+	%reldir%/split.c %reldir%/split.h \
+	%reldir%/stacktrace.c %reldir%/stacktrace.h \
+	%reldir%/symbols.c %reldir%/symbols.h \
+	%reldir%/task.c %reldir%/task.h \
+	%reldir%/work.c %reldir%/work.h
+
+include %reldir%/prof.mk

@@ -1,0 +1,246 @@
+#include "kernel/sched.h"
+
+#include "hal/context.h"
+#include "hal/cpu.h"
+#include "hal/timer.h"
+#include "kernel/task.h"
+
+struct cpu cpus[HAL_MAX_CPUS];
+
+static void rq_push(struct cpu *c, struct task *t)
+{
+	t->rq_next = NULL;
+	if (c->rq_tail)
+		c->rq_tail->rq_next = t;
+	else
+		c->rq_head = t;
+	c->rq_tail = t;
+}
+
+static struct task *rq_pop(struct cpu *c)
+{
+	struct task *t = c->rq_head;
+
+	if (t) {
+		c->rq_head = t->rq_next;
+		if (!c->rq_head)
+			c->rq_tail = NULL;
+		t->rq_next = NULL;
+	}
+	return t;
+}
+
+static void sleepers_remove(struct cpu *c, struct task *t)
+{
+	for (struct task **pp = &c->sleepers; *pp; pp = &(*pp)->rq_next) {
+		if (*pp == t) {
+			*pp = t->rq_next;
+			t->rq_next = NULL;
+			return;
+		}
+	}
+}
+
+void sched_cpu_init(void)
+{
+	struct cpu *c = this_cpu();
+
+	c->id = hal_cpu_id();
+	spin_init(&c->rq_lock);
+	c->idle = task_adopt_boot_context(c->id);
+	c->current = c->idle;
+	c->slice = SCHED_SLICE_TICKS;
+	c->switched_at = hal_cpu_time();
+	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
+}
+
+bool sched_cpu_online(unsigned cpu)
+{
+	return cpu < HAL_MAX_CPUS &&
+	       __atomic_load_n(&cpus[cpu].online, __ATOMIC_ACQUIRE);
+}
+
+/* Runs first thing in whichever task a switch resumes. */
+static void sched_finish_switch(struct cpu *c)
+{
+	struct task *prev = c->last_prev;
+
+	if (prev && prev->state == TASK_DEAD)
+		__atomic_store_n(&prev->off_cpu, true, __ATOMIC_RELEASE);
+	c->last_prev = NULL;
+}
+
+/* Pick the next task and switch to it.  Interrupts off; the run queue
+ * lock is dropped before the switch: tasks are pinned, so only this CPU
+ * ever pops its queue, and wakers from other CPUs only push. */
+static void schedule(void)
+{
+	struct cpu *c = this_cpu();
+	struct task *prev = c->current, *next;
+	uint64_t now;
+
+	spin_lock(&c->rq_lock);
+	c->need_resched = false;
+	next = rq_pop(c);
+	if (!next)
+		next = prev->state == TASK_RUNNING ? prev : c->idle;
+	if (next != prev && prev->state == TASK_RUNNING) {
+		/* The idle task waits outside the queue: it runs when nothing
+		 * else can. */
+		prev->state = TASK_RUNNABLE;
+		if (!prev->is_idle)
+			rq_push(c, prev);
+	}
+	next->state = TASK_RUNNING;
+	c->slice = SCHED_SLICE_TICKS;
+	spin_unlock(&c->rq_lock);
+	if (next == prev)
+		return;
+
+	now = hal_cpu_time();
+	prev->runtime += now - c->switched_at;
+	c->switched_at = now;
+	c->switches++;
+	c->last_prev = prev;
+	c->current = next;
+	hal_context_switch(&prev->ctx, next->ctx);
+	sched_finish_switch(this_cpu());
+}
+
+/* The first code a new task runs (hal_context_prepare's entry). */
+static void task_trampoline(void *arg)
+{
+	struct task *t = arg;
+
+	sched_finish_switch(this_cpu());
+	hal_irq_enable();
+	t->fn(t->arg);
+	task_exit();
+}
+
+void *sched_prepare_context(struct task *t)
+{
+	return hal_context_prepare(t->stack, t->stack_size, task_trampoline, t);
+}
+
+void sched_enqueue_new(struct task *t)
+{
+	struct cpu *c = &cpus[t->cpu];
+	unsigned long flags = spin_lock_irqsave(&c->rq_lock);
+
+	t->state = TASK_RUNNABLE;
+	rq_push(c, t);
+	if (c->current && c->current->is_idle)
+		c->need_resched = true;
+	spin_unlock_irqrestore(&c->rq_lock, flags);
+}
+
+void sched_yield_cpu(void)
+{
+	unsigned long flags = hal_irq_save();
+
+	schedule();
+	hal_irq_restore(flags);
+}
+
+void sched_sleep_ns(uint64_t ns)
+{
+	unsigned long flags = hal_irq_save();
+	struct cpu *c = this_cpu();
+	struct task *t = c->current;
+
+	spin_lock(&c->rq_lock);
+	t->wake_at_ns = hal_clock_ns() + ns;
+	t->state = TASK_SLEEPING;
+	t->rq_next = c->sleepers;
+	c->sleepers = t;
+	spin_unlock(&c->rq_lock);
+	schedule();
+	hal_irq_restore(flags);
+}
+
+void sched_sleep_ms(uint64_t ms)
+{
+	sched_sleep_ns(ms * 1000000ull);
+}
+
+void sched_block(void)
+{
+	unsigned long flags = hal_irq_save();
+	struct cpu *c = this_cpu();
+	struct task *t = c->current;
+
+	spin_lock(&c->rq_lock);
+	if (t->wake_pending) {
+		t->wake_pending = false;
+		spin_unlock(&c->rq_lock);
+		hal_irq_restore(flags);
+		return;
+	}
+	t->state = TASK_BLOCKED;
+	spin_unlock(&c->rq_lock);
+	schedule();
+	hal_irq_restore(flags);
+}
+
+void sched_wake(struct task *t)
+{
+	struct cpu *c = &cpus[t->cpu];
+	unsigned long flags = spin_lock_irqsave(&c->rq_lock);
+
+	if (t->state == TASK_SLEEPING)
+		sleepers_remove(c, t);
+	if (t->state == TASK_SLEEPING || t->state == TASK_BLOCKED) {
+		t->state = TASK_RUNNABLE;
+		t->wake_pending = false;
+		rq_push(c, t);
+		if (c->current->is_idle)
+			c->need_resched = true;
+	} else if (t->state != TASK_DEAD) {
+		t->wake_pending = true;
+	}
+	spin_unlock_irqrestore(&c->rq_lock, flags);
+}
+
+void sched_tick(void)
+{
+	struct cpu *c = this_cpu();
+	uint64_t now = hal_clock_ns();
+	struct task **pp;
+
+	spin_lock(&c->rq_lock);
+	c->ticks++;
+	for (pp = &c->sleepers; *pp;) {
+		struct task *t = *pp;
+		if ((int64_t)(now - t->wake_at_ns) >= 0) {
+			*pp = t->rq_next;
+			t->state = TASK_RUNNABLE;
+			rq_push(c, t);
+		} else {
+			pp = &t->rq_next;
+		}
+	}
+	if (c->rq_head && (c->current->is_idle || --c->slice <= 0))
+		c->need_resched = true;
+	spin_unlock(&c->rq_lock);
+}
+
+void sched_preempt(void)
+{
+	if (this_cpu()->need_resched)
+		schedule();
+}
+
+void sched_idle_loop(void)
+{
+	hal_irq_save();
+	for (;;) {
+		struct cpu *c = this_cpu();
+
+		if (c->need_resched || c->rq_head)
+			schedule();
+		else
+			hal_cpu_idle();
+		task_reap_if_due();
+	}
+}

@@ -1,0 +1,79 @@
+/* The portable scheduler: per-CPU run queues of pinned tasks, round
+ * robin, preemption from the tick.  Contexts switch through hal/context.h. */
+#ifndef KPROF_KERNEL_SCHED_H
+#define KPROF_KERNEL_SCHED_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal/cpu.h"
+#include "lib/spinlock.h"
+
+struct task;
+
+/* Ticks a task runs before the tick preempts it for another runnable one. */
+#define SCHED_SLICE_TICKS 2
+
+struct cpu {
+	unsigned id;
+	bool online;
+	struct task *current;
+	struct task *idle;
+	struct task *last_prev;		/* the task a switch just left */
+	struct spinlock rq_lock;
+	struct task *rq_head, *rq_tail;	/* runnable, not running */
+	struct task *sleepers;		/* sleeping, unordered */
+	bool need_resched;
+	int slice;			/* ticks left in current's slice */
+	uint64_t switched_at;		/* hal_cpu_time() at the last switch */
+	uint64_t ticks;
+	uint64_t switches;
+};
+
+extern struct cpu cpus[HAL_MAX_CPUS];
+
+static inline struct cpu *this_cpu(void)
+{
+	return &cpus[hal_cpu_id()];
+}
+
+/* Adopt the calling context as the calling CPU's idle task and put the
+ * CPU online.  Called once per CPU, interrupts off, before its first tick. */
+void sched_cpu_init(void);
+
+/* True once @cpu has run sched_cpu_init(). */
+bool sched_cpu_online(unsigned cpu);
+
+/* Give up the CPU to another runnable task, if any.  Task context. */
+void sched_yield_cpu(void);
+
+/* Sleep at least @ns nanoseconds (woken by the first tick after).
+ * Task context, not the idle task. */
+void sched_sleep_ns(uint64_t ns);
+void sched_sleep_ms(uint64_t ms);
+
+/* Block until sched_wake() names the calling task; returns at once when a
+ * wake arrived since the last block.  Callers loop on their condition:
+ *     while (!ready) sched_block();
+ * Task context, not the idle task. */
+void sched_block(void);
+
+/* Make @t runnable if it sleeps or blocks, else remember the wake for its
+ * next sched_block().  Any context but the profiler's NMI. */
+void sched_wake(struct task *t);
+
+/* From kernel_tick(): wake sleepers whose time has come, account the
+ * slice.  Interrupts off. */
+void sched_tick(void);
+
+/* From the end of kernel_tick(): switch if the tick asked for it. */
+void sched_preempt(void);
+
+/* The idle loop of the calling CPU.  Never returns. */
+void sched_idle_loop(void) __attribute__((noreturn));
+
+/* For task.c: lay out @t's first context, and queue it when it is new. */
+void *sched_prepare_context(struct task *t);
+void sched_enqueue_new(struct task *t);
+
+#endif

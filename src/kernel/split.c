@@ -1,0 +1,184 @@
+#include "kernel/split.h"
+
+#include "hal/timer.h"
+#include "kernel/task.h"
+#include "kernel/work.h"
+#include "lib/out.h"
+
+const unsigned split_weight[SPLIT_CHAINS] = { 5, 3, 2 };
+const char *const split_leaf_name[SPLIT_CHAINS] = {
+	"split_leaf_a", "split_leaf_b", "split_leaf_c",
+};
+
+#define TICK_PERIOD_US (1000000u / HZ)
+#define SLICE_MIN_US 700u
+#define SLICE_SPAN_US 2000u
+#define CALIBRATE_ITERS 2000000u
+
+static uint64_t truth[SPLIT_CHAINS];
+/* Each leaf's loop iterations per microsecond, scaled by 1024: the leaves'
+ * loops differ, and the chains' shares should follow the weights. */
+static uint64_t iters_per_us_x1024[SPLIT_CHAINS];
+
+void split_rng_seed(struct split_rng *r, uint64_t seed)
+{
+	r->state = seed ? seed : 1;
+}
+
+/* xorshift64*: fixed-seed, fast, good enough to break any rhythm. */
+uint64_t split_rng_next(struct split_rng *r)
+{
+	uint64_t x = r->state;
+
+	x ^= x >> 12;
+	x ^= x << 25;
+	x ^= x >> 27;
+	r->state = x;
+	return x * 0x2545f4914f6cdd1dull;
+}
+
+uint32_t split_slice_us(struct split_rng *r, unsigned chain)
+{
+	uint32_t base = SLICE_MIN_US + (uint32_t)(split_rng_next(r) % SLICE_SPAN_US);
+	uint32_t us = base * split_weight[chain];
+
+	if (us % TICK_PERIOD_US == 0)
+		us++;
+	return us;
+}
+
+/* The leaves: nothing but a loop, no calls, no clock.  noinline and
+ * distinct bodies so each is its own symbol with its own code. */
+__attribute__((noinline)) void split_leaf_a(uint64_t iters)
+{
+	for (volatile uint64_t i = 0; i < iters; i++)
+		;
+}
+
+__attribute__((noinline)) void split_leaf_b(uint64_t iters)
+{
+	for (volatile uint64_t i = 0; i < iters; i += 1)
+		__asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline)) void split_leaf_c(uint64_t iters)
+{
+	volatile uint64_t i = iters;
+
+	while (i)
+		i--;
+}
+
+/* The callers read the task's clock around the leaf, never inside it:
+ * the truth is the time spent below each caller, as the profile counts. */
+__attribute__((noinline)) static void split_chain_a(uint64_t iters)
+{
+	uint64_t t0 = task_runtime_self();
+
+	split_leaf_a(iters);
+	__atomic_fetch_add(&truth[0], task_runtime_self() - t0, __ATOMIC_RELAXED);
+}
+
+__attribute__((noinline)) static void split_chain_b(uint64_t iters)
+{
+	uint64_t t0 = task_runtime_self();
+
+	split_leaf_b(iters);
+	__atomic_fetch_add(&truth[1], task_runtime_self() - t0, __ATOMIC_RELAXED);
+}
+
+__attribute__((noinline)) static void split_chain_c(uint64_t iters)
+{
+	uint64_t t0 = task_runtime_self();
+
+	split_leaf_c(iters);
+	__atomic_fetch_add(&truth[2], task_runtime_self() - t0, __ATOMIC_RELAXED);
+}
+
+static void (*const split_chain[SPLIT_CHAINS])(uint64_t) = {
+	split_chain_a, split_chain_b, split_chain_c,
+};
+
+static void (*const split_leaf[SPLIT_CHAINS])(uint64_t) = {
+	split_leaf_a, split_leaf_b, split_leaf_c,
+};
+
+static uint64_t us_to_iters(unsigned chain, uint32_t us)
+{
+	return (uint64_t)us * iters_per_us_x1024[chain] / 1024 + 1;
+}
+
+/* Time each leaf once, outside any measured slice.  The fastest of three
+ * tries: a try the host (or an interrupt) stretched says nothing. */
+static void split_calibrate(unsigned chain)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 3; i++) {
+		uint64_t t0 = hal_clock_ns(), dt;
+
+		split_leaf[chain](CALIBRATE_ITERS);
+		dt = hal_clock_ns() - t0;
+		if (dt < best)
+			best = dt;
+	}
+	if (best == 0)
+		best = 1;
+	iters_per_us_x1024[chain] = (uint64_t)CALIBRATE_ITERS * 1000 * 1024 / best;
+	if (iters_per_us_x1024[chain] == 0)
+		iters_per_us_x1024[chain] = 1;
+}
+
+static void split_begin(void)
+{
+	for (unsigned i = 0; i < SPLIT_CHAINS; i++) {
+		truth[i] = 0;
+		split_calibrate(i);
+	}
+}
+
+static void split_run(void *state)
+{
+	struct split_rng r;
+
+	/* Each task its own sequence: the same seed offset by its CPU. */
+	split_rng_seed(&r, SPLIT_SEED + task_current()->cpu);
+	while (!work_should_stop())
+		for (unsigned c = 0; c < SPLIT_CHAINS; c++)
+			split_chain[c](us_to_iters(c, split_slice_us(&r, c)));
+}
+
+void split_truth(uint64_t out[SPLIT_CHAINS])
+{
+	for (unsigned i = 0; i < SPLIT_CHAINS; i++)
+		out[i] = __atomic_load_n(&truth[i], __ATOMIC_RELAXED);
+}
+
+/* Percent with one decimal, from integers: 1000ths rounded. */
+static unsigned permille(uint64_t part, uint64_t whole)
+{
+	return whole ? (unsigned)((part * 1000 + whole / 2) / whole) : 0;
+}
+
+static void split_report(struct out *o)
+{
+	uint64_t t[SPLIT_CHAINS], total = 0;
+
+	split_truth(t);
+	for (unsigned i = 0; i < SPLIT_CHAINS; i++)
+		total += t[i];
+	out_printf(o, "split truth:");
+	for (unsigned i = 0; i < SPLIT_CHAINS; i++) {
+		unsigned pm = permille(t[i], total);
+		out_printf(o, " %s %u.%u%%", split_leaf_name[i], pm / 10, pm % 10);
+	}
+	out_printf(o, "\n");
+}
+
+const struct workload work_split = {
+	.name = "split",
+	.summary = "three call chains in a 50/30/20 split, measuring the truth",
+	.run = split_run,
+	.begin = split_begin,
+	.report = split_report,
+};

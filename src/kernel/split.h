@@ -1,0 +1,33 @@
+/* The `split` workload: three call chains in a known proportion, each
+ * measuring its own share of the sampled quantity, so a test can hold a
+ * profile against the truth. */
+#ifndef KPROF_KERNEL_SPLIT_H
+#define KPROF_KERNEL_SPLIT_H
+
+#include <stdint.h>
+
+#define SPLIT_CHAINS 3
+#define SPLIT_SEED 0x6b70726f66ull	/* "kprof" */
+
+/* Relative weight of each chain's slices: 5:3:2, so 50/30/20 on average. */
+extern const unsigned split_weight[SPLIT_CHAINS];
+/* The leaf function each chain spends its time in, as the report names it. */
+extern const char *const split_leaf_name[SPLIT_CHAINS];
+
+struct split_rng {
+	uint64_t state;
+};
+
+void split_rng_seed(struct split_rng *r, uint64_t seed);
+uint64_t split_rng_next(struct split_rng *r);
+
+/* Length of the next slice of @chain in microseconds: a pseudo-random
+ * length scaled by the chain's weight, never a multiple of the tick
+ * period, so slices cannot stay in step with the tick. */
+uint32_t split_slice_us(struct split_rng *r, unsigned chain);
+
+/* The time each chain has taken so far in hal_cpu_time() units, summed
+ * over the workload's tasks. */
+void split_truth(uint64_t out[SPLIT_CHAINS]);
+
+#endif

@@ -1,0 +1,81 @@
+/* Tasks: the unit the scheduler runs and the profiler charges samples to.
+ * Every task is pinned to the CPU it was created on. */
+#ifndef KPROF_KERNEL_TASK_H
+#define KPROF_KERNEL_TASK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TASK_NAME_MAX 16
+#define TASK_STACK_SIZE (16 * 1024)
+/* Painted into a new stack so `stacks` can find the deepest use. */
+#define TASK_STACK_PAINT 0x6b
+
+enum task_state {
+	TASK_RUNNING,		/* on its CPU now */
+	TASK_RUNNABLE,		/* on its CPU's run queue */
+	TASK_SLEEPING,		/* until wake_at_ns */
+	TASK_BLOCKED,		/* until sched_wake() */
+	TASK_DEAD,		/* exited; freed once off its CPU */
+};
+
+struct task {
+	int pid;
+	char name[TASK_NAME_MAX];
+	enum task_state state;
+	unsigned cpu;
+	bool is_idle;
+	bool wake_pending;	/* a sched_wake() that no sched_block() has consumed */
+	bool off_cpu;		/* dead and switched away from: safe to free */
+	void *ctx;		/* hal/context.h handle while not running */
+	void *stack;		/* from the heap; NULL for a CPU's boot context */
+	size_t stack_size;
+	uintptr_t stack_lo, stack_hi;	/* bounds of the stack it runs on */
+	void (*fn)(void *);
+	void *arg;
+	uint64_t wake_at_ns;
+	uint64_t runtime;	/* hal_cpu_time() units spent running */
+	struct task *rq_next;	/* run queue or sleep list of its CPU */
+	struct task *all_next;	/* the global task list */
+};
+
+/* Create a task running fn(arg) on @cpu, runnable at once.  Returns NULL
+ * when memory is exhausted or @cpu is not running.  Task context. */
+struct task *task_create(const char *name, void (*fn)(void *), void *arg,
+			 unsigned cpu);
+
+/* End the calling task.  Never returns. */
+void task_exit(void) __attribute__((noreturn));
+
+/* The task running on the calling CPU.  Any context. */
+struct task *task_current(void);
+
+/* Look a task up by pid; NULL when none.  The result is only a snapshot:
+ * use it under task_list_lock() or for its pid and name. */
+struct task *task_find(int pid);
+bool task_exists(int pid);
+
+/* The calling task's CPU time so far, including the current slice, in
+ * hal_cpu_time() units. */
+uint64_t task_runtime_self(void);
+
+/* Walk every task under the task list lock (interrupts off): @fn must be
+ * quick and must not allocate or sleep. */
+void task_for_each(void (*fn)(struct task *t, void *ctx), void *ctx);
+
+/* Deepest stack use seen so far, from the paint left at creation. */
+size_t task_stack_used(const struct task *t);
+
+const char *task_state_name(enum task_state s);
+
+/* Free the memory of tasks that have exited.  Task context or the idle
+ * loop; task_reap_if_due() is the cheap check for the idle loop. */
+void task_reap(void);
+void task_reap_if_due(void);
+
+/* For the scheduler: a task for the calling CPU's boot context, which
+ * becomes that CPU's idle task. */
+struct task *task_adopt_boot_context(unsigned cpu);
+
+#endif

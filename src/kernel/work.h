@@ -1,0 +1,48 @@
+/* Built-in workloads: known shapes for the profiler to find. */
+#ifndef KPROF_KERNEL_WORK_H
+#define KPROF_KERNEL_WORK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal/cpu.h"
+
+struct out;
+
+#define WORK_MAX_TASKS HAL_MAX_CPUS
+
+struct workload {
+	const char *name;
+	const char *summary;
+	/* Body of each task; returns when *stop becomes true. */
+	void (*run)(void *state);
+	/* Called once before the tasks start and once after they all ended. */
+	void (*begin)(void);
+	void (*report)(struct out *o);
+};
+
+extern const struct workload work_split;
+extern const struct workload work_spin;
+
+/* Every workload, NULL-terminated. */
+extern const struct workload *const workloads[];
+
+const struct workload *work_find(const char *name);
+
+/* Start @w as @ntasks tasks, one on each of CPUs 0 .. ntasks-1.  Returns
+ * 0, -EBUSY when a workload is running, -EINVAL for a bad count, -ENOMEM. */
+int work_start(const struct workload *w, unsigned ntasks);
+
+/* Stop the running workload, wait (bounded) for its tasks to end and let
+ * it print what it measured.  Returns -ENOENT when none runs. */
+int work_stop(struct out *o);
+
+/* The running workload, or NULL; its task pids for a pid-filtered
+ * profile. */
+const struct workload *work_running(void);
+unsigned work_pids(int *pids, unsigned max);
+
+/* Tasks poll this to end. */
+bool work_should_stop(void);
+
+#endif

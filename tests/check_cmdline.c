@@ -1,0 +1,156 @@
+/* The kernel command line: key=value words, quoted values, the reports
+ * for unknown keys and malformed words, and the cmd= command list. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/cmdline.h"
+#include "lib/out.h"
+
+static char msgs[2048];
+static struct out_buf ob;
+static struct cmdline cl;
+
+static int parse(const char *s)
+{
+	out_buf_init(&ob, msgs, sizeof(msgs));
+	cmdline_init(&cl);
+	return cmdline_parse(&cl, s, &ob.out);
+}
+
+START_TEST(test_cmdline_empty_keeps_defaults)
+{
+	ck_assert_int_eq(parse(""), 0);
+	ck_assert_str_eq(cl.cmd, "");
+	ck_assert_int_eq(parse("   \t "), 0);
+	ck_assert_str_eq(cl.cmd, "");
+	ck_assert_str_eq(msgs, "");
+}
+END_TEST
+
+START_TEST(test_cmdline_quoted_cmd_keeps_spaces_and_semicolons)
+{
+	ck_assert_int_eq(parse("cmd=\"work start split; profile 2000 all 3;poweroff\""), 0);
+	ck_assert_str_eq(cl.cmd, "work start split; profile 2000 all 3;poweroff");
+	ck_assert_int_eq(parse("  cmd=help  "), 0);
+	ck_assert_str_eq(cl.cmd, "help");
+	ck_assert_int_eq(parse("cmd=\"\""), 0);
+	ck_assert_str_eq(cl.cmd, "");
+}
+END_TEST
+
+START_TEST(test_cmdline_last_cmd_wins)
+{
+	ck_assert_int_eq(parse("cmd=ps cmd=\"help;uptime\""), 0);
+	ck_assert_str_eq(cl.cmd, "help;uptime");
+}
+END_TEST
+
+START_TEST(test_cmdline_unknown_key_reported_once)
+{
+	ck_assert_int_eq(parse("foo=1 cmd=ps foo=2 bar=\"x y\" foo=3"), 2);
+	ck_assert_str_eq(msgs, "cmdline: unknown key 'foo' ignored\n"
+			       "cmdline: unknown key 'bar' ignored\n");
+	ck_assert_str_eq(cl.cmd, "ps");
+}
+END_TEST
+
+START_TEST(test_cmdline_cpus_sets_limit)
+{
+	ck_assert_int_eq(parse(""), 0);
+	ck_assert_uint_eq(cl.cpus, 0);
+	ck_assert_int_eq(parse("cpus=2 cmd=ps"), 0);
+	ck_assert_uint_eq(cl.cpus, 2);
+	ck_assert_str_eq(msgs, "");
+}
+END_TEST
+
+START_TEST(test_cmdline_cpus_out_of_range_reported_default_kept)
+{
+	ck_assert_int_eq(parse("cpus=0 cpus=17 cpus=x cpus=\"\""), 4);
+	ck_assert_str_eq(msgs, "cmdline: cpus= must be 1-16 (got '0'); ignored\n"
+			       "cmdline: cpus= must be 1-16 (got '17'); ignored\n"
+			       "cmdline: cpus= must be 1-16 (got 'x'); ignored\n"
+			       "cmdline: cpus= must be 1-16 (got ''); ignored\n");
+	ck_assert_uint_eq(cl.cpus, 0);
+}
+END_TEST
+
+START_TEST(test_cmdline_malformed_words_reported_defaults_kept)
+{
+	ck_assert_int_eq(parse("quiet =x cmd=\"ps"), 3);
+	ck_assert_str_eq(msgs,
+		"cmdline: malformed word 'quiet' (expected key=value); ignored\n"
+		"cmdline: malformed word '=x' (empty key); ignored\n"
+		"cmdline: malformed word 'cmd=\"ps' (unterminated quote); ignored\n");
+	ck_assert_str_eq(cl.cmd, "");
+	ck_assert_int_eq(parse("cmd=a\"b\" cmd=\"a\"b cmd=ok"), 2);
+	ck_assert_str_eq(msgs,
+		"cmdline: malformed word 'cmd=a\"b\"' (stray quote in the value); ignored\n"
+		"cmdline: malformed word 'cmd=\"a\"b' (text after the closing quote); ignored\n");
+	ck_assert_str_eq(cl.cmd, "ok");
+}
+END_TEST
+
+START_TEST(test_cmdline_too_long_cmd_ignored)
+{
+	char line[CMDLINE_CMD_MAX + 16];
+
+	strcpy(line, "cmd=");
+	memset(line + 4, 'x', CMDLINE_CMD_MAX + 1);
+	line[4 + CMDLINE_CMD_MAX + 1] = '\0';
+	ck_assert_int_eq(parse(line), 1);
+	ck_assert_str_eq(msgs, "cmdline: cmd= is 512 bytes, longer than 511; ignored\n");
+	ck_assert_str_eq(cl.cmd, "");
+	line[4 + CMDLINE_CMD_MAX] = '\0';
+	ck_assert_int_eq(parse(line), 0);
+	ck_assert_uint_eq(strlen(cl.cmd), CMDLINE_CMD_MAX);
+}
+END_TEST
+
+START_TEST(test_cmdline_next_command_splits_and_trims)
+{
+	const char *pos = " ;help; ps  ;;  work start split ; ";
+	const char *want[] = { "help", "ps", "work start split" };
+	const char *c;
+	size_t len, n = 0;
+
+	while ((c = cmdline_next_command(&pos, &len))) {
+		ck_assert_uint_lt(n, 3);
+		ck_assert_uint_eq(len, strlen(want[n]));
+		ck_assert(!memcmp(c, want[n], len));
+		n++;
+	}
+	ck_assert_uint_eq(n, 3);
+	ck_assert_ptr_null(cmdline_next_command(&pos, &len));
+}
+END_TEST
+
+static Suite *cmdline_suite(void)
+{
+	Suite *s = suite_create("cmdline");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_cmdline_empty_keeps_defaults);
+	tcase_add_test(tc, test_cmdline_quoted_cmd_keeps_spaces_and_semicolons);
+	tcase_add_test(tc, test_cmdline_last_cmd_wins);
+	tcase_add_test(tc, test_cmdline_unknown_key_reported_once);
+	tcase_add_test(tc, test_cmdline_cpus_sets_limit);
+	tcase_add_test(tc, test_cmdline_cpus_out_of_range_reported_default_kept);
+	tcase_add_test(tc, test_cmdline_malformed_words_reported_defaults_kept);
+	tcase_add_test(tc, test_cmdline_too_long_cmd_ignored);
+	tcase_add_test(tc, test_cmdline_next_command_splits_and_trims);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(cmdline_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

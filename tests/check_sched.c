@@ -1,0 +1,406 @@
+/* The portable scheduler on the fake platform: the test plays each CPU,
+ * and the fake context switch records the switch and returns, after
+ * which the test continues as the incoming task. */
+#include <check.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_hal.h"
+#include "kernel/sched.h"
+#include "kernel/split.h"
+#include "kernel/task.h"
+#include "lib/out.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+#define TICK_NS (1000000000ull / 100)
+
+static void body(void *arg)
+{
+	(void)arg;
+}
+
+static void boot_cpus(unsigned n)
+{
+	fake_ncpus = n;
+	for (unsigned i = n; i-- > 0;)
+		fake_cpu_boot(i);
+}
+
+START_TEST(test_pids_idle_first_then_created_in_order)
+{
+	boot_cpus(2);
+	struct task *a = task_create("a", body, NULL, 0);
+	struct task *b = task_create("b", body, NULL, 1);
+
+	ck_assert_ptr_nonnull(a);
+	ck_assert_ptr_nonnull(b);
+	/* CPU 1 booted first, then CPU 0: idle/1 is pid 1, idle/0 pid 2. */
+	ck_assert_str_eq(task_find(1)->name, "idle/1");
+	ck_assert_str_eq(task_find(2)->name, "idle/0");
+	ck_assert_int_eq(a->pid, 3);
+	ck_assert_int_eq(b->pid, 4);
+	ck_assert_ptr_eq(task_find(3), a);
+	ck_assert_ptr_null(task_find(5));
+	ck_assert(!task_exists(99));
+}
+END_TEST
+
+START_TEST(test_create_on_offline_cpu_fails)
+{
+	boot_cpus(1);
+	ck_assert_ptr_null(task_create("x", body, NULL, 1));
+	ck_assert_ptr_null(task_create("x", body, NULL, HAL_MAX_CPUS + 3));
+}
+END_TEST
+
+START_TEST(test_tick_switches_idle_to_new_task)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+
+	ck_assert_int_eq(a->state, TASK_RUNNABLE);
+	ck_assert(task_current()->is_idle);
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+	ck_assert_int_eq(a->state, TASK_RUNNING);
+	ck_assert_uint_eq(fake_switches, 1);
+	ck_assert_ptr_eq(fake_last_switch_to, a->ctx);
+}
+END_TEST
+
+START_TEST(test_round_robin_after_slice)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+	struct task *b = task_create("b", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+	for (int i = 0; i < SCHED_SLICE_TICKS - 1; i++) {
+		fake_tick(0, TICK_NS);
+		ck_assert_ptr_eq(task_current(), a);
+	}
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), b);
+	ck_assert_int_eq(a->state, TASK_RUNNABLE);
+	for (int i = 0; i < SCHED_SLICE_TICKS; i++)
+		fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+}
+END_TEST
+
+START_TEST(test_single_task_keeps_cpu)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);
+	for (int i = 0; i < 10; i++)
+		fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+	ck_assert_uint_eq(fake_switches, 1);
+}
+END_TEST
+
+START_TEST(test_sleep_wakes_on_first_tick_after_deadline)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+	sched_sleep_ms(25);		/* as a */
+	ck_assert_int_eq(a->state, TASK_SLEEPING);
+	ck_assert(task_current()->is_idle);
+	fake_tick(0, TICK_NS);
+	fake_tick(0, TICK_NS);
+	ck_assert_int_eq(a->state, TASK_SLEEPING);
+	fake_tick(0, TICK_NS);		/* 30 ms >= 25 ms */
+	ck_assert_ptr_eq(task_current(), a);
+	ck_assert_int_eq(a->state, TASK_RUNNING);
+}
+END_TEST
+
+START_TEST(test_block_until_woken)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);
+	sched_block();			/* as a */
+	ck_assert_int_eq(a->state, TASK_BLOCKED);
+	for (int i = 0; i < 5; i++)
+		fake_tick(0, TICK_NS);
+	ck_assert_int_eq(a->state, TASK_BLOCKED);
+	ck_assert(task_current()->is_idle);
+	sched_wake(a);
+	ck_assert_int_eq(a->state, TASK_RUNNABLE);
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+}
+END_TEST
+
+START_TEST(test_wake_before_block_is_not_lost)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+	unsigned switches;
+
+	fake_tick(0, TICK_NS);
+	sched_wake(a);			/* while a runs */
+	ck_assert(a->wake_pending);
+	switches = fake_switches;
+	sched_block();			/* returns at once */
+	ck_assert_int_eq(a->state, TASK_RUNNING);
+	ck_assert_uint_eq(fake_switches, switches);
+	ck_assert(!a->wake_pending);
+}
+END_TEST
+
+START_TEST(test_wake_of_sleeper_ends_sleep_early)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);
+	sched_sleep_ms(1000);
+	sched_wake(a);
+	ck_assert_int_eq(a->state, TASK_RUNNABLE);
+	ck_assert_ptr_null(cpus[0].sleepers);
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+}
+END_TEST
+
+START_TEST(test_tasks_stay_on_their_cpu)
+{
+	boot_cpus(2);
+	struct task *b = task_create("b", body, NULL, 1);
+
+	for (int i = 0; i < 5; i++)
+		fake_tick(0, TICK_NS);
+	fake_cpu = 0;
+	ck_assert(task_current()->is_idle);
+	ck_assert_int_eq(b->state, TASK_RUNNABLE);
+	fake_tick(1, TICK_NS);
+	ck_assert_ptr_eq(task_current(), b);
+	ck_assert_ptr_eq(cpus[1].current, b);
+	ck_assert(cpus[0].current->is_idle);
+}
+END_TEST
+
+START_TEST(test_runtime_charged_to_running_task)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+	struct task *b = task_create("b", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);			/* a runs from here */
+	fake_tick(0, TICK_NS);
+	fake_tick(0, TICK_NS);			/* slice over: b */
+	ck_assert_ptr_eq(task_current(), b);
+	ck_assert_uint_eq(a->runtime, 2 * TICK_NS);
+	fake_cpu_time[0] += 5;
+	ck_assert_uint_eq(task_runtime_self(), 5);	/* as b */
+}
+END_TEST
+
+static jmp_buf idle_escape;
+static unsigned idle_limit;
+
+static void idle_hook(void)
+{
+	if (fake_idle_calls >= idle_limit)
+		longjmp(idle_escape, 1);
+}
+
+START_TEST(test_idle_loop_waits_when_nothing_runs)
+{
+	boot_cpus(1);
+	fake_idle_hook = idle_hook;
+	idle_limit = 3;
+	if (!setjmp(idle_escape))
+		sched_idle_loop();
+	ck_assert_uint_eq(fake_idle_calls, 3);
+	ck_assert_uint_eq(fake_switches, 0);
+}
+END_TEST
+
+START_TEST(test_idle_loop_runs_a_runnable_task)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+
+	fake_idle_hook = idle_hook;
+	idle_limit = 1;
+	if (!setjmp(idle_escape))
+		sched_idle_loop();
+	ck_assert_ptr_eq(cpus[0].current, a);
+	ck_assert_uint_eq(fake_switches, 1);
+}
+END_TEST
+
+static char outbuf[8192];
+
+static const char *run_ps(void)
+{
+	struct out_buf ob;
+	struct shell_ctx sh = { &ob.out, false };
+	char *argv[] = { "ps", NULL };
+
+	out_buf_init(&ob, outbuf, sizeof(outbuf));
+	ck_assert_int_eq(cmd_ps(&sh, 1, argv), 0);
+	return outbuf;
+}
+
+START_TEST(test_ps_lists_pid_cpu_state_time_name)
+{
+	boot_cpus(2);
+	struct task *a = task_create("worker", body, NULL, 1);
+	(void)a;
+	fake_tick(1, TICK_NS);
+	fake_tick(1, 3 * TICK_NS);
+	fake_tick(1, TICK_NS);
+	ck_assert_str_eq(run_ps(),
+		"  PID CPU STATE     TIME(ms) NAME\n"
+		"    1   1 ready           10 idle/1\n"
+		"    2   0 running          0 idle/0\n"
+		"    3   1 running          0 worker\n");
+}
+END_TEST
+
+START_TEST(test_ps_rejects_arguments)
+{
+	struct out_buf ob;
+	struct shell_ctx sh = { &ob.out, false };
+	char *argv[] = { "ps", "-a", NULL };
+
+	boot_cpus(1);
+	out_buf_init(&ob, outbuf, sizeof(outbuf));
+	ck_assert_int_ne(cmd_ps(&sh, 2, argv), 0);
+	ck_assert_str_eq(outbuf, "ps: takes no arguments\n");
+}
+END_TEST
+
+START_TEST(test_stacks_reports_deepest_use)
+{
+	struct out_buf ob;
+	struct shell_ctx sh = { &ob.out, false };
+	char *argv[] = { "stacks", NULL };
+	char want[256];
+
+	boot_cpus(1);
+	struct task *a = task_create("deep", body, NULL, 0);
+	/* A touched byte 3000 below the top is the deepest use so far. */
+	((unsigned char *)a->stack)[TASK_STACK_SIZE - 3000] = 0;
+	out_buf_init(&ob, outbuf, sizeof(outbuf));
+	ck_assert_int_eq(cmd_stacks(&sh, 1, argv), 0);
+	snprintf(want, sizeof(want),
+		 "  PID     SIZE     USED NAME\n"
+		 "    1        0        - idle/0\n"
+		 "    2 %8d %8d deep\n", TASK_STACK_SIZE, 3000);
+	ck_assert_str_eq(outbuf, want);
+}
+END_TEST
+
+START_TEST(test_split_slices_deterministic_for_seed)
+{
+	struct split_rng r1, r2, r3;
+
+	split_rng_seed(&r1, SPLIT_SEED);
+	split_rng_seed(&r2, SPLIT_SEED);
+	split_rng_seed(&r3, SPLIT_SEED + 1);
+	bool differs = false;
+	for (int i = 0; i < 1000; i++) {
+		uint32_t a = split_slice_us(&r1, i % SPLIT_CHAINS);
+		uint32_t b = split_slice_us(&r2, i % SPLIT_CHAINS);
+		ck_assert_uint_eq(a, b);
+		if (a != split_slice_us(&r3, i % SPLIT_CHAINS))
+			differs = true;
+	}
+	ck_assert(differs);
+}
+END_TEST
+
+START_TEST(test_split_slices_never_tick_aligned)
+{
+	struct split_rng r;
+	const uint32_t tick_us = 1000000 / 100;
+	unsigned crossing = 0;
+
+	split_rng_seed(&r, SPLIT_SEED);
+	for (int i = 0; i < 300000; i++) {
+		uint32_t us = split_slice_us(&r, i % SPLIT_CHAINS);
+		ck_assert_uint_ne(us % tick_us, 0);
+		ck_assert_uint_gt(us, 0);
+		if (us > tick_us)
+			crossing++;
+	}
+	/* The range straddles the tick period, so the rule is exercised. */
+	ck_assert_uint_gt(crossing, 0);
+}
+END_TEST
+
+START_TEST(test_split_slices_follow_weights)
+{
+	struct split_rng r;
+	uint64_t sum[SPLIT_CHAINS] = { 0 }, total = 0;
+
+	split_rng_seed(&r, SPLIT_SEED);
+	for (int i = 0; i < 300000; i++)
+		sum[i % SPLIT_CHAINS] += split_slice_us(&r, i % SPLIT_CHAINS);
+	for (int c = 0; c < SPLIT_CHAINS; c++)
+		total += sum[c];
+	/* Deterministic for the seed; 5:3:2 within half a point. */
+	for (int c = 0; c < SPLIT_CHAINS; c++) {
+		uint64_t permille = sum[c] * 1000 / total;
+		uint64_t want = split_weight[c] * 100;
+		ck_assert_uint_le(permille > want ? permille - want : want - permille, 5);
+	}
+}
+END_TEST
+
+static Suite *sched_suite(void)
+{
+	Suite *s = suite_create("sched");
+	TCase *tc = tcase_create("core");
+
+	tcase_add_test(tc, test_pids_idle_first_then_created_in_order);
+	tcase_add_test(tc, test_create_on_offline_cpu_fails);
+	tcase_add_test(tc, test_tick_switches_idle_to_new_task);
+	tcase_add_test(tc, test_round_robin_after_slice);
+	tcase_add_test(tc, test_single_task_keeps_cpu);
+	tcase_add_test(tc, test_sleep_wakes_on_first_tick_after_deadline);
+	tcase_add_test(tc, test_block_until_woken);
+	tcase_add_test(tc, test_wake_before_block_is_not_lost);
+	tcase_add_test(tc, test_wake_of_sleeper_ends_sleep_early);
+	tcase_add_test(tc, test_tasks_stay_on_their_cpu);
+	tcase_add_test(tc, test_runtime_charged_to_running_task);
+	tcase_add_test(tc, test_idle_loop_waits_when_nothing_runs);
+	tcase_add_test(tc, test_idle_loop_runs_a_runnable_task);
+	tcase_add_test(tc, test_ps_lists_pid_cpu_state_time_name);
+	tcase_add_test(tc, test_ps_rejects_arguments);
+	tcase_add_test(tc, test_stacks_reports_deepest_use);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("split");
+	tcase_add_test(tc, test_split_slices_deterministic_for_seed);
+	tcase_add_test(tc, test_split_slices_never_tick_aligned);
+	tcase_add_test(tc, test_split_slices_follow_weights);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(sched_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,175 @@
+/* The fake platform: see fake_hal.h.  Only the CPU, clock, console,
+ * memory, context and trap parts; the PMU and the NIC have their own. */
+#include "fake_hal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "hal/console.h"
+#include "hal/context.h"
+#include "hal/entry.h"
+#include "hal/mem.h"
+#include "hal/power.h"
+#include "hal/timer.h"
+#include "hal/trap.h"
+#include "kernel/sched.h"
+
+unsigned fake_cpu;
+unsigned fake_ncpus = 1;
+uint64_t fake_now_ns = 1000000000ull;
+uint64_t fake_cpu_time[HAL_MAX_CPUS];
+bool fake_irq_off[HAL_MAX_CPUS];
+unsigned fake_switches;
+void *fake_last_switch_from, *fake_last_switch_to;
+char fake_console_out[65536];
+size_t fake_console_len;
+unsigned fake_idle_calls;
+void (*fake_idle_hook)(void);
+void (*fake_switch_hook)(void);
+
+static char console_in[4096];
+static size_t console_in_len, console_in_pos;
+
+unsigned hal_cpu_id(void) { return fake_cpu; }
+unsigned hal_cpu_count(void) { return fake_ncpus; }
+
+unsigned long hal_irq_save(void)
+{
+	unsigned long was = fake_irq_off[fake_cpu];
+
+	fake_irq_off[fake_cpu] = true;
+	return was;
+}
+
+void hal_irq_restore(unsigned long flags) { fake_irq_off[fake_cpu] = flags != 0; }
+void hal_irq_enable(void) { fake_irq_off[fake_cpu] = false; }
+bool hal_irq_disabled(void) { return fake_irq_off[fake_cpu]; }
+void hal_cpu_relax(void) { }
+
+void hal_cpu_idle(void)
+{
+	fake_idle_calls++;
+	if (fake_idle_hook)
+		fake_idle_hook();
+}
+
+/* The test plays every CPU: there is no other to stop. */
+void hal_cpu_stop_others(void) { }
+void hal_cpu_halt(void) { abort(); }
+/* As the simulator does: a test can expect the exit (tcase_add_exit_test). */
+void hal_power_off(int status) { exit(status); }
+uint64_t hal_cycles(void) { return fake_now_ns; }
+uint64_t hal_cycles_per_sec(void) { return 1000000000ull; }
+uint64_t hal_cpu_time(void) { return fake_cpu_time[fake_cpu]; }
+uint64_t hal_cpu_time_per_sec(void) { return 1000000000ull; }
+uint64_t hal_clock_ns(void) { return fake_now_ns; }
+const char *hal_timer_tick_source(void) { return "tick 100hz"; }
+
+void hal_console_write(const char *buf, size_t len)
+{
+	size_t room = sizeof(fake_console_out) - 1 - fake_console_len;
+
+	if (len > room)
+		len = room;
+	memcpy(fake_console_out + fake_console_len, buf, len);
+	fake_console_len += len;
+	fake_console_out[fake_console_len] = '\0';
+}
+
+bool hal_console_wants_echo(void) { return false; }
+
+int hal_console_getc(void)
+{
+	if (console_in_pos == console_in_len)
+		return -1;
+	return (unsigned char)console_in[console_in_pos++];
+}
+
+void fake_console_clear(void)
+{
+	fake_console_len = 0;
+	fake_console_out[0] = '\0';
+}
+
+void fake_console_input(const char *bytes, size_t n)
+{
+	if (n > sizeof(console_in) - console_in_len)
+		n = sizeof(console_in) - console_in_len;
+	memcpy(console_in + console_in_len, bytes, n);
+	console_in_len += n;
+}
+
+void *hal_mem_alloc_pages(size_t npages)
+{
+	void *p = aligned_alloc(HAL_PAGE_SIZE, npages * HAL_PAGE_SIZE);
+
+	if (p)
+		memset(p, 0, npages * HAL_PAGE_SIZE);
+	return p;
+}
+
+void hal_mem_free_pages(void *pages, size_t npages)
+{
+	(void)npages;
+	free(pages);
+}
+
+void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
+			  void *arg)
+{
+	/* Kept at the top of the new stack, as a real platform would. */
+	struct fake_ctx *c = (struct fake_ctx *)((char *)stack + size) - 1;
+
+	c->entry = entry;
+	c->arg = arg;
+	c->stack = stack;
+	c->size = size;
+	return c;
+}
+
+/* Records the switch and returns at once: the test then plays the
+ * incoming task.  *save gets a recognisable non-NULL handle. */
+void hal_context_switch(void **save, void *to)
+{
+	*save = save;
+	fake_last_switch_from = save;
+	fake_last_switch_to = to;
+	fake_switches++;
+	if (fake_switch_hook)
+		fake_switch_hook();
+}
+
+void hal_context_boot_stack(uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = *hi = 0;
+}
+
+uintptr_t hal_trap_ip(const struct trap_frame *tf) { return tf->ip; }
+uintptr_t hal_trap_fp(const struct trap_frame *tf) { return tf->fp; }
+uintptr_t hal_trap_sp(const struct trap_frame *tf) { return tf->sp; }
+uintptr_t hal_trap_lr(const struct trap_frame *tf) { return tf->lr; }
+
+void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = *hi = 0;
+}
+
+void fake_cpu_boot(unsigned cpu)
+{
+	fake_cpu = cpu;
+	if (fake_ncpus <= cpu)
+		fake_ncpus = cpu + 1;
+	fake_irq_off[cpu] = true;
+	sched_cpu_init();
+}
+
+void fake_tick(unsigned cpu, uint64_t ns)
+{
+	struct trap_frame tf = { 0 };
+
+	fake_cpu = cpu;
+	fake_now_ns += ns;
+	fake_cpu_time[cpu] += ns;
+	fake_irq_off[cpu] = true;
+	kernel_tick(&tf);
+}

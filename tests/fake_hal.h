@@ -1,0 +1,52 @@
+/* A fake platform for logic tests: every HAL function, driven by the test.
+ * Nothing here runs concurrently; the test plays every CPU in turn. */
+#ifndef KPROF_TESTS_FAKE_HAL_H
+#define KPROF_TESTS_FAKE_HAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal/cpu.h"
+
+/* The interrupted state the test builds and hands to kernel_tick/nmi. */
+struct trap_frame {
+	uintptr_t ip, fp, sp, lr;
+};
+
+extern unsigned fake_cpu;		/* what hal_cpu_id() returns */
+extern unsigned fake_ncpus;		/* what hal_cpu_count() returns */
+extern uint64_t fake_now_ns;		/* hal_clock_ns() */
+extern uint64_t fake_cpu_time[HAL_MAX_CPUS];	/* hal_cpu_time() per CPU */
+extern bool fake_irq_off[HAL_MAX_CPUS];
+
+/* Context switches, as the scheduler asked for them. */
+struct fake_ctx {
+	void (*entry)(void *);
+	void *arg;
+	void *stack;
+	size_t size;
+};
+extern unsigned fake_switches;
+extern void *fake_last_switch_from, *fake_last_switch_to;
+/* Runs at the end of every switch, once it is recorded: a test may play
+ * the time that passes until the task that switched away runs again. */
+extern void (*fake_switch_hook)(void);
+
+/* Console: what was written, and bytes for hal_console_getc(). */
+extern char fake_console_out[65536];
+extern size_t fake_console_len;
+void fake_console_clear(void);
+void fake_console_input(const char *bytes, size_t n);
+
+/* Calls to hal_cpu_idle(); a hook may run instead of waiting. */
+extern unsigned fake_idle_calls;
+extern void (*fake_idle_hook)(void);
+
+/* Bring fake CPU @cpu up: sched_cpu_init() on it.  Leaves fake_cpu = cpu. */
+void fake_cpu_boot(unsigned cpu);
+
+/* Advance the clocks by @ns and deliver one tick on @cpu. */
+void fake_tick(unsigned cpu, uint64_t ns);
+
+#endif

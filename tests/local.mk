@@ -1,0 +1,36 @@
+# Check suites, built in the simulator configuration.  Every logic test
+# links the portable library and the fake platform (tests/fake_*.c),
+# compiled into the test so that no hal_* symbol goes missing.
+if PLATFORM_SIM
+FAKE_HAL_SOURCES = \
+	tests/fake_hal.c tests/fake_hal.h \
+	tests/fake_pmu.c tests/fake_pmu.h \
+	tests/fake_symtab.c \
+	tests/fake_netdev.c tests/fake_netdev.h
+TEST_LDADD = src/libkprof.la $(CHECK_LIBS)
+TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+# Check's own per-test timeout; suites that need longer set it per case.
+AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT;
+
+check_PROGRAMS += tests/check_lib tests/check_sched
+TESTS += tests/check_lib tests/check_sched
+tests_check_lib_SOURCES = tests/check_lib.c $(FAKE_HAL_SOURCES)
+tests_check_lib_CFLAGS = $(TEST_CFLAGS)
+tests_check_lib_LDADD = $(TEST_LDADD)
+tests_check_sched_SOURCES = tests/check_sched.c $(FAKE_HAL_SOURCES)
+tests_check_sched_CFLAGS = $(TEST_CFLAGS)
+tests_check_sched_LDADD = $(TEST_LDADD)
+
+check_PROGRAMS += tests/check_cmdline
+TESTS += tests/check_cmdline
+tests_check_cmdline_SOURCES = tests/check_cmdline.c $(FAKE_HAL_SOURCES)
+tests_check_cmdline_CFLAGS = $(TEST_CFLAGS)
+tests_check_cmdline_LDADD = $(TEST_LDADD)
+endif
+
+include %reldir%/shell.mk
+include %reldir%/prof.mk
+include %reldir%/symbols.mk
+include %reldir%/sim.mk
+include %reldir%/net.mk
+include %reldir%/qemu.mk
