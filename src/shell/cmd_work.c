@@ -1,0 +1,95 @@
+/* work: list, start and stop the built-in workloads. */
+#include "hal/cpu.h"
+#include "kernel/work.h"
+#include "lib/errno.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+static int work_list(struct shell_ctx *sh)
+{
+	const struct workload *running = work_running();
+
+	for (unsigned i = 0; workloads[i]; i++)
+		out_printf(sh->out, "%-8s %s%s\n", workloads[i]->name,
+			   workloads[i]->summary,
+			   workloads[i] == running ? " (running)" : "");
+	return 0;
+}
+
+static int work_cmd_start(struct shell_ctx *sh, int argc, char **argv)
+{
+	const struct workload *w;
+	uint64_t ntasks = 1;
+	unsigned ncpus = hal_cpu_count();
+	int err;
+
+	if (argc < 3 || argc > 4) {
+		out_printf(sh->out, "work: usage: work start NAME [tasks]\n");
+		return 1;
+	}
+	w = work_find(argv[2]);
+	if (!w) {
+		out_printf(sh->out, "work: no workload '%s'; `work` lists them\n", argv[2]);
+		return 1;
+	}
+	if (argc == 4 && (parse_u64(argv[3], &ntasks) < 0 || ntasks < 1 ||
+			  ntasks > ncpus)) {
+		out_printf(sh->out, "work: tasks must be 1-%u, one per cpu (got %s)\n",
+			   ncpus, argv[3]);
+		return 1;
+	}
+	err = work_start(w, (unsigned)ntasks);
+	if (err == -EBUSY) {
+		const struct workload *r = work_running();
+		out_printf(sh->out, "work: %s is already running; `work stop` first\n",
+			   r ? r->name : "a workload");
+		return 1;
+	}
+	if (err < 0) {
+		out_printf(sh->out, "work: cannot start %s: out of memory\n", w->name);
+		return 1;
+	}
+	int pids[WORK_MAX_TASKS];
+	unsigned n = work_pids(pids, WORK_MAX_TASKS);
+	out_printf(sh->out, "work: started %s, %u task%s, pid%s", w->name, n,
+		   n == 1 ? "" : "s", n == 1 ? "" : "s");
+	for (unsigned i = 0; i < n; i++)
+		out_printf(sh->out, " %d", pids[i]);
+	out_printf(sh->out, "\n");
+	return 0;
+}
+
+static int work_cmd_stop(struct shell_ctx *sh, int argc)
+{
+	int err;
+
+	if (argc != 2) {
+		out_printf(sh->out, "work: usage: work stop\n");
+		return 1;
+	}
+	err = work_stop(sh->out);
+	if (err == -ENOENT) {
+		out_printf(sh->out, "work: nothing is running\n");
+		return 1;
+	}
+	if (err == -EBUSY) {
+		out_printf(sh->out, "work: busy starting or stopping; try again\n");
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_work(struct shell_ctx *sh, int argc, char **argv)
+{
+	if (argc == 1)
+		return work_list(sh);
+	if (kstreq(argv[1], "start"))
+		return work_cmd_start(sh, argc, argv);
+	if (kstreq(argv[1], "stop"))
+		return work_cmd_stop(sh, argc);
+	out_printf(sh->out, "work: unknown subcommand '%s'; use start or stop\n", argv[1]);
+	return 1;
+}

@@ -1,0 +1,26 @@
+/* The one command table.  Order is the order `help` lists them in. */
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+const struct shell_cmd shell_commands[] = {
+	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false },
+	{ "profile", "profile [ms] [pid|all] [chains]",
+	  "sample where the CPUs spend their time (1-2000 ms, 1-128 chains)",
+	  cmd_profile, false },
+	{ "lscpu", "lscpu", "CPUs, and the sample source profile would use", cmd_lscpu, false },
+	{ "ps", "ps", "tasks: pid, cpu, state, cpu time, name", cmd_ps, false },
+	{ "stacks", "stacks", "each task's stack size and deepest use", cmd_stacks, false },
+	{ "uptime", "uptime", "time since boot", cmd_uptime, false },
+	{ "work", "work [start NAME [tasks] | stop]",
+	  "list, start or stop the built-in workloads", cmd_work, false },
+	{ "net", "net", "network: frames in and out, drops by reason, the ARP cache",
+	  cmd_net, false },
+	{ "netload", "netload recv PORT ms | netload send IP PORT ms [size] [rate]",
+	  "UDP load in iperf 2's format, either end (size 16-1472, rate bits/s)",
+	  cmd_netload, false },
+	{ "poweroff", "poweroff [status]",
+	  "end the machine with an exit status (0-127)", cmd_poweroff, true },
+	{ "test", "test panic [cpu]|recurse N|fault|gp|ud",
+	  "crash on purpose: panic, page fault, #GP, invalid opcode; use N stack frames", cmd_test, true },
+	{ NULL, NULL, NULL, NULL, false },
+};

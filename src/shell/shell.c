@@ -1,0 +1,106 @@
+/* Running one command line: check it, split it into words, find the
+ * command and run it.  Every refusal is one whole line of output. */
+#include "shell/shell.h"
+
+#include "lib/errno.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+
+const struct shell_cmd *shell_find(const char *name)
+{
+	for (const struct shell_cmd *c = shell_commands; c->name; c++)
+		if (kstreq(c->name, name))
+			return c;
+	return NULL;
+}
+
+static bool shell_is_control(unsigned char c)
+{
+	return (c < 0x20 && c != '\t') || c == 0x7f;
+}
+
+int shell_check_line(struct out *o, const char *line, size_t len)
+{
+	if (len > SHELL_LINE_MAX) {
+		out_printf(o, "line longer than %u bytes (got %zu); not run\n",
+			   SHELL_LINE_MAX, len);
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < len; i++) {
+		if (shell_is_control((unsigned char)line[i])) {
+			out_printf(o, "line holds control byte 0x%02x at column %zu; not run\n",
+				   (unsigned char)line[i], i + 1);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+static bool shell_is_space(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/* Split @buf in place; returns the word count, or SHELL_ARGS_MAX + 1 when
+ * there are more words than argv holds. */
+static int shell_split(char *buf, char **argv)
+{
+	int argc = 0;
+	char *p = buf;
+
+	for (;;) {
+		while (shell_is_space(*p))
+			*p++ = '\0';
+		if (!*p)
+			return argc;
+		if (argc == SHELL_ARGS_MAX)
+			return SHELL_ARGS_MAX + 1;
+		argv[argc++] = p;
+		while (*p && !shell_is_space(*p))
+			p++;
+	}
+}
+
+static int shell_count_words(const char *line, size_t len)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		if (!shell_is_space(line[i]) && (i == 0 || shell_is_space(line[i - 1])))
+			n++;
+	return n;
+}
+
+int shell_run_line(struct shell_ctx *sh, const char *line, size_t len)
+{
+	char buf[SHELL_LINE_MAX + 1];
+	char *argv[SHELL_ARGS_MAX + 1];
+	const struct shell_cmd *cmd;
+	int argc, err;
+
+	err = shell_check_line(sh->out, line, len);
+	if (err)
+		return err;
+	kmemcpy(buf, line, len);
+	buf[len] = '\0';
+	argc = shell_split(buf, argv);
+	if (argc == 0)
+		return 0;
+	if (argc > SHELL_ARGS_MAX) {
+		out_printf(sh->out, "too many words (got %d, at most %u); not run\n",
+			   shell_count_words(line, len), SHELL_ARGS_MAX);
+		return -EINVAL;
+	}
+	argv[argc] = NULL;
+	cmd = shell_find(argv[0]);
+	if (!cmd) {
+		out_printf(sh->out, "unknown command '%s'; try help\n", argv[0]);
+		return -ENOENT;
+	}
+	if (cmd->serial_only && sh->remote) {
+		out_printf(sh->out, "%s: serial console only; not run over the network\n",
+			   cmd->name);
+		return -EPERM;
+	}
+	return cmd->run(sh, argc, argv) ? SHELL_CMD_FAILED : 0;
+}

@@ -1,0 +1,817 @@
+/* The UDP shell core: framing of request datagrams, reply splitting at
+ * lines and at UDPSH_DGRAM_MAX, the prompt last, the CIDR allowlist and
+ * its edges, refusal of serial-only commands, the counters.  The
+ * transport is a callback that records what would have been sent. */
+#include <check.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/errno.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+#include "shell/udpsh.h"
+
+/* --- the recording transport ---------------------------------------- */
+
+#define SENT_MAX 64
+
+struct sent {
+	uint32_t addr;
+	uint16_t port;
+	size_t len;
+	char data[UDPSH_DGRAM_MAX + 1];
+};
+
+static struct sent sent[SENT_MAX];
+static unsigned nsent;
+static int send_result;
+
+static int record_send(void *ctx, uint32_t addr, uint16_t port,
+		       const char *data, size_t len)
+{
+	ck_assert_ptr_eq(ctx, &nsent);
+	ck_assert_uint_ge(len, 1);
+	ck_assert_uint_le(len, UDPSH_DGRAM_MAX);
+	ck_assert_uint_lt(nsent, SENT_MAX);
+	sent[nsent].addr = addr;
+	sent[nsent].port = port;
+	sent[nsent].len = len;
+	memcpy(sent[nsent].data, data, len);
+	sent[nsent].data[len] = '\0';
+	nsent++;
+	return send_result;
+}
+
+/* --- the test command table ----------------------------------------- */
+
+static unsigned crash_runs, args_runs;
+
+static int tcmd_args(struct shell_ctx *sh, int argc, char **argv)
+{
+	args_runs++;
+	out_printf(sh->out, "%d", argc);
+	for (int i = 0; i < argc; i++)
+		out_printf(sh->out, " [%s]", argv[i]);
+	out_puts(sh->out, "\n");
+	return 0;
+}
+
+static int tcmd_crash(struct shell_ctx *sh, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	crash_runs++;
+	out_puts(sh->out, "crashed\n");
+	return 0;
+}
+
+/* One line of @len bytes, the last a newline, the rest @c. */
+static void put_line(struct out *o, size_t len, char c)
+{
+	char *s = malloc(len);
+
+	memset(s, c, len - 1);
+	s[len - 1] = '\n';
+	out_write(o, s, len);
+	free(s);
+}
+
+/* fill N LEN: N lines of LEN bytes each (newline included), line i made
+ * of the letter 'a' + i. */
+static int tcmd_fill(struct shell_ctx *sh, int argc, char **argv)
+{
+	unsigned long n = strtoul(argv[1], NULL, 10), len = strtoul(argv[2], NULL, 10);
+
+	ck_assert_int_eq(argc, 3);
+	for (unsigned long i = 0; i < n; i++)
+		put_line(sh->out, len, (char)('a' + i % 26));
+	return 0;
+}
+
+/* lines LEN...: one line per argument, of that many bytes. */
+static int tcmd_lines(struct shell_ctx *sh, int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		put_line(sh->out, strtoul(argv[i], NULL, 10), (char)('a' + i - 1));
+	return 0;
+}
+
+/* raw LEN: LEN bytes of 'r', no newline, written a byte at a time. */
+static int tcmd_raw(struct shell_ctx *sh, int argc, char **argv)
+{
+	unsigned long n = strtoul(argv[1], NULL, 10);
+
+	ck_assert_int_eq(argc, 2);
+	for (unsigned long i = 0; i < n; i++)
+		out_write(sh->out, "r", 1);
+	return 0;
+}
+
+/* probe: two 1000-byte lines, then how many datagrams had gone out
+ * while the command was still running. */
+static int tcmd_probe(struct shell_ctx *sh, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	put_line(sh->out, 1000, 'a');
+	put_line(sh->out, 1000, 'b');
+	out_printf(sh->out, "sent %u\n", nsent);
+	return 0;
+}
+
+const struct shell_cmd shell_commands[] = {
+	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false },
+	{ "args", "args [word]...", "print the words", tcmd_args, false },
+	{ "crash", "crash", "stop the machine", tcmd_crash, true },
+	{ "fill", "fill N LEN", "N lines of LEN bytes", tcmd_fill, false },
+	{ "lines", "lines LEN...", "lines of the given lengths", tcmd_lines, false },
+	{ "raw", "raw LEN", "LEN bytes, no newline", tcmd_raw, false },
+	{ "probe", "probe", "datagrams sent while running", tcmd_probe, false },
+	{ NULL, NULL, NULL, NULL, false },
+};
+
+/* --- helpers -------------------------------------------------------- */
+
+#define IP(a, b, c, d) (((uint32_t)(a) << 24) | ((b) << 16) | ((c) << 8) | (d))
+#define CLIENT IP(10, 0, 2, 2)
+#define CLIENT_PORT 40123
+
+static struct udpsh u;
+
+static void setup(void)
+{
+	udpsh_init(&u, record_send, &nsent);
+	ck_assert_int_eq(udpsh_allow_set(&u, "10.0.2.0/24"), 0);
+	nsent = 0;
+	send_result = 0;
+	crash_runs = 0;
+	args_runs = 0;
+}
+
+static void dgram_from(const char *s, uint32_t addr)
+{
+	udpsh_input(&u, s, strlen(s), addr, CLIENT_PORT);
+}
+
+static void dgram(const char *s)
+{
+	dgram_from(s, CLIENT);
+}
+
+/* Exactly one datagram was sent, holding @want. */
+static void assert_one_reply(const char *want)
+{
+	ck_assert_uint_eq(nsent, 1);
+	ck_assert_str_eq(sent[0].data, want);
+}
+
+/* sent[i] is @len bytes of @c, then @tail. */
+static void assert_sent(unsigned i, size_t len, char c, const char *tail)
+{
+	size_t tlen = strlen(tail);
+
+	ck_assert_uint_lt(i, nsent);
+	ck_assert_uint_eq(sent[i].len, len + tlen);
+	for (size_t k = 0; k < len; k++)
+		if (sent[i].data[k] != c)
+			ck_abort_msg("datagram %u byte %zu is 0x%02x, not '%c'", i, k,
+				     (unsigned char)sent[i].data[k], c);
+	ck_assert_str_eq(sent[i].data + len, tail);
+}
+
+static char *allow_text(void)
+{
+	static char buf[UDPSH_ALLOW_TEXT_MAX];
+
+	udpsh_allow_format(&u, buf, sizeof(buf));
+	return buf;
+}
+
+/* --- request framing ------------------------------------------------ */
+
+START_TEST(test_dgram_without_newline_runs)
+{
+	dgram("args a");
+	assert_one_reply("2 [args] [a]\n> ");
+}
+END_TEST
+
+START_TEST(test_dgram_with_lf_runs)
+{
+	dgram("args a\n");
+	assert_one_reply("2 [args] [a]\n> ");
+}
+END_TEST
+
+START_TEST(test_dgram_with_crlf_runs)
+{
+	dgram("args a\r\n");
+	assert_one_reply("2 [args] [a]\n> ");
+}
+END_TEST
+
+START_TEST(test_dgram_with_cr_runs)
+{
+	dgram("args a\r");
+	assert_one_reply("2 [args] [a]\n> ");
+}
+END_TEST
+
+START_TEST(test_dgram_reply_goes_to_source)
+{
+	ck_assert_int_eq(udpsh_allow_set(&u, "0.0.0.0/0"), 0);
+	udpsh_input(&u, "args", 4, IP(192, 168, 7, 9), 5555);
+	ck_assert_uint_eq(nsent, 1);
+	ck_assert_uint_eq(sent[0].addr, IP(192, 168, 7, 9));
+	ck_assert_uint_eq(sent[0].port, 5555);
+}
+END_TEST
+
+START_TEST(test_dgram_empty_gets_prompt_only)
+{
+	udpsh_input(&u, "", 0, CLIENT, CLIENT_PORT);
+	assert_one_reply("> ");
+	ck_assert_uint_eq(u.stats.malformed, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_newline_only_gets_prompt_only)
+{
+	dgram("\n");
+	dgram("\r\n");
+	dgram(" \t\n");
+	ck_assert_uint_eq(nsent, 3);
+	ck_assert_str_eq(sent[0].data, "> ");
+	ck_assert_str_eq(sent[1].data, "> ");
+	ck_assert_str_eq(sent[2].data, "> ");
+}
+END_TEST
+
+START_TEST(test_dgram_two_lines_refused)
+{
+	dgram("args a\nargs b");
+	assert_one_reply("datagram holds more than one line; send one command per datagram\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.malformed, 1);
+}
+END_TEST
+
+START_TEST(test_dgram_two_terminated_lines_refused)
+{
+	dgram("args a\r\nargs b\r\n");
+	assert_one_reply("datagram holds more than one line; send one command per datagram\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_trailing_empty_line_refused)
+{
+	dgram("args a\n\n");
+	assert_one_reply("datagram holds more than one line; send one command per datagram\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_inner_cr_refused)
+{
+	dgram("args a\rargs b\n");
+	assert_one_reply("datagram holds more than one line; send one command per datagram\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_nul_refused)
+{
+	udpsh_input(&u, "args\0a\n", 7, CLIENT, CLIENT_PORT);
+	assert_one_reply("line holds control byte 0x00 at column 5; not run\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.malformed, 1);
+}
+END_TEST
+
+START_TEST(test_dgram_trailing_nul_refused)
+{
+	udpsh_input(&u, "args\0", 5, CLIENT, CLIENT_PORT);
+	assert_one_reply("line holds control byte 0x00 at column 5; not run\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_control_byte_refused)
+{
+	dgram("args \x07\n");
+	assert_one_reply("line holds control byte 0x07 at column 6; not run\n> ");
+	ck_assert_uint_eq(u.stats.malformed, 1);
+}
+END_TEST
+
+static void long_command(size_t len, const char *eol)
+{
+	char buf[400];
+
+	memset(buf, 'x', len);
+	memcpy(buf, "args ", 5);
+	strcpy(buf + len, eol);
+	dgram(buf);
+}
+
+START_TEST(test_dgram_255_byte_command_runs)
+{
+	long_command(255, "");
+	ck_assert_uint_eq(nsent, 1);
+	ck_assert_uint_eq(sent[0].len, strlen("2 [args] []\n> ") + 250);
+	ck_assert_uint_eq(args_runs, 1);
+}
+END_TEST
+
+START_TEST(test_dgram_255_byte_command_with_crlf_runs)
+{
+	long_command(255, "\r\n");
+	ck_assert_uint_eq(nsent, 1);
+	ck_assert_uint_eq(args_runs, 1);
+	ck_assert_uint_eq(u.stats.malformed, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_256_byte_command_refused)
+{
+	long_command(256, "\n");
+	assert_one_reply("line longer than 255 bytes (got 256); not run\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.malformed, 1);
+}
+END_TEST
+
+START_TEST(test_dgram_300_byte_command_refused)
+{
+	long_command(300, "");
+	assert_one_reply("line longer than 255 bytes (got 300); not run\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_too_many_words_refused)
+{
+	dgram("args 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16\n");
+	assert_one_reply("too many words (got 17, at most 16); not run\n> ");
+	ck_assert_uint_eq(u.stats.malformed, 1);
+}
+END_TEST
+
+START_TEST(test_dgram_unknown_command_error)
+{
+	dgram("foo\n");
+	assert_one_reply("unknown command 'foo'; try help\n> ");
+	ck_assert_uint_eq(u.stats.malformed, 0);
+	ck_assert_uint_eq(u.stats.answered, 1);
+}
+END_TEST
+
+START_TEST(test_dgram_serial_only_refused)
+{
+	dgram("crash\n");
+	assert_one_reply("crash: serial console only; not run over the network\n> ");
+	ck_assert_uint_eq(crash_runs, 0);
+}
+END_TEST
+
+START_TEST(test_dgram_help_omits_serial_only)
+{
+	dgram("help");
+	assert_one_reply("help   list commands, or show one's usage\n"
+			 "args   print the words\n"
+			 "fill   N lines of LEN bytes\n"
+			 "lines  lines of the given lengths\n"
+			 "raw    LEN bytes, no newline\n"
+			 "probe  datagrams sent while running\n"
+			 "> ");
+}
+END_TEST
+
+/* --- reply splitting ------------------------------------------------ */
+
+START_TEST(test_split_short_output_with_prompt)
+{
+	dgram("fill 10 100");
+	ck_assert_uint_eq(nsent, 1);
+	ck_assert_uint_eq(sent[0].len, 1002);
+	ck_assert_mem_eq(sent[0].data + 1000, "> ", 2);
+}
+END_TEST
+
+START_TEST(test_split_1470_bytes_prompt_fits)
+{
+	dgram("fill 1 1470");
+	ck_assert_uint_eq(nsent, 1);
+	assert_sent(0, 1469, 'a', "\n> ");
+}
+END_TEST
+
+START_TEST(test_split_1471_bytes_prompt_alone)
+{
+	dgram("fill 1 1471");
+	ck_assert_uint_eq(nsent, 2);
+	assert_sent(0, 1470, 'a', "\n");
+	ck_assert_str_eq(sent[1].data, "> ");
+}
+END_TEST
+
+START_TEST(test_split_exactly_1472_in_one_line)
+{
+	dgram("fill 1 1472");
+	ck_assert_uint_eq(nsent, 2);
+	assert_sent(0, 1471, 'a', "\n");
+	ck_assert_str_eq(sent[1].data, "> ");
+}
+END_TEST
+
+START_TEST(test_split_exactly_1472_in_four_lines)
+{
+	dgram("fill 4 368");
+	ck_assert_uint_eq(nsent, 2);
+	ck_assert_uint_eq(sent[0].len, 1472);
+	ck_assert_int_eq(sent[0].data[367], '\n');
+	ck_assert_int_eq(sent[0].data[1471], '\n');
+	ck_assert_int_eq(sent[0].data[1471 - 1], 'd');
+	ck_assert_str_eq(sent[1].data, "> ");
+}
+END_TEST
+
+START_TEST(test_split_one_line_past_1472_moves_whole)
+{
+	dgram("fill 5 368");
+	ck_assert_uint_eq(nsent, 2);
+	ck_assert_uint_eq(sent[0].len, 1472);
+	assert_sent(1, 367, 'e', "\n> ");
+}
+END_TEST
+
+START_TEST(test_split_at_line_boundaries)
+{
+	dgram("fill 3 1000");
+	ck_assert_uint_eq(nsent, 3);
+	assert_sent(0, 999, 'a', "\n");
+	assert_sent(1, 999, 'b', "\n");
+	assert_sent(2, 999, 'c', "\n> ");
+}
+END_TEST
+
+START_TEST(test_split_packs_lines_greedily)
+{
+	/* 700 + 700 fit (1400), 73 more would not: 1473. */
+	dgram("lines 700 700 73 2");
+	ck_assert_uint_eq(nsent, 2);
+	ck_assert_uint_eq(sent[0].len, 1400);
+	ck_assert_int_eq(sent[0].data[699], '\n');
+	ck_assert_int_eq(sent[0].data[700], 'b');
+	ck_assert_uint_eq(sent[1].len, 73 + 2 + 2);
+	ck_assert_str_eq(sent[1].data + 72, "\nd\n> ");
+}
+END_TEST
+
+START_TEST(test_split_long_line_cut_at_1472)
+{
+	dgram("fill 1 3001");
+	ck_assert_uint_eq(nsent, 3);
+	assert_sent(0, 1472, 'a', "");
+	assert_sent(1, 1472, 'a', "");
+	assert_sent(2, 3000 - 2944, 'a', "\n> ");
+}
+END_TEST
+
+START_TEST(test_split_long_line_after_short_one)
+{
+	dgram("lines 10 2000 5");
+	ck_assert_uint_eq(nsent, 3);
+	assert_sent(0, 9, 'a', "\n");
+	assert_sent(1, 1472, 'b', "");
+	/* 1462 b's joined the a line before it went out alone. */
+	assert_sent(2, 1999 - 1472, 'b', "\ncccc\n> ");
+}
+END_TEST
+
+START_TEST(test_split_unterminated_output_then_prompt)
+{
+	dgram("raw 5");
+	assert_one_reply("rrrrr> ");
+}
+END_TEST
+
+START_TEST(test_split_unterminated_1471_prompt_alone)
+{
+	dgram("raw 1471");
+	ck_assert_uint_eq(nsent, 2);
+	assert_sent(0, 1471, 'r', "");
+	ck_assert_str_eq(sent[1].data, "> ");
+}
+END_TEST
+
+START_TEST(test_split_unterminated_1473_cut_at_1472)
+{
+	dgram("raw 1473");
+	ck_assert_uint_eq(nsent, 2);
+	assert_sent(0, 1472, 'r', "");
+	ck_assert_str_eq(sent[1].data, "r> ");
+}
+END_TEST
+
+/* Whatever the sizes: every datagram within the limit, whole lines in
+ * all but those a long line fills, the prompt only at the very end, and
+ * the datagrams together the exact output. */
+START_TEST(test_split_reassembles_exactly)
+{
+	static const unsigned sizes[][2] = {
+		{ 1, 1 }, { 3, 490 }, { 4, 491 }, { 2, 736 }, { 2, 737 },
+		{ 7, 300 }, { 13, 113 }, { 2, 1500 }, { 1, 5000 }, { 30, 49 },
+	};
+
+	for (size_t t = 0; t < sizeof(sizes) / sizeof(sizes[0]); t++) {
+		unsigned n = sizes[t][0], len = sizes[t][1];
+		size_t total = (size_t)n * len, got = 0;
+		char cmd[64];
+		char *all = malloc(total + 3);
+
+		nsent = 0;
+		snprintf(cmd, sizeof(cmd), "fill %u %u\n", n, len);
+		dgram(cmd);
+		for (unsigned i = 0; i < nsent; i++) {
+			bool last = i + 1 == nsent;
+
+			ck_assert_uint_le(sent[i].len, UDPSH_DGRAM_MAX);
+			if (!last && sent[i].len < UDPSH_DGRAM_MAX)
+				ck_assert_int_eq(sent[i].data[sent[i].len - 1], '\n');
+			ck_assert_uint_le(got + sent[i].len, total + 2);
+			memcpy(all + got, sent[i].data, sent[i].len);
+			got += sent[i].len;
+		}
+		ck_assert_uint_eq(got, total + 2);
+		ck_assert_mem_eq(all + total, "> ", 2);
+		for (unsigned i = 0; i < n; i++) {
+			const char *line = all + (size_t)i * len;
+
+			for (unsigned k = 0; k + 1 < len; k++)
+				ck_assert_int_eq(line[k], 'a' + i % 26);
+			ck_assert_int_eq(line[len - 1], '\n');
+		}
+		free(all);
+	}
+}
+END_TEST
+
+START_TEST(test_split_streams_while_running)
+{
+	dgram("probe");
+	ck_assert_uint_eq(nsent, 2);
+	assert_sent(0, 999, 'a', "\n");
+	assert_sent(1, 999, 'b', "\nsent 1\n> ");
+}
+END_TEST
+
+/* --- the allowlist -------------------------------------------------- */
+
+START_TEST(test_allow_empty_after_init_answers_nobody)
+{
+	udpsh_init(&u, record_send, &nsent);
+	dgram("args");
+	ck_assert_uint_eq(nsent, 0);
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.dropped_allow, 1);
+	ck_assert_str_eq(allow_text(), "");
+}
+END_TEST
+
+START_TEST(test_allow_24_first_and_last_answered)
+{
+	dgram_from("args", IP(10, 0, 2, 0));
+	dgram_from("args", IP(10, 0, 2, 255));
+	ck_assert_uint_eq(nsent, 2);
+	ck_assert_uint_eq(sent[0].addr, IP(10, 0, 2, 0));
+	ck_assert_uint_eq(sent[1].addr, IP(10, 0, 2, 255));
+	ck_assert_uint_eq(u.stats.dropped_allow, 0);
+}
+END_TEST
+
+START_TEST(test_allow_24_just_outside_dropped)
+{
+	dgram_from("args", IP(10, 0, 1, 255));
+	dgram_from("args", IP(10, 0, 3, 0));
+	dgram_from("args", IP(11, 0, 2, 2));
+	ck_assert_uint_eq(nsent, 0);
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.datagrams_in, 3);
+	ck_assert_uint_eq(u.stats.dropped_allow, 3);
+	ck_assert_uint_eq(u.stats.answered, 0);
+}
+END_TEST
+
+START_TEST(test_allow_32_exact_only)
+{
+	ck_assert_int_eq(udpsh_allow_set(&u, "127.0.0.1/32"), 0);
+	dgram_from("args", IP(127, 0, 0, 0));
+	dgram_from("args", IP(127, 0, 0, 2));
+	ck_assert_uint_eq(nsent, 0);
+	dgram_from("args", IP(127, 0, 0, 1));
+	ck_assert_uint_eq(nsent, 1);
+	ck_assert_uint_eq(sent[0].addr, IP(127, 0, 0, 1));
+}
+END_TEST
+
+START_TEST(test_allow_bare_address_is_32)
+{
+	ck_assert_int_eq(udpsh_allow_set(&u, "127.0.0.1"), 0);
+	ck_assert_str_eq(allow_text(), "127.0.0.1/32");
+	ck_assert(udpsh_allowed(&u, IP(127, 0, 0, 1)));
+	ck_assert(!udpsh_allowed(&u, IP(127, 0, 0, 2)));
+}
+END_TEST
+
+START_TEST(test_allow_0_answers_everyone)
+{
+	ck_assert_int_eq(udpsh_allow_set(&u, "0.0.0.0/0"), 0);
+	dgram_from("args", IP(0, 0, 0, 0));
+	dgram_from("args", IP(255, 255, 255, 255));
+	dgram_from("args", IP(128, 0, 0, 0));
+	ck_assert_uint_eq(nsent, 3);
+	ck_assert_uint_eq(u.stats.dropped_allow, 0);
+}
+END_TEST
+
+START_TEST(test_allow_any_entry_matches)
+{
+	ck_assert_int_eq(udpsh_allow_set(&u, "10.0.2.0/24,127.0.0.0/8,192.168.1.7"), 0);
+	ck_assert_str_eq(allow_text(), "10.0.2.0/24,127.0.0.0/8,192.168.1.7/32");
+	ck_assert(udpsh_allowed(&u, IP(10, 0, 2, 77)));
+	ck_assert(udpsh_allowed(&u, IP(127, 255, 255, 255)));
+	ck_assert(udpsh_allowed(&u, IP(192, 168, 1, 7)));
+	ck_assert(!udpsh_allowed(&u, IP(192, 168, 1, 6)));
+	ck_assert(!udpsh_allowed(&u, IP(128, 0, 0, 0)));
+}
+END_TEST
+
+START_TEST(test_allow_eight_entries_accepted)
+{
+	const char *text = "1.0.0.0/8,2.0.0.0/8,3.0.0.0/8,4.0.0.0/8,"
+			   "5.0.0.0/8,6.0.0.0/8,7.0.0.0/8,8.0.0.0/8";
+
+	ck_assert_int_eq(udpsh_allow_set(&u, text), 0);
+	ck_assert_uint_eq(u.nallow, 8);
+	ck_assert_str_eq(allow_text(), text);
+	ck_assert(udpsh_allowed(&u, IP(8, 1, 2, 3)));
+	ck_assert(!udpsh_allowed(&u, IP(9, 1, 2, 3)));
+}
+END_TEST
+
+START_TEST(test_allow_nine_entries_refused_old_kept)
+{
+	ck_assert_int_eq(udpsh_allow_set(&u, "1.0.0.0/8,2.0.0.0/8,3.0.0.0/8,4.0.0.0/8,"
+					 "5.0.0.0/8,6.0.0.0/8,7.0.0.0/8,8.0.0.0/8,"
+					 "9.0.0.0/8"), -E2BIG);
+	ck_assert_str_eq(allow_text(), "10.0.2.0/24");
+}
+END_TEST
+
+START_TEST(test_allow_malformed_refused_old_kept)
+{
+	static const char *const bad[] = {
+		"", ",", "10.0.2.0/24,", ",10.0.2.0/24", "10.0.2.0/24,,127.0.0.1",
+		"10.0.2.1/24", "10.0.2.0/33", "10.0.2.0/", " 10.0.2.0/24",
+		"10.0.2.0/24 ", "10.0.2.0/24, 127.0.0.1", "10.0.2/24", "10.0.2.256",
+		"10.0.2.0/24;127.0.0.1", "010.000.002.000/024/1", "host",
+		"255.255.255.255/32x", "1.2.3.4.5",
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int err = udpsh_allow_set(&u, bad[i]);
+
+		if (err != -EINVAL)
+			ck_abort_msg("'%s' gave %d, not -EINVAL", bad[i], err);
+		ck_assert_str_eq(allow_text(), "10.0.2.0/24");
+		ck_assert_uint_eq(u.nallow, 1);
+	}
+}
+END_TEST
+
+START_TEST(test_allow_format_truncates_safely)
+{
+	char small[8];
+
+	ck_assert_int_eq(udpsh_allow_set(&u, "10.0.2.0/24,127.0.0.1"), 0);
+	ck_assert_uint_eq(udpsh_allow_format(&u, small, sizeof(small)),
+			  strlen("10.0.2.0/24,127.0.0.1/32"));
+	ck_assert_str_eq(small, "10.0.2.");
+}
+END_TEST
+
+/* --- counters ------------------------------------------------------- */
+
+START_TEST(test_stats_count_each_outcome)
+{
+	dgram("args");				/* answered */
+	dgram("args\nargs");			/* answered, malformed */
+	dgram("nope");				/* answered */
+	dgram_from("args", IP(10, 0, 3, 1));	/* dropped */
+	dgram("crash");				/* answered, refused */
+	ck_assert_uint_eq(u.stats.datagrams_in, 5);
+	ck_assert_uint_eq(u.stats.answered, 4);
+	ck_assert_uint_eq(u.stats.dropped_allow, 1);
+	ck_assert_uint_eq(u.stats.malformed, 1);
+	ck_assert_uint_eq(u.stats.send_failed, 0);
+}
+END_TEST
+
+START_TEST(test_stats_count_send_failures)
+{
+	send_result = -EAGAIN;
+	dgram("fill 3 1000");
+	ck_assert_uint_eq(nsent, 3);
+	ck_assert_uint_eq(u.stats.send_failed, 3);
+	ck_assert_uint_eq(u.stats.answered, 1);
+}
+END_TEST
+
+static Suite *udpsh_suite(void)
+{
+	Suite *s = suite_create("udpsh");
+	TCase *tc = tcase_create("framing");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_dgram_without_newline_runs);
+	tcase_add_test(tc, test_dgram_with_lf_runs);
+	tcase_add_test(tc, test_dgram_with_crlf_runs);
+	tcase_add_test(tc, test_dgram_with_cr_runs);
+	tcase_add_test(tc, test_dgram_reply_goes_to_source);
+	tcase_add_test(tc, test_dgram_empty_gets_prompt_only);
+	tcase_add_test(tc, test_dgram_newline_only_gets_prompt_only);
+	tcase_add_test(tc, test_dgram_two_lines_refused);
+	tcase_add_test(tc, test_dgram_two_terminated_lines_refused);
+	tcase_add_test(tc, test_dgram_trailing_empty_line_refused);
+	tcase_add_test(tc, test_dgram_inner_cr_refused);
+	tcase_add_test(tc, test_dgram_nul_refused);
+	tcase_add_test(tc, test_dgram_trailing_nul_refused);
+	tcase_add_test(tc, test_dgram_control_byte_refused);
+	tcase_add_test(tc, test_dgram_255_byte_command_runs);
+	tcase_add_test(tc, test_dgram_255_byte_command_with_crlf_runs);
+	tcase_add_test(tc, test_dgram_256_byte_command_refused);
+	tcase_add_test(tc, test_dgram_300_byte_command_refused);
+	tcase_add_test(tc, test_dgram_too_many_words_refused);
+	tcase_add_test(tc, test_dgram_unknown_command_error);
+	tcase_add_test(tc, test_dgram_serial_only_refused);
+	tcase_add_test(tc, test_dgram_help_omits_serial_only);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("split");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_split_short_output_with_prompt);
+	tcase_add_test(tc, test_split_1470_bytes_prompt_fits);
+	tcase_add_test(tc, test_split_1471_bytes_prompt_alone);
+	tcase_add_test(tc, test_split_exactly_1472_in_one_line);
+	tcase_add_test(tc, test_split_exactly_1472_in_four_lines);
+	tcase_add_test(tc, test_split_one_line_past_1472_moves_whole);
+	tcase_add_test(tc, test_split_at_line_boundaries);
+	tcase_add_test(tc, test_split_packs_lines_greedily);
+	tcase_add_test(tc, test_split_long_line_cut_at_1472);
+	tcase_add_test(tc, test_split_long_line_after_short_one);
+	tcase_add_test(tc, test_split_unterminated_output_then_prompt);
+	tcase_add_test(tc, test_split_unterminated_1471_prompt_alone);
+	tcase_add_test(tc, test_split_unterminated_1473_cut_at_1472);
+	tcase_add_test(tc, test_split_reassembles_exactly);
+	tcase_add_test(tc, test_split_streams_while_running);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("allowlist");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_allow_empty_after_init_answers_nobody);
+	tcase_add_test(tc, test_allow_24_first_and_last_answered);
+	tcase_add_test(tc, test_allow_24_just_outside_dropped);
+	tcase_add_test(tc, test_allow_32_exact_only);
+	tcase_add_test(tc, test_allow_bare_address_is_32);
+	tcase_add_test(tc, test_allow_0_answers_everyone);
+	tcase_add_test(tc, test_allow_any_entry_matches);
+	tcase_add_test(tc, test_allow_eight_entries_accepted);
+	tcase_add_test(tc, test_allow_nine_entries_refused_old_kept);
+	tcase_add_test(tc, test_allow_malformed_refused_old_kept);
+	tcase_add_test(tc, test_allow_format_truncates_safely);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("stats");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_stats_count_each_outcome);
+	tcase_add_test(tc, test_stats_count_send_failures);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(udpsh_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
