@@ -1,0 +1,164 @@
+#include "kernel/fold.h"
+
+#include "kernel/heap.h"
+#include "kernel/symbols.h"
+#include "lib/errno.h"
+#include "lib/kstring.h"
+
+int fold_init(struct fold *f, size_t max_records)
+{
+	size_t nslots = 16;
+
+	kmemset(f, 0, sizeof(*f));
+	/* At most half full, so probes stay short. */
+	while (nslots < 2 * max_records)
+		nslots *= 2;
+	f->cap = max_records;
+	f->chains = kmalloc((max_records ? max_records : 1) * sizeof(*f->chains));
+	f->slots = kmalloc(nslots * sizeof(*f->slots));
+	if (!f->chains || !f->slots) {
+		fold_free(f);
+		return -ENOMEM;
+	}
+	kmemset(f->slots, 0, nslots * sizeof(*f->slots));
+	f->mask = nslots - 1;
+	return 0;
+}
+
+void fold_free(struct fold *f)
+{
+	kfree(f->chains);
+	kfree(f->slots);
+	f->chains = NULL;
+	f->slots = NULL;
+	f->nchains = f->cap = 0;
+}
+
+/* The chain a record folds into, before its leaf offset is merged. */
+static void fold_key(const struct prof_record *r, struct fold_chain *k)
+{
+	struct sym_hit hit;
+	uintptr_t ip = r->nframes ? r->frames[0] : 0;
+	uint32_t n = r->nframes ? r->nframes - 1 : 0;
+
+	if (n > PROF_MAX_FRAMES - 1)
+		n = PROF_MAX_FRAMES - 1;
+	kmemset(k, 0, sizeof(*k));
+	if (sym_lookup(ip, &hit)) {
+		k->leaf = hit.start;
+		k->name = hit.name;
+		k->lo = k->hi = ip - hit.start;
+	} else {
+		k->leaf = ip;
+	}
+	k->ncallers = n;
+	for (uint32_t i = 0; i < n; i++)
+		k->callers[i] = r->frames[i + 1];
+}
+
+static uint64_t fold_hash(const struct fold_chain *k)
+{
+	/* FNV-1a over the words that make the chain's identity. */
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	h = (h ^ k->leaf) * 0x100000001b3ull;
+	h = (h ^ (k->name != NULL)) * 0x100000001b3ull;
+	h = (h ^ k->ncallers) * 0x100000001b3ull;
+	for (uint32_t i = 0; i < k->ncallers; i++)
+		h = (h ^ k->callers[i]) * 0x100000001b3ull;
+	return h ^ (h >> 29);
+}
+
+static bool fold_same(const struct fold_chain *a, const struct fold_chain *b)
+{
+	if (a->leaf != b->leaf || (a->name != NULL) != (b->name != NULL) ||
+	    a->ncallers != b->ncallers)
+		return false;
+	for (uint32_t i = 0; i < a->ncallers; i++)
+		if (a->callers[i] != b->callers[i])
+			return false;
+	return true;
+}
+
+void fold_add(struct fold *f, const struct prof_record *r)
+{
+	struct fold_chain k;
+	size_t i;
+
+	fold_key(r, &k);
+	for (i = fold_hash(&k) & f->mask; f->slots[i]; i = (i + 1) & f->mask) {
+		struct fold_chain *c = &f->chains[f->slots[i] - 1];
+
+		if (fold_same(c, &k)) {
+			if (k.lo < c->lo)
+				c->lo = k.lo;
+			if (k.hi > c->hi)
+				c->hi = k.hi;
+			c->count++;
+			f->samples++;
+			return;
+		}
+	}
+	if (f->nchains == f->cap)
+		return;		/* more records than promised: not counted */
+	k.count = 1;
+	f->chains[f->nchains] = k;
+	f->slots[i] = (uint32_t)++f->nchains;
+	f->samples++;
+}
+
+/* True when @a prints before @b. */
+static bool fold_before(const struct fold_chain *a, const struct fold_chain *b)
+{
+	if (a->count != b->count)
+		return a->count > b->count;
+	if (a->leaf != b->leaf)
+		return a->leaf < b->leaf;
+	if (a->ncallers != b->ncallers)
+		return a->ncallers < b->ncallers;
+	for (uint32_t i = 0; i < a->ncallers; i++)
+		if (a->callers[i] != b->callers[i])
+			return a->callers[i] < b->callers[i];
+	return false;
+}
+
+static void fold_swap(struct fold_chain *a, struct fold_chain *b)
+{
+	struct fold_chain t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Heap sort: no recursion and no extra memory, whatever the input. */
+static void fold_sift_down(struct fold_chain *c, size_t root, size_t n)
+{
+	for (;;) {
+		size_t child = 2 * root + 1;
+
+		if (child >= n)
+			return;
+		/* A max-heap of "prints last" puts the coldest at the top. */
+		if (child + 1 < n && fold_before(&c[child], &c[child + 1]))
+			child++;
+		if (!fold_before(&c[root], &c[child]))
+			return;
+		fold_swap(&c[root], &c[child]);
+		root = child;
+	}
+}
+
+void fold_sort(struct fold *f)
+{
+	struct fold_chain *c = f->chains;
+	size_t n = f->nchains;
+
+	for (size_t i = n / 2; i-- > 0;)
+		fold_sift_down(c, i, n);
+	while (n > 1) {
+		fold_swap(&c[0], &c[n - 1]);
+		fold_sift_down(c, 0, --n);
+	}
+	/* The hash no longer matches the order: no more fold_add(). */
+	f->cap = f->nchains;
+}

@@ -1,0 +1,5 @@
+# The profiler: sampling, arming, folding and the report.
+src_libkprof_la_SOURCES += \
+	%reldir%/fold.c %reldir%/fold.h \
+	%reldir%/profiler.c %reldir%/profiler.h \
+	%reldir%/report.c %reldir%/report.h

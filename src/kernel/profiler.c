@@ -1,0 +1,352 @@
+#include "kernel/profiler.h"
+
+#include "hal/cpu.h"
+#include "hal/pmu.h"
+#include "hal/timer.h"
+#include "kernel/heap.h"
+#include "kernel/report.h"
+#include "kernel/sched.h"
+#include "kernel/stacktrace.h"
+#include "kernel/task.h"
+#include "lib/errno.h"
+#include "lib/kstring.h"
+#include "lib/spinlock.h"
+
+/* One CPU's share.  Only that CPU writes it while a run is on (from its
+ * tick and its overflow interrupt); the report reads it once the CPU has
+ * acknowledged the stop. */
+struct prof_cpu {
+	struct prof_record *buf;	/* PROF_BUF records, never freed */
+	uint32_t count;			/* published with a release store */
+	uint64_t dropped;		/* buffer full */
+	uint64_t late;			/* claimed outside the run, not kept */
+	unsigned gen_seen;		/* the run the buffer belongs to */
+	unsigned ack;			/* the last run whose stop it acknowledged */
+	bool armed;			/* the counter's overflows are ours */
+};
+
+static struct prof_cpu prof_cpus[HAL_MAX_CPUS];
+
+/* The running generation, 0 when stopped, and the one last stopped.
+ * Published with release stores, read with acquire loads. */
+static unsigned prof_gen;
+static unsigned prof_stop_gen;
+/* The run's sample source; written before the generation is published. */
+static bool prof_use_counter;
+static uint64_t prof_period;
+
+/* The one profile lock: the probe and who holds the session. */
+static struct spinlock prof_lock = SPINLOCK_INIT;
+static bool prof_busy;
+static bool pmu_ready;
+static struct hal_pmu_info pmu_info;
+
+/* The session's run: only the session's holder touches these. */
+static unsigned run_gen, last_gen;
+static uint32_t run_cpus, run_missing;
+static uint64_t run_start_ns, run_stop_ns, run_wait_ns;
+
+/* ---- sampling: interrupts off, lock-free, allocation-free ---- */
+
+static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
+{
+	uint32_t n = c->count;
+	struct prof_record *r;
+	struct task *t;
+
+	if (n >= PROF_BUF) {
+		c->dropped++;
+		return;
+	}
+	r = &c->buf[n];
+	/* The interrupted task: an interrupt runs on its CPU's current. */
+	t = this_cpu()->current;
+	r->pid = t ? t->pid : 0;
+	r->nframes = (uint32_t)stacktrace_from_trap(tf, r->frames, PROF_MAX_FRAMES);
+	/* The record is whole before the report can count it. */
+	__atomic_store_n(&c->count, n + 1, __ATOMIC_RELEASE);
+}
+
+/* Empty this CPU's buffer for run @gen.  The overflow handler samples
+ * only once gen_seen names the running generation, so it must be the
+ * last thing written: an overflow nested into the reset drops its sample
+ * rather than mixing it into either run. */
+static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
+{
+	__atomic_store_n(&c->count, 0, __ATOMIC_RELAXED);
+	c->dropped = 0;
+	c->late = 0;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELAXED);
+}
+
+static void prof_cpu_arm(struct prof_cpu *c)
+{
+	/* Set before the counter starts and cleared after it stops: an
+	 * overflow already in flight when we disarm is still ours, and must
+	 * not be taken for a genuine NMI. */
+	__atomic_store_n(&c->armed, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	hal_pmu_arm(prof_period);
+}
+
+static void prof_cpu_disarm(struct prof_cpu *c)
+{
+	/* May deliver a late overflow through kernel_nmi() while it waits:
+	 * armed is still set, so that one is claimed. */
+	hal_pmu_disarm();
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
+}
+
+/* The tick after a stop: disarm, then acknowledge.  A CPU that never saw
+ * the run it acknowledges empties its buffer first, so the report never
+ * reads an older run's samples. */
+static void prof_cpu_stopped(struct prof_cpu *c)
+{
+	unsigned stopped;
+
+	if (c->armed)
+		prof_cpu_disarm(c);
+	stopped = __atomic_load_n(&prof_stop_gen, __ATOMIC_ACQUIRE);
+	if (!stopped || !c->buf || c->ack == stopped)
+		return;
+	if (c->gen_seen != stopped)
+		prof_cpu_reset(c, stopped);
+	__atomic_store_n(&c->ack, stopped, __ATOMIC_RELEASE);
+}
+
+void prof_tick(struct trap_frame *tf)
+{
+	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	unsigned gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
+
+	if (!gen) {
+		prof_cpu_stopped(c);
+		return;
+	}
+	if (!c->buf)
+		return;		/* not running when the run started */
+	if (c->gen_seen != gen)
+		prof_cpu_reset(c, gen);
+	if (prof_use_counter) {
+		/* The counter samples; the tick only arms it, never samples,
+		 * before or after arming, so nothing is counted twice. */
+		if (!c->armed)
+			prof_cpu_arm(c);
+		return;
+	}
+	prof_sample(c, tf);
+}
+
+bool prof_nmi(struct trap_frame *tf)
+{
+	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	unsigned gen;
+
+	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !hal_pmu_ack())
+		return false;
+	gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
+	/* Between the stop and disarm, or before this CPU's tick has seen
+	 * a new run: acknowledged above, and dropped. */
+	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED))
+		prof_sample(c, tf);
+	else
+		c->late++;
+	return true;
+}
+
+/* ---- the probe and the session: task context ---- */
+
+/* Under prof_lock. */
+static void prof_probe_locked(void)
+{
+	if (pmu_ready)
+		return;
+	kmemset(&pmu_info, 0, sizeof(pmu_info));
+	hal_pmu_probe(&pmu_info);
+	/* Other CPUs arm on the strength of this answer. */
+	__atomic_store_n(&pmu_ready, true, __ATOMIC_RELEASE);
+}
+
+const struct hal_pmu_info *prof_pmu_info(void)
+{
+	unsigned long flags;
+
+	if (!__atomic_load_n(&pmu_ready, __ATOMIC_ACQUIRE)) {
+		flags = spin_lock_irqsave(&prof_lock);
+		prof_probe_locked();
+		spin_unlock_irqrestore(&prof_lock, flags);
+	}
+	return &pmu_info;
+}
+
+bool prof_counter_usable(const struct hal_pmu_info *info)
+{
+	return info->counts && info->events_per_sec >= PROF_COUNTER_HZ &&
+	       info->source[0];
+}
+
+const char *prof_source_name(const struct hal_pmu_info *info)
+{
+	return prof_counter_usable(info) ? info->source : hal_timer_tick_source();
+}
+
+/* Buffers for every running CPU, once: a straggler may still be inside a
+ * sample of an old run, so they are never freed.  The session's holder
+ * only, with no spinlock held (the heap may need pages). */
+static int prof_alloc_buffers(void)
+{
+	unsigned n = hal_cpu_count();
+
+	if (n > HAL_MAX_CPUS)
+		n = HAL_MAX_CPUS;
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		struct prof_cpu *c = &prof_cpus[cpu];
+
+		if (c->buf)
+			continue;
+		c->buf = kmalloc(PROF_BUF * sizeof(*c->buf));
+		if (!c->buf)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static void prof_release(void)
+{
+	unsigned long flags = spin_lock_irqsave(&prof_lock);
+
+	prof_busy = false;
+	spin_unlock_irqrestore(&prof_lock, flags);
+}
+
+int prof_start(void)
+{
+	unsigned long flags = spin_lock_irqsave(&prof_lock);
+	const struct hal_pmu_info *info = &pmu_info;
+
+	if (prof_busy) {
+		spin_unlock_irqrestore(&prof_lock, flags);
+		return -EBUSY;
+	}
+	prof_busy = true;
+	prof_probe_locked();
+	spin_unlock_irqrestore(&prof_lock, flags);
+
+	if (prof_alloc_buffers() < 0) {
+		prof_release();
+		return -ENOMEM;
+	}
+	run_cpus = 0;
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if (prof_cpus[cpu].buf)
+			run_cpus |= 1u << cpu;
+	prof_use_counter = prof_counter_usable(info);
+	prof_period = prof_use_counter ? info->events_per_sec / PROF_COUNTER_HZ : 0;
+	if (++last_gen == 0)
+		last_gen = 1;
+	run_gen = last_gen;
+	run_missing = 0;
+	run_wait_ns = 0;
+	run_start_ns = hal_clock_ns();
+	run_stop_ns = 0;
+	__atomic_store_n(&prof_gen, run_gen, __ATOMIC_RELEASE);
+	return 0;
+}
+
+void prof_stop(void)
+{
+	if (!__atomic_load_n(&prof_gen, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&prof_gen, 0, __ATOMIC_RELEASE);
+	run_stop_ns = hal_clock_ns();
+	__atomic_store_n(&prof_stop_gen, run_gen, __ATOMIC_RELEASE);
+}
+
+/* CPUs of the run that have not acknowledged its stop. */
+static uint32_t prof_pending(void)
+{
+	uint32_t pending = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if (((run_cpus >> cpu) & 1) &&
+		    __atomic_load_n(&prof_cpus[cpu].ack, __ATOMIC_ACQUIRE) != run_gen)
+			pending |= 1u << cpu;
+	return pending;
+}
+
+uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
+			   void *ctx)
+{
+	uint64_t t0 = hal_clock_ns();
+	uint32_t pending;
+
+	while ((pending = prof_pending()) && hal_clock_ns() - t0 < budget_ns) {
+		if (pause)
+			pause(ctx);
+		else
+			hal_cpu_relax();
+	}
+	run_missing = pending;
+	run_wait_ns = budget_ns;
+	return pending;
+}
+
+int prof_report(struct out *o, int pid, unsigned chains)
+{
+	struct prof_segment segs[HAL_MAX_CPUS];
+	struct prof_report_in in = {
+		.window_ns = run_stop_ns - run_start_ns,
+		.source = prof_use_counter ? pmu_info.source : hal_timer_tick_source(),
+		.counter = prof_use_counter,
+		.pid = pid,
+		.chains = chains,
+		.missing = run_missing,
+		.wait_ns = run_wait_ns,
+		.segs = segs,
+	};
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		struct prof_cpu *c = &prof_cpus[cpu];
+
+		if (!((run_cpus >> cpu) & 1) || ((run_missing >> cpu) & 1))
+			continue;
+		segs[in.nsegs].cpu = cpu;
+		segs[in.nsegs].recs = c->buf;
+		segs[in.nsegs].count = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE);
+		segs[in.nsegs].dropped = c->dropped;
+		in.nsegs++;
+	}
+	return prof_report_print(o, &in);
+}
+
+void prof_end(void)
+{
+	prof_stop();
+	prof_release();
+}
+
+/* ---- introspection ---- */
+
+void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
+{
+	const struct prof_cpu *c = &prof_cpus[cpu];
+
+	st->stored = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE);
+	st->dropped = c->dropped;
+	st->late = c->late;
+	st->gen = c->gen_seen;
+	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);
+}
+
+const struct prof_record *prof_cpu_records(unsigned cpu, size_t *n)
+{
+	*n = __atomic_load_n(&prof_cpus[cpu].count, __ATOMIC_ACQUIRE);
+	return prof_cpus[cpu].buf;
+}
+
+bool prof_cpu_armed(unsigned cpu)
+{
+	return __atomic_load_n(&prof_cpus[cpu].armed, __ATOMIC_RELAXED);
+}

@@ -1,0 +1,125 @@
+/* The sampling profiler (DESIGN §3).  Sampling is lock-free and
+ * allocation-free; start, stop and the report run in task context under
+ * the one profile lock.
+ *
+ * A profile is a session of five calls, made by one task:
+ *
+ *     prof_start();                     a new run generation
+ *     ... the window passes ...
+ *     prof_stop();                      generation 0
+ *     prof_wait_stopped(budget, ...);   every CPU disarmed and acknowledged
+ *     prof_report(out, pid, chains);    fold and print
+ *     prof_end();                       the next profile may start
+ *
+ * The shell's `profile` composes them with a sleep; tests drive them
+ * with the fake platform, playing each CPU's tick and overflow. */
+#ifndef KPROF_KERNEL_PROFILER_H
+#define KPROF_KERNEL_PROFILER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal/timer.h"
+
+struct hal_pmu_info;
+struct out;
+struct trap_frame;
+
+/* Records per CPU: 2 s at the counter's ~1 kHz with room to spare. */
+#define PROF_BUF 4096
+/* Frame 0 (the interrupted instruction) and up to 7 callers. */
+#define PROF_MAX_FRAMES 8
+
+#define PROF_WINDOW_MIN_MS 1
+#define PROF_WINDOW_MAX_MS 2000
+#define PROF_WINDOW_DEFAULT_MS 1000
+#define PROF_CHAINS_MIN 1
+#define PROF_CHAINS_MAX 128		/* the report keeps this many chains */
+#define PROF_CHAINS_DEFAULT 8
+/* The counter's sampling rate per CPU; the period is derived from it. */
+#define PROF_COUNTER_HZ 1000
+/* How long the report waits for every CPU to acknowledge the stop:
+ * a CPU answers on its next tick (10 ms), plus disarm's tens of us. */
+#define PROF_STOP_WAIT_MS 200
+/* "No pid filter". */
+#define PROF_PID_ALL (-1)
+
+
+/* One sample: the task it is charged to and its call chain, unresolved.
+ * frames[0] is the interrupted instruction, the rest return addresses. */
+struct prof_record {
+	int32_t pid;
+	uint32_t nframes;
+	uintptr_t frames[PROF_MAX_FRAMES];
+};
+
+/* From kernel_tick(), interrupts off, on the ticking CPU: notice a new or
+ * ended run, arm or disarm this CPU's counter, and take a sample when
+ * the tick is the source. */
+void prof_tick(struct trap_frame *tf);
+
+/* From kernel_nmi(): true when the interrupt is the profiler's (armed and
+ * hal_pmu_ack() saw this CPU's overflow); the sample is taken or dropped
+ * then.  False sends it to the platform's genuine-NMI path. */
+bool prof_nmi(struct trap_frame *tf);
+
+/* The PMU probe's answer.  The probe runs once, on the first call (from
+ * `profile` or `lscpu`), under the profile lock; later calls return the
+ * cached answer.  Task context. */
+const struct hal_pmu_info *prof_pmu_info(void);
+
+/* True when @info describes a counter the profiler samples with: it was
+ * proven to count and its rate is known. */
+bool prof_counter_usable(const struct hal_pmu_info *info);
+
+/* The source a profile would use with @info: the counter's name, or
+ * the tick (hal_timer_tick_source()). */
+const char *prof_source_name(const struct hal_pmu_info *info);
+
+/* Begin a session: run the probe if it has not run, allocate the per-CPU
+ * buffers the first time (never freed), and publish a new run generation.
+ * Returns 0, -EBUSY when another session holds the profiler, or -ENOMEM.
+ * Task context. */
+int prof_start(void);
+
+/* End the sampling window: publish generation 0.  Each CPU disarms and
+ * acknowledges on its next tick.  Task context, the session's holder. */
+void prof_stop(void);
+
+/* Wait until every CPU of the run has acknowledged the stop, at most
+ * @budget_ns by hal_clock_ns(), calling @pause(@ctx) between polls (NULL:
+ * spin).  Returns the mask of CPUs that never answered; the report names
+ * them and leaves their samples out.  Task context, after prof_stop(). */
+uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
+			   void *ctx);
+
+/* Fold the run's samples of task @pid (PROF_PID_ALL: every task) and
+ * print the report with the @chains hottest chains.  Returns 0, or
+ * -ENOMEM (nothing printed) when the chain table cannot be allocated.
+ * Task context, after prof_wait_stopped(). */
+int prof_report(struct out *o, int pid, unsigned chains);
+
+/* End the session (stopping the run if it still runs): the next
+ * prof_start() may begin.  Task context. */
+void prof_end(void);
+
+/* A CPU's view of the current or last run, for tests and diagnostics. */
+struct prof_cpu_stats {
+	uint32_t stored;	/* records in its buffer */
+	uint64_t dropped;	/* samples lost to a full buffer */
+	uint64_t late;		/* overflows claimed outside the run, not stored */
+	unsigned gen;		/* the run its buffer belongs to */
+	bool armed;
+};
+void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st);
+
+/* The records @cpu stored, *n of them; NULL before its first run.  Only
+ * stable once that CPU acknowledged the stop. */
+const struct prof_record *prof_cpu_records(unsigned cpu, size_t *n);
+
+/* True while @cpu's counter is the profiler's (between "armed" and the
+ * end of disarm). */
+bool prof_cpu_armed(unsigned cpu);
+
+#endif

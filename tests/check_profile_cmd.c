@@ -1,0 +1,288 @@
+/* The shell's `profile` and `lscpu`: every argument error, busy, and a
+ * whole profile played on the fake platform through the real sleep. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_hal.h"
+#include "fake_pmu.h"
+#include "prof_testlib.h"
+#include "kernel/profiler.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "lib/out.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+static char text[65536];
+static struct out_buf ob;
+static struct shell_ctx sh = { &ob.out, false };
+
+static void setup(void)
+{
+	pt_boot_cpus(1);		/* pid 1 is cpu 0's idle task */
+	pt_use_symbols();
+	out_buf_init(&ob, text, sizeof(text));
+}
+
+/* Run `profile` with the words of @line (space-separated). */
+static int run(int (*cmd)(struct shell_ctx *, int, char **), const char *line)
+{
+	static char copy[256];
+	char *argv[SHELL_ARGS_MAX];
+	int argc = 0;
+
+	out_buf_init(&ob, text, sizeof(text));
+	strcpy(copy, line);
+	for (char *w = strtok(copy, " "); w && argc < SHELL_ARGS_MAX; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	return cmd(&sh, argc, argv);
+}
+
+static void expect_error(const char *line, const char *message)
+{
+	ck_assert_int_ne(run(cmd_profile, line), 0);
+	ck_assert_str_eq(text, message);
+	/* An error never starts a run. */
+	ck_assert_uint_eq(fake_pmu_probes, 0);
+}
+
+START_TEST(test_profile_window_out_of_range_rejected)
+{
+	expect_error("profile 0", "profile: window must be 1-2000 ms (got 0)\n");
+	expect_error("profile 2001", "profile: window must be 1-2000 ms (got 2001)\n");
+	expect_error("profile 5000 all 3", "profile: window must be 1-2000 ms (got 5000)\n");
+}
+END_TEST
+
+START_TEST(test_profile_window_overflow_rejected)
+{
+	expect_error("profile 99999999999999999999999",
+		     "profile: window must be 1-2000 ms (got 99999999999999999999999)\n");
+}
+END_TEST
+
+START_TEST(test_profile_window_junk_rejected)
+{
+	expect_error("profile abc", "profile: window must be a number of ms (got abc)\n");
+	expect_error("profile -5", "profile: window must be a number of ms (got -5)\n");
+	expect_error("profile 10ms", "profile: window must be a number of ms (got 10ms)\n");
+	expect_error("profile all", "profile: window must be a number of ms (got all)\n");
+}
+END_TEST
+
+START_TEST(test_profile_pid_unknown_rejected)
+{
+	expect_error("profile 10 99", "profile: no task with pid 99\n");
+	expect_error("profile 10 0", "profile: no task with pid 0\n");
+	expect_error("profile 10 4294967297", "profile: no task with pid 4294967297\n");
+}
+END_TEST
+
+START_TEST(test_profile_pid_overflow_rejected)
+{
+	expect_error("profile 10 99999999999999999999999",
+		     "profile: no task with pid 99999999999999999999999\n");
+}
+END_TEST
+
+START_TEST(test_profile_pid_junk_rejected)
+{
+	expect_error("profile 10 x12", "profile: pid must be a number or all (got x12)\n");
+	expect_error("profile 10 ALL", "profile: pid must be a number or all (got ALL)\n");
+}
+END_TEST
+
+START_TEST(test_profile_chains_out_of_range_rejected)
+{
+	expect_error("profile 10 all 0", "profile: chains must be 1-128 (got 0)\n");
+	expect_error("profile 10 1 129", "profile: chains must be 1-128 (got 129)\n");
+	expect_error("profile 10 all 18446744073709551616",
+		     "profile: chains must be 1-128 (got 18446744073709551616)\n");
+}
+END_TEST
+
+START_TEST(test_profile_chains_junk_rejected)
+{
+	expect_error("profile 10 all 8x", "profile: chains must be a number (got 8x)\n");
+}
+END_TEST
+
+START_TEST(test_profile_trailing_words_rejected)
+{
+	expect_error("profile 10 all 8 extra",
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains])\n");
+}
+END_TEST
+
+START_TEST(test_profile_busy_while_another_runs)
+{
+	ck_assert_int_eq(prof_start(), 0);
+	ck_assert_int_ne(run(cmd_profile, "profile 10"), 0);
+	ck_assert_str_eq(text, "profile: busy\n");
+	ck_assert_int_ne(run(cmd_profile, "profile"), 0);
+	ck_assert_str_eq(text, "profile: busy\n");
+	/* Argument errors still come first. */
+	ck_assert_int_ne(run(cmd_profile, "profile 0"), 0);
+	ck_assert_str_eq(text, "profile: window must be 1-2000 ms (got 0)\n");
+}
+END_TEST
+
+/* A whole profile, played: the shell task sleeps through the real
+ * scheduler; each time it switches away, ticks arrive every 10 ms until
+ * the scheduler has switched back to it. */
+static struct task *shell_task;
+static uintptr_t tick_ip = PT_CPU_IDLE + 4;
+
+static void play_until_shell_runs(void)
+{
+	static bool playing;
+
+	if (playing)
+		return;
+	playing = true;
+	for (int i = 0; i < 100000 && cpus[0].current != shell_task; i++) {
+		fake_now_ns += 10000000;
+		fake_cpu_time[0] += 10000000;
+		pt_tick(0, tick_ip);
+	}
+	playing = false;
+}
+
+static void shell_body(void *arg)
+{
+	(void)arg;
+}
+
+static void become_shell_task(void)
+{
+	shell_task = task_create("shell", shell_body, NULL, 0);
+	ck_assert_ptr_nonnull(shell_task);
+	pt_tick(0, tick_ip);		/* switches to it */
+	ck_assert_ptr_eq(cpus[0].current, shell_task);
+	fake_switch_hook = play_until_shell_runs;
+}
+
+START_TEST(test_profile_runs_whole_window_and_reports)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_eq(run(cmd_profile, "profile 1000 all 3"), 0);
+	ck_assert(pt_golden_equal("cmd_profile_tick.txt", text));
+	/* The session ended: another may start. */
+	ck_assert_int_eq(prof_start(), 0);
+}
+END_TEST
+
+START_TEST(test_profile_pid_that_slept_whole_window)
+{
+	char line[64];
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	/* The shell itself sleeps the whole window: nothing of it is seen. */
+	snprintf(line, sizeof(line), "profile 20 %d", shell_task->pid);
+	ck_assert_int_eq(run(cmd_profile, line), 0);
+	ck_assert(pt_golden_equal("cmd_profile_slept.txt", text));
+}
+END_TEST
+
+START_TEST(test_lscpu_counter_that_counts)
+{
+	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
+	snprintf(fake_pmu_info.claim, sizeof(fake_pmu_info.claim), "intel arch perfmon v4");
+	fake_ncpus = 4;
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_str_eq(text,
+			 "cpus: 4\n"
+			 "pmu claims: intel arch perfmon v4\n"
+			 "pmu counts: yes\n"
+			 "profile source: pmu/nmi intel fixed-ctr1, 1000 samples/s per cpu\n");
+}
+END_TEST
+
+START_TEST(test_lscpu_counter_claimed_but_dead)
+{
+	fake_pmu_set_dead("amd core-ext counters", "counter did not move in 10 us");
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_str_eq(text,
+			 "cpus: 1\n"
+			 "pmu claims: amd core-ext counters\n"
+			 "pmu counts: no (counter did not move in 10 us)\n"
+			 "profile source: tick 100hz\n");
+}
+END_TEST
+
+START_TEST(test_lscpu_nothing_claimed)
+{
+	fake_pmu_set_dead("", "");
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_str_eq(text,
+			 "cpus: 1\n"
+			 "pmu claims: nothing\n"
+			 "pmu counts: no (nothing claimed)\n"
+			 "profile source: tick 100hz\n");
+}
+END_TEST
+
+START_TEST(test_lscpu_rejects_arguments)
+{
+	ck_assert_int_ne(run(cmd_lscpu, "lscpu -a"), 0);
+	ck_assert_str_eq(text, "lscpu: takes no arguments (got -a)\n");
+}
+END_TEST
+
+START_TEST(test_lscpu_and_profile_probe_once)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	become_shell_task();
+	ck_assert_int_eq(run(cmd_profile, "profile 10"), 0);
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_uint_eq(fake_pmu_probes, 1);
+}
+END_TEST
+
+static Suite *profile_cmd_suite(void)
+{
+	Suite *s = suite_create("profile_cmd");
+	TCase *tc = tcase_create("profile");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_profile_window_out_of_range_rejected);
+	tcase_add_test(tc, test_profile_window_overflow_rejected);
+	tcase_add_test(tc, test_profile_window_junk_rejected);
+	tcase_add_test(tc, test_profile_pid_unknown_rejected);
+	tcase_add_test(tc, test_profile_pid_overflow_rejected);
+	tcase_add_test(tc, test_profile_pid_junk_rejected);
+	tcase_add_test(tc, test_profile_chains_out_of_range_rejected);
+	tcase_add_test(tc, test_profile_chains_junk_rejected);
+	tcase_add_test(tc, test_profile_trailing_words_rejected);
+	tcase_add_test(tc, test_profile_busy_while_another_runs);
+	tcase_add_test(tc, test_profile_runs_whole_window_and_reports);
+	tcase_add_test(tc, test_profile_pid_that_slept_whole_window);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lscpu");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_lscpu_counter_that_counts);
+	tcase_add_test(tc, test_lscpu_counter_claimed_but_dead);
+	tcase_add_test(tc, test_lscpu_nothing_claimed);
+	tcase_add_test(tc, test_lscpu_rejects_arguments);
+	tcase_add_test(tc, test_lscpu_and_profile_probe_once);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(profile_cmd_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,604 @@
+/* The sampler, arming and disarming, claiming overflows and the report's
+ * wait, driven through kernel_tick()/kernel_nmi() on the fake platform. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_hal.h"
+#include "fake_pmu.h"
+#include "prof_testlib.h"
+#include "hal/entry.h"
+#include "kernel/profiler.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "lib/errno.h"
+#include "lib/out.h"
+
+static char report[65536];
+
+static void use_tick(void)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+}
+
+static size_t stored(unsigned cpu)
+{
+	struct prof_cpu_stats st;
+
+	prof_cpu_stats(cpu, &st);
+	return st.stored;
+}
+
+static const struct prof_record *records(unsigned cpu, size_t *n)
+{
+	return prof_cpu_records(cpu, n);
+}
+
+/* Stop and let every CPU of @n answer on its next tick. */
+static void stop_and_settle(unsigned n)
+{
+	prof_stop();
+	pt_tick_all(n, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
+}
+
+static const char *print_report(int pid, unsigned chains)
+{
+	struct out_buf ob;
+
+	out_buf_init(&ob, report, sizeof(report));
+	ck_assert_int_eq(prof_report(&ob.out, pid, chains), 0);
+	return report;
+}
+
+/* ---- the sampler ---- */
+
+START_TEST(test_sample_frame0_is_interrupted_ip)
+{
+	const struct prof_record *r;
+	size_t n;
+
+	use_tick();
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_MEMCPY + 0x1b);
+	r = records(0, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0].nframes, 1);
+	ck_assert_uint_eq(r[0].frames[0], PT_MEMCPY + 0x1b);
+}
+END_TEST
+
+START_TEST(test_sample_depth_at_most_eight_frames)
+{
+	static uintptr_t stack[256] __attribute__((aligned(16)));
+	struct trap_frame tf = { .ip = PT_MEMCPY + 4 };
+	const struct prof_record *r;
+	struct task *idle;
+	size_t n;
+
+	use_tick();
+	pt_boot_cpus(1);
+	idle = cpus[0].current;
+	idle->stack_lo = (uintptr_t)stack;
+	idle->stack_hi = (uintptr_t)(stack + 256);
+	/* Twelve frame records, each {caller's fp, return address}. */
+	for (unsigned i = 0; i < 12; i++) {
+		uintptr_t *rec = &stack[16 + 8 * i];
+
+		rec[0] = (uintptr_t)&stack[16 + 8 * (i + 1)];
+		rec[1] = PT_VIRTIO_NET_RX + 0x10 + i;
+	}
+	stack[16 + 8 * 12] = 0;
+	stack[16 + 8 * 12 + 1] = 0;
+	tf.sp = (uintptr_t)&stack[8];
+	tf.fp = (uintptr_t)&stack[16];
+
+	ck_assert_int_eq(prof_start(), 0);
+	fake_cpu = 0;
+	kernel_tick(&tf);
+	r = records(0, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0].nframes, PROF_MAX_FRAMES);
+	ck_assert_uint_eq(r[0].frames[0], PT_MEMCPY + 4);
+	for (unsigned i = 1; i < PROF_MAX_FRAMES; i++)
+		ck_assert_uint_eq(r[0].frames[i], PT_VIRTIO_NET_RX + 0x10 + i - 1);
+}
+END_TEST
+
+static void task_body(void *arg)
+{
+	(void)arg;
+}
+
+START_TEST(test_sample_charged_to_interrupted_task)
+{
+	const struct prof_record *r;
+	struct task *t;
+	int idle_pid;
+	size_t n;
+
+	use_tick();
+	pt_boot_cpus(1);
+	idle_pid = cpus[0].current->pid;
+	t = task_create("busy", task_body, NULL, 0);
+	ck_assert_ptr_nonnull(t);
+	ck_assert_int_eq(prof_start(), 0);
+	/* The first tick interrupts idle, then switches to the new task. */
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_ptr_eq(cpus[0].current, t);
+	pt_tick(0, PT_MEMCPY);
+	r = records(0, &n);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(r[0].pid, idle_pid);
+	ck_assert_int_eq(r[1].pid, t->pid);
+	ck_assert_int_ne(idle_pid, t->pid);
+}
+END_TEST
+
+START_TEST(test_sample_tick_full_buffer_accounting_exact)
+{
+	struct prof_cpu_stats st;
+	const unsigned taken = PROF_BUF + 904;
+
+	use_tick();
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	for (unsigned i = 0; i < taken; i++)
+		pt_tick(0, PT_MEMCPY + (i & 0x7f));
+	prof_cpu_stats(0, &st);
+	ck_assert_uint_eq(st.stored, PROF_BUF);
+	ck_assert_uint_eq(st.dropped, 904);
+	ck_assert_uint_eq(st.stored + st.dropped, taken);
+}
+END_TEST
+
+START_TEST(test_sample_counter_full_buffer_accounting_exact)
+{
+	struct trap_frame tf = { .ip = PT_SPIN_LOCK + 8 };
+	struct prof_cpu_stats st;
+	const unsigned taken = PROF_BUF + 37;
+
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	for (unsigned i = 0; i < taken; i++)
+		ck_assert(fake_pmu_overflow(0, &tf, true));
+	prof_cpu_stats(0, &st);
+	ck_assert_uint_eq(st.stored, PROF_BUF);
+	ck_assert_uint_eq(st.dropped, 37);
+	ck_assert_uint_eq(st.stored + st.dropped, taken);
+}
+END_TEST
+
+START_TEST(test_straggler_tick_previous_run_never_lands)
+{
+	const struct prof_record *r;
+	size_t n;
+
+	use_tick();
+	pt_boot_cpus(2);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_MEMCPY);
+	pt_tick(1, PT_MEMCPY);
+	pt_tick(1, PT_MEMCPY);
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);	/* cpu 1 never answers this stop */
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	prof_end();
+
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(1, PT_UDP_INPUT);	/* the straggler sees the new run */
+	pt_tick(0, PT_UDP_INPUT);
+	stop_and_settle(2);
+	r = records(1, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_uint_eq(r[0].frames[0], PT_UDP_INPUT);
+	pt_use_symbols();
+	ck_assert_ptr_null(strstr(print_report(PROF_PID_ALL, 8), "memcpy"));
+	ck_assert_ptr_nonnull(strstr(report, "2 samples on 2 cpus"));
+}
+END_TEST
+
+START_TEST(test_straggler_silent_cpu_contributes_nothing_stale)
+{
+	size_t n;
+
+	use_tick();
+	pt_boot_cpus(2);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(1, PT_MEMCPY);
+	stop_and_settle(2);
+	prof_end();
+	/* A run cpu 1 never ticks in: its stop still empties its buffer. */
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_UDP_INPUT);
+	stop_and_settle(2);
+	prof_cpu_records(1, &n);
+	ck_assert_uint_eq(n, 0);
+	pt_use_symbols();
+	ck_assert_ptr_null(strstr(print_report(PROF_PID_ALL, 8), "memcpy"));
+}
+END_TEST
+
+START_TEST(test_straggler_overflow_before_new_run_seen_dropped)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+	struct prof_cpu_stats st;
+
+	pt_boot_cpus(2);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);		/* both armed */
+	ck_assert(fake_pmu_overflow(1, &tf, true));
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);		/* cpu 1 stays armed */
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	prof_end();
+
+	ck_assert_int_eq(prof_start(), 0);
+	/* Still armed from the last run, before its tick saw this one. */
+	tf.ip = PT_SPIN_LOCK;
+	ck_assert(fake_pmu_overflow(1, &tf, true));
+	prof_cpu_stats(1, &st);
+	ck_assert_uint_eq(st.late, 1);
+	pt_tick(1, PT_CPU_IDLE);
+	ck_assert(fake_pmu_overflow(1, &tf, true));
+	prof_cpu_stats(1, &st);
+	ck_assert_uint_eq(st.stored, 1);
+	ck_assert_uint_eq(prof_cpu_records(1, &(size_t){0})[0].frames[0], PT_SPIN_LOCK);
+}
+END_TEST
+
+/* ---- arming, disarming, claiming ---- */
+
+START_TEST(test_arm_sets_armed_before_counter)
+{
+	pt_boot_cpus(2);
+	ck_assert_int_eq(prof_start(), 0);
+	fake_pmu_log_clear();
+	ck_assert(!prof_cpu_armed(0));
+	pt_tick(0, PT_CPU_IDLE);
+	pt_tick(1, PT_CPU_IDLE);
+	pt_tick(0, PT_CPU_IDLE);		/* already armed: nothing */
+	ck_assert_str_eq(fake_pmu_log,
+			 "cpu0 arm period=1000000 armed=1\n"
+			 "cpu1 arm period=1000000 armed=1\n");
+	ck_assert(prof_cpu_armed(0));
+	ck_assert(fake_pmu_running[0]);
+}
+END_TEST
+
+START_TEST(test_arm_period_from_events_per_sec)
+{
+	fake_pmu_set_counting(3000000000ull, "pmu/fake cycles");
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(fake_pmu_period[0], 3000000);
+}
+END_TEST
+
+START_TEST(test_counter_tick_never_samples)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	for (int i = 0; i < 5; i++)
+		pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(stored(0), 0);
+	for (int i = 0; i < 3; i++)
+		ck_assert(fake_pmu_overflow(0, &tf, true));
+	for (int i = 0; i < 5; i++)
+		pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(stored(0), 3);
+}
+END_TEST
+
+START_TEST(test_stop_disarms_then_clears_armed_then_acks)
+{
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	prof_stop();
+	fake_pmu_log_clear();
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1);
+	ck_assert(prof_cpu_armed(0));
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_str_eq(fake_pmu_log, "cpu0 disarm armed=1\n");
+	ck_assert(!prof_cpu_armed(0));
+	ck_assert(!fake_pmu_running[0]);
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
+	/* Stopped stays stopped: no second disarm. */
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_str_eq(fake_pmu_log, "cpu0 disarm armed=1\n");
+}
+END_TEST
+
+START_TEST(test_overflow_between_stop_and_disarm_acked_and_dropped)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+	struct prof_cpu_stats st;
+
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	prof_stop();
+	fake_pmu_log_clear();
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	ck_assert_str_eq(fake_pmu_log,
+			 "cpu0 ack yes armed=1\n"
+			 "cpu0 ack yes armed=1\n");
+	prof_cpu_stats(0, &st);
+	ck_assert_uint_eq(st.stored, 1);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_eq(st.late, 2);
+	ck_assert_uint_eq(fake_pmu_unclaimed, 0);
+}
+END_TEST
+
+static bool late_claimed;
+static bool late_armed_during_wait;
+static bool late_acked_during_wait;
+
+static void deliver_late_overflow(unsigned cpu)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY + 2 };
+
+	late_armed_during_wait = prof_cpu_armed(cpu);
+	/* The stop is acknowledged only once disarm is over. */
+	late_acked_during_wait = !(prof_wait_stopped(0, NULL, NULL) & (1u << cpu));
+	late_claimed = fake_pmu_overflow(cpu, &tf, true);
+}
+
+START_TEST(test_late_overflow_while_disarm_waits_claimed)
+{
+	struct prof_cpu_stats st;
+
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	prof_stop();
+	fake_pmu_disarm_hook = deliver_late_overflow;
+	fake_pmu_log_clear();
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert(late_claimed);
+	ck_assert(late_armed_during_wait);
+	ck_assert(!late_acked_during_wait);
+	ck_assert_str_eq(fake_pmu_log,
+			 "cpu0 disarm armed=1\n"
+			 "cpu0 ack yes armed=1\n");
+	ck_assert_uint_eq(fake_pmu_unclaimed, 0);
+	prof_cpu_stats(0, &st);
+	ck_assert_uint_eq(st.stored, 0);
+	ck_assert_uint_eq(st.late, 1);
+	ck_assert(!prof_cpu_armed(0));
+}
+END_TEST
+
+START_TEST(test_overflow_not_ours_goes_to_genuine_path)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	fake_pmu_log_clear();
+	ck_assert(!fake_pmu_overflow(0, &tf, false));
+	ck_assert_str_eq(fake_pmu_log, "cpu0 ack no armed=1\n");
+	ck_assert_uint_eq(fake_pmu_unclaimed, 1);
+	ck_assert_uint_eq(stored(0), 0);
+}
+END_TEST
+
+START_TEST(test_overflow_when_not_armed_goes_to_genuine_path)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+
+	pt_boot_cpus(1);
+	/* No run at all: not even the PMU is asked. */
+	ck_assert(!fake_pmu_overflow(0, &tf, true));
+	/* After a run's disarm: the same. */
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	stop_and_settle(1);
+	fake_pmu_log_clear();
+	ck_assert(!fake_pmu_overflow(0, &tf, true));
+	ck_assert_str_eq(fake_pmu_log, "");
+	ck_assert_uint_eq(fake_pmu_unclaimed, 2);
+}
+END_TEST
+
+START_TEST(test_tick_source_never_arms)
+{
+	use_tick();
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	fake_pmu_log_clear();
+	pt_tick(0, PT_MEMCPY);
+	stop_and_settle(1);
+	ck_assert_str_eq(fake_pmu_log, "");
+	ck_assert_uint_eq(stored(0), 1);
+}
+END_TEST
+
+START_TEST(test_counter_without_rate_falls_back_to_tick)
+{
+	fake_pmu_set_counting(0, "pmu/fake cycles");
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_MEMCPY);
+	ck_assert_uint_eq(stored(0), 1);
+	ck_assert(!prof_cpu_armed(0));
+}
+END_TEST
+
+/* ---- the probe and the session ---- */
+
+START_TEST(test_probe_runs_once)
+{
+	pt_boot_cpus(1);
+	ck_assert_uint_eq(fake_pmu_probes, 0);
+	ck_assert_str_eq(prof_pmu_info()->source, "pmu/fake cycles");
+	ck_assert_uint_eq(fake_pmu_probes, 1);
+	prof_pmu_info();
+	ck_assert_int_eq(prof_start(), 0);
+	stop_and_settle(1);
+	prof_end();
+	ck_assert_int_eq(prof_start(), 0);
+	prof_end();
+	ck_assert_uint_eq(fake_pmu_probes, 1);
+}
+END_TEST
+
+START_TEST(test_probe_runs_on_first_start)
+{
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	ck_assert_uint_eq(fake_pmu_probes, 1);
+	ck_assert_str_eq(fake_pmu_log, "cpu0 probe\n");
+}
+END_TEST
+
+START_TEST(test_start_while_session_busy)
+{
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start(), 0);
+	ck_assert_int_eq(prof_start(), -EBUSY);
+	prof_stop();
+	ck_assert_int_eq(prof_start(), -EBUSY);
+	prof_end();
+	ck_assert_int_eq(prof_start(), 0);
+}
+END_TEST
+
+/* ---- the report's wait ---- */
+
+static unsigned pauses;
+
+/* Ten milliseconds pass; cpus 0 and 1 tick, cpu 2 is wedged. */
+static void pause_cpu2_wedged(void *ctx)
+{
+	(void)ctx;
+	pauses++;
+	fake_now_ns += 10000000;
+	pt_tick(0, PT_CPU_IDLE);
+	pt_tick(1, PT_CPU_IDLE);
+}
+
+static void pause_all_tick(void *ctx)
+{
+	pauses++;
+	fake_now_ns += 10000000;
+	pt_tick_all(*(unsigned *)ctx, PT_CPU_IDLE);
+}
+
+START_TEST(test_wait_returns_once_every_cpu_answers)
+{
+	unsigned n = 3;
+
+	use_tick();
+	pt_boot_cpus(n);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick_all(n, PT_MEMCPY);
+	prof_stop();
+	ck_assert_uint_eq(prof_wait_stopped(200000000, pause_all_tick, &n), 0);
+	ck_assert_uint_eq(pauses, 1);
+}
+END_TEST
+
+START_TEST(test_wait_names_cpu_that_never_answers)
+{
+	use_tick();
+	pt_boot_cpus(3);
+	pt_use_symbols();
+	ck_assert_int_eq(prof_start(), 0);
+	fake_now_ns += 100000000;
+	pt_tick(0, PT_MEMCPY + 0x10);
+	pt_tick(1, PT_MEMCPY + 0x20);
+	pt_tick(2, PT_SPIN_LOCK);
+	pt_tick(2, PT_SPIN_LOCK);
+	prof_stop();
+	ck_assert_uint_eq(prof_wait_stopped(50000000, pause_cpu2_wedged, NULL), 1u << 2);
+	ck_assert_uint_eq(pauses, 5);
+	ck_assert(pt_golden_equal("missing_cpu.txt", print_report(PROF_PID_ALL, 8)));
+}
+END_TEST
+
+START_TEST(test_report_empty_on_counter_idle)
+{
+	pt_boot_cpus(2);
+	pt_use_symbols();
+	ck_assert_int_eq(prof_start(), 0);
+	fake_now_ns += 1000000000;
+	pt_tick_all(2, PT_CPU_IDLE);
+	stop_and_settle(2);
+	ck_assert(pt_golden_equal("empty_counter.txt", print_report(PROF_PID_ALL, 8)));
+}
+END_TEST
+
+START_TEST(test_report_window_is_measured)
+{
+	use_tick();
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	ck_assert_int_eq(prof_start(), 0);
+	fake_now_ns += 1234567890;
+	pt_tick(0, PT_MEMCPY);
+	stop_and_settle(1);
+	ck_assert(pt_golden_equal("one_sample_tick.txt", print_report(PROF_PID_ALL, 8)));
+}
+END_TEST
+
+static Suite *profiler_suite(void)
+{
+	Suite *s = suite_create("profiler");
+	TCase *tc = tcase_create("sampler");
+
+	tcase_add_test(tc, test_sample_frame0_is_interrupted_ip);
+	tcase_add_test(tc, test_sample_depth_at_most_eight_frames);
+	tcase_add_test(tc, test_sample_charged_to_interrupted_task);
+	tcase_add_test(tc, test_sample_tick_full_buffer_accounting_exact);
+	tcase_add_test(tc, test_sample_counter_full_buffer_accounting_exact);
+	tcase_add_test(tc, test_straggler_tick_previous_run_never_lands);
+	tcase_add_test(tc, test_straggler_silent_cpu_contributes_nothing_stale);
+	tcase_add_test(tc, test_straggler_overflow_before_new_run_seen_dropped);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("arming");
+	tcase_add_test(tc, test_arm_sets_armed_before_counter);
+	tcase_add_test(tc, test_arm_period_from_events_per_sec);
+	tcase_add_test(tc, test_counter_tick_never_samples);
+	tcase_add_test(tc, test_stop_disarms_then_clears_armed_then_acks);
+	tcase_add_test(tc, test_overflow_between_stop_and_disarm_acked_and_dropped);
+	tcase_add_test(tc, test_late_overflow_while_disarm_waits_claimed);
+	tcase_add_test(tc, test_overflow_not_ours_goes_to_genuine_path);
+	tcase_add_test(tc, test_overflow_when_not_armed_goes_to_genuine_path);
+	tcase_add_test(tc, test_tick_source_never_arms);
+	tcase_add_test(tc, test_counter_without_rate_falls_back_to_tick);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("session");
+	tcase_add_test(tc, test_probe_runs_once);
+	tcase_add_test(tc, test_probe_runs_on_first_start);
+	tcase_add_test(tc, test_start_while_session_busy);
+	tcase_add_test(tc, test_wait_returns_once_every_cpu_answers);
+	tcase_add_test(tc, test_wait_names_cpu_that_never_answers);
+	tcase_add_test(tc, test_report_empty_on_counter_idle);
+	tcase_add_test(tc, test_report_window_is_measured);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(profiler_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

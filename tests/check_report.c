@@ -1,0 +1,283 @@
+/* Folding and the report text, pinned by golden files in tests/golden/.
+ * Records are built here, as the sampler would store them. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_hal.h"
+#include "prof_testlib.h"
+#include "kernel/fold.h"
+#include "kernel/profiler.h"
+#include "kernel/report.h"
+#include "lib/out.h"
+
+#define MAX_RECS 8192
+/* Ends the frames given to add(): a vararg must be a full word. */
+#define END ((uintptr_t)0)
+
+static struct prof_record recs[MAX_RECS];
+static size_t nrecs;
+static char text[1 << 17];
+
+static void setup(void)
+{
+	nrecs = 0;
+	pt_use_symbols();
+}
+
+/* @times samples of @pid with frames (frame 0 first), 0-terminated. */
+static void add(int pid, unsigned times, uintptr_t ip, ...)
+{
+	struct prof_record r = { .pid = pid, .nframes = 1, .frames = { ip } };
+	va_list ap;
+	uintptr_t ra;
+
+	va_start(ap, ip);
+	while ((ra = va_arg(ap, uintptr_t)) != 0 && r.nframes < PROF_MAX_FRAMES)
+		r.frames[r.nframes++] = ra;
+	va_end(ap);
+	for (unsigned i = 0; i < times; i++) {
+		ck_assert_uint_lt(nrecs, MAX_RECS);
+		recs[nrecs++] = r;
+	}
+}
+
+/* Print the records as one run: the first @split on cpu 0, the rest on
+ * cpu 1 (with @dropped1 dropped there). */
+static const char *print(int pid, unsigned chains, size_t split,
+			 uint64_t dropped1, const char *source, bool counter)
+{
+	struct prof_segment segs[2] = {
+		{ 0, recs, split, 0 },
+		{ 1, recs + split, nrecs - split, dropped1 },
+	};
+	struct prof_report_in in = {
+		.window_ns = 2000000000ull,
+		.source = source,
+		.counter = counter,
+		.pid = pid,
+		.chains = chains,
+		.segs = segs,
+		.nsegs = 2,
+	};
+	struct out_buf ob;
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_report_print(&ob.out, &in), 0);
+	ck_assert_uint_eq(ob.lost, 0);
+	return text;
+}
+
+#define NFC(off) (PT_NET_FRAME_COPY + (off))
+#define VNR(off) (PT_VIRTIO_NET_RX + (off))
+
+START_TEST(test_report_spans_and_exact_callers)
+{
+	/* One leaf symbol at three offsets under one exact caller chain:
+	 * one chain, its span 0x1a..0x3e. */
+	add(3, 3, PT_MEMCPY + 0x1a, NFC(0x44), VNR(0x1b2), END);
+	add(3, 2, PT_MEMCPY + 0x3e, NFC(0x44), VNR(0x1b2), END);
+	add(4, 1, PT_MEMCPY + 0x20, NFC(0x44), VNR(0x1b2), END);
+	/* The same leaf under another call site of net_frame_copy. */
+	add(3, 2, PT_MEMCPY + 0x1a, NFC(0x50), VNR(0x1b2), END);
+	/* A call that ends udp_input returns to cpu_idle's first byte: it
+	 * still prints as udp_input. */
+	add(5, 4, PT_SPIN_LOCK + 0x8, PT_UDP_INPUT + 0x100, END);
+	add(1, 2, PT_CPU_IDLE + 0x4, END);
+	ck_assert(pt_golden_equal("spans_callers.txt",
+				  print(PROF_PID_ALL, 8, 7, 3, "pmu/nmi intel fixed-ctr1", true)));
+}
+END_TEST
+
+START_TEST(test_report_orders_hottest_then_ties_by_address)
+{
+	/* Equal counts: lower leaf address first, then the shorter chain,
+	 * then the lower return addresses. */
+	add(1, 2, PT_UDP_INPUT + 0x10, VNR(0x30), END);
+	add(1, 2, PT_SPIN_LOCK + 0x4, VNR(0x30), END);
+	add(1, 2, PT_SPIN_LOCK + 0x4, VNR(0x20), END);
+	add(1, 2, PT_SPIN_LOCK + 0x4, END);
+	add(1, 5, PT_CPU_IDLE, END);
+	add(1, 2, PT_SPIN_LOCK + 0x4, VNR(0x20), NFC(0x10), END);
+	ck_assert(pt_golden_equal("ordering.txt",
+				  print(PROF_PID_ALL, 8, 4, 0, "tick 100hz", false)));
+}
+END_TEST
+
+START_TEST(test_report_order_independent_of_input_order)
+{
+	char first[sizeof(text)];
+
+	add(1, 2, PT_UDP_INPUT + 0x10, VNR(0x30), END);
+	add(1, 2, PT_SPIN_LOCK + 0x4, VNR(0x30), END);
+	add(1, 2, PT_SPIN_LOCK + 0x4, VNR(0x20), END);
+	strcpy(first, print(PROF_PID_ALL, 8, 3, 0, "tick 100hz", false));
+	/* Reverse the records. */
+	for (size_t i = 0; i < nrecs / 2; i++) {
+		struct prof_record t = recs[i];
+
+		recs[i] = recs[nrecs - 1 - i];
+		recs[nrecs - 1 - i] = t;
+	}
+	ck_assert_str_eq(print(PROF_PID_ALL, 8, 3, 0, "tick 100hz", false), first);
+}
+END_TEST
+
+START_TEST(test_report_pid_filter_percentages)
+{
+	add(7, 30, PT_MEMCPY + 0x10, NFC(0x44), END);
+	add(12, 2, PT_MEMCPY + 0x10, NFC(0x44), END);
+	add(12, 1, PT_SPIN_LOCK + 0x8, PT_UDP_INPUT + 0x20, END);
+	add(7, 10, PT_SPIN_LOCK + 0x8, PT_UDP_INPUT + 0x20, END);
+	/* cpu 1 holds only pid 7: it does not count as contributing. */
+	ck_assert(pt_golden_equal("pid_filter.txt",
+				  print(12, 8, 33, 0, "tick 100hz", false)));
+}
+END_TEST
+
+START_TEST(test_report_chain_count_limits_lines)
+{
+	add(1, 50, PT_MEMCPY + 0x1, END);
+	add(1, 40, PT_NET_FRAME_COPY + 0x2, END);
+	add(1, 30, PT_VIRTIO_NET_RX + 0x3, END);
+	add(1, 20, PT_SPIN_LOCK + 0x4, END);
+	add(1, 10, PT_UDP_INPUT + 0x5, END);
+	ck_assert(pt_golden_equal("chain_count.txt",
+				  print(PROF_PID_ALL, 2, 150, 0, "tick 100hz", false)));
+}
+END_TEST
+
+START_TEST(test_report_one_more_chain_singular)
+{
+	add(1, 3, PT_MEMCPY + 0x1, END);
+	add(1, 1, PT_SPIN_LOCK + 0x4, END);
+	print(PROF_PID_ALL, 1, 4, 0, "tick 100hz", false);
+	ck_assert_ptr_nonnull(strstr(text, "\n+ 1 more chain holding 1 sample (25.0%)\n"));
+}
+END_TEST
+
+START_TEST(test_report_keeps_128_of_more_chains)
+{
+	/* 200 distinct chains: the leaf alike, the caller's exact return
+	 * address different in each.  Counts 1-4 by a fixed pattern. */
+	for (unsigned i = 0; i < 200; i++)
+		add(1, 1 + (i * 7) % 4, PT_MEMCPY + 0x10, VNR(1 + i), END);
+	ck_assert(pt_golden_equal("more_than_128.txt",
+				  print(PROF_PID_ALL, PROF_CHAINS_MAX, nrecs, 0,
+					"pmu/nmi amd pmc0", true)));
+}
+END_TEST
+
+START_TEST(test_report_unknown_addresses)
+{
+	/* No symbol covers the gap or far addresses: leaves fold by exact
+	 * address, and print as one. */
+	add(1, 3, PT_GAP + 0x10, PT_UDP_INPUT + 0x33, END);
+	add(1, 2, PT_GAP + 0x14, PT_UDP_INPUT + 0x33, END);
+	add(1, 1, 0xdead0000ul, 0xfeed0000ul, VNR(0x40), END);
+	add(1, 1, PT_MEMCPY + 0x8, 0xfeed0000ul, END);
+	ck_assert(pt_golden_equal("unknown.txt",
+				  print(PROF_PID_ALL, 8, 3, 0, "tick 100hz", false)));
+}
+END_TEST
+
+START_TEST(test_report_empty_pid_filter)
+{
+	add(7, 5, PT_MEMCPY, END);
+	ck_assert(pt_golden_equal("empty_pid.txt",
+				  print(12, 8, 5, 0, "pmu/nmi intel fixed-ctr1", true)));
+}
+END_TEST
+
+START_TEST(test_report_empty_when_no_cpu_answered)
+{
+	struct prof_report_in in = {
+		.window_ns = 500000000ull,
+		.source = "tick 100hz",
+		.pid = PROF_PID_ALL,
+		.chains = 8,
+		.missing = (1u << 0) | (1u << 3),
+		.wait_ns = 200000000ull,
+	};
+	struct out_buf ob;
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_report_print(&ob.out, &in), 0);
+	ck_assert(pt_golden_equal("empty_tick.txt", text));
+}
+END_TEST
+
+START_TEST(test_fold_leaf_spans_offsets)
+{
+	struct fold f;
+
+	add(1, 1, PT_MEMCPY + 0x30, NFC(4), END);
+	add(1, 1, PT_MEMCPY + 0x08, NFC(4), END);
+	add(1, 1, PT_MEMCPY + 0x7f, NFC(4), END);
+	add(1, 1, PT_MEMCPY + 0x08, NFC(5), END);
+	ck_assert_int_eq(fold_init(&f, nrecs), 0);
+	for (size_t i = 0; i < nrecs; i++)
+		fold_add(&f, &recs[i]);
+	fold_sort(&f);
+	ck_assert_uint_eq(f.nchains, 2);
+	ck_assert_uint_eq(f.samples, 4);
+	ck_assert_uint_eq(f.chains[0].count, 3);
+	ck_assert_uint_eq(f.chains[0].leaf, PT_MEMCPY);
+	ck_assert_str_eq(f.chains[0].name, "memcpy");
+	ck_assert_uint_eq(f.chains[0].lo, 0x08);
+	ck_assert_uint_eq(f.chains[0].hi, 0x7f);
+	ck_assert_uint_eq(f.chains[1].callers[0], NFC(5));
+	fold_free(&f);
+}
+END_TEST
+
+START_TEST(test_percent_rounds_half_up_in_tenths)
+{
+	/* 1/8 = 12.5%; 1/3 = 33.3%; 2/3 = 66.7%. */
+	add(1, 2, PT_MEMCPY, END);
+	add(1, 1, PT_SPIN_LOCK, END);
+	print(PROF_PID_ALL, 8, 3, 0, "tick 100hz", false);
+	ck_assert_ptr_nonnull(strstr(text, "\n66.7% 2 memcpy+0x0\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n33.3% 1 spin_lock+0x0\n"));
+	nrecs = 0;
+	add(1, 7, PT_MEMCPY, END);
+	add(1, 1, PT_SPIN_LOCK, END);
+	print(PROF_PID_ALL, 8, 8, 0, "tick 100hz", false);
+	ck_assert_ptr_nonnull(strstr(text, "\n87.5% 7 memcpy+0x0\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n12.5% 1 spin_lock+0x0\n"));
+}
+END_TEST
+
+static Suite *report_suite(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("golden");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_report_spans_and_exact_callers);
+	tcase_add_test(tc, test_report_orders_hottest_then_ties_by_address);
+	tcase_add_test(tc, test_report_order_independent_of_input_order);
+	tcase_add_test(tc, test_report_pid_filter_percentages);
+	tcase_add_test(tc, test_report_chain_count_limits_lines);
+	tcase_add_test(tc, test_report_one_more_chain_singular);
+	tcase_add_test(tc, test_report_keeps_128_of_more_chains);
+	tcase_add_test(tc, test_report_unknown_addresses);
+	tcase_add_test(tc, test_report_empty_pid_filter);
+	tcase_add_test(tc, test_report_empty_when_no_cpu_answered);
+	tcase_add_test(tc, test_fold_leaf_spans_offsets);
+	tcase_add_test(tc, test_percent_rounds_half_up_in_tenths);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(report_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,127 @@
+/* The recording fake PMU: see fake_pmu.h. */
+#include "fake_pmu.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "fake_hal.h"
+#include "hal/entry.h"
+#include "kernel/profiler.h"
+
+struct hal_pmu_info fake_pmu_info = {
+	.claim = "fake cycles counter",
+	.claimed = true,
+	.counts = true,
+	.source = "pmu/fake cycles",
+	.events_per_sec = 1000000000ull,
+};
+unsigned fake_pmu_probes;
+bool fake_pmu_running[HAL_MAX_CPUS];
+bool fake_pmu_waiting[HAL_MAX_CPUS];
+bool fake_pmu_pending[HAL_MAX_CPUS];
+uint64_t fake_pmu_period[HAL_MAX_CPUS];
+void (*fake_pmu_disarm_hook)(unsigned cpu);
+unsigned fake_pmu_unclaimed;
+char fake_pmu_log[16384];
+size_t fake_pmu_log_len;
+
+static void fake_pmu_logf(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2)));
+
+static void fake_pmu_logf(const char *fmt, ...)
+{
+	size_t room = sizeof(fake_pmu_log) - fake_pmu_log_len;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(fake_pmu_log + fake_pmu_log_len, room, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		fake_pmu_log_len += (size_t)n < room ? (size_t)n : room - 1;
+}
+
+void fake_pmu_log_clear(void)
+{
+	fake_pmu_log_len = 0;
+	fake_pmu_log[0] = '\0';
+}
+
+void fake_pmu_set_counting(uint64_t events_per_sec, const char *source)
+{
+	memset(&fake_pmu_info, 0, sizeof(fake_pmu_info));
+	snprintf(fake_pmu_info.claim, sizeof(fake_pmu_info.claim), "fake cycles counter");
+	snprintf(fake_pmu_info.source, sizeof(fake_pmu_info.source), "%s", source);
+	fake_pmu_info.claimed = true;
+	fake_pmu_info.counts = true;
+	fake_pmu_info.events_per_sec = events_per_sec;
+}
+
+void fake_pmu_set_dead(const char *claim, const char *why)
+{
+	memset(&fake_pmu_info, 0, sizeof(fake_pmu_info));
+	snprintf(fake_pmu_info.claim, sizeof(fake_pmu_info.claim), "%s", claim);
+	snprintf(fake_pmu_info.why_not, sizeof(fake_pmu_info.why_not), "%s", why);
+	fake_pmu_info.claimed = claim[0] != '\0';
+}
+
+void hal_pmu_probe(struct hal_pmu_info *info)
+{
+	fake_pmu_probes++;
+	fake_pmu_logf("cpu%u probe\n", hal_cpu_id());
+	*info = fake_pmu_info;
+}
+
+void hal_pmu_arm(uint64_t period)
+{
+	unsigned cpu = hal_cpu_id();
+
+	fake_pmu_logf("cpu%u arm period=%llu armed=%d\n", cpu,
+		      (unsigned long long)period, prof_cpu_armed(cpu));
+	fake_pmu_running[cpu] = true;
+	fake_pmu_period[cpu] = period;
+}
+
+void hal_pmu_disarm(void)
+{
+	unsigned cpu = hal_cpu_id();
+
+	fake_pmu_logf("cpu%u disarm armed=%d\n", cpu, prof_cpu_armed(cpu));
+	fake_pmu_running[cpu] = false;
+	fake_pmu_waiting[cpu] = true;
+	if (fake_pmu_disarm_hook)
+		fake_pmu_disarm_hook(cpu);
+	/* Left unable to read as overflowed. */
+	fake_pmu_waiting[cpu] = false;
+	fake_pmu_pending[cpu] = false;
+}
+
+bool hal_pmu_ack(void)
+{
+	unsigned cpu = hal_cpu_id();
+	bool ours = (fake_pmu_running[cpu] || fake_pmu_waiting[cpu]) &&
+		    fake_pmu_pending[cpu];
+
+	fake_pmu_logf("cpu%u ack %s armed=%d\n", cpu, ours ? "yes" : "no",
+		      prof_cpu_armed(cpu));
+	if (ours)
+		fake_pmu_pending[cpu] = false;
+	return ours;
+}
+
+bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours)
+{
+	bool claimed;
+
+	fake_cpu = cpu;
+	if (ours)
+		fake_pmu_pending[cpu] = true;
+	claimed = kernel_nmi(tf);
+	/* The interrupt is over: an overflow nobody acknowledged does not
+	 * linger into the next one. */
+	fake_pmu_pending[cpu] = false;
+	if (!claimed)
+		fake_pmu_unclaimed++;
+	return claimed;
+}

@@ -1,0 +1,54 @@
+/* A recording fake PMU (hal/pmu.h) for the profiler's logic tests.  The
+ * test raises overflows with fake_pmu_overflow(); every HAL call is
+ * appended to fake_pmu_log, one line each, with the profiler's armed flag
+ * as the call saw it:
+ *     cpu0 probe
+ *     cpu0 arm period=1000000 armed=1
+ *     cpu1 ack yes armed=1
+ *     cpu0 disarm armed=1
+ */
+#ifndef KPROF_TESTS_FAKE_PMU_H
+#define KPROF_TESTS_FAKE_PMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal/cpu.h"
+#include "hal/pmu.h"
+
+struct trap_frame;
+
+/* What hal_pmu_probe() reports, and how often it ran. */
+extern struct hal_pmu_info fake_pmu_info;
+extern unsigned fake_pmu_probes;
+
+/* Per CPU: the counter runs (armed, not disarmed); disarm is waiting for
+ * a late overflow; an overflow shows (hal_pmu_ack() clears it). */
+extern bool fake_pmu_running[HAL_MAX_CPUS];
+extern bool fake_pmu_waiting[HAL_MAX_CPUS];
+extern bool fake_pmu_pending[HAL_MAX_CPUS];
+extern uint64_t fake_pmu_period[HAL_MAX_CPUS];
+
+/* Called inside hal_pmu_disarm() while it waits, on the disarming CPU:
+ * where a late overflow lands. */
+extern void (*fake_pmu_disarm_hook)(unsigned cpu);
+
+/* Overflow interrupts kernel_nmi() refused: the genuine-NMI path. */
+extern unsigned fake_pmu_unclaimed;
+
+extern char fake_pmu_log[16384];
+extern size_t fake_pmu_log_len;
+void fake_pmu_log_clear(void);
+
+/* A part whose counter counts, @events_per_sec, named @source. */
+void fake_pmu_set_counting(uint64_t events_per_sec, const char *source);
+/* A part that claims a counter the probe found dead (@why), or none. */
+void fake_pmu_set_dead(const char *claim, const char *why);
+
+/* Raise the counter interrupt on @cpu (fake_cpu becomes @cpu).  When
+ * @ours, this CPU's counter shows an overflow first.  Returns what
+ * kernel_nmi() answered; a refusal counts in fake_pmu_unclaimed. */
+bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours);
+
+#endif

@@ -1,0 +1,31 @@
+# prof suites: the sampler, arming and the report's wait (check_profiler),
+# folding and report texts against tests/golden/ (check_report), and the
+# shell's profile and lscpu (check_profile_cmd).
+if PLATFORM_SIM
+PROF_TEST_SOURCES = \
+	%reldir%/prof_testlib.c %reldir%/prof_testlib.h \
+	$(FAKE_HAL_SOURCES)
+PROF_TEST_CFLAGS = $(TEST_CFLAGS) \
+	-DGOLDEN_DIR='"$(abs_top_srcdir)/%reldir%/golden"' \
+	-DGOLDEN_OUT_DIR='"$(abs_top_builddir)/%reldir%/golden-out"'
+
+check_PROGRAMS += %reldir%/check_profiler %reldir%/check_report \
+	%reldir%/check_profile_cmd
+TESTS += %reldir%/check_profiler %reldir%/check_report \
+	%reldir%/check_profile_cmd
+
+%canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES)
+%canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS)
+%canon_reldir%_check_profiler_LDADD = $(TEST_LDADD)
+
+%canon_reldir%_check_report_SOURCES = %reldir%/check_report.c $(PROF_TEST_SOURCES)
+%canon_reldir%_check_report_CFLAGS = $(PROF_TEST_CFLAGS)
+%canon_reldir%_check_report_LDADD = $(TEST_LDADD)
+
+%canon_reldir%_check_profile_cmd_SOURCES = %reldir%/check_profile_cmd.c $(PROF_TEST_SOURCES)
+%canon_reldir%_check_profile_cmd_CFLAGS = $(PROF_TEST_CFLAGS)
+%canon_reldir%_check_profile_cmd_LDADD = $(TEST_LDADD)
+
+CLEANFILES += %reldir%/golden-out/*.txt
+endif
+EXTRA_DIST += %reldir%/golden
