@@ -1,0 +1,42 @@
+/* Call chains from an interrupted state: frame 0 is the interrupted
+ * instruction, the rest return addresses.  The immediate caller comes
+ * from the image's CFA rules when frame 0 has no frame set up (DESIGN §4),
+ * the rest from the frame-pointer chain. */
+#ifndef KPROF_KERNEL_STACKTRACE_H
+#define KPROF_KERNEL_STACKTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct trap_frame;
+
+/* Bounds of a stack, [lo, hi). */
+struct stack_bounds {
+	uintptr_t lo, hi;
+};
+
+/* Walk the frame-pointer chain from @fp, storing at most @max return
+ * addresses.  Every frame must lie inside @b, 16 bytes at least below its
+ * top, and each must sit strictly above the one before; the first that
+ * does not ends the walk, as does a zero return address.  Never faults.
+ * Returns the count stored. */
+size_t stacktrace_from_fp(uintptr_t fp, const struct stack_bounds *b,
+			  uintptr_t *out, size_t max);
+
+/* The bounds of the stack holding @sp, seen from the calling CPU: the
+ * current task's stack or the CPU's interrupt stack.  False when @sp is
+ * on neither (then nothing past frame 0 is trusted). */
+bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b);
+
+/* The whole chain of an interrupted state: out[0] = hal_trap_ip(tf), then
+ * the callers.  When the CFA rule at frame 0 is sp-based (a leaf, a
+ * prologue before the frame is set up, an epilogue after it is torn
+ * down), the immediate caller is read where the rule says (x86: CFA - 8;
+ * arm64: the link register) and the walk goes on from the interrupted fp,
+ * which is still the caller's.  Any context, including the profiler's
+ * NMI; never faults.  Returns the count stored (>= 1 when max >= 1). */
+size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
+			    size_t max);
+
+#endif

@@ -1,0 +1,84 @@
+/* The image's own symbol table: address -> function name, and address ->
+ * the rule that finds the caller's frame (the CFA rule of the compiler's
+ * call-frame information).  The build bakes it into every image that opts
+ * in (three-pass link, tools/kp-link3); tests may install their own. */
+#ifndef KPROF_KERNEL_SYMBOLS_H
+#define KPROF_KERNEL_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* One function: [base + start, base + start + size). */
+struct sym_entry {
+	uint32_t start;		/* offset from the table's base */
+	uint32_t size;
+	uint32_t name;		/* offset into the string pool */
+};
+
+/* How the CFA (the caller's sp just before its call) is found. */
+enum sym_cfa_reg {
+	SYM_CFA_UNKNOWN = 0,	/* no call-frame information: walk as before */
+	SYM_CFA_SP,		/* CFA = sp + offset: no frame set up here */
+	SYM_CFA_FP,		/* CFA = fp + offset: the frame is set up */
+};
+
+/* One run of code sharing a CFA rule: [base + start, base + next start).
+ * The last entry of a table is always SYM_CFA_UNKNOWN and ends coverage. */
+struct sym_cfa {
+	uint32_t start;		/* offset from the table's base */
+	int16_t offset;		/* CFA = reg + offset */
+	int8_t ra;		/* return address saved at CFA + ra; 0: still
+				 * in the link register (arm64) */
+	uint8_t reg;		/* enum sym_cfa_reg */
+};
+
+struct sym_table {
+	uintptr_t base;			/* address offsets are relative to */
+	const struct sym_entry *entries;	/* sorted by start, no overlap */
+	size_t count;
+	const char *strings;
+	const struct sym_cfa *cfa;	/* sorted by start; may be NULL */
+	size_t ncfa;
+};
+
+/* The table sym_resolve() uses.  Defaults to the image's own; a test may
+ * install another (NULL goes back to the image's).  Not while a report is
+ * being printed or a sample taken. */
+void sym_use_table(const struct sym_table *t);
+const struct sym_table *sym_current_table(void);
+
+/* The image's own table, emitted by the build (tools/kp-symgen); empty in
+ * the first link pass and in programs that do not opt in
+ * (tests/fake_symtab.c). */
+extern const struct sym_table kp_symtab;
+
+struct sym_hit {
+	const char *name;
+	uintptr_t start;	/* absolute address of the symbol */
+	uint32_t size;
+};
+
+/* The symbol covering @addr, or false when none does.  Any context;
+ * never faults, never locks. */
+bool sym_lookup(uintptr_t addr, struct sym_hit *hit);
+
+/* Resolve a frame: a return address (@is_return) is looked up at
+ * addr - 1 — a call that ends a function would otherwise resolve to the
+ * next one — and *off is the offset of addr itself, the byte after the
+ * call.  Frame 0, an interrupted instruction, is looked up as it is.
+ * False when no symbol covers it. */
+bool sym_resolve(uintptr_t addr, bool is_return, struct sym_hit *hit,
+		 uintptr_t *off);
+
+/* Resolve a frame for printing, as sym_resolve() does.  Writes
+ * "name+0xoff" or "0x<addr>" when no symbol covers it. */
+void sym_format(char *buf, size_t size, uintptr_t addr, bool is_return);
+
+/* The CFA rule in force at @addr (an instruction address, looked up as it
+ * is): *rule gets a copy of the table's entry.  Returns the rule's
+ * register, SYM_CFA_UNKNOWN when no rule covers @addr.
+ * Any context, including the profiler's NMI; never faults. */
+enum sym_cfa_reg sym_cfa_lookup(uintptr_t addr, struct sym_cfa *rule);
+
+#endif
