@@ -1,0 +1,169 @@
+/* ACPI, as far as SMP needs it: the RSDP (from the PVH start info, or
+ * found in the BIOS area), the RSDT or XSDT, and the MADT's local APICs
+ * and I/O APICs.  Every table must lie in the identity map (below 4 GiB)
+ * and pass its checksum, or it is not used. */
+#include <stdint.h>
+
+#include "lib/kstring.h"
+#include "x86.h"
+
+#define BIOS_AREA_LO	0xe0000u
+#define BIOS_AREA_HI	0x100000u
+#define ACPI_LIMIT	(4ull << 30)	/* the identity map's end (boot.S) */
+
+struct acpi_rsdp {
+	char signature[8];		/* "RSD PTR " */
+	uint8_t checksum;		/* over the first 20 bytes */
+	char oem_id[6];
+	uint8_t revision;		/* 0: ACPI 1.0; 2: has the XSDT */
+	uint32_t rsdt_addr;
+	uint32_t length;
+	uint64_t xsdt_addr;
+	uint8_t ext_checksum;
+	uint8_t reserved[3];
+} __attribute__((packed));
+
+struct acpi_sdt {
+	char signature[4];
+	uint32_t length;		/* header included */
+	uint8_t revision;
+	uint8_t checksum;		/* over @length bytes */
+	char oem_id[6];
+	char oem_table_id[8];
+	uint32_t oem_revision;
+	uint32_t creator_id;
+	uint32_t creator_revision;
+} __attribute__((packed));
+
+struct acpi_madt {
+	struct acpi_sdt hdr;
+	uint32_t lapic_addr;
+	uint32_t flags;
+	uint8_t entries[];
+} __attribute__((packed));
+
+#define MADT_LAPIC		0
+#define MADT_IOAPIC		1
+#define MADT_LAPIC_OVERRIDE	5
+#define MADT_LAPIC_ENABLED	(1u << 0)
+#define MADT_LAPIC_ONLINE_CAPABLE (1u << 1)
+
+static bool acpi_checksum_ok(const void *p, size_t len)
+{
+	const uint8_t *b = p;
+	uint8_t sum = 0;
+
+	for (size_t i = 0; i < len; i++)
+		sum += b[i];
+	return sum == 0;
+}
+
+static bool acpi_mapped(uint64_t addr, uint64_t len)
+{
+	return addr && addr < ACPI_LIMIT && len <= ACPI_LIMIT - addr;
+}
+
+static const struct acpi_rsdp *acpi_rsdp_at(uint64_t addr)
+{
+	const struct acpi_rsdp *r = (const struct acpi_rsdp *)(uintptr_t)addr;
+
+	if (!acpi_mapped(addr, sizeof(*r)) ||
+	    kmemcmp(r->signature, "RSD PTR ", 8) || !acpi_checksum_ok(r, 20))
+		return NULL;
+	return r;
+}
+
+/* The firmware leaves the RSDP on a 16-byte boundary in 0xE0000-0xFFFFF
+ * (the EBDA is the other place; neither qboot nor SeaBIOS uses it). */
+static const struct acpi_rsdp *acpi_find_rsdp(uint64_t hint)
+{
+	const struct acpi_rsdp *r = hint ? acpi_rsdp_at(hint) : NULL;
+
+	for (uint32_t a = BIOS_AREA_LO; !r && a < BIOS_AREA_HI; a += 16)
+		r = acpi_rsdp_at(a);
+	return r;
+}
+
+static const struct acpi_sdt *acpi_table_at(uint64_t addr)
+{
+	const struct acpi_sdt *t = (const struct acpi_sdt *)(uintptr_t)addr;
+
+	if (!acpi_mapped(addr, sizeof(*t)) || !acpi_mapped(addr, t->length) ||
+	    t->length < sizeof(*t) || !acpi_checksum_ok(t, t->length))
+		return NULL;
+	return t;
+}
+
+/* The table with @sig that the XSDT (8-byte entries) or else the RSDT
+ * (4-byte entries) lists. */
+static const struct acpi_sdt *acpi_find_table(const struct acpi_rsdp *r,
+					      const char *sig)
+{
+	const struct acpi_sdt *root = NULL;
+	size_t entry_size = 4;
+
+	if (r->revision >= 2 && acpi_checksum_ok(r, sizeof(*r)) &&
+	    (root = acpi_table_at(r->xsdt_addr)))
+		entry_size = 8;
+	else
+		root = acpi_table_at(r->rsdt_addr);
+	if (!root)
+		return NULL;
+	for (size_t off = sizeof(*root); off + entry_size <= root->length;
+	     off += entry_size) {
+		const uint8_t *e = (const uint8_t *)root + off;
+		uint64_t addr = 0;
+		const struct acpi_sdt *t;
+
+		kmemcpy(&addr, e, entry_size);	/* unaligned, little-endian */
+		t = acpi_table_at(addr);
+		if (t && !kmemcmp(t->signature, sig, 4))
+			return t;
+	}
+	return NULL;
+}
+
+static void madt_add_lapic(struct x86_madt *m, const uint8_t *e)
+{
+	uint32_t flags;
+
+	kmemcpy(&flags, e + 4, 4);
+	if (!(flags & (MADT_LAPIC_ENABLED | MADT_LAPIC_ONLINE_CAPABLE))) {
+		m->disabled++;
+		return;
+	}
+	if (m->ncpus < X86_MAX_APICS)
+		m->apic_ids[m->ncpus++] = e[3];
+}
+
+bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m)
+{
+	const struct acpi_rsdp *r = acpi_find_rsdp(rsdp_hint);
+	const struct acpi_madt *madt;
+	const uint8_t *e, *end;
+
+	kmemset(m, 0, sizeof(*m));
+	if (!r)
+		return false;
+	madt = (const struct acpi_madt *)acpi_find_table(r, "APIC");
+	if (!madt || madt->hdr.length < sizeof(*madt))
+		return false;
+	m->lapic_addr = madt->lapic_addr;
+	e = madt->entries;
+	end = (const uint8_t *)madt + madt->hdr.length;
+	for (; e + 2 <= end && e[1] >= 2 && e + e[1] <= end; e += e[1]) {
+		if (e[0] == MADT_LAPIC && e[1] >= 8) {
+			madt_add_lapic(m, e);
+		} else if (e[0] == MADT_IOAPIC && e[1] >= 12) {
+			if (!m->nioapics++)
+				kmemcpy(&m->ioapic_addr, e + 4, 4);
+		} else if (e[0] == MADT_LAPIC_OVERRIDE && e[1] >= 12) {
+			uint64_t a;
+
+			kmemcpy(&a, e + 4, 8);
+			if (a < ACPI_LIMIT)
+				m->lapic_addr = (uint32_t)a;
+		}
+	}
+	return true;
+}

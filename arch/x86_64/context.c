@@ -1,0 +1,44 @@
+/* hal/context.h for x86_64: a context is the stack pointer of a stopped
+ * hal_context_switch() (entry.S), whose frame is rflags and the
+ * callee-saved registers. */
+#include "hal/context.h"
+
+#include "x86.h"
+
+/* The frame hal_context_switch() pops, lowest address first. */
+struct x86_switch_frame {
+	uint64_t r15, r14, r13, r12, rbx, rbp, rflags;
+	uint64_t ret;
+};
+
+void x86_context_start(void);
+
+void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
+			  void *arg)
+{
+	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+	struct x86_switch_frame *f;
+
+	/* Two zero words at the very top end any walk that gets there;
+	 * below them the frame, placed so that %rsp is 16-aligned after
+	 * its `ret`, as x86_context_start's call needs. */
+	top -= 16;
+	((uint64_t *)top)[0] = 0;
+	((uint64_t *)top)[1] = 0;
+	f = (struct x86_switch_frame *)(top - sizeof(*f));
+	*f = (struct x86_switch_frame){
+		.r12 = (uintptr_t)entry,
+		.r13 = (uintptr_t)arg,
+		.rflags = 0x2,		/* reserved bit; interrupts masked */
+		.ret = (uintptr_t)x86_context_start,
+	};
+	return f;
+}
+
+void hal_context_boot_stack(uintptr_t *lo, uintptr_t *hi)
+{
+	struct x86_cpu *c = x86_this_cpu();
+
+	*lo = c->boot_stack_lo;
+	*hi = c->boot_stack_hi;
+}

@@ -1,0 +1,59 @@
+# The x86_64 kernel image (--target=x86_64-kernel).
+#
+# The arch objects are a plain archive; the image is linked by an explicit
+# rule (libtool's program support would get in the way of -nostdlib, -T and
+# a freestanding link).  `make run` boots it under QEMU.
+if PLATFORM_X86_64
+X86_KERNEL = %reldir%/kprof.elf
+X86_COMPILE_FLAGS = $(AM_CFLAGS) $(KP_SRC_CFLAGS) -fasynchronous-unwind-tables
+
+noinst_LIBRARIES = %reldir%/libx86.a
+%canon_reldir%_libx86_a_CFLAGS = $(X86_COMPILE_FLAGS)
+%canon_reldir%_libx86_a_SOURCES = \
+	%reldir%/x86.h \
+	%reldir%/boot.S \
+	%reldir%/entry.S \
+	%reldir%/trampoline.S \
+	%reldir%/main.c \
+	%reldir%/acpi.c \
+	%reldir%/context.c \
+	%reldir%/cpu.c \
+	%reldir%/gdt.c \
+	%reldir%/libc.c \
+	%reldir%/mem.c \
+	%reldir%/netdev.c \
+	%reldir%/pmu.c \
+	%reldir%/power.c \
+	%reldir%/serial.c \
+	%reldir%/smp.c \
+	%reldir%/timer.c \
+	%reldir%/traps.c
+
+X86_LDSCRIPT = $(srcdir)/%reldir%/kernel.ld
+X86_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(X86_LDSCRIPT) \
+	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=none
+# libkprof.la is a libtool convenience library: its archive is in .libs.
+X86_LINK_INPUTS = -Wl,--whole-archive %reldir%/libx86.a -Wl,--no-whole-archive \
+	src/.libs/libkprof.a -lgcc
+
+# The three-pass link (tools/kp-link3) appends the image's own symbol
+# table, compiled with the kernel's flags, to the link command.
+X86_SYMTAB_CC = $(CC) $(DEFS) $(DEFAULT_INCLUDES) $(AM_CPPFLAGS) $(CPPFLAGS) \
+	$(X86_COMPILE_FLAGS) $(CFLAGS)
+X86_LINK3 = $(SHELL) $(top_srcdir)/tools/kp-link3 --symgen $(KP_SYMGEN) \
+	--cc '$(X86_SYMTAB_CC)' --out $@ --
+
+$(X86_KERNEL): %reldir%/libx86.a src/libkprof.la $(X86_LDSCRIPT) $(KP_LINK3_DEPS)
+	$(AM_V_CCLD)$(X86_LINK3) $(CC) $(X86_LINK_FLAGS) -o $@ $(X86_LINK_INPUTS)
+
+noinst_DATA = $(X86_KERNEL)
+CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.*
+
+# make run CMDLINE='cmd="help;poweroff"' [SMP=N]: boot under QEMU with N
+# vCPUs (default 4), serial on this terminal (Ctrl-A X quits).  Exits with
+# the status poweroff gave.
+run: $(X86_KERNEL)
+	SMP='$(SMP)' $(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
+endif
+.PHONY: run
+EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run

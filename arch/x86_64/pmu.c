@@ -1,0 +1,81 @@
+/* hal/pmu.h for x86_64, first stage: the probe reports what CPUID claims;
+ * no counter is programmed yet, so the profiler stays on the tick. */
+#include "hal/pmu.h"
+
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "x86.h"
+
+struct x86_pmu_claim {
+	char vendor[13];
+	unsigned arch_perfmon;		/* CPUID 0xA EAX[7:0] */
+	unsigned gp_counters;		/* CPUID 0xA EAX[15:8] */
+	bool amd_core_ext;		/* CPUID 0x80000001 ECX bit 23 */
+	bool amd_perfmon_v2;		/* CPUID 0x80000022 EAX bit 0 */
+};
+
+static void pmu_read_cpuid(struct x86_pmu_claim *c)
+{
+	uint32_t r[4], max, max_ext;
+
+	cpuid(0, 0, r);
+	max = r[0];
+	kmemcpy(c->vendor, &r[1], 4);
+	kmemcpy(c->vendor + 4, &r[3], 4);
+	kmemcpy(c->vendor + 8, &r[2], 4);
+	c->vendor[12] = '\0';
+	if (max >= 0xa) {
+		cpuid(0xa, 0, r);
+		c->arch_perfmon = r[0] & 0xff;
+		c->gp_counters = (r[0] >> 8) & 0xff;
+	}
+	cpuid(0x80000000, 0, r);
+	max_ext = r[0];
+	if (max_ext >= 0x80000001) {
+		cpuid(0x80000001, 0, r);
+		c->amd_core_ext = r[2] >> 23 & 1;
+	}
+	if (max_ext >= 0x80000022) {
+		cpuid(0x80000022, 0, r);
+		c->amd_perfmon_v2 = r[0] & 1;
+	}
+}
+
+void hal_pmu_probe(struct hal_pmu_info *info)
+{
+	struct x86_pmu_claim c = { 0 };
+
+	pmu_read_cpuid(&c);
+	kmemset(info, 0, sizeof(*info));
+	if (c.arch_perfmon)
+		ksnprintf(info->claim, sizeof(info->claim),
+			  "%s arch perfmon v%u, %u counters", c.vendor,
+			  c.arch_perfmon, c.gp_counters);
+	else if (c.amd_perfmon_v2)
+		ksnprintf(info->claim, sizeof(info->claim),
+			  "%s core-ext counters, perfmonv2", c.vendor);
+	else if (c.amd_core_ext)
+		ksnprintf(info->claim, sizeof(info->claim),
+			  "%s core-ext counters", c.vendor);
+	else
+		ksnprintf(info->claim, sizeof(info->claim),
+			  "%s, no performance counters", c.vendor);
+	info->claimed = c.arch_perfmon >= 2 || c.amd_core_ext;
+	info->counts = false;
+	info->events_per_sec = x86_tsc_hz();
+	kstrlcpy(info->why_not, "counter backend not implemented yet",
+		 sizeof(info->why_not));
+}
+
+void hal_pmu_arm(uint64_t period)
+{
+}
+
+void hal_pmu_disarm(void)
+{
+}
+
+bool hal_pmu_ack(void)
+{
+	return false;
+}

@@ -1,0 +1,231 @@
+/* The CPUs: per-CPU data behind the GS base, the application processors
+ * started with INIT-SIPI-SIPI through the real-mode trampoline
+ * (trampoline.S), and the NMI that stops them when one CPU panics. */
+#include "hal/cpu.h"
+
+#include "hal/entry.h"
+#include "hal/mem.h"
+#include "kernel/kernel.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+#include "x86.h"
+
+#define X86_TRAMPOLINE		0x8000	/* below 1 MiB, page-aligned */
+#define MSR_GS_BASE		0xc0000101
+
+#define ICR_INIT		(5u << 8)
+#define ICR_STARTUP		(6u << 8)
+#define ICR_NMI			(4u << 8)
+#define ICR_ASSERT		(1u << 14)
+
+#define AP_STACK_PAGES		(16384 / HAL_PAGE_SIZE)
+#define AP_IST_PAGES		(3 * X86_IST_STACK_SIZE / HAL_PAGE_SIZE)
+/* INIT to STARTUP, as the MP specification asks; then how long an AP
+ * gets to answer the first STARTUP before the second, and the second. */
+#define AP_INIT_DELAY_US	10000
+#define AP_SIPI1_WAIT_US	200
+#define AP_SIPI2_WAIT_US	2000000	/* TCG: a vCPU thread may start late */
+/* How long a panicking CPU waits for the others to take its NMI. */
+#define STOP_WAIT_US		200000
+
+/* The boot CPU's IST stacks (the APs' come from the page allocator). */
+static char bsp_ist_stacks[3 * X86_IST_STACK_SIZE] __attribute__((aligned(16)));
+static struct x86_cpu x86_cpus[HAL_MAX_CPUS];
+static unsigned ncpus = 1;
+
+/* The mailbox an AP reads on its way in (trampoline.S). */
+uint32_t x86_ap_cr3;
+uint64_t x86_ap_stack_top;
+struct x86_cpu *x86_ap_cpu;
+/* Set when the boot CPU gave up waiting: a latecomer parks at once. */
+static bool ap_abandoned;
+
+extern char x86_trampoline_start[], x86_trampoline_end[];
+void x86_ap_main(struct x86_cpu *c) __attribute__((noreturn));
+
+void x86_cpu_set_self(struct x86_cpu *c)
+{
+	c->self = c;
+	wrmsr(MSR_GS_BASE, (uintptr_t)c);
+}
+
+unsigned hal_cpu_id(void)
+{
+	unsigned id;
+
+	__asm__ volatile("movl %%gs:0, %0" : "=r"(id));
+	return id;
+}
+
+unsigned hal_cpu_count(void)
+{
+	return __atomic_load_n(&ncpus, __ATOMIC_ACQUIRE);
+}
+
+/* The boot CPU's per-CPU data, GDT and TSS: the first thing
+ * x86_boot_main() does, since the console already asks hal_cpu_id(). */
+void x86_cpu_init_boot(void)
+{
+	struct x86_cpu *c = &x86_cpus[0];
+
+	c->id = 0;
+	c->boot_stack_lo = (uintptr_t)x86_boot_stack;
+	c->boot_stack_hi = (uintptr_t)x86_boot_stack_top;
+	c->ist_stacks = (uintptr_t)bsp_ist_stacks;
+	c->started = true;
+	x86_cpu_set_self(c);
+	x86_gdt_init_cpu(c);
+}
+
+void x86_cpu_park(void)
+{
+	for (;;)
+		__asm__ volatile("cli; hlt" : : : "memory");
+}
+
+/* The C entry of an application processor, from trampoline.S in long
+ * mode on its own stack, interrupts off. */
+void x86_ap_main(struct x86_cpu *c)
+{
+	if (__atomic_load_n(&ap_abandoned, __ATOMIC_ACQUIRE))
+		x86_cpu_park();
+	x86_cpu_set_self(c);
+	x86_gdt_init_cpu(c);
+	x86_idt_load();
+	x86_lapic_init_ap();
+	__atomic_store_n(&c->started, true, __ATOMIC_RELEASE);
+	while (!kernel_cpus_ready())
+		hal_cpu_relax();
+	kernel_ap_main();
+}
+
+static bool ap_wait_started(struct x86_cpu *c, uint64_t us)
+{
+	uint64_t start = hal_cycles(), limit = hal_cycles_per_sec() / 1000000 * us;
+
+	while (!__atomic_load_n(&c->started, __ATOMIC_ACQUIRE))
+		if (hal_cycles() - start >= limit)
+			return false;
+	return true;
+}
+
+/* INIT, then STARTUP at most twice.  True once the AP says it is up. */
+static bool ap_start(unsigned apic_id)
+{
+	struct x86_cpu *c = &x86_cpus[ncpus];
+	void *stack = hal_mem_alloc_pages(AP_STACK_PAGES);
+	void *ist = hal_mem_alloc_pages(AP_IST_PAGES);
+
+	if (!stack || !ist) {
+		out_printf(&out_console, "smp: no memory for cpu %u's stacks\n", ncpus);
+		return false;
+	}
+	c->id = ncpus;
+	c->apic_id = apic_id;
+	c->boot_stack_lo = (uintptr_t)stack;
+	c->boot_stack_hi = (uintptr_t)stack + AP_STACK_PAGES * HAL_PAGE_SIZE;
+	c->ist_stacks = (uintptr_t)ist;
+	c->started = false;
+	x86_ap_stack_top = c->boot_stack_hi;
+	__atomic_store_n(&x86_ap_cpu, c, __ATOMIC_RELEASE);
+
+	x86_lapic_send_ipi(apic_id, ICR_INIT | ICR_ASSERT);
+	x86_delay_us(AP_INIT_DELAY_US);
+	x86_lapic_send_ipi(apic_id, ICR_STARTUP | (X86_TRAMPOLINE >> 12));
+	if (ap_wait_started(c, AP_SIPI1_WAIT_US))
+		return true;
+	x86_lapic_send_ipi(apic_id, ICR_STARTUP | (X86_TRAMPOLINE >> 12));
+	if (ap_wait_started(c, AP_SIPI2_WAIT_US))
+		return true;
+	__atomic_store_n(&ap_abandoned, true, __ATOMIC_RELEASE);
+	out_printf(&out_console, "smp: the cpu with APIC id %u did not start\n",
+		   apic_id);
+	return false;
+}
+
+void x86_smp_start(const struct x86_madt *m, unsigned max_cpus)
+{
+	unsigned me = x86_lapic_id();
+
+	x86_cpus[0].apic_id = me;
+	if (max_cpus > HAL_MAX_CPUS)
+		max_cpus = HAL_MAX_CPUS;
+	kmemcpy((void *)X86_TRAMPOLINE, x86_trampoline_start,
+		(size_t)(x86_trampoline_end - x86_trampoline_start));
+	x86_ap_cr3 = (uint32_t)read_cr3();
+	for (unsigned i = 0; i < m->ncpus && ncpus < max_cpus; i++) {
+		if (m->apic_ids[i] == me)
+			continue;
+		/* A latecomer could still take the mailbox: stop here. */
+		if (!ap_start(m->apic_ids[i]))
+			break;
+		__atomic_store_n(&ncpus, ncpus + 1, __ATOMIC_RELEASE);
+	}
+}
+
+/* ---- stopping the machine ---- */
+
+static int stop_owner = -1;		/* the CPU stopping the others */
+static unsigned stop_acks;		/* CPUs parked by its NMI */
+
+void x86_smp_stop_others(void)
+{
+	int me = (int)hal_cpu_id(), expected = -1;
+	uint64_t start, limit;
+
+	if (!__atomic_compare_exchange_n(&stop_owner, &expected, me, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+		if (expected == me)
+			return;
+		x86_cpu_park();	/* another CPU is stopping the machine */
+	}
+	for (unsigned i = 0; i < ncpus; i++)
+		if ((int)i != me)
+			x86_lapic_send_ipi(x86_cpus[i].apic_id, ICR_NMI | ICR_ASSERT);
+	start = hal_cycles();
+	limit = hal_cycles_per_sec() / 1000000 * STOP_WAIT_US;
+	while (__atomic_load_n(&stop_acks, __ATOMIC_ACQUIRE) < ncpus - 1 &&
+	       hal_cycles() - start < limit)
+		hal_cpu_relax();
+	x86_console_break();
+}
+
+/* The other CPUs stop before the panic prints. */
+void hal_cpu_stop_others(void)
+{
+	x86_smp_stop_others();
+}
+
+bool x86_smp_nmi_stop(void)
+{
+	int owner = __atomic_load_n(&stop_owner, __ATOMIC_ACQUIRE);
+
+	if (owner < 0 || owner == (int)hal_cpu_id())
+		return false;
+	__atomic_fetch_add(&stop_acks, 1, __ATOMIC_ACQ_REL);
+	x86_cpu_park();
+}
+
+bool x86_smp_stopped_by_other(void)
+{
+	int owner = __atomic_load_n(&stop_owner, __ATOMIC_ACQUIRE);
+
+	return owner >= 0 && owner != (int)hal_cpu_id();
+}
+
+/* On the stopping CPU, before its last line: how many of the others
+ * took the NMI. */
+void x86_smp_print_stopped(void)
+{
+	unsigned others = ncpus - 1, acks;
+
+	if (__atomic_load_n(&stop_owner, __ATOMIC_ACQUIRE) != (int)hal_cpu_id() ||
+	    !others)
+		return;
+	acks = __atomic_load_n(&stop_acks, __ATOMIC_ACQUIRE);
+	if (acks == others)
+		out_printf(&out_console, "stopped %u other cpus (nmi)\n", others);
+	else
+		out_printf(&out_console, "stopped %u of %u other cpus (nmi); the rest did not answer\n",
+			   acks, others);
+}

@@ -1,0 +1,202 @@
+/* The tick (hal/timer.h): every CPU's local APIC timer at HZ, the APIC
+ * timer and the TSC calibrated once, on the boot CPU, against the PIT
+ * (the APs' timers run off the same bus clock); hal_clock_ns() from the
+ * TSC.  Also the local APIC's IPIs, for starting and stopping CPUs. */
+#include "hal/timer.h"
+
+#include "x86.h"
+
+#define LAPIC_BASE	0xfee00000ul
+#define LAPIC_ID	0x020
+#define LAPIC_TPR	0x080
+#define LAPIC_EOI	0x0b0
+#define LAPIC_SVR	0x0f0
+#define LAPIC_LVT_TIMER	0x320
+#define LAPIC_LVT_LINT0	0x350
+#define LAPIC_LVT_LINT1	0x360
+#define LVT_DELIVER_NMI	(4u << 8)
+#define LAPIC_ICR_LO	0x300
+#define LAPIC_ICR_HI	0x310
+#define ICR_PENDING	(1u << 12)
+#define ICR_SPINS	1000000
+#define LAPIC_TIMER_INIT 0x380
+#define LAPIC_TIMER_CUR	0x390
+#define LAPIC_TIMER_DIV	0x3e0
+#define LVT_MASKED	(1u << 16)
+#define LVT_PERIODIC	(1u << 17)
+#define TIMER_DIV_16	0x3
+
+#define PIT_HZ		1193182u
+#define CALIBRATE_MS	10
+#define CALIBRATE_TRIES	5
+
+static uint64_t tsc_hz;
+static uint64_t apic_hz;
+static uint64_t tsc_boot;
+/* ns = (tsc delta * ns_mult) >> 32, in 128-bit arithmetic. */
+static uint64_t ns_mult;
+
+static uint32_t lapic_read(unsigned reg)
+{
+	return mmio_read32(LAPIC_BASE + reg);
+}
+
+static void lapic_write(unsigned reg, uint32_t v)
+{
+	mmio_write32(LAPIC_BASE + reg, v);
+}
+
+void x86_lapic_eoi(void)
+{
+	lapic_write(LAPIC_EOI, 0);
+}
+
+uint64_t x86_tsc_hz(void)
+{
+	return tsc_hz;
+}
+
+/* One reading of PIT channel 2's count, the TSC and the APIC timer
+ * together.  The vCPU (or the CPU, under an SMI) may be stopped at any
+ * instruction: the TSC read before and after bounds how long the reading
+ * took, and the caller keeps the tightest of several. */
+struct clock_sample {
+	uint64_t tsc;		/* mid-point of the reading */
+	uint64_t spread;	/* TSC cycles the reading took */
+	uint32_t apic;
+	uint16_t pit;
+};
+
+static void clock_sample_take(struct clock_sample *cs)
+{
+	uint64_t a, b;
+	uint8_t lo, hi;
+
+	a = rdtsc();
+	outb(0x43, 0x80);			/* latch channel 2's count */
+	lo = inb(0x42);
+	hi = inb(0x42);
+	cs->apic = lapic_read(LAPIC_TIMER_CUR);
+	b = rdtsc();
+	cs->pit = (uint16_t)(lo | hi << 8);
+	cs->tsc = a + (b - a) / 2;
+	cs->spread = b - a;
+}
+
+static void clock_sample_best(struct clock_sample *best)
+{
+	clock_sample_take(best);
+	for (int i = 1; i < CALIBRATE_TRIES; i++) {
+		struct clock_sample cs;
+
+		clock_sample_take(&cs);
+		if (cs.spread < best->spread)
+			*best = cs;
+	}
+}
+
+/* Let PIT channel 2 count down from 0xffff (mode 0, gate on, speaker
+ * off) and read it with the TSC and the APIC timer at both ends of a
+ * window of about CALIBRATE_MS.  The PIT runs at PIT_HZ exactly, so the
+ * PIT ticks between the two readings give the time that passed. */
+static void timer_calibrate(uint64_t *tsc_hz_out, uint64_t *apic_hz_out)
+{
+	uint16_t window = PIT_HZ * CALIBRATE_MS / 1000;
+	struct clock_sample s0, s1;
+	uint64_t pit_ticks;
+
+	outb(0x61, (inb(0x61) & ~0x02) | 0x01);
+	outb(0x43, 0xb0);			/* ch 2, lo/hi byte, mode 0 */
+	outb(0x42, 0xff);
+	outb(0x42, 0xff);
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_TIMER_INIT, 0xffffffffu);
+	clock_sample_best(&s0);
+	do
+		clock_sample_take(&s1);
+	while ((uint16_t)(s0.pit - s1.pit) < window);
+	clock_sample_best(&s1);
+	lapic_write(LAPIC_TIMER_INIT, 0);
+	pit_ticks = (uint16_t)(s0.pit - s1.pit);
+	*tsc_hz_out = (s1.tsc - s0.tsc) * PIT_HZ / pit_ticks;
+	*apic_hz_out = (uint64_t)(s0.apic - s1.apic) * PIT_HZ / pit_ticks;
+}
+
+/* Periodic from here on; delivered once interrupts are enabled. */
+static void lapic_timer_start(void)
+{
+	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
+	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | X86_VEC_TIMER);
+	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(apic_hz / HZ));
+}
+
+static void lapic_enable(uint32_t lint1)
+{
+	lapic_write(LAPIC_TPR, 0);
+	lapic_write(LAPIC_SVR, 0x100 | X86_VEC_SPURIOUS);	/* enable */
+	lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);	/* the 8259s are unused */
+	lapic_write(LAPIC_LVT_LINT1, lint1);
+	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | X86_VEC_TIMER);
+}
+
+void x86_timer_init(void)
+{
+	/* LINT1 carries the platform's NMI (QEMU's `nmi` monitor command,
+	 * a board's NMI button): unmasked, delivered as NMI, on the boot
+	 * CPU only, so that one NMI makes one report. */
+	lapic_enable(LVT_DELIVER_NMI);
+	timer_calibrate(&tsc_hz, &apic_hz);
+	ns_mult = (1000000000ull << 32) / tsc_hz;
+	tsc_boot = rdtsc();
+	lapic_timer_start();
+}
+
+void x86_lapic_init_ap(void)
+{
+	lapic_enable(LVT_MASKED);
+	lapic_timer_start();
+}
+
+uint32_t x86_lapic_id(void)
+{
+	return lapic_read(LAPIC_ID) >> 24;
+}
+
+static void lapic_icr_wait(void)
+{
+	for (int i = 0; i < ICR_SPINS; i++) {
+		if (!(lapic_read(LAPIC_ICR_LO) & ICR_PENDING))
+			return;
+		__asm__ volatile("pause");
+	}
+}
+
+void x86_lapic_send_ipi(unsigned apic_id, uint32_t icr_lo)
+{
+	lapic_icr_wait();
+	lapic_write(LAPIC_ICR_HI, apic_id << 24);
+	lapic_write(LAPIC_ICR_LO, icr_lo);	/* this write sends it */
+	lapic_icr_wait();
+}
+
+void x86_delay_us(uint64_t us)
+{
+	uint64_t start = rdtsc(), cycles = tsc_hz / 1000000 * us;
+
+	while (rdtsc() - start < cycles)
+		__asm__ volatile("pause");
+}
+
+_Static_assert(HZ == 100, "the tick source name below states the rate");
+
+const char *hal_timer_tick_source(void)
+{
+	return "tick 100hz";
+}
+
+uint64_t hal_clock_ns(void)
+{
+	uint64_t d = rdtsc() - tsc_boot;
+
+	return (uint64_t)(((unsigned __int128)d * ns_mult) >> 32);
+}

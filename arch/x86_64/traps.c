@@ -1,0 +1,226 @@
+/* The IDT, the dispatch of every vector, and the panic for CPU
+ * exceptions and unclaimed NMIs; hal/trap.h's accessors. */
+#include "hal/trap.h"
+
+#include "hal/cpu.h"
+#include "hal/entry.h"
+#include "kernel/backtrace.h"
+#include "lib/out.h"
+#include "x86.h"
+
+struct idt_gate {
+	uint16_t off_lo;
+	uint16_t sel;
+	uint8_t ist;
+	uint8_t type;
+	uint16_t off_mid;
+	uint32_t off_hi;
+	uint32_t reserved;
+} __attribute__((packed));
+
+struct idt_ptr {
+	uint16_t limit;
+	uint64_t base;
+} __attribute__((packed));
+
+extern char x86_isr_stubs[];
+#define ISR_STUB_SIZE 16
+
+static struct idt_gate idt[256] __attribute__((aligned(16)));
+
+static const char *const exception_names[32] = {
+	[0] = "#DE divide error",
+	[1] = "#DB debug",
+	[2] = "NMI",
+	[3] = "#BP breakpoint",
+	[4] = "#OF overflow",
+	[5] = "#BR bound range",
+	[6] = "#UD invalid opcode",
+	[7] = "#NM device not available",
+	[8] = "#DF double fault",
+	[9] = "coprocessor segment overrun",
+	[10] = "#TS invalid TSS",
+	[11] = "#NP segment not present",
+	[12] = "#SS stack fault",
+	[13] = "#GP general protection",
+	[14] = "#PF page fault",
+	[16] = "#MF x87 floating point",
+	[17] = "#AC alignment check",
+	[18] = "#MC machine check",
+	[19] = "#XM SIMD floating point",
+	[20] = "#VE virtualization",
+	[21] = "#CP control protection",
+	[28] = "#HV hypervisor injection",
+	[29] = "#VC VMM communication",
+	[30] = "#SX security",
+};
+
+static void idt_set(unsigned vec, unsigned ist)
+{
+	uintptr_t addr = (uintptr_t)x86_isr_stubs + vec * ISR_STUB_SIZE;
+
+	idt[vec] = (struct idt_gate){
+		.off_lo = addr & 0xffff,
+		.sel = X86_SEL_CODE64,
+		.ist = (uint8_t)ist,
+		.type = 0x8e,		/* present, ring 0, interrupt gate */
+		.off_mid = (addr >> 16) & 0xffff,
+		.off_hi = (uint32_t)(addr >> 32),
+	};
+}
+
+/* The 8259s may have been left live by the firmware, with their vectors
+ * on top of the CPU exceptions: move them to X86_VEC_PIC_BASE and mask
+ * every line.  Only a spurious IRQ 7 or 15 can still arrive. */
+static void pic_disable(void)
+{
+	outb(0x20, 0x11);			/* ICW1: init, ICW4 follows */
+	outb(0xa0, 0x11);
+	outb(0x21, X86_VEC_PIC_BASE);		/* ICW2: vector base */
+	outb(0xa1, X86_VEC_PIC_BASE + 8);
+	outb(0x21, 0x04);			/* ICW3: slave on IRQ 2 */
+	outb(0xa1, 0x02);
+	outb(0x21, 0x01);			/* ICW4: 8086 mode */
+	outb(0xa1, 0x01);
+	outb(0x21, 0xff);			/* mask everything */
+	outb(0xa1, 0xff);
+}
+
+void x86_idt_load(void)
+{
+	struct idt_ptr idtr = { .limit = sizeof(idt) - 1, .base = (uintptr_t)idt };
+
+	__asm__ volatile("lidt %0" : : "m"(idtr));
+}
+
+void x86_idt_init(void)
+{
+	for (unsigned v = 0; v < 256; v++)
+		idt_set(v, 0);
+	idt_set(2, X86_IST_NMI);
+	idt_set(8, X86_IST_DF);
+	idt_set(18, X86_IST_MC);
+	x86_idt_load();
+	pic_disable();
+}
+
+static int trap_panicking;
+
+static void print_regs(const struct trap_frame *tf)
+{
+	struct out *o = &out_console;
+
+	out_printf(o, "rip %016lx  rsp %016lx  rflags %016lx\n",
+		   (unsigned long)tf->rip, (unsigned long)tf->rsp,
+		   (unsigned long)tf->rflags);
+	out_printf(o, "rax %016lx  rbx %016lx  rcx %016lx\n",
+		   (unsigned long)tf->rax, (unsigned long)tf->rbx,
+		   (unsigned long)tf->rcx);
+	out_printf(o, "rdx %016lx  rsi %016lx  rdi %016lx\n",
+		   (unsigned long)tf->rdx, (unsigned long)tf->rsi,
+		   (unsigned long)tf->rdi);
+	out_printf(o, "rbp %016lx  r8  %016lx  r9  %016lx\n",
+		   (unsigned long)tf->rbp, (unsigned long)tf->r8,
+		   (unsigned long)tf->r9);
+	out_printf(o, "r10 %016lx  r11 %016lx  r12 %016lx\n",
+		   (unsigned long)tf->r10, (unsigned long)tf->r11,
+		   (unsigned long)tf->r12);
+	out_printf(o, "r13 %016lx  r14 %016lx  r15 %016lx\n",
+		   (unsigned long)tf->r13, (unsigned long)tf->r14,
+		   (unsigned long)tf->r15);
+	out_printf(o, "cs %04lx  ss %04lx  cr3 %016lx\n",
+		   (unsigned long)tf->cs, (unsigned long)tf->ss,
+		   (unsigned long)read_cr3());
+}
+
+void x86_trap_panic(const struct trap_frame *tf, const char *what)
+{
+	struct out *o = &out_console;
+	uint64_t cr2 = read_cr2();
+
+	cli();
+	/* The other CPUs stop first, so this CPU's report is the only
+	 * output; a CPU that loses that race parks inside the call. */
+	x86_smp_stop_others();
+	/* A fault while printing a panic only stops. */
+	if (__atomic_exchange_n(&trap_panicking, 1, __ATOMIC_ACQ_REL))
+		hal_cpu_halt();
+	out_printf(o, "\npanic on cpu %u: %s (vector %lu), error 0x%lx\n",
+		   hal_cpu_id(), what, (unsigned long)tf->vector,
+		   (unsigned long)tf->error);
+	if (tf->vector == 14)
+		out_printf(o, "cr2 0x%016lx (%s %s%s)\n", (unsigned long)cr2,
+			   tf->error & 1 ? "protection" : "not present",
+			   tf->error & 2 ? "write" : "read",
+			   tf->error & 16 ? ", instruction fetch" : "");
+	print_regs(tf);
+	out_puts(o, "backtrace:\n");
+	backtrace_print_trap(o, tf);
+	hal_cpu_halt();
+}
+
+/* A panicking CPU's stop request is claimed here, before the profiler
+ * looks: kernel_nmi() never sees it. */
+static void trap_nmi(struct trap_frame *tf)
+{
+	if (x86_smp_nmi_stop())
+		return;		/* not reached: the CPU parked */
+	if (!kernel_nmi(tf))
+		x86_trap_panic(tf, "unclaimed NMI");
+}
+
+void x86_trap_dispatch(struct trap_frame *tf)
+{
+	uint64_t v = tf->vector;
+
+	if (v == X86_VEC_TIMER) {
+		/* Acknowledge first: kernel_tick() may switch to another task,
+		 * and the tick must keep coming while that task runs. */
+		x86_lapic_eoi();
+		kernel_tick(tf);
+		return;
+	}
+	if (v == 2) {
+		trap_nmi(tf);
+		return;
+	}
+	if (v < 32) {
+		const char *name = exception_names[v];
+
+		x86_trap_panic(tf, name ? name : "reserved exception");
+	}
+	/* Spurious: the local APIC's, or a masked 8259's IRQ 7 / 15.  Neither
+	 * takes an EOI. */
+	if (v == X86_VEC_SPURIOUS || v == X86_VEC_PIC_BASE + 7 ||
+	    v == X86_VEC_PIC_BASE + 15)
+		return;
+	x86_trap_panic(tf, "unexpected interrupt");
+}
+
+uintptr_t hal_trap_ip(const struct trap_frame *tf)
+{
+	return tf->rip;
+}
+
+uintptr_t hal_trap_fp(const struct trap_frame *tf)
+{
+	return tf->rbp;
+}
+
+uintptr_t hal_trap_sp(const struct trap_frame *tf)
+{
+	return tf->rsp;
+}
+
+uintptr_t hal_trap_lr(const struct trap_frame *tf)
+{
+	return 0;
+}
+
+/* Interrupts run on the interrupted task's stack: there is no separate
+ * interrupt stack to walk. */
+void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = 0;
+	*hi = 0;
+}

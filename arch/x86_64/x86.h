@@ -1,0 +1,261 @@
+/* Privileged x86 instructions as inline wrappers, and the few constants
+ * the arch files share.  Only arch/x86_64/ includes this. */
+#ifndef KPROF_ARCH_X86_64_X86_H
+#define KPROF_ARCH_X86_64_X86_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* GDT selectors; the layout is fixed in boot.S. */
+#define X86_SEL_CODE32	0x08
+#define X86_SEL_DATA	0x10
+#define X86_SEL_CODE64	0x18
+#define X86_SEL_TSS	0x20
+
+/* Interrupt vectors this kernel uses above the 32 CPU exceptions. */
+#define X86_VEC_PIC_BASE	0x20	/* legacy 8259s, remapped and masked */
+#define X86_VEC_TIMER		0x40	/* local APIC timer: the tick */
+#define X86_VEC_SPURIOUS	0xff	/* local APIC spurious vector */
+
+/* IST slots in the TSS (1-based, as the IDT gate names them). */
+#define X86_IST_NMI	1
+#define X86_IST_DF	2
+#define X86_IST_MC	3
+
+#define X86_RFLAGS_IF	(1ul << 9)
+
+static inline void outb(uint16_t port, uint8_t v)
+{
+	__asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline void outl(uint16_t port, uint32_t v)
+{
+	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline uint64_t read_rflags(void)
+{
+	uint64_t f;
+
+	__asm__ volatile("pushfq; popq %0" : "=r"(f) : : "memory");
+	return f;
+}
+
+static inline void cli(void)
+{
+	__asm__ volatile("cli" : : : "memory");
+}
+
+static inline void sti(void)
+{
+	__asm__ volatile("sti" : : : "memory");
+}
+
+static inline uint64_t read_cr2(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+static inline uint64_t read_cr3(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("mov %%cr3, %0" : "=r"(v));
+	return v;
+}
+
+static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	__asm__ volatile("cpuid"
+			 : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+			 : "a"(leaf), "c"(sub));
+}
+
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v),
+			 "d"((uint32_t)(v >> 32)));
+}
+
+static inline uint32_t mmio_read32(uintptr_t addr)
+{
+	return *(volatile uint32_t *)addr;
+}
+
+static inline void mmio_write32(uintptr_t addr, uint32_t v)
+{
+	*(volatile uint32_t *)addr = v;
+}
+
+/* The registers the interrupt entry (entry.S) saves, lowest address
+ * first: the general registers it pushes, the vector and error code, then
+ * what the CPU pushed.  hal/trap.h's struct trap_frame on this platform. */
+struct trap_frame {
+	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
+	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;
+	uint64_t vector, error;
+	uint64_t rip, cs, rflags, rsp, ss;
+};
+
+/* The task-state segment: the IST stacks NMI, #DF and #MC switch to. */
+struct x86_tss {
+	uint32_t reserved0;
+	uint64_t rsp[3];
+	uint64_t reserved1;
+	uint64_t ist[7];
+	uint64_t reserved2;
+	uint16_t reserved3;
+	uint16_t iomap_base;
+} __attribute__((packed));
+
+/* Entries of a CPU's GDT: the boot layout (boot.S) with a 16-byte TSS
+ * descriptor at X86_SEL_TSS. */
+#define X86_GDT_ENTRIES	(X86_SEL_TSS / 8 + 2)
+#define X86_IST_STACK_SIZE 16384
+
+/* Per-CPU data, found through the GS base (IA32_GS_BASE), which each CPU
+ * sets to its own struct before anything asks hal_cpu_id(). */
+struct x86_cpu {
+	unsigned id;			/* first: hal_cpu_id() reads %gs:0 */
+	unsigned apic_id;
+	struct x86_cpu *self;		/* for x86_this_cpu() */
+	uintptr_t boot_stack_lo, boot_stack_hi;	/* its idle task's stack */
+	uintptr_t ist_stacks;		/* 3 * X86_IST_STACK_SIZE bytes */
+	bool started;			/* set by the AP once it is up */
+	uint64_t gdt[X86_GDT_ENTRIES] __attribute__((aligned(16)));
+	struct x86_tss tss __attribute__((aligned(16)));
+};
+
+static inline struct x86_cpu *x86_this_cpu(void)
+{
+	struct x86_cpu *c;
+
+	__asm__ volatile("movq %%gs:%c1, %0" : "=r"(c)
+			 : "i"(offsetof(struct x86_cpu, self)));
+	return c;
+}
+
+/* The boot CPU's per-CPU data, GDT and TSS: first thing at boot. */
+void x86_cpu_init_boot(void);
+
+/* Make @c the calling CPU's per-CPU data (GS base). */
+void x86_cpu_set_self(struct x86_cpu *c);
+
+/* Load @c's GDT (a copy of the boot one with its own TSS) and its TSS. */
+void x86_gdt_init_cpu(struct x86_cpu *c);
+
+/* What the MADT (ACPI) says about the machine; false when no MADT was
+ * found (then only the boot CPU runs). */
+#define X86_MAX_APICS	64
+struct x86_madt {
+	unsigned ncpus;			/* enabled local APICs */
+	uint8_t apic_ids[X86_MAX_APICS];
+	uint32_t lapic_addr;
+	uint32_t ioapic_addr;		/* 0 when none listed */
+	unsigned nioapics;
+	unsigned disabled;		/* listed, but neither enabled nor online-capable */
+};
+bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m);
+
+/* Start the application processors the MADT lists, at most @max_cpus
+ * CPUs in all; each is left waiting for kernel_cpus_ready().  Boot CPU,
+ * before kernel_main(), interrupts off. */
+void x86_smp_start(const struct x86_madt *m, unsigned max_cpus);
+
+/* The first CPU to call it stops every other CPU with an NMI and returns
+ * once they are stopped (bounded wait); on any other CPU it never
+ * returns.  A second call on the stopping CPU returns at once. */
+void x86_smp_stop_others(void);
+
+/* From the NMI handler, first: true when the NMI is another CPU's stop
+ * request (then it does not return: the CPU parks for good). */
+bool x86_smp_nmi_stop(void);
+
+/* On the CPU that stopped the others: one line saying how many took
+ * the NMI.  Nothing elsewhere. */
+void x86_smp_print_stopped(void);
+
+/* Park this CPU for good, silently, interrupts off. */
+void x86_cpu_park(void) __attribute__((noreturn));
+
+/* True when another CPU has stopped the machine. */
+bool x86_smp_stopped_by_other(void);
+
+/* The local APIC (xAPIC). */
+uint32_t x86_lapic_id(void);
+/* Send an IPI: @icr_lo is the low ICR word (vector, delivery mode, ...),
+ * to the APIC @apic_id.  Waits (bounded) for the previous one to go. */
+void x86_lapic_send_ipi(unsigned apic_id, uint32_t icr_lo);
+/* An application processor's APIC: enabled, LINT0/LINT1 masked, the
+ * tick at HZ with the boot CPU's calibration. */
+void x86_lapic_init_ap(void);
+/* Busy-wait at least @us microseconds (TSC; after x86_timer_init()). */
+void x86_delay_us(uint64_t us);
+
+/* A stopped CPU may have held the console: take it back. */
+void x86_console_break(void);
+
+/* The PVH start info's RSDP address, 0 when it gave none. */
+uint64_t x86_boot_rsdp(void);
+
+/* Set-up steps of the boot CPU, in the order x86_boot_main() runs them. */
+void x86_serial_init(void);
+void x86_idt_init(void);
+/* Load the shared IDT on the calling CPU (an AP). */
+void x86_idt_load(void);
+void x86_mem_init(uint32_t start_info_paddr);
+const char *x86_boot_cmdline(void);
+size_t x86_mem_pages_free(void);
+/* Where the memory map came from: "pvh memmap" or "cmos". */
+const char *x86_mem_source(void);
+void x86_timer_init(void);
+
+/* The local APIC, identity-mapped at its architectural address. */
+void x86_lapic_eoi(void);
+
+/* TSC rate in Hz, known once x86_timer_init() has calibrated it. */
+uint64_t x86_tsc_hz(void);
+
+/* Print an exception or an unclaimed NMI with the registers and a
+ * backtrace, then stop.  Never returns. */
+void x86_trap_panic(const struct trap_frame *tf, const char *what)
+	__attribute__((noreturn));
+
+/* Called from entry.S for every vector. */
+void x86_trap_dispatch(struct trap_frame *tf);
+
+/* Bounds of the boot stack (boot.S), which CPU 0's idle task keeps. */
+extern char x86_boot_stack[], x86_boot_stack_top[];
+/* Start and end of the loaded image (kernel.ld). */
+extern char __kernel_start[], __kernel_end[];
+
+#endif

@@ -1,0 +1,159 @@
+/* test: crash the machine on purpose, to see the panic path work, or
+ * use a known depth of stack.  Serial console only (the table marks it
+ * so). */
+#include <stdint.h>
+
+#include "hal/cpu.h"
+#include "kernel/kernel.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|fault|gp|ud\n"
+/* How long `test panic CPU` waits for the machine to stop. */
+#define TEST_PANIC_WAIT_MS 5000
+/* Bytes each `test recurse` frame holds besides its frame record. */
+#define TEST_RECURSE_PAD 96
+/* Stack left untouched below the deepest frame, for what the tick and
+ * the deepest call still push there. */
+#define TEST_RECURSE_MARGIN 2048
+#define TEST_RECURSE_MAX 100000
+
+/* Addresses read through a volatile so the compiler cannot see the
+ * fault coming and replace the access with a trap of its own.  Page 0 is
+ * left unmapped so that NULL-ish pointers fault; the other address is
+ * non-canonical on x86_64 (a general protection fault there). */
+static volatile uintptr_t test_null_addr = 0x10;
+static volatile uintptr_t test_noncanonical_addr = 0x8000000000000000ull;
+
+/* Each step is its own function, kept out of line and out of the
+ * compiler's interprocedural passes (noipa: no .isra clones, no .cold
+ * split of the caller), so the backtrace shows a known chain:
+ * test_panic_inner <- test_panic_outer <- cmd_test. */
+__attribute__((noipa)) static void test_panic_inner(void)
+{
+	panic("test panic from the shell");
+}
+
+__attribute__((noipa)) static void test_panic_outer(void)
+{
+	test_panic_inner();
+	__asm__ volatile("");	/* keep the call a call, not a jump */
+}
+
+/* `test panic CPU`: a task pinned to that CPU panics there. */
+__attribute__((noipa)) static void test_panic_task(void *arg)
+{
+	(void)arg;
+	test_panic_outer();
+	__asm__ volatile("");
+}
+
+/* One frame per level with TEST_RECURSE_PAD bytes written, so the
+ * paint below the stack's high-water mark is really gone.  Returns the
+ * address of the deepest level's pad. */
+__attribute__((noipa)) static uintptr_t test_recurse(unsigned n)
+{
+	volatile char pad[TEST_RECURSE_PAD];
+	uintptr_t deepest;
+
+	for (unsigned i = 0; i < TEST_RECURSE_PAD; i++)
+		pad[i] = (char)n;
+	deepest = n > 1 ? test_recurse(n - 1) : (uintptr_t)pad;
+	pad[0] = pad[TEST_RECURSE_PAD - 1];	/* no tail call: the frame stays */
+	return deepest;
+}
+
+static int test_recurse_cmd(struct shell_ctx *sh, const char *arg)
+{
+	struct task *self = task_current();
+	uintptr_t here = (uintptr_t)__builtin_frame_address(0);
+	uintptr_t frame, need, left;
+	uint64_t n;
+
+	if (parse_u64(arg, &n) < 0 || n < 1 || n > TEST_RECURSE_MAX) {
+		out_printf(sh->out, "test: recurse depth must be 1-%d (got %s)\n",
+			   TEST_RECURSE_MAX, arg);
+		return 1;
+	}
+	/* One level's size, as this compiler laid it out. */
+	frame = test_recurse(1) - test_recurse(2);
+	need = (uintptr_t)n * frame + TEST_RECURSE_MARGIN;
+	left = here - self->stack_lo;
+	if (here < self->stack_lo || need > left) {
+		out_printf(sh->out, "test: recurse %lu needs %lu bytes of stack, %lu left\n",
+			   (unsigned long)n, (unsigned long)need, (unsigned long)left);
+		return 1;
+	}
+	out_printf(sh->out, "test: recursed %lu frames of %lu bytes, %lu bytes below the shell's frame\n",
+		   (unsigned long)n, (unsigned long)frame,
+		   (unsigned long)(here - test_recurse((unsigned)n)));
+	return 0;
+}
+
+/* The shell waits (it is not the CPU that panics); the panic's NMI
+ * stops this CPU wherever it is. */
+static int test_panic_on(struct shell_ctx *sh, const char *arg)
+{
+	uint64_t cpu;
+
+	if (parse_u64(arg, &cpu) < 0 || cpu >= hal_cpu_count()) {
+		out_printf(sh->out, "test: cpu must be 0-%u (got %s)\n",
+			   hal_cpu_count() - 1, arg);
+		return 1;
+	}
+	if (!task_create("panic", test_panic_task, NULL, (unsigned)cpu)) {
+		out_printf(sh->out, "test: cannot start a task on cpu %lu\n",
+			   (unsigned long)cpu);
+		return 1;
+	}
+	sched_sleep_ms(TEST_PANIC_WAIT_MS);
+	out_printf(sh->out, "test: panic on cpu %lu did not stop the machine\n",
+		   (unsigned long)cpu);
+	return 1;
+}
+
+__attribute__((noipa)) static int test_fault_read(uintptr_t addr)
+{
+	return *(volatile int *)addr;
+}
+
+__attribute__((noipa)) static void test_invalid_opcode(void)
+{
+	__builtin_trap();
+}
+
+int cmd_test(struct shell_ctx *sh, int argc, char **argv)
+{
+	if (argc == 3 && kstreq(argv[1], "panic"))
+		return test_panic_on(sh, argv[2]);
+	if (argc == 3 && kstreq(argv[1], "recurse"))
+		return test_recurse_cmd(sh, argv[2]);
+	if (argc != 2) {
+		out_puts(sh->out, TEST_USAGE);
+		return 1;
+	}
+	if (kstreq(argv[1], "panic")) {
+		test_panic_outer();
+	} else if (kstreq(argv[1], "fault")) {
+		out_printf(sh->out, "test: reading 0x%lx\n",
+			   (unsigned long)test_null_addr);
+		test_fault_read(test_null_addr);
+	} else if (kstreq(argv[1], "gp")) {
+		out_printf(sh->out, "test: reading 0x%lx\n",
+			   (unsigned long)test_noncanonical_addr);
+		test_fault_read(test_noncanonical_addr);
+	} else if (kstreq(argv[1], "ud")) {
+		test_invalid_opcode();
+	} else {
+		out_printf(sh->out, "test: unknown test '%s' (panic, recurse, fault, gp or ud)\n",
+			   argv[1]);
+		return 1;
+	}
+	out_printf(sh->out, "test: %s did not stop the machine\n", argv[1]);
+	return 1;
+}

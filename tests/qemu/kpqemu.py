@@ -1,0 +1,226 @@
+"""QEMU harness for the x86_64 kernel's tests (tests/qemu/test_*).
+
+One Kernel object is one QEMU process: TCG, qboot, the serial console on
+QEMU's stdin/stdout pipes (no ports, no files), isa-debug-exit for the
+exit status.  Every wait has a timeout; QEMU is killed when the object is
+closed, when the test process dies (PR_SET_PDEATHSIG) and on any failure.
+"""
+
+import ctypes
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+PROMPT = "> "
+BOOT_TIMEOUT = 30.0
+COMMAND_TIMEOUT = 30.0
+
+
+class HarnessError(Exception):
+    """A step did not happen in time, or the output was not what it must be."""
+
+
+def kernel_path():
+    path = os.environ.get("KPROF_KERNEL", "arch/x86_64/kprof.elf")
+    if not os.path.isfile(path):
+        raise HarnessError(f"no kernel image at {path} (set KPROF_KERNEL)")
+    return path
+
+
+def qemu_command(kernel, cmdline, monitor, smp):
+    return [
+        os.environ.get("QEMU", "qemu-system-x86_64"),
+        "-accel", "tcg",            # never KVM: nested KVM is slower here
+        "-machine", "pc", "-cpu", "max", "-smp", str(smp), "-m", "256M",
+        "-bios", os.environ.get("QEMU_BIOS", "/usr/share/qemu/qboot.rom"),
+        "-nodefaults", "-no-reboot", "-display", "none",
+        # COM1 on our pipes; with the monitor multiplexed in, Ctrl-A c
+        # switches between the two (Kernel.monitor()).
+        "-serial", "mon:stdio" if monitor else "stdio",
+        "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
+        "-kernel", kernel, "-append", cmdline,
+    ]
+
+
+def _die_with_parent():
+    """In the child: SIGKILL QEMU if the test process dies first."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(1, signal.SIGKILL)   # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+class Kernel:
+    """smp: vCPUs (-smp).  The uniprocessor tests keep 1; tests/qemu/test_smp
+    boots 4."""
+
+    def __init__(self, cmdline="", kernel=None, monitor=False, smp=1):
+        self.start = time.monotonic()
+        self.first_byte_at = None
+        self.prompt_at = None       # when the first prompt byte arrived
+        self._buf = bytearray()
+        self._cond = threading.Condition()
+        self._eof = False
+        self.proc = subprocess.Popen(
+            qemu_command(kernel or kernel_path(), cmdline, monitor, smp),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self._errs = []
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    # -- plumbing ---------------------------------------------------------
+    def _read(self):
+        fd = self.proc.stdout.fileno()
+        while True:
+            chunk = os.read(fd, 4096)
+            with self._cond:
+                if not chunk:
+                    self._eof = True
+                    self._cond.notify_all()
+                    return
+                if self.first_byte_at is None:
+                    self.first_byte_at = time.monotonic()
+                self._buf += chunk
+                if self.prompt_at is None and PROMPT.encode() in self._buf:
+                    self.prompt_at = time.monotonic()
+                self._cond.notify_all()
+
+    def _read_stderr(self):
+        for line in self.proc.stderr:
+            self._errs.append(line.decode(errors="replace"))
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+        try:
+            self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+        return False
+
+    def text(self, since=0):
+        """Console output from byte @since on, CR dropped."""
+        with self._cond:
+            data = bytes(self._buf[since:])
+        return data.decode(errors="replace").replace("\r", "")
+
+    def mark(self):
+        with self._cond:
+            return len(self._buf)
+
+    def fail(self, why):
+        raise HarnessError(f"{why}\n--- console ---\n{self.text()}\n"
+                           f"--- qemu stderr ---\n{''.join(self._errs)}")
+
+    # -- waiting ----------------------------------------------------------
+    def wait_for(self, predicate, timeout, what, since=0):
+        """Wait until predicate(output from byte @since on) is true;
+        returns its value."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while True:
+                value = predicate(self.text(since))
+                if value:
+                    return value
+                left = deadline - time.monotonic()
+                if left <= 0 or self._eof:
+                    break
+                self._cond.wait(min(left, 0.5))
+        self.fail(f"timed out after {timeout:.0f} s waiting for {what}")
+
+    def expect(self, regex, timeout=COMMAND_TIMEOUT, since=0):
+        pat = re.compile(regex, re.M)
+        return self.wait_for(pat.search, timeout, repr(regex), since)
+
+    def wait_prompt(self, timeout=BOOT_TIMEOUT):
+        self.expect(r"^> ", timeout)
+
+    def wait_exit(self, timeout=COMMAND_TIMEOUT):
+        try:
+            return self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            self.fail(f"QEMU did not exit within {timeout:.0f} s")
+
+    # -- the shell --------------------------------------------------------
+    def send(self, data):
+        self.proc.stdin.write(data.encode())
+        self.proc.stdin.flush()
+
+    def monitor(self, line):
+        """Run one QEMU monitor command (needs Kernel(monitor=True)), then
+        switch the terminal back to the serial console.  Returns what the
+        monitor printed after the command's echo, up to its next prompt."""
+        start = self.mark()
+        self.send("\x01c")
+        self.expect(r"\(qemu\) ", since=start)
+        start = self.mark()
+        self.send(line + "\r")
+        self.expect(r"\(qemu\) ", since=start)
+        out = self.text(start)
+        self.send("\x01c")
+        out = out[out.find("\n") + 1:]     # the echoed, redrawn command line
+        return out[:out.rfind("(qemu) ")]
+
+    def command(self, line, timeout=COMMAND_TIMEOUT):
+        """Type @line at the prompt; returns its output, without the echo
+        and the next prompt."""
+        start = self.mark()
+        self.send(line + "\r")
+
+        def done(t):
+            return t if "\n" in t and t.endswith("\n" + PROMPT) else None
+
+        out = self.wait_for(done, timeout, f"the prompt after {line!r}", start)
+        out = out[out.index("\n") + 1:]     # drop the echoed line
+        return out[:-len(PROMPT)]
+
+
+def missing_tools():
+    """Why the tests cannot run here (no QEMU, no qboot), or None."""
+    qemu = os.environ.get("QEMU", "qemu-system-x86_64")
+    bios = os.environ.get("QEMU_BIOS", "/usr/share/qemu/qboot.rom")
+    if not shutil.which(qemu):
+        return f"{qemu} not found"
+    if not os.path.isfile(bios):
+        return f"no firmware at {bios}"
+    return None
+
+
+def run_tests(tests):
+    """Run each test function; print one line per test; exit 0 when all
+    passed, 77 (automake's SKIP) when QEMU is not installed.  A test is
+    def test_x(): ... raising on failure."""
+    why = missing_tools()
+    if why:
+        print(f"SKIP: {why}")
+        sys.exit(77)
+    failed = 0
+    for t in tests:
+        t0 = time.monotonic()
+        try:
+            t()
+            print(f"PASS {t.__name__} ({time.monotonic() - t0:.1f} s)")
+        except Exception as e:          # report every failure, keep going
+            failed += 1
+            print(f"FAIL {t.__name__}: {e}")
+        sys.stdout.flush()
+    sys.exit(1 if failed else 0)
+
+
+def check(cond, why):
+    if not cond:
+        raise HarnessError(why)
