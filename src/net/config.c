@@ -1,0 +1,210 @@
+/* Network configuration from kernel command-line words (see net.h). */
+#include "net/net.h"
+
+#include "lib/errno.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+#include "shell/udpsh.h"
+
+static struct net_config net_cfg = {
+	.ip = NET_DEFAULT_IP,
+	.prefix = NET_DEFAULT_PREFIX,
+	.gw = NET_DEFAULT_GW,
+	.udpsh_port = NET_DEFAULT_UDPSH_PORT,
+	.udpsh_allow = NET_DEFAULT_UDPSH_ALLOW,
+};
+
+const struct net_config *net_config(void)
+{
+	return &net_cfg;
+}
+
+void net_config_reset(void)
+{
+	net_cfg.ip = NET_DEFAULT_IP;
+	net_cfg.prefix = NET_DEFAULT_PREFIX;
+	net_cfg.gw = NET_DEFAULT_GW;
+	net_cfg.udpsh_port = NET_DEFAULT_UDPSH_PORT;
+	kstrlcpy(net_cfg.udpsh_allow, NET_DEFAULT_UDPSH_ALLOW,
+		 sizeof(net_cfg.udpsh_allow));
+}
+
+static uint32_t net_mask(unsigned prefix)
+{
+	return prefix == 0 ? 0 : ~(uint32_t)0 << (32 - prefix);
+}
+
+/* An address a host may own or route through: not 0/8, loopback,
+ * multicast or reserved, and on @prefix neither the subnet's network nor
+ * its broadcast address. */
+static bool net_host_addr_ok(uint32_t ip, unsigned prefix)
+{
+	uint32_t host = ip & ~net_mask(prefix);
+
+	if ((ip >> 24) == 0 || (ip >> 24) == 127 || (ip >> 28) >= 14)
+		return false;
+	return host != 0 && host != ~net_mask(prefix);
+}
+
+static bool net_same_subnet(uint32_t a, uint32_t b, unsigned prefix)
+{
+	return ((a ^ b) & net_mask(prefix)) == 0;
+}
+
+/* "ADDR[/PREFIX]" into @ip/@prefix: the address is a host's, so its host
+ * bits are not zero (parse_cidr() would refuse them). */
+static int net_parse_host_prefix(const char *s, uint32_t *ip, unsigned *prefix)
+{
+	char addr[16];
+	const char *slash = s;
+	uint64_t n = NET_DEFAULT_PREFIX;
+	size_t len;
+
+	while (*slash && *slash != '/')
+		slash++;
+	len = (size_t)(slash - s);
+	if (len == 0 || len >= sizeof(addr))
+		return -EINVAL;
+	kmemcpy(addr, s, len);
+	addr[len] = '\0';
+	if (parse_ipv4(addr, ip) < 0)
+		return -EINVAL;
+	if (*slash && (parse_u64(slash + 1, &n) < 0 || n < 1 || n > 30))
+		return -EINVAL;
+	*prefix = (unsigned)n;
+	return net_host_addr_ok(*ip, *prefix) ? 0 : -EINVAL;
+}
+
+/* "GW" or "none", checked against @ip/@prefix. */
+static int net_parse_gw(const char *s, uint32_t ip, unsigned prefix,
+			uint32_t *gw)
+{
+	if (kstreq(s, "none")) {
+		*gw = 0;
+		return 0;
+	}
+	if (parse_ipv4(s, gw) < 0 || !net_host_addr_ok(*gw, prefix) ||
+	    !net_same_subnet(*gw, ip, prefix) || *gw == ip)
+		return -EINVAL;
+	return 0;
+}
+
+static void net_say_ip(struct out *err, const char *value)
+{
+	char ip[16];
+
+	out_printf(err, "net: ip=%s is not ADDR[/PREFIX][,gw=GW] with a host address and prefix 1-30; keeping %s/%u\n",
+		   value, net_ip_str(net_cfg.ip, ip), net_cfg.prefix);
+}
+
+static int net_word_ip(const char *value, struct out *err)
+{
+	char text[40];
+	char *comma;
+	const char *gwtext = NULL;
+	uint32_t ip, gw = net_cfg.gw;
+	unsigned prefix;
+	char gws[16], ips[16];
+
+	if (kstrnlen(value, sizeof(text)) >= sizeof(text)) {
+		net_say_ip(err, value);
+		return -EINVAL;
+	}
+	kstrlcpy(text, value, sizeof(text));
+	comma = text;
+	while (*comma && *comma != ',')
+		comma++;
+	if (*comma) {
+		*comma = '\0';
+		gwtext = comma + 1;
+		if (!kstarts_with(gwtext, "gw=")) {
+			net_say_ip(err, value);
+			return -EINVAL;
+		}
+		gwtext += 3;
+	}
+	if (net_parse_host_prefix(text, &ip, &prefix) < 0) {
+		net_say_ip(err, value);
+		return -EINVAL;
+	}
+	if (gwtext) {
+		if (net_parse_gw(gwtext, ip, prefix, &gw) < 0) {
+			net_say_ip(err, value);
+			return -EINVAL;
+		}
+	} else if (gw && (!net_same_subnet(gw, ip, prefix) || gw == ip ||
+			  !net_host_addr_ok(gw, prefix))) {
+		/* The old gateway cannot serve the new subnet. */
+		out_printf(err, "net: gateway %s is outside %s/%u; no gateway\n",
+			   net_ip_str(gw, gws), net_ip_str(ip, ips), prefix);
+		gw = 0;
+	}
+	net_cfg.ip = ip;
+	net_cfg.prefix = prefix;
+	net_cfg.gw = gw;
+	return 0;
+}
+
+static int net_word_gw(const char *value, struct out *err)
+{
+	uint32_t gw;
+	char ip[16], old[16];
+
+	if (net_parse_gw(value, net_cfg.ip, net_cfg.prefix, &gw) < 0) {
+		out_printf(err, "net: gw=%s is not an address inside %s/%u (or none); keeping %s\n",
+			   value, net_ip_str(net_cfg.ip, ip), net_cfg.prefix,
+			   net_cfg.gw ? net_ip_str(net_cfg.gw, old) : "none");
+		return -EINVAL;
+	}
+	net_cfg.gw = gw;
+	return 0;
+}
+
+static int net_word_udpsh(const char *value, struct out *err)
+{
+	uint64_t port;
+
+	if (kstreq(value, "off")) {
+		net_cfg.udpsh_port = 0;
+		return 0;
+	}
+	if (parse_u64(value, &port) < 0 || port < 1 || port > 65535) {
+		out_printf(err, "net: udpsh=%s is not a port 1-65535 or off; keeping %u\n",
+			   value, net_cfg.udpsh_port);
+		return -EINVAL;
+	}
+	net_cfg.udpsh_port = (uint16_t)port;
+	return 0;
+}
+
+static int net_word_allow(const char *value, struct out *err)
+{
+	/* udpsh_allow_set() is the one parser of the list; a scratch core
+	 * checks the text and gives it back in canonical form. */
+	struct udpsh scratch;
+	int rc;
+
+	udpsh_init(&scratch, NULL, NULL);
+	rc = udpsh_allow_set(&scratch, value);
+	if (rc < 0) {
+		out_printf(err, "net: udpsh.allow=%s is not CIDR[,CIDR] (at most %u, host bits zero); keeping %s\n",
+			   value, UDPSH_ALLOW_MAX, net_cfg.udpsh_allow);
+		return -EINVAL;
+	}
+	udpsh_allow_format(&scratch, net_cfg.udpsh_allow, sizeof(net_cfg.udpsh_allow));
+	return 0;
+}
+
+int net_config_word(const char *key, const char *value, struct out *err)
+{
+	if (kstreq(key, "ip"))
+		return net_word_ip(value, err);
+	if (kstreq(key, "gw"))
+		return net_word_gw(value, err);
+	if (kstreq(key, "udpsh"))
+		return net_word_udpsh(value, err);
+	if (kstreq(key, "udpsh.allow"))
+		return net_word_allow(value, err);
+	return -ENOENT;
+}

@@ -1,0 +1,14 @@
+# The IPv4/UDP stack: no hardware in here (hal/netdev.h).
+src_libkprof_la_SOURCES += \
+	%reldir%/arp.c \
+	%reldir%/checksum.c \
+	%reldir%/config.c \
+	%reldir%/icmp.c \
+	%reldir%/internal.h \
+	%reldir%/ipv4.c \
+	%reldir%/net.c %reldir%/net.h \
+	%reldir%/netload.c %reldir%/netload.h \
+	%reldir%/netsh.c \
+	%reldir%/start.c \
+	%reldir%/udp.c \
+	%reldir%/wire.h

@@ -1,0 +1,204 @@
+/* The IPv4/UDP stack: Ethernet, ARP, IPv4, ICMP echo and UDP, with no
+ * hardware in it.  Frames leave through hal_netdev_send() and arrive
+ * through net_rx() (hal/entry.h), which the platform calls from one task,
+ * one frame at a time.  Everything a peer sends is length-checked before
+ * it is read; what the stack does not accept is dropped and counted by
+ * reason (enum net_drop), never trusted.
+ *
+ * Configuration comes from kernel command-line words, before net_start():
+ *
+ *   ip=ADDR[/PREFIX][,gw=GW]  this host's address, prefix length (24 when
+ *                             omitted) and optionally the gateway
+ *                             (default ip=10.0.2.15/24,gw=10.0.2.2)
+ *   gw=GW | gw=none           the gateway alone; it must lie inside the
+ *                             subnet of ip (default 10.0.2.2)
+ *   udpsh=PORT | udpsh=off    the UDP shell's port, 1-65535 (default 5555)
+ *   udpsh.allow=CIDR[,CIDR]   sources the UDP shell answers, at most 8
+ *                             (default 10.0.2.2/32)
+ *
+ * A malformed word is reported in one line and the value it would have
+ * replaced is kept.
+ */
+#ifndef KPROF_NET_NET_H
+#define KPROF_NET_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "shell/udpsh.h"
+
+struct out;
+
+/* Why a received frame was not taken.  net_drop_name() gives the word
+ * `net` prints for each. */
+enum net_drop {
+	NET_DROP_RUNT,		/* shorter than an Ethernet header */
+	NET_DROP_OVERSIZE,	/* longer than an Ethernet frame (1514 bytes) */
+	NET_DROP_OTHER_HOST,	/* Ethernet destination neither ours nor broadcast */
+	NET_DROP_ETHERTYPE,	/* neither IPv4 nor ARP */
+	NET_DROP_ARP_MALFORMED,	/* short, not Ethernet/IPv4, bad op or sender */
+	NET_DROP_ARP_NOT_US,	/* about another host's address */
+	NET_DROP_IP_SHORT,	/* fewer bytes than an IPv4 header */
+	NET_DROP_IP_VERSION,	/* version field not 4 */
+	NET_DROP_IP_HDRLEN,	/* header length field below 20 bytes */
+	NET_DROP_IP_OPTIONS,	/* header longer than 20 bytes: options */
+	NET_DROP_IP_LENGTH,	/* total length below the header or past the frame */
+	NET_DROP_IP_CHECKSUM,	/* header checksum wrong */
+	NET_DROP_IP_FRAGMENT,	/* a fragment (more-fragments flag or an offset) */
+	NET_DROP_IP_SOURCE,	/* source zero, broadcast, multicast or loopback */
+	NET_DROP_IP_NOT_US,	/* destination another host */
+	NET_DROP_IP_PROTOCOL,	/* neither ICMP nor UDP */
+	NET_DROP_ICMP_SHORT,	/* shorter than an ICMP header */
+	NET_DROP_ICMP_CHECKSUM,	/* ICMP checksum wrong */
+	NET_DROP_ICMP_TYPE,	/* not an echo request, or one to a broadcast */
+	NET_DROP_UDP_LENGTH,	/* short, or length field disagrees with IPv4's */
+	NET_DROP_UDP_CHECKSUM,	/* checksum present and wrong */
+	NET_DROP_UDP_PORT,	/* nothing bound to the destination port */
+	NET_DROP_UDPSH_DENIED,	/* UDP shell: source outside udpsh.allow */
+	NET_DROP_UDPSH_BUSY,	/* UDP shell: its queue was full */
+	NET_DROP_COUNT
+};
+
+const char *net_drop_name(enum net_drop reason);
+
+/* Counters since boot (or net_reset()).  Read with net_stats_read(). */
+struct net_stats {
+	uint64_t rx_frames, rx_bytes;	/* every frame handed to net_rx() */
+	uint64_t tx_frames, tx_bytes;	/* frames the device accepted */
+	uint64_t rx_arp, rx_ipv4, rx_icmp, rx_udp;	/* accepted, by protocol */
+	uint64_t arp_requests_sent, arp_replies_sent, echo_replies_sent;
+	uint64_t tx_no_arp;	/* not sent: next hop's MAC unknown (request sent) */
+	uint64_t tx_no_route;	/* not sent: off-link and no gateway */
+	uint64_t tx_failed;	/* the device refused the frame */
+	uint64_t drops[NET_DROP_COUNT];
+};
+
+/* A consistent-enough copy of the counters (each read atomically). */
+void net_stats_read(struct net_stats *s);
+
+/* Sum of every drop counter in @s. */
+uint64_t net_stats_drops(const struct net_stats *s);
+
+/* ---- configuration ---- */
+
+#define NET_DEFAULT_IP 0x0a00020fu	/* 10.0.2.15 */
+#define NET_DEFAULT_PREFIX 24u
+#define NET_DEFAULT_GW 0x0a000202u	/* 10.0.2.2 */
+#define NET_DEFAULT_UDPSH_PORT 5555u
+#define NET_DEFAULT_UDPSH_ALLOW "10.0.2.2/32"
+
+struct net_config {
+	uint32_t ip;		/* host byte order */
+	unsigned prefix;	/* 1-30 */
+	uint32_t gw;		/* 0: none */
+	uint16_t udpsh_port;	/* 0: no UDP shell */
+	char udpsh_allow[UDPSH_ALLOW_TEXT_MAX];
+};
+
+/* The configuration in force.  Changed only by net_config_word() and
+ * net_config_reset(), before net_start(). */
+const struct net_config *net_config(void);
+
+/* Back to the defaults above. */
+void net_config_reset(void);
+
+/* Apply one command-line word key=value.  Returns 0 when @key is one of
+ * ours and @value was taken; -EINVAL when @value is malformed, after one
+ * line on @err saying so and which value stays; -ENOENT, printing
+ * nothing, when @key is not a network key.  Boot only, before net_start(). */
+int net_config_word(const char *key, const char *value, struct out *err);
+
+/* ---- life cycle ---- */
+
+/* Bring the stack up: reset its state, start the device's receive path
+ * (hal_netdev_start()), the UDP shell's task on its port, and ask for the
+ * gateway's MAC.  Prints the configuration to @o (two lines).  When
+ * hal_netdev_present() is false it does nothing and prints nothing.
+ * Task context, once, with the scheduler running. */
+void net_start(struct out *o);
+
+/* True once net_start() found a device. */
+bool net_is_up(void);
+
+/* Forget all state: counters, ARP cache, UDP bindings, the UDP shell's
+ * queue.  The configuration stays.  For tests and net_start(); not while
+ * frames are being received. */
+void net_reset(void);
+
+/* ---- ARP ---- */
+
+#define ARP_CACHE_SIZE 16
+/* An entry not confirmed for this long is no longer used. */
+#define ARP_TTL_NS (60ull * 1000000000ull)
+
+struct arp_entry_info {
+	uint32_t ip;
+	uint8_t mac[6];
+	uint64_t age_ns;	/* since it was last confirmed */
+};
+
+/* Copy up to @max live (unexpired) entries into @out; returns how many. */
+unsigned arp_snapshot(struct arp_entry_info *out, unsigned max);
+
+/* The MAC for @ip if a live entry has it.  Any task. */
+bool arp_lookup(uint32_t ip, uint8_t mac[6]);
+
+/* Broadcast a request for @ip.  Task context. */
+void arp_request(uint32_t ip);
+
+/* Wait up to @timeout_ms for the next hop towards @ip to be resolved,
+ * asking again every 200 ms.  Returns 0, -EINVAL (no route) or
+ * -ETIMEDOUT.  Task context, may sleep. */
+int net_resolve(uint32_t ip, unsigned timeout_ms);
+
+/* ---- UDP ---- */
+
+struct udp_dgram {
+	uint32_t src, dst;	/* host byte order */
+	uint16_t sport, dport;
+	const uint8_t *data;	/* the payload, valid during the call only */
+	size_t len;
+};
+
+/* Called from net_rx()'s task for each datagram to the bound port.  Must
+ * not sleep or wait long: it holds up every frame behind it. */
+typedef void (*udp_handler_fn)(void *ctx, const struct udp_dgram *d);
+
+/* Deliver datagrams to @port to @fn.  Returns 0, -EBUSY (port taken) or
+ * -ENOSPC (table full).  Task context. */
+int udp_bind(uint16_t port, udp_handler_fn fn, void *ctx);
+
+/* Stop delivering to @port.  On return @fn is not running and will not be
+ * called again.  Task context. */
+void udp_unbind(uint16_t port);
+
+/* Send @len bytes (at most UDP_PAYLOAD_MAX, 1472) from our @sport to
+ * @dst:@dport, with a checksum.  Returns 0; -E2BIG; -EINVAL (no route);
+ * -EAGAIN when the next hop's MAC is not known yet (a request has been
+ * sent: try again later); or the device's error.  Task context. */
+int udp_send(uint32_t dst, uint16_t sport, uint16_t dport,
+	     const void *data, size_t len);
+
+/* ---- the UDP shell on src/net ---- */
+
+/* Bind the UDP shell core to the configured port and allowlist, with no
+ * task behind it: datagrams queue (at most NET_UDPSH_QUEUE) until
+ * net_udpsh_run_queued().  net_start() does this, then starts the task.
+ * Returns 0 (also when udpsh=off) or a negative errno. */
+int net_udpsh_open(void);
+
+#define NET_UDPSH_QUEUE 4
+
+/* Run the UDP shell's queued datagrams, if any, in the calling task;
+ * returns how many ran.  The UDP shell's task does this; tests and fuzz
+ * targets call it directly. */
+unsigned net_udpsh_run_queued(void);
+
+/* The UDP shell core's own counters. */
+void net_udpsh_stats(struct udpsh_stats *s);
+
+/* Print "a.b.c.d" for @ip (host order) into @buf of at least 16 bytes. */
+char *net_ip_str(uint32_t ip, char buf[16]);
+
+#endif

@@ -1,0 +1,507 @@
+/* netload: iperf 2 compatible UDP load, see netload.h. */
+#include "net/netload.h"
+
+#include "hal/timer.h"
+#include "kernel/sched.h"
+#include "lib/errno.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+#include "net/net.h"
+#include "net/wire.h"
+
+/* ---- receiving end: accounting ---- */
+
+void netload_rx_init(struct netload_rx *r)
+{
+	kmemset(r, 0, sizeof(*r));
+}
+
+/* RFC 1889's estimator: J += (|D| - J) / 16, D the change in transit time
+ * (the two clocks' offset cancels in it). */
+static void netload_rx_jitter(struct netload_rx *r, const uint8_t *data,
+			      size_t len, uint64_t now_ns)
+{
+	int64_t sent_ns, transit, d;
+
+	if (len < 12)
+		return;
+	sent_ns = (int64_t)wire_get32(data + 4) * 1000000000 +
+		  (int64_t)wire_get32(data + 8) * 1000;
+	transit = (int64_t)now_ns - sent_ns;
+	if (r->have_transit) {
+		d = transit - r->last_transit_ns;
+		if (d < 0)
+			d = -d;
+		r->jitter_ns += (d - r->jitter_ns) / 16;
+	}
+	r->last_transit_ns = transit;
+	r->have_transit = true;
+}
+
+static void netload_rx_order(struct netload_rx *r, int64_t id)
+{
+	if (id != r->max_id + 1) {
+		if (id < r->max_id + 1)
+			r->out_of_order++;
+		else
+			r->lost += (uint64_t)(id - r->max_id - 1);
+	}
+	if (id > r->max_id)
+		r->max_id = id;
+}
+
+bool netload_rx_account(struct netload_rx *r, uint32_t src, uint16_t sport,
+			const uint8_t *data, size_t len, uint64_t now_ns)
+{
+	int32_t id;
+
+	if (len < 4) {
+		r->short_dgrams++;
+		return false;
+	}
+	id = (int32_t)wire_get32(data);
+	if (r->started && (src != r->peer || sport != r->peer_port)) {
+		r->foreign++;
+		return false;
+	}
+	if (id < 0) {
+		/* A final datagram before any data still gets its report
+		 * (all zero), so the sender stops asking. */
+		if (!r->started) {
+			r->started = true;
+			r->peer = src;
+			r->peer_port = sport;
+			r->first_ns = now_ns;
+		}
+		if (!r->finished) {
+			r->finished = true;
+			r->final_ns = now_ns;
+		}
+		r->finals++;
+		return true;
+	}
+	if (r->finished) {
+		r->foreign++;
+		return false;
+	}
+	if (!r->started) {
+		r->started = true;
+		r->peer = src;
+		r->peer_port = sport;
+		r->first_ns = now_ns;
+	}
+	r->datagrams++;
+	r->bytes += len;
+	r->last_ns = now_ns;
+	netload_rx_jitter(r, data, len, now_ns);
+	/* iperf 2 leaves id 0 out of the ordering. */
+	if (id > 0)
+		netload_rx_order(r, id);
+	return false;
+}
+
+/* Receive time from the first data datagram to the end (the final
+ * datagram, else the last one). */
+static uint64_t netload_rx_span_ns(const struct netload_rx *r)
+{
+	uint64_t end = r->finished ? r->final_ns : r->last_ns;
+
+	return r->datagrams && end > r->first_ns ? end - r->first_ns : 0;
+}
+
+size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
+			    size_t fin_len, uint8_t *buf)
+{
+	uint64_t span = netload_rx_span_ns(r);
+	uint64_t jitter = r->jitter_ns > 0 ? (uint64_t)r->jitter_ns : 0;
+
+	kmemset(buf, 0, NETLOAD_REPORT_LEN);
+	kmemcpy(buf, fin, fin_len < NETLOAD_HDR_LEN ? fin_len : NETLOAD_HDR_LEN);
+	wire_put32(buf + 16, NETLOAD_IPERF_VERSION1 | NETLOAD_IPERF_SEQNO64B);
+	wire_put32(buf + 20, (uint32_t)(r->bytes >> 32));
+	wire_put32(buf + 24, (uint32_t)r->bytes);
+	wire_put32(buf + 28, (uint32_t)(span / 1000000000u));
+	wire_put32(buf + 32, (uint32_t)(span % 1000000000u / 1000u));
+	wire_put32(buf + 36, (uint32_t)r->lost);
+	wire_put32(buf + 40, (uint32_t)r->out_of_order);
+	wire_put32(buf + 44, (uint32_t)r->datagrams);
+	wire_put32(buf + 48, (uint32_t)(jitter / 1000000000u));
+	wire_put32(buf + 52, (uint32_t)(jitter % 1000000000u / 1000u));
+	wire_put32(buf + 116, (uint32_t)(r->lost >> 32));
+	wire_put32(buf + 120, (uint32_t)(r->out_of_order >> 32));
+	wire_put32(buf + 124, (uint32_t)(r->datagrams >> 32));
+	return NETLOAD_REPORT_LEN;
+}
+
+int netload_report_parse(const uint8_t *buf, size_t len,
+			 struct netload_report *rep)
+{
+	bool wide;
+
+	if (len < NETLOAD_HDR_LEN + 40)
+		return -EINVAL;
+	rep->flags = wire_get32(buf + 16);
+	if (!(rep->flags & NETLOAD_IPERF_VERSION1))
+		return -EINVAL;
+	wide = (rep->flags & NETLOAD_IPERF_SEQNO64B) && len >= NETLOAD_REPORT_LEN;
+	rep->bytes = (uint64_t)wire_get32(buf + 20) << 32 | wire_get32(buf + 24);
+	rep->stop_sec = wire_get32(buf + 28);
+	rep->stop_usec = wire_get32(buf + 32);
+	rep->lost = wire_get32(buf + 36);
+	rep->out_of_order = wire_get32(buf + 40);
+	rep->datagrams = wire_get32(buf + 44);
+	rep->jitter_sec = wire_get32(buf + 48);
+	rep->jitter_usec = wire_get32(buf + 52);
+	if (wide) {
+		rep->lost |= (uint64_t)wire_get32(buf + 116) << 32;
+		rep->out_of_order |= (uint64_t)wire_get32(buf + 120) << 32;
+		rep->datagrams |= (uint64_t)wire_get32(buf + 124) << 32;
+	}
+	return 0;
+}
+
+void netload_dgram_build(uint8_t *buf, size_t size, int32_t id, uint64_t now_ns)
+{
+	kmemset(buf, 0, size);
+	wire_put32(buf, (uint32_t)id);
+	wire_put32(buf + 4, (uint32_t)(now_ns / 1000000000u));
+	wire_put32(buf + 8, (uint32_t)(now_ns % 1000000000u / 1000u));
+}
+
+uint64_t netload_pps(uint64_t count, uint64_t ns)
+{
+	return ns ? count * 1000000000u / ns : 0;
+}
+
+uint64_t netload_mbit100(uint64_t bytes, uint64_t ns)
+{
+	/* bits per microsecond is Mbit/s; times 100 for two decimals. */
+	return ns ? bytes * 800000u / ns : 0;
+}
+
+/* ---- arguments ---- */
+
+static const char netload_usage[] =
+	"netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n";
+
+static int netload_parse_port(const char *s, uint16_t *port, struct out *err)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) < 0 || v < 1 || v > 65535) {
+		out_printf(err, "netload: port must be 1-65535 (got '%s')\n", s);
+		return -EINVAL;
+	}
+	*port = (uint16_t)v;
+	return 0;
+}
+
+static int netload_parse_ms(const char *s, unsigned *ms, struct out *err)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) < 0 || v < 1 || v > NETLOAD_MS_MAX) {
+		out_printf(err, "netload: ms must be 1-%u (got '%s')\n", NETLOAD_MS_MAX, s);
+		return -EINVAL;
+	}
+	*ms = (unsigned)v;
+	return 0;
+}
+
+static int netload_parse_size(const char *s, unsigned *size, struct out *err)
+{
+	uint64_t v;
+
+	if (parse_u64(s, &v) < 0 || v < NETLOAD_SIZE_MIN || v > UDP_PAYLOAD_MAX) {
+		out_printf(err, "netload: size must be %u-%u bytes (got '%s')\n",
+			   NETLOAD_SIZE_MIN, UDP_PAYLOAD_MAX, s);
+		return -EINVAL;
+	}
+	*size = (unsigned)v;
+	return 0;
+}
+
+/* Bits per second with an optional decimal suffix k, M or G. */
+static int netload_parse_rate(const char *s, uint64_t *rate, struct out *err)
+{
+	char digits[24];
+	size_t n = kstrnlen(s, sizeof(digits));
+	uint64_t v, mult = 1;
+
+	if (n > 0 && n < sizeof(digits)) {
+		kmemcpy(digits, s, n + 1);
+		switch (digits[n - 1]) {
+		case 'k': case 'K': mult = 1000; break;
+		case 'm': case 'M': mult = 1000000; break;
+		case 'g': case 'G': mult = 1000000000; break;
+		}
+		if (mult > 1)
+			digits[n - 1] = '\0';
+		if (parse_u64(digits, &v) == 0 && v <= NETLOAD_RATE_MAX / mult &&
+		    v * mult <= NETLOAD_RATE_MAX) {
+			*rate = v * mult;
+			return 0;
+		}
+	}
+	out_printf(err, "netload: rate must be bits/s up to 10G, with an optional k, M or G, or 0 for no limit (got '%s')\n", s);
+	return -EINVAL;
+}
+
+int netload_parse(int argc, char **argv, struct netload_args *a, struct out *err)
+{
+	kmemset(a, 0, sizeof(*a));
+	a->size = NETLOAD_SIZE_DEFAULT;
+	a->rate = NETLOAD_RATE_DEFAULT;
+	if (argc == 4 && kstreq(argv[1], "recv")) {
+		if (netload_parse_port(argv[2], &a->port, err) < 0)
+			return -EINVAL;
+		return netload_parse_ms(argv[3], &a->ms, err);
+	}
+	if (argc < 5 || argc > 7 || !kstreq(argv[1], "send")) {
+		out_puts(err, netload_usage);
+		return -EINVAL;
+	}
+	a->send = true;
+	if (parse_ipv4(argv[2], &a->ip) < 0) {
+		out_printf(err, "netload: '%s' is not an IPv4 address\n", argv[2]);
+		return -EINVAL;
+	}
+	if (netload_parse_port(argv[3], &a->port, err) < 0 ||
+	    netload_parse_ms(argv[4], &a->ms, err) < 0)
+		return -EINVAL;
+	if (argc > 5 && netload_parse_size(argv[5], &a->size, err) < 0)
+		return -EINVAL;
+	if (argc > 6 && netload_parse_rate(argv[6], &a->rate, err) < 0)
+		return -EINVAL;
+	return 0;
+}
+
+/* ---- printing ---- */
+
+static void netload_print_rates(struct out *o, uint64_t count, uint64_t bytes,
+				uint64_t ns)
+{
+	uint64_t m = netload_mbit100(bytes, ns);
+
+	out_printf(o, "%llu packets/s, %llu.%02llu Mbit/s",
+		   (unsigned long long)netload_pps(count, ns),
+		   (unsigned long long)(m / 100), (unsigned long long)(m % 100));
+}
+
+static void netload_print_jitter(struct out *o, uint64_t ns)
+{
+	uint64_t us = ns / 1000;
+
+	out_printf(o, "jitter %llu.%03llu ms", (unsigned long long)(us / 1000),
+		   (unsigned long long)(us % 1000));
+}
+
+/* ---- receiving end: the command ---- */
+
+struct netload_recv_ctx {
+	struct netload_rx rx;
+	uint16_t port;
+	uint64_t reports_failed;
+};
+
+static void netload_recv_handler(void *ctx, const struct udp_dgram *d)
+{
+	struct netload_recv_ctx *c = ctx;
+	uint8_t report[NETLOAD_REPORT_LEN];
+
+	if (!netload_rx_account(&c->rx, d->src, d->sport, d->data, d->len,
+				hal_clock_ns()))
+		return;
+	netload_report_build(&c->rx, d->data, d->len, report);
+	if (udp_send(d->src, c->port, d->sport, report, sizeof(report)) < 0)
+		c->reports_failed++;
+}
+
+int netload_recv(struct out *o, const struct netload_args *a)
+{
+	struct netload_recv_ctx c;
+	const struct netload_rx *r = &c.rx;
+	char ip[16];
+	int err;
+
+	netload_rx_init(&c.rx);
+	c.port = a->port;
+	c.reports_failed = 0;
+	err = udp_bind(a->port, netload_recv_handler, &c);
+	if (err < 0) {
+		out_printf(o, "netload: cannot listen on udp port %u (%s)\n", a->port,
+			   err == -EBUSY ? "in use" : "no free binding");
+		return err;
+	}
+	out_printf(o, "netload: listening on udp port %u for %u ms\n", a->port, a->ms);
+	/* The whole window, even after a final datagram: a sender whose
+	 * report was lost asks again and must be answered. */
+	sched_sleep_ms(a->ms);
+	udp_unbind(a->port);
+
+	if (!r->datagrams && !r->finals) {
+		out_printf(o, "netload recv: no datagrams on port %u in %u ms\n",
+			   a->port, a->ms);
+		return 0;
+	}
+	out_printf(o, "netload recv: %llu datagrams, %llu bytes from %s:%u in %llu ms: ",
+		   (unsigned long long)r->datagrams, (unsigned long long)r->bytes,
+		   net_ip_str(r->peer, ip), r->peer_port,
+		   (unsigned long long)(netload_rx_span_ns(r) / 1000000u));
+	netload_print_rates(o, r->datagrams, r->bytes, netload_rx_span_ns(r));
+	out_printf(o, "\nnetload recv: lost %llu, out of order %llu, ",
+		   (unsigned long long)r->lost, (unsigned long long)r->out_of_order);
+	netload_print_jitter(o, r->jitter_ns > 0 ? (uint64_t)r->jitter_ns : 0);
+	out_printf(o, ", final %s, ignored %llu\n",
+		   r->finished ? "received" : "missing",
+		   (unsigned long long)(r->short_dgrams + r->foreign));
+	if (c.reports_failed)
+		out_printf(o, "netload recv: %llu reports could not be sent\n",
+			   (unsigned long long)c.reports_failed);
+	return 0;
+}
+
+/* ---- sending end ---- */
+
+struct netload_send_ctx {
+	uint32_t peer;
+	uint16_t peer_port;
+	bool got;
+	struct netload_report rep;
+};
+
+static void netload_send_handler(void *ctx, const struct udp_dgram *d)
+{
+	struct netload_send_ctx *c = ctx;
+	struct netload_report rep;
+
+	if (d->src != c->peer || d->sport != c->peer_port ||
+	    __atomic_load_n(&c->got, __ATOMIC_ACQUIRE) ||
+	    netload_report_parse(d->data, d->len, &rep) < 0)
+		return;
+	c->rep = rep;
+	__atomic_store_n(&c->got, true, __ATOMIC_RELEASE);
+}
+
+/* A local port for the sender's socket, from the dynamic range. */
+static int netload_bind_local(struct netload_send_ctx *c, uint16_t *port)
+{
+	static uint16_t next;
+
+	for (unsigned i = 0; i < 64; i++) {
+		uint16_t p = (uint16_t)(49152 + __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED) % 16384);
+
+		if (udp_bind(p, netload_send_handler, c) == 0) {
+			*port = p;
+			return 0;
+		}
+	}
+	return -EBUSY;
+}
+
+struct netload_tx {
+	uint64_t sent, failed;
+};
+
+/* Send data datagrams for a->ms, paced to a->rate from absolute due times,
+ * so a late wake-up is made up for by a burst and the average holds. */
+static void netload_send_data(const struct netload_args *a, uint16_t sport,
+			      uint8_t *buf, struct netload_tx *tx)
+{
+	uint64_t start = hal_clock_ns(), end = start + (uint64_t)a->ms * 1000000u;
+	/* Picoseconds per datagram keep the pacing exact enough at 10G. */
+	uint64_t per_ps = a->rate ? (uint64_t)a->size * 8u * 1000000000000u / a->rate : 0;
+	uint64_t i = 0;
+
+	for (;;) {
+		uint64_t now = hal_clock_ns(), due = start + i * per_ps / 1000u;
+
+		if (now >= end)
+			break;
+		if (due > now) {
+			sched_sleep_ns(due - now < end - now ? due - now : end - now);
+			continue;
+		}
+		netload_dgram_build(buf, a->size, (int32_t)(i + 1), now);
+		if (udp_send(a->ip, sport, a->port, buf, a->size) == 0)
+			tx->sent++;
+		else
+			tx->failed++;
+		i++;
+		/* Unpaced, still let the CPU's other tasks run. */
+		if (!a->rate && i % 64 == 0)
+			sched_yield_cpu();
+		if (i >= 0x7fffffffu)
+			break;
+	}
+}
+
+/* The final datagram, repeated until the report is in. */
+static bool netload_send_final(const struct netload_args *a, uint16_t sport,
+			       uint8_t *buf, uint64_t last_id,
+			       struct netload_send_ctx *c)
+{
+	for (unsigned try = 0; try < 10; try++) {
+		netload_dgram_build(buf, a->size, -(int32_t)(last_id + 1 + try), hal_clock_ns());
+		udp_send(a->ip, sport, a->port, buf, a->size);
+		for (unsigned w = 0; w < 25; w++) {
+			if (__atomic_load_n(&c->got, __ATOMIC_ACQUIRE))
+				return true;
+			sched_sleep_ms(10);
+		}
+	}
+	return __atomic_load_n(&c->got, __ATOMIC_ACQUIRE);
+}
+
+int netload_send(struct out *o, const struct netload_args *a)
+{
+	struct netload_send_ctx c = { .peer = a->ip, .peer_port = a->port };
+	struct netload_tx tx = { 0, 0 };
+	uint8_t buf[UDP_PAYLOAD_MAX];
+	uint64_t t0, span;
+	uint16_t sport;
+	char ip[16];
+	int err;
+
+	net_ip_str(a->ip, ip);
+	err = net_resolve(a->ip, 1000);
+	if (err < 0) {
+		out_printf(o, "netload: %s is unreachable (%s)\n", ip,
+			   err == -EINVAL ? "no route" : "no ARP reply");
+		return err;
+	}
+	if (netload_bind_local(&c, &sport) < 0) {
+		out_puts(o, "netload: no free local udp port\n");
+		return -EBUSY;
+	}
+	t0 = hal_clock_ns();
+	netload_send_data(a, sport, buf, &tx);
+	span = hal_clock_ns() - t0;
+	out_printf(o, "netload send: %llu datagrams, %llu bytes to %s:%u in %llu ms: ",
+		   (unsigned long long)tx.sent, (unsigned long long)(tx.sent * a->size),
+		   ip, a->port, (unsigned long long)(span / 1000000u));
+	netload_print_rates(o, tx.sent, tx.sent * a->size, span);
+	out_puts(o, "\n");
+	if (tx.failed)
+		out_printf(o, "netload send: %llu datagrams not sent (device busy or no ARP entry)\n",
+			   (unsigned long long)tx.failed);
+	if (netload_send_final(a, sport, buf, tx.sent + tx.failed, &c)) {
+		const struct netload_report *r = &c.rep;
+		uint64_t rspan = (uint64_t)r->stop_sec * 1000000000u + (uint64_t)r->stop_usec * 1000u;
+
+		out_printf(o, "netload send: receiver got %llu datagrams, %llu bytes in %llu ms: ",
+			   (unsigned long long)r->datagrams, (unsigned long long)r->bytes,
+			   (unsigned long long)(rspan / 1000000u));
+		netload_print_rates(o, r->datagrams, r->bytes, rspan);
+		out_printf(o, "\nnetload send: receiver lost %llu, out of order %llu, ",
+			   (unsigned long long)r->lost, (unsigned long long)r->out_of_order);
+		netload_print_jitter(o, (uint64_t)r->jitter_sec * 1000000000u +
+					(uint64_t)r->jitter_usec * 1000u);
+		out_puts(o, "\n");
+	} else {
+		out_puts(o, "netload send: no report from the receiver\n");
+	}
+	udp_unbind(sport);
+	return 0;
+}

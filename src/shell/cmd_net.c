@@ -1,0 +1,92 @@
+/* net: the stack's configuration, frame counts, drops by reason and the
+ * ARP cache. */
+#include "lib/out.h"
+#include "net/net.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+static void cmd_net_config(struct out *o)
+{
+	const struct net_config *c = net_config();
+	char ip[16], gw[16];
+
+	out_printf(o, "net: %s, %s/%u gw %s\n", net_is_up() ? "up" : "down",
+		   net_ip_str(c->ip, ip), c->prefix,
+		   c->gw ? net_ip_str(c->gw, gw) : "none");
+	if (c->udpsh_port)
+		out_printf(o, "udp shell: port %u, allow %s\n", c->udpsh_port,
+			   c->udpsh_allow[0] ? c->udpsh_allow : "nobody");
+	else
+		out_puts(o, "udp shell: off\n");
+}
+
+static void cmd_net_counters(struct out *o, const struct net_stats *s)
+{
+	out_printf(o, "frames: in %llu (%llu bytes), out %llu (%llu bytes)\n",
+		   (unsigned long long)s->rx_frames, (unsigned long long)s->rx_bytes,
+		   (unsigned long long)s->tx_frames, (unsigned long long)s->tx_bytes);
+	out_printf(o, "accepted: arp %llu, ipv4 %llu, icmp %llu, udp %llu\n",
+		   (unsigned long long)s->rx_arp, (unsigned long long)s->rx_ipv4,
+		   (unsigned long long)s->rx_icmp, (unsigned long long)s->rx_udp);
+	out_printf(o, "sent: arp requests %llu, arp replies %llu, echo replies %llu\n",
+		   (unsigned long long)s->arp_requests_sent,
+		   (unsigned long long)s->arp_replies_sent,
+		   (unsigned long long)s->echo_replies_sent);
+	out_printf(o, "not sent: no arp entry %llu, no route %llu, device refused %llu\n",
+		   (unsigned long long)s->tx_no_arp, (unsigned long long)s->tx_no_route,
+		   (unsigned long long)s->tx_failed);
+}
+
+static void cmd_net_drops(struct out *o, const struct net_stats *s)
+{
+	uint64_t total = net_stats_drops(s);
+
+	if (!total) {
+		out_puts(o, "drops: none\n");
+		return;
+	}
+	out_printf(o, "drops: %llu\n", (unsigned long long)total);
+	for (unsigned i = 0; i < NET_DROP_COUNT; i++)
+		if (s->drops[i])
+			out_printf(o, "  %-14s %llu\n", net_drop_name((enum net_drop)i),
+				   (unsigned long long)s->drops[i]);
+}
+
+static void cmd_net_arp(struct out *o)
+{
+	struct arp_entry_info e[ARP_CACHE_SIZE];
+	unsigned n = arp_snapshot(e, ARP_CACHE_SIZE);
+	char ip[16];
+
+	if (!n) {
+		out_puts(o, "arp: empty\n");
+		return;
+	}
+	for (unsigned i = 0; i < n; i++)
+		out_printf(o, "arp: %-15s %02x:%02x:%02x:%02x:%02x:%02x  %llu s ago\n",
+			   net_ip_str(e[i].ip, ip), e[i].mac[0], e[i].mac[1],
+			   e[i].mac[2], e[i].mac[3], e[i].mac[4], e[i].mac[5],
+			   (unsigned long long)(e[i].age_ns / 1000000000u));
+}
+
+int cmd_net(struct shell_ctx *sh, int argc, char **argv)
+{
+	struct net_stats s;
+	struct udpsh_stats u;
+
+	(void)argv;
+	if (argc > 1) {
+		out_puts(sh->out, "net: takes no arguments\n");
+		return SHELL_CMD_FAILED;
+	}
+	net_stats_read(&s);
+	net_udpsh_stats(&u);
+	cmd_net_config(sh->out);
+	cmd_net_counters(sh->out, &s);
+	cmd_net_drops(sh->out, &s);
+	out_printf(sh->out, "udp shell: %llu datagrams, %llu answered, %llu malformed, %llu replies not sent\n",
+		   (unsigned long long)u.datagrams_in, (unsigned long long)u.answered,
+		   (unsigned long long)u.malformed, (unsigned long long)u.send_failed);
+	cmd_net_arp(sh->out);
+	return 0;
+}

@@ -1,0 +1,21 @@
+/* netload: UDP load in iperf 2's format (net/netload.h). */
+#include "lib/out.h"
+#include "net/net.h"
+#include "net/netload.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+int cmd_netload(struct shell_ctx *sh, int argc, char **argv)
+{
+	struct netload_args a;
+
+	if (netload_parse(argc, argv, &a, sh->out) < 0)
+		return SHELL_CMD_FAILED;
+	if (!net_is_up()) {
+		out_puts(sh->out, "netload: the network is down (no device)\n");
+		return SHELL_CMD_FAILED;
+	}
+	if ((a.send ? netload_send(sh->out, &a) : netload_recv(sh->out, &a)) < 0)
+		return SHELL_CMD_FAILED;
+	return 0;
+}

@@ -1,0 +1,379 @@
+/* netload's iperf 2 format: the receiver's accounting of in-order,
+ * missing, reordered, foreign and short datagrams, the final datagram,
+ * jitter, the server report's bytes (built and parsed), the sender's
+ * datagrams, integer rates, and the command's arguments. */
+#include <check.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lib/errno.h"
+#include "lib/out.h"
+#include "net/netload.h"
+
+#define PEER 0x0a000202u
+#define PEER_PORT 40000
+
+static uint32_t be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+static struct netload_rx rx;
+static uint8_t dg[1500];
+
+/* A datagram of @size bytes with @id, sent at @sent_ns, arriving at
+ * @now_ns. */
+static bool feed(int32_t id, size_t size, uint64_t sent_ns, uint64_t now_ns)
+{
+	netload_dgram_build(dg, size, id, sent_ns);
+	return netload_rx_account(&rx, PEER, PEER_PORT, dg, size, now_ns);
+}
+
+static void setup(void)
+{
+	netload_rx_init(&rx);
+}
+
+START_TEST(test_dgram_layout_iperf_header)
+{
+	netload_dgram_build(dg, 20, -5, 12345678901234ull);
+	ck_assert_uint_eq(be32(dg), 0xfffffffbu);
+	ck_assert_uint_eq(be32(dg + 4), 12345);
+	ck_assert_uint_eq(be32(dg + 8), 678901);
+	ck_assert_uint_eq(be32(dg + 12), 0);
+	ck_assert_uint_eq(be32(dg + 16), 0);
+}
+END_TEST
+
+START_TEST(test_rx_in_order_no_loss)
+{
+	for (int i = 1; i <= 10; i++)
+		ck_assert(!feed(i, 100, (uint64_t)i * 1000000, (uint64_t)i * 1000000 + 500));
+	ck_assert_uint_eq(rx.datagrams, 10);
+	ck_assert_uint_eq(rx.bytes, 1000);
+	ck_assert_uint_eq(rx.lost, 0);
+	ck_assert_uint_eq(rx.out_of_order, 0);
+	ck_assert_int_eq(rx.max_id, 10);
+	ck_assert_uint_eq(rx.peer, PEER);
+	ck_assert_uint_eq(rx.peer_port, PEER_PORT);
+	ck_assert_int_eq(rx.jitter_ns, 0);
+}
+END_TEST
+
+/* 1 2 3 5 4 7, final -8: 6 taken, 4 and 6 skipped when first missed
+ * (iperf never takes a late one back off "lost"), 4 late. */
+START_TEST(test_rx_gaps_and_reordering_counted_as_iperf)
+{
+	static const int32_t ids[] = { 1, 2, 3, 5, 4, 7 };
+
+	for (unsigned i = 0; i < 6; i++)
+		ck_assert(!feed(ids[i], 100, 0, 1000));
+	ck_assert_uint_eq(rx.datagrams, 6);
+	ck_assert_uint_eq(rx.lost, 2);
+	ck_assert_uint_eq(rx.out_of_order, 1);
+	ck_assert_int_eq(rx.max_id, 7);
+	ck_assert(feed(-8, 100, 0, 2000));
+	ck_assert(rx.finished);
+	ck_assert_uint_eq(rx.datagrams, 6);	/* the final one is not data */
+	ck_assert_uint_eq(rx.bytes, 600);
+}
+END_TEST
+
+START_TEST(test_rx_duplicate_is_out_of_order)
+{
+	feed(1, 50, 0, 0);
+	feed(2, 50, 0, 0);
+	feed(2, 50, 0, 0);
+	ck_assert_uint_eq(rx.datagrams, 3);
+	ck_assert_uint_eq(rx.out_of_order, 1);
+	ck_assert_uint_eq(rx.lost, 0);
+}
+END_TEST
+
+START_TEST(test_rx_first_id_late_start_counts_missing)
+{
+	feed(5, 50, 0, 0);
+	ck_assert_uint_eq(rx.lost, 4);
+}
+END_TEST
+
+START_TEST(test_rx_id_zero_outside_ordering)
+{
+	feed(0, 50, 0, 0);
+	feed(1, 50, 0, 0);
+	ck_assert_uint_eq(rx.datagrams, 2);
+	ck_assert_uint_eq(rx.lost, 0);
+	ck_assert_uint_eq(rx.out_of_order, 0);
+}
+END_TEST
+
+START_TEST(test_rx_other_sender_and_short_ignored)
+{
+	feed(1, 100, 0, 0);
+	netload_dgram_build(dg, 100, 2, 0);
+	ck_assert(!netload_rx_account(&rx, PEER, PEER_PORT + 1, dg, 100, 0));
+	ck_assert(!netload_rx_account(&rx, PEER + 1, PEER_PORT, dg, 100, 0));
+	ck_assert(!netload_rx_account(&rx, PEER, PEER_PORT, dg, 3, 0));
+	ck_assert(!netload_rx_account(&rx, PEER, PEER_PORT, dg, 0, 0));
+	ck_assert_uint_eq(rx.foreign, 2);
+	ck_assert_uint_eq(rx.short_dgrams, 2);
+	ck_assert_uint_eq(rx.datagrams, 1);
+	/* A final datagram from a stranger is not ours to answer. */
+	netload_dgram_build(dg, 100, -2, 0);
+	ck_assert(!netload_rx_account(&rx, PEER + 1, PEER_PORT, dg, 100, 0));
+	ck_assert(!rx.finished);
+}
+END_TEST
+
+START_TEST(test_rx_repeated_final_answered_data_after_ignored)
+{
+	feed(1, 100, 0, 1000);
+	ck_assert(feed(-2, 100, 0, 5000));
+	ck_assert(feed(-3, 100, 0, 9000));	/* the sender's retry */
+	ck_assert_uint_eq(rx.finals, 2);
+	ck_assert_uint_eq(rx.final_ns, 5000);	/* the first one ends it */
+	ck_assert(!feed(2, 100, 0, 9500));
+	ck_assert_uint_eq(rx.datagrams, 1);
+	ck_assert_uint_eq(rx.foreign, 1);
+}
+END_TEST
+
+START_TEST(test_rx_final_before_data_answered_zero)
+{
+	uint8_t rep[NETLOAD_REPORT_LEN];
+
+	ck_assert(feed(-1, 16, 0, 0));
+	netload_report_build(&rx, dg, 16, rep);
+	ck_assert_uint_eq(be32(rep + 44), 0);
+	ck_assert_uint_eq(be32(rep + 24), 0);
+}
+END_TEST
+
+/* RFC 1889: one transit change of 1.6 ms, then back: 100 us, then
+ * 100 + (1600 - 100) / 16 = 193.75 us (integer ns). */
+START_TEST(test_rx_jitter_rfc1889)
+{
+	feed(1, 16, 0, 10000000);
+	feed(2, 16, 1000000, 11000000);
+	ck_assert_int_eq(rx.jitter_ns, 0);
+	feed(3, 16, 2000000, 13600000);
+	ck_assert_int_eq(rx.jitter_ns, 100000);
+	feed(4, 16, 3000000, 13000000);
+	ck_assert_int_eq(rx.jitter_ns, 193750);
+}
+END_TEST
+
+START_TEST(test_report_fields_at_iperf_offsets)
+{
+	uint8_t rep[NETLOAD_REPORT_LEN];
+	static const int32_t ids[] = { 1, 2, 3, 5, 4, 7 };
+
+	for (unsigned i = 0; i < 6; i++)
+		feed(ids[i], 1470, 0, 1000000000ull + i);
+	ck_assert(feed(-8, 1470, 0, 3250000000ull));
+	ck_assert_uint_eq(netload_report_build(&rx, dg, 1470, rep), 128);
+	/* The final datagram's header echoed. */
+	ck_assert_mem_eq(rep, dg, 16);
+	ck_assert_uint_eq(be32(rep + 16), 0x88000000u);
+	ck_assert_uint_eq(be32(rep + 20), 0);
+	ck_assert_uint_eq(be32(rep + 24), 6 * 1470);
+	ck_assert_uint_eq(be32(rep + 28), 2);		/* 2.25 s from first to final */
+	ck_assert_uint_eq(be32(rep + 32), 250000);
+	ck_assert_uint_eq(be32(rep + 36), 2);		/* lost */
+	ck_assert_uint_eq(be32(rep + 40), 1);		/* out of order */
+	ck_assert_uint_eq(be32(rep + 44), 6);		/* datagrams */
+	for (unsigned off = 56; off < 116; off++)
+		ck_assert_uint_eq(rep[off], 0);
+	ck_assert_uint_eq(be32(rep + 116), 0);
+	ck_assert_uint_eq(be32(rep + 120), 0);
+	ck_assert_uint_eq(be32(rep + 124), 0);
+}
+END_TEST
+
+START_TEST(test_report_wide_counts_split)
+{
+	uint8_t rep[NETLOAD_REPORT_LEN];
+	struct netload_report r;
+
+	rx.datagrams = 0x100000005ull;
+	rx.lost = 0x200000003ull;
+	rx.out_of_order = 0x300000001ull;
+	rx.bytes = 0x500000007ull;
+	rx.jitter_ns = 1500002000;
+	netload_report_build(&rx, dg, 0, rep);
+	ck_assert_uint_eq(be32(rep + 0), 0);
+	ck_assert_uint_eq(be32(rep + 20), 5);
+	ck_assert_uint_eq(be32(rep + 24), 7);
+	ck_assert_uint_eq(be32(rep + 44), 5);
+	ck_assert_uint_eq(be32(rep + 124), 1);
+	ck_assert_uint_eq(be32(rep + 36), 3);
+	ck_assert_uint_eq(be32(rep + 116), 2);
+	ck_assert_uint_eq(be32(rep + 48), 1);
+	ck_assert_uint_eq(be32(rep + 52), 500002);
+	ck_assert_int_eq(netload_report_parse(rep, sizeof(rep), &r), 0);
+	ck_assert_uint_eq(r.datagrams, 0x100000005ull);
+	ck_assert_uint_eq(r.lost, 0x200000003ull);
+	ck_assert_uint_eq(r.out_of_order, 0x300000001ull);
+	ck_assert_uint_eq(r.bytes, 0x500000007ull);
+	ck_assert_uint_eq(r.jitter_sec, 1);
+	ck_assert_uint_eq(r.jitter_usec, 500002);
+}
+END_TEST
+
+START_TEST(test_report_parse_refuses_short_or_unflagged)
+{
+	uint8_t rep[NETLOAD_REPORT_LEN];
+	struct netload_report r;
+
+	netload_report_build(&rx, dg, 0, rep);
+	ck_assert_int_eq(netload_report_parse(rep, 55, &r), -EINVAL);
+	ck_assert_int_eq(netload_report_parse(rep, 56, &r), 0);
+	rep[16] = 0;
+	ck_assert_int_eq(netload_report_parse(rep, sizeof(rep), &r), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_rates_integer)
+{
+	ck_assert_uint_eq(netload_pps(1000, 1000000000ull), 1000);
+	ck_assert_uint_eq(netload_pps(85, 500000000ull), 170);
+	ck_assert_uint_eq(netload_pps(5, 0), 0);
+	/* 1 250 000 bytes in 1 s: 10.00 Mbit/s. */
+	ck_assert_uint_eq(netload_mbit100(1250000, 1000000000ull), 1000);
+	/* 125 000 bytes in 1 s: 1.00 Mbit/s; 1470 bytes in 1 ms: 11.76. */
+	ck_assert_uint_eq(netload_mbit100(125000, 1000000000ull), 100);
+	ck_assert_uint_eq(netload_mbit100(1470, 1000000ull), 1176);
+	ck_assert_uint_eq(netload_mbit100(1, 0), 0);
+	/* A minute at 10 Gbit/s does not overflow. */
+	ck_assert_uint_eq(netload_mbit100(75000000000ull, 60000000000ull), 1000000);
+}
+END_TEST
+
+/* --- arguments --- */
+
+static char errbuf[512];
+static struct out_buf eb;
+
+static int parse(const char *line, struct netload_args *a)
+{
+	static char copy[256];
+	char *argv[16];
+	int argc = 0;
+
+	strcpy(copy, line);
+	for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	out_buf_init(&eb, errbuf, sizeof(errbuf));
+	return netload_parse(argc, argv, a, &eb.out);
+}
+
+START_TEST(test_args_recv)
+{
+	struct netload_args a;
+
+	ck_assert_int_eq(parse("netload recv 5001 3000", &a), 0);
+	ck_assert(!a.send);
+	ck_assert_uint_eq(a.port, 5001);
+	ck_assert_uint_eq(a.ms, 3000);
+	ck_assert_str_eq(errbuf, "");
+}
+END_TEST
+
+START_TEST(test_args_send_defaults_and_suffixes)
+{
+	struct netload_args a;
+
+	ck_assert_int_eq(parse("netload send 10.0.2.16 5001 1000", &a), 0);
+	ck_assert(a.send);
+	ck_assert_uint_eq(a.ip, 0x0a000210u);
+	ck_assert_uint_eq(a.size, 1470);
+	ck_assert_uint_eq(a.rate, 1000000);
+	ck_assert_int_eq(parse("netload send 10.0.2.16 5001 1000 64 250k", &a), 0);
+	ck_assert_uint_eq(a.size, 64);
+	ck_assert_uint_eq(a.rate, 250000);
+	ck_assert_int_eq(parse("netload send 10.0.2.16 5001 1000 1472 10G", &a), 0);
+	ck_assert_uint_eq(a.rate, 10000000000ull);
+	ck_assert_int_eq(parse("netload send 10.0.2.16 5001 1000 16 0", &a), 0);
+	ck_assert_uint_eq(a.rate, 0);
+}
+END_TEST
+
+static const struct {
+	const char *line, *err;
+} bad_args[] = {
+	{ "netload", "netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n" },
+	{ "netload recv 5001", "netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n" },
+	{ "netload recv 0 1000", "netload: port must be 1-65535 (got '0')\n" },
+	{ "netload recv 65536 1000", "netload: port must be 1-65535 (got '65536')\n" },
+	{ "netload recv 5001 0", "netload: ms must be 1-60000 (got '0')\n" },
+	{ "netload recv 5001 60001", "netload: ms must be 1-60000 (got '60001')\n" },
+	{ "netload send 10.0.2 5001 1000", "netload: '10.0.2' is not an IPv4 address\n" },
+	{ "netload send 10.0.2.16 5001 1000 15", "netload: size must be 16-1472 bytes (got '15')\n" },
+	{ "netload send 10.0.2.16 5001 1000 1473", "netload: size must be 16-1472 bytes (got '1473')\n" },
+	{ "netload send 10.0.2.16 5001 1000 100 11G",
+	  "netload: rate must be bits/s up to 10G, with an optional k, M or G, or 0 for no limit (got '11G')\n" },
+	{ "netload send 10.0.2.16 5001 1000 100 M",
+	  "netload: rate must be bits/s up to 10G, with an optional k, M or G, or 0 for no limit (got 'M')\n" },
+	{ "netload send 10.0.2.16 5001 1000 100 99999999999999999999999G",
+	  "netload: rate must be bits/s up to 10G, with an optional k, M or G, or 0 for no limit (got '99999999999999999999999G')\n" },
+	{ "netload send 10.0.2.16 5001 1000 100 1M x",
+	  "netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n" },
+	{ "netload bogus 1 2", "netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n" },
+};
+
+START_TEST(test_args_bad_one_line_error)
+{
+	struct netload_args a;
+
+	ck_assert_int_eq(parse(bad_args[_i].line, &a), -EINVAL);
+	ck_assert_str_eq(errbuf, bad_args[_i].err);
+}
+END_TEST
+
+static Suite *netload_suite(void)
+{
+	Suite *s = suite_create("netload");
+	TCase *tc;
+
+	tc = tcase_create("accounting");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_dgram_layout_iperf_header);
+	tcase_add_test(tc, test_rx_in_order_no_loss);
+	tcase_add_test(tc, test_rx_gaps_and_reordering_counted_as_iperf);
+	tcase_add_test(tc, test_rx_duplicate_is_out_of_order);
+	tcase_add_test(tc, test_rx_first_id_late_start_counts_missing);
+	tcase_add_test(tc, test_rx_id_zero_outside_ordering);
+	tcase_add_test(tc, test_rx_other_sender_and_short_ignored);
+	tcase_add_test(tc, test_rx_repeated_final_answered_data_after_ignored);
+	tcase_add_test(tc, test_rx_final_before_data_answered_zero);
+	tcase_add_test(tc, test_rx_jitter_rfc1889);
+	tcase_add_test(tc, test_rates_integer);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("report");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_report_fields_at_iperf_offsets);
+	tcase_add_test(tc, test_report_wide_counts_split);
+	tcase_add_test(tc, test_report_parse_refuses_short_or_unflagged);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("args");
+	tcase_add_test(tc, test_args_recv);
+	tcase_add_test(tc, test_args_send_defaults_and_suffixes);
+	tcase_add_loop_test(tc, test_args_bad_one_line_error, 0,
+			    (int)(sizeof(bad_args) / sizeof(bad_args[0])));
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(netload_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,38 @@
+# libFuzzer targets (configure --enable-fuzz with CC=clang, in a build
+# folder of their own).  `make fuzz` runs each for FUZZ_SECONDS from the
+# seed corpus in tests/fuzz/corpus/NAME; what it finds goes to
+# tests/fuzz/work-NAME in the build folder (crashes to crash-* there).
+FUZZ_SECONDS = 60
+FUZZ_NAMES = net_rx shell
+EXTRA_DIST += %reldir%/corpus %reldir%/make-seeds.py
+
+if ENABLE_FUZZ
+FUZZ_PROGS = %reldir%/fuzz_net_rx %reldir%/fuzz_shell
+EXTRA_PROGRAMS += $(FUZZ_PROGS)
+CLEANFILES += $(FUZZ_PROGS)
+
+%canon_reldir%_fuzz_net_rx_SOURCES = %reldir%/fuzz_net_rx.c \
+	%reldir%/fuzz_commands.c $(FAKE_HAL_SOURCES)
+%canon_reldir%_fuzz_net_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+%canon_reldir%_fuzz_net_rx_LDFLAGS = $(KP_FUZZ_LDFLAGS)
+%canon_reldir%_fuzz_net_rx_LDADD = src/libkprof.la
+
+%canon_reldir%_fuzz_shell_SOURCES = %reldir%/fuzz_shell.c \
+	%reldir%/fuzz_commands.c $(FAKE_HAL_SOURCES)
+%canon_reldir%_fuzz_shell_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+%canon_reldir%_fuzz_shell_LDFLAGS = $(KP_FUZZ_LDFLAGS)
+%canon_reldir%_fuzz_shell_LDADD = src/libkprof.la
+
+fuzz: $(FUZZ_PROGS)
+	@set -e; for name in $(FUZZ_NAMES); do \
+		mkdir -p %reldir%/work-$$name; \
+		echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
+		./%reldir%/fuzz_$$name -max_total_time=$(FUZZ_SECONDS) \
+			-print_final_stats=1 -artifact_prefix=%reldir%/work-$$name/ \
+			%reldir%/work-$$name $(srcdir)/%reldir%/corpus/$$name; \
+	done
+else
+fuzz:
+	@echo "fuzz: configure with CC=clang --enable-sim --enable-fuzz (in a build folder of its own)"; exit 1
+endif
+.PHONY: fuzz

@@ -1,0 +1,102 @@
+#!/usr/bin/env python3
+"""Write the seed corpus of the fuzz targets (tests/fuzz/corpus/NAME/).
+
+net_rx seeds are runs of frames in fuzz_net_rx.c's format: flags (1 byte),
+length (2, big-endian), the frame.  Run from anywhere; rewrites the files.
+"""
+import os
+import struct
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+OUR_MAC = bytes.fromhex("525400123456")
+GW_MAC = bytes.fromhex("52550a000202")
+BCAST = b"\xff" * 6
+OUR_IP = bytes([10, 0, 2, 15])
+GW_IP = bytes([10, 0, 2, 2])
+
+
+def csum(b):
+    if len(b) % 2:
+        b += b"\0"
+    s = sum(struct.unpack("!%dH" % (len(b) // 2), b))
+    while s >> 16:
+        s = (s & 0xFFFF) + (s >> 16)
+    return (~s) & 0xFFFF
+
+
+def eth(dst, typ, payload):
+    return dst + GW_MAC + struct.pack("!H", typ) + payload
+
+
+def ipv4(proto, l4, src=GW_IP, dst=OUR_IP, frag=0):
+    h = struct.pack("!BBHHHBBH4s4s", 0x45, 0, 20 + len(l4), 1, frag, 64, proto, 0, src, dst)
+    h = h[:10] + struct.pack("!H", csum(h)) + h[12:]
+    return eth(OUR_MAC, 0x0800, h + l4)
+
+
+def udp(sport, dport, data, src=GW_IP, dst=OUR_IP):
+    u = struct.pack("!HHHH", sport, dport, 8 + len(data), 0) + data
+    pseudo = src + dst + struct.pack("!BBH", 0, 17, len(u))
+    c = csum(pseudo + u) or 0xFFFF
+    return ipv4(17, u[:6] + struct.pack("!H", c) + u[8:], src, dst)
+
+
+def icmp_echo(payload):
+    m = struct.pack("!BBHHH", 8, 0, 0, 0x1234, 1) + payload
+    return ipv4(1, m[:2] + struct.pack("!H", csum(m)) + m[4:])
+
+
+def arp(op, tpa):
+    a = struct.pack("!HHBBH6s4s6s4s", 1, 0x0800, 6, 4, op, GW_MAC, GW_IP, b"\0" * 6, tpa)
+    return eth(BCAST, 0x0806, a + b"\0" * 18)
+
+
+def iperf(seq, size=64):
+    d = struct.pack("!iIII", seq, 1000, 500, 0)
+    return d + b"\0" * (size - len(d))
+
+
+def run(*frames, flags=0):
+    return b"".join(struct.pack("!BH", flags, len(f)) + f for f in frames)
+
+
+def write(name, files):
+    d = os.path.join(HERE, "corpus", name)
+    os.makedirs(d, exist_ok=True)
+    for fn, data in files.items():
+        with open(os.path.join(d, fn), "wb") as f:
+            f.write(data)
+
+
+net = {
+    "arp-request": run(arp(1, OUR_IP)),
+    "arp-reply": run(arp(2, OUR_IP)),
+    "icmp-echo": run(icmp_echo(b"ping")),
+    "udpsh-help": run(udp(4000, 5555, b"help\n"), flags=0x08),
+    "udpsh-netload": run(udp(4000, 5555, b"netload send 10.0.2.2 5001 1000 1470 1M"), flags=0x08),
+    "udpsh-many": run(*[udp(4000, 5555, b"ps")] * 6, flags=0x08),
+    "netload-run": run(udp(4001, 5001, iperf(1)), udp(4001, 5001, iperf(3)),
+                       udp(4001, 5001, iperf(2)), udp(4001, 5001, iperf(-4)),
+                       udp(4001, 5001, iperf(-5))),
+    "netload-report": run(udp(5001, 5002, iperf(-3, 16) + struct.pack("!I", 0x88000000) + b"\0" * 108)),
+    "fragment": run(ipv4(17, b"\0" * 16, frag=0x2000)),
+    "udp-other-port": run(udp(1, 9, b"discard")),
+    "expire": run(arp(1, OUR_IP), udp(4000, 5555, b"uptime"), flags=0x04 | 0x08),
+}
+write("net_rx", net)
+
+shell = {
+    "help": b"help\n",
+    "help-profile": b"help profile",
+    "profile": b"profile 500 all 3\r\n",
+    "netload-send": b"netload send 10.0.2.16 5001 1000 1470 10M\n",
+    "netload-recv": b"netload recv 5001 3000",
+    "two-lines": b"ps\nuptime\n",
+    "serial-only": b"test panic\n",
+    "nul": b"ps\0\n",
+    "long": b"work start " + b"x" * 300 + b"\n",
+    "words": b" ".join([b"w"] * 20) + b"\n",
+    "edit": b"pq\x08s\x7f\x7fps\r\n",
+    "empty": b"",
+}
+write("shell", shell)

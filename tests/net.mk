@@ -1,0 +1,28 @@
+# Network stack suites: the stack on frames built in memory (check_net),
+# netload's iperf 2 format (check_netload).  Both use the recording fake
+# network device, tests/fake_netdev.c (part of FAKE_HAL_SOURCES).
+if PLATFORM_SIM
+NET_TEST_SOURCES = $(FAKE_HAL_SOURCES)
+
+check_PROGRAMS += %reldir%/check_net %reldir%/check_netload
+TESTS += %reldir%/check_net %reldir%/check_netload
+%canon_reldir%_check_net_SOURCES = %reldir%/check_net.c $(NET_TEST_SOURCES)
+%canon_reldir%_check_net_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_net_LDADD = $(TEST_LDADD)
+%canon_reldir%_check_netload_SOURCES = %reldir%/check_netload.c $(NET_TEST_SOURCES)
+%canon_reldir%_check_netload_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_netload_LDADD = $(TEST_LDADD)
+
+# The stack live in ksim: frames injected over its loopback device, and
+# two ksims running netload against each other.  Runs the ksim program.
+check_PROGRAMS += %reldir%/check_net_sim
+TESTS += %reldir%/check_net_sim
+%canon_reldir%_check_net_sim_SOURCES = %reldir%/check_net_sim.c
+%canon_reldir%_check_net_sim_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DKSIM_PATH='"$(abs_top_builddir)/ksim"'
+%canon_reldir%_check_net_sim_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_net_sim_LDADD = $(CHECK_LIBS)
+EXTRA_%canon_reldir%_check_net_sim_DEPENDENCIES = ksim$(EXEEXT)
+endif
+
+include %reldir%/fuzz/local.mk
