@@ -1,0 +1,194 @@
+/* hal/cpu.h, hal/timer.h's clock and hal/mem.h for ksim.  "Interrupts"
+ * are SIGPROF, the tick: masking them is blocking SIGPROF on the CPU's
+ * thread.  The counter's overflow signal stands in for the NMI and is
+ * never blocked by hal_irq_save(). */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+
+#include "hal/cpu.h"
+#include "hal/mem.h"
+#include "hal/power.h"
+#include "hal/timer.h"
+#include "sim/sim.h"
+
+__thread struct sim_cpu *sim_self;
+static uint64_t sim_boot_ns;
+
+static uint64_t sim_clock_read(clockid_t id)
+{
+	struct timespec ts;
+
+	clock_gettime(id, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void sim_clock_start(void)
+{
+	sim_boot_ns = sim_clock_read(CLOCK_MONOTONIC);
+}
+
+/* Threads that are not CPUs (console, UDP, a test's own) never run
+ * kernel code; they read as CPU 0 rather than fault. */
+unsigned hal_cpu_id(void)
+{
+	return sim_self ? sim_self->id : 0;
+}
+
+unsigned hal_cpu_count(void)
+{
+	return sim_ncpus;
+}
+
+static bool sim_sigprof_blocked(void)
+{
+	sigset_t cur;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	return sigismember(&cur, SIGPROF) == 1;
+}
+
+static void sim_sigprof_mask(int how)
+{
+	sigset_t s;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPROF);
+	pthread_sigmask(how, &s, NULL);
+}
+
+unsigned long hal_irq_save(void)
+{
+	sigset_t s, old;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGPROF);
+	pthread_sigmask(SIG_BLOCK, &s, &old);
+	return sigismember(&old, SIGPROF) == 1;
+}
+
+void hal_irq_restore(unsigned long flags)
+{
+	sim_sigprof_mask(flags ? SIG_BLOCK : SIG_UNBLOCK);
+}
+
+void hal_irq_enable(void)
+{
+	sim_sigprof_mask(SIG_UNBLOCK);
+}
+
+bool hal_irq_disabled(void)
+{
+	return sim_sigprof_blocked();
+}
+
+void hal_cpu_relax(void)
+{
+	__builtin_ia32_pause();
+}
+
+/* The wait is an inline system call, not a libc function, so that a tick
+ * taken while idle resolves to this function (as `hlt` would), at the
+ * label ksim_idle_resume just after the instruction.  rt_sigsuspend
+ * unblocks SIGPROF and waits in one step, so a tick made pending while
+ * interrupts were off is taken at once; it returns after the handler,
+ * with the mask as it was. */
+__attribute__((noinline)) void hal_cpu_idle(void)
+{
+	sigset_t cur;
+	uint64_t kmask;
+	long ret;
+
+	if (sim_self && !sim_self->late_init_done) {
+		sim_self->late_init_done = true;
+		if (sim_self->id == 0) {
+			/* It may have made tasks runnable: back to the idle
+			 * loop to run them rather than wait for a tick. */
+			sim_kernel_late_init();
+			return;
+		}
+	}
+	/* The kernel's sigset is the first 64-bit word of glibc's. */
+	pthread_sigmask(SIG_BLOCK, NULL, &cur);
+	__builtin_memcpy(&kmask, &cur, sizeof(kmask));
+	kmask &= ~(1ull << (SIGPROF - 1));
+	__asm__ volatile("syscall\n"
+			 ".globl ksim_idle_resume\n"
+			 "ksim_idle_resume:\n"
+			 : "=a"(ret)
+			 : "0"((long)SYS_rt_sigsuspend), "D"(&kmask), "S"((long)8)
+			 : "rcx", "r11", "memory");
+	(void)ret;
+}
+
+/* The CPU whose panic stops the others; -1 while none has. */
+static int sim_stop_owner = -1;
+
+void hal_cpu_stop_others(void)
+{
+	int me = (int)hal_cpu_id(), none = -1;
+
+	if (!__atomic_compare_exchange_n(&sim_stop_owner, &none, me, false,
+					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
+	    none != me)
+		sim_thread_park();
+}
+
+bool sim_cpu_stopped_by_other(void)
+{
+	int owner = __atomic_load_n(&sim_stop_owner, __ATOMIC_ACQUIRE);
+
+	return owner >= 0 && owner != (int)hal_cpu_id();
+}
+
+void hal_cpu_halt(void)
+{
+	hal_power_off(KSIM_EXIT_PANIC);
+}
+
+void hal_power_off(int status)
+{
+	sim_machine_exit(status);
+	sim_thread_park();
+}
+
+uint64_t hal_cycles(void)
+{
+	return sim_clock_read(CLOCK_MONOTONIC);
+}
+
+uint64_t hal_cycles_per_sec(void)
+{
+	return 1000000000ull;
+}
+
+uint64_t hal_cpu_time(void)
+{
+	return sim_clock_read(CLOCK_THREAD_CPUTIME_ID);
+}
+
+uint64_t hal_cpu_time_per_sec(void)
+{
+	return 1000000000ull;
+}
+
+uint64_t hal_clock_ns(void)
+{
+	return sim_clock_read(CLOCK_MONOTONIC) - sim_boot_ns;
+}
+
+/* Anonymous mappings come zeroed and page aligned; mmap needs no lock. */
+void *hal_mem_alloc_pages(size_t npages)
+{
+	void *p = mmap(NULL, npages * HAL_PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return p == MAP_FAILED ? NULL : p;
+}
+
+void hal_mem_free_pages(void *pages, size_t npages)
+{
+	munmap(pages, npages * HAL_PAGE_SIZE);
+}

@@ -1,0 +1,83 @@
+/* The simulator's kernel-side glue: the only file of sim/ that includes
+ * the portable kernel's headers (and no libc header), as User-mode Linux
+ * keeps its host calls apart from its kernel code. */
+#include "hal/cpu.h"
+#include "hal/console.h"
+#include "kernel/backtrace.h"
+#include "kernel/kernel.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "lib/out.h"
+#include "shell/udpsh.h"
+#include "sim/sim.h"
+
+/* How often the UDP shell task looks for datagrams: a sleep ends at the
+ * next tick, so this is one tick in practice. */
+#define SIM_UDPSH_POLL_MS 1
+
+static struct udpsh sim_udpsh;
+
+bool sim_kernel_ready(void)
+{
+	return kernel_cpus_ready();
+}
+
+/* As the kernel's trap panic: the faulting instruction and its callers.
+ * A fault while reporting one only halts. */
+void sim_kernel_fault(const struct trap_frame *tf, const char *what,
+		      uintptr_t addr)
+{
+	static int faulting;
+
+	if (__atomic_exchange_n(&faulting, 1, __ATOMIC_ACQ_REL))
+		hal_cpu_halt();
+	out_printf(&out_console, "\npanic on cpu %u: %s, address 0x%lx\n",
+		   hal_cpu_id(), what, (unsigned long)addr);
+	out_puts(&out_console, "backtrace:\n");
+	backtrace_print_trap(&out_console, tf);
+	hal_cpu_halt();
+}
+
+static int sim_udpsh_send(void *ctx, uint32_t addr, uint16_t port,
+			  const char *data, size_t len)
+{
+	(void)ctx;
+	return sim_udp_reply(addr, port, data, len);
+}
+
+/* A kernel task on CPU 0 serves the datagrams the socket thread queued,
+ * one at a time, with the same UDP shell core the kernel's network
+ * stack feeds. */
+static void sim_udpsh_task(void *arg)
+{
+	static struct sim_dgram d;
+
+	(void)arg;
+	for (;;) {
+		while (sim_udp_pop(&d))
+			udpsh_input(&sim_udpsh, d.data, d.len, d.addr, d.port);
+		sched_sleep_ms(SIM_UDPSH_POLL_MS);
+	}
+}
+
+/* The machine is up once every CPU runs its scheduler: late work may
+ * then place tasks on any of them. */
+static void sim_wait_cpus_online(void)
+{
+	for (unsigned i = 0; i < hal_cpu_count(); i++)
+		while (!sched_cpu_online(i))
+			hal_cpu_relax();
+}
+
+void sim_kernel_late_init(void)
+{
+	sim_wait_cpus_online();
+	if (sim_config.udp_port >= 0) {
+		udpsh_init(&sim_udpsh, sim_udpsh_send, NULL);
+		if (udpsh_allow_set(&sim_udpsh, "127.0.0.0/8") != 0 ||
+		    !task_create("udpsh", sim_udpsh_task, NULL, 0))
+			panic("ksim: cannot start the UDP shell");
+	}
+	if (sim_config.late_init)
+		sim_config.late_init();
+}

@@ -1,0 +1,36 @@
+# ksim, the Linux-hosted platform: a library (so the Check suites can
+# start a machine in-process) and the `ksim` program around it.  The
+# library carries the portable kernel too (one archive, so the linker
+# resolves kernel -> hal -> kernel in one pass).
+if PLATFORM_SIM
+noinst_LTLIBRARIES += sim/libksim.la
+sim_libksim_la_SOURCES = \
+	%reldir%/ksim.h \
+	%reldir%/sim.h \
+	%reldir%/console.c \
+	%reldir%/context.c \
+	%reldir%/cpu.c \
+	%reldir%/fault.c \
+	%reldir%/kglue.c \
+	%reldir%/machine.c \
+	%reldir%/netdev.c %reldir%/netdev.h \
+	%reldir%/netglue.c \
+	%reldir%/pmu.c \
+	%reldir%/tick.c \
+	%reldir%/trap.c \
+	%reldir%/udp.c \
+	src/hal/power.h
+sim_libksim_la_LIBADD = src/libkprof.la
+
+# Debian's gcc links position-independent executables by default; ksim
+# is linked as a fixed image, as a kernel is.  Its symbol table comes from
+# the three-pass link (tools/kp-link3, doc/hacking.md).
+bin_PROGRAMS += ksim
+ksim_SOURCES = %reldir%/main.c
+ksim_LDADD = sim/libksim.la
+ksim_LDFLAGS = -Wc,-no-pie
+ksim_LINK = $(KP_LINK3_LIBTOOL) $(ksim_CFLAGS) $(CFLAGS) $(ksim_LDFLAGS) \
+	$(LDFLAGS) -o $@
+EXTRA_ksim_DEPENDENCIES = $(KP_LINK3_DEPS)
+CLEANFILES += ksim.symtab.*
+endif

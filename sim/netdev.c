@@ -1,0 +1,114 @@
+/* ksim's network device, host side: the socket.  See sim/netdev.h. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "hal/netdev.h"
+#include "lib/errno.h"
+#include "sim/netdev.h"
+#include "sim/sim.h"
+
+static int sim_net_fd = -1;
+static struct sockaddr_in sim_net_peer;
+
+static struct sockaddr_in sim_net_loopback(unsigned port)
+{
+	struct sockaddr_in a;
+
+	memset(&a, 0, sizeof(a));
+	a.sin_family = AF_INET;
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	a.sin_port = htons((uint16_t)port);
+	return a;
+}
+
+int sim_netdev_init(void)
+{
+	struct sockaddr_in local;
+	int size = 4 << 20;
+
+	if (!sim_config.net_port)
+		return 0;
+	sim_net_fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (sim_net_fd < 0) {
+		perror("ksim: --net: socket");
+		return -1;
+	}
+	/* A deep receive queue: frames wait there until the receive task's
+	 * next turn (a tick at most). */
+	setsockopt(sim_net_fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	local = sim_net_loopback((unsigned)sim_config.net_port);
+	if (bind(sim_net_fd, (struct sockaddr *)&local, sizeof(local)) != 0) {
+		fprintf(stderr, "ksim: --net: cannot bind 127.0.0.1:%d: %s\n",
+			sim_config.net_port, strerror(errno));
+		close(sim_net_fd);
+		sim_net_fd = -1;
+		return -1;
+	}
+	sim_net_peer = sim_net_loopback((unsigned)sim_config.net_peer_port);
+	return 0;
+}
+
+bool hal_netdev_present(void)
+{
+	return sim_net_fd >= 0;
+}
+
+/* Locally administered, unicast, and different for every local port, so
+ * that two ksims on one host never share a MAC. */
+void hal_netdev_mac(uint8_t mac[6])
+{
+	unsigned port = (unsigned)sim_config.net_port;
+
+	mac[0] = 0x52;
+	mac[1] = 0x54;
+	mac[2] = 0x00;
+	mac[3] = 0x6b;
+	mac[4] = (uint8_t)(port >> 8);
+	mac[5] = (uint8_t)port;
+}
+
+int hal_netdev_send(const void *frame, size_t len)
+{
+	if (sim_net_fd < 0)
+		return -EIO;
+	for (;;) {
+		ssize_t n = sendto(sim_net_fd, frame, len, MSG_DONTWAIT,
+				   (const struct sockaddr *)&sim_net_peer,
+				   sizeof(sim_net_peer));
+
+		if (n >= 0)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		/* A full socket buffer is a busy device; anything else (the
+		 * peer's port closed, say) a failed send. */
+		return errno == EAGAIN || errno == ENOBUFS ? -EAGAIN : -EIO;
+	}
+}
+
+size_t sim_netdev_recv(void *buf, size_t size)
+{
+	for (;;) {
+		ssize_t n = recv(sim_net_fd, buf, size, MSG_DONTWAIT | MSG_TRUNC);
+
+		if (n >= 0)
+			return (size_t)n;
+		/* Errors queued by earlier sends (ICMP port unreachable
+		 * while the peer is not up yet) are not frames. */
+		if (errno == EINTR || errno == ECONNREFUSED)
+			continue;
+		return 0;
+	}
+}
+
+void hal_netdev_start(void)
+{
+	if (sim_net_fd >= 0)
+		sim_netdev_start_task();
+}

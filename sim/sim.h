@@ -1,0 +1,108 @@
+/* ksim internals shared by the files of sim/.  Plain C types only: the
+ * files that include libc headers and the one that includes the kernel's
+ * (sim/kglue.c) both see this, and neither sees the other's headers. */
+#ifndef KPROF_SIM_SIM_H
+#define KPROF_SIM_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hal/cpu.h"
+#include "sim/ksim.h"
+
+/* The interrupted state a signal handler hands the kernel: the three
+ * registers hal/trap.h reads, copied out of the signal's ucontext. */
+struct trap_frame {
+	uintptr_t ip, fp, sp;
+};
+
+/* Where a CPU's counter stands (hal_pmu_ack() reads it). */
+enum sim_pmu_state {
+	SIM_PMU_OFF,		/* stopped; an overflow now is not ours */
+	SIM_PMU_RUNNING,	/* armed by hal_pmu_arm() */
+	SIM_PMU_DISARMING,	/* inside hal_pmu_disarm() */
+};
+
+/* One simulated CPU: a thread and what belongs to it.  Reached from the
+ * thread itself through sim_self (thread-local); other threads only read
+ * the counters in .stats. */
+struct sim_cpu {
+	unsigned id;
+	int tid;			/* kernel thread id, for timers and signals */
+	void *thread;			/* pthread_t, kept opaque here */
+	uintptr_t stack_lo, stack_hi;	/* the thread's own (boot) stack */
+	void *timer;			/* timer_t of the tick */
+	int perf_fd;			/* overflow counter, -1 without one */
+	int perf_errno;			/* why perf_fd is -1 */
+	volatile int pmu_state;		/* enum sim_pmu_state */
+	uint64_t pmu_period;		/* period the counter is set to */
+	const void *nmi_info;		/* siginfo_t of the overflow being handled */
+	bool late_init_done;
+	struct ksim_cpu_stats stats;
+};
+
+extern struct sim_cpu sim_cpus[HAL_MAX_CPUS];
+extern unsigned sim_ncpus;
+extern __thread struct sim_cpu *sim_self;
+
+/* The machine's configuration, fixed once ksim_start() has run. */
+extern struct ksim_config sim_config;
+
+/* The overflow signal (a real-time signal, chosen at start). */
+extern int sim_pmu_signo;
+
+/* Event type the counters use, decided at start (sim/pmu.c). */
+void sim_pmu_init(void);
+/* On a CPU thread, at its start: open its counter (when the source
+ * allows one) and direct its overflow signal at the thread. */
+void sim_pmu_cpu_init(struct sim_cpu *c);
+/* Install the overflow and tick handlers (process-wide, once). */
+void sim_pmu_install_handler(void);
+void sim_tick_install_handler(void);
+/* On a CPU thread: start its tick timer, first expiry random. */
+void sim_tick_cpu_init(struct sim_cpu *c);
+/* Copy the interrupted registers out of a signal's ucontext. */
+void sim_trap_from_ucontext(struct trap_frame *tf, const void *uc);
+
+/* Start hal_clock_ns() at zero (sim/cpu.c). */
+void sim_clock_start(void);
+
+/* Console (sim/console.c). */
+void sim_console_init(void);
+
+/* UDP shell transport (sim/udp.c): the socket thread fills a queue of
+ * datagrams; the kernel task (sim/kglue.c) drains it and answers. */
+struct sim_dgram {
+	uint32_t addr;		/* source, host byte order */
+	uint16_t port;
+	uint16_t len;
+	char data[1500];
+};
+int sim_udp_init(void);
+bool sim_udp_pop(struct sim_dgram *d);
+/* Returns 0 or a negative errno. */
+int sim_udp_reply(uint32_t addr, uint16_t port, const void *buf, size_t len);
+
+/* Faults on CPU threads become kernel panics (sim/fault.c). */
+void sim_fault_install_handlers(void);
+
+/* Kernel-side glue (sim/kglue.c, the only sim file with kernel headers). */
+bool sim_kernel_ready(void);
+void sim_kernel_late_init(void);
+/* A CPU faulted at @tf: panic with the faulting state.  Never returns. */
+void sim_kernel_fault(const struct trap_frame *tf, const char *what,
+		      uintptr_t addr) __attribute__((noreturn));
+
+/* End the simulation with @status: wakes whoever waits in ksim_wait(). */
+void sim_machine_exit(int status);
+
+/* Park the calling thread for good, every signal blocked. */
+void sim_thread_park(void) __attribute__((noreturn));
+/* True once another CPU's panic has asked this one to stop. */
+bool sim_cpu_stopped_by_other(void);
+
+/* write(2) all of @buf to @fd, retrying on EINTR and short writes. */
+void sim_write_all(int fd, const void *buf, size_t len);
+
+#endif

@@ -1,0 +1,127 @@
+/* The tick: SIGPROF from a per-thread CLOCK_MONOTONIC timer.  A
+ * process-wide CPU-time timer (setitimer(ITIMER_PROF)) would skew samples
+ * between threads and be checked only at the host's own tick; a
+ * monotonic timer aimed at one thread ticks that CPU whether it works or
+ * idles, as a real timer does. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hal/entry.h"
+#include "hal/timer.h"
+#include "sim/sim.h"
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+/* Written once from the configured rate, before any CPU starts. */
+static char tick_source[32];
+
+const char *hal_timer_tick_source(void)
+{
+	return tick_source;
+}
+
+static void sim_stat_inc(uint64_t *v)
+{
+	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
+}
+
+/* SIGPROF is blocked while this runs (the kernel adds it); the overflow
+ * signal is not, so it may nest in here exactly as an NMI nests into a
+ * timer interrupt.  kernel_tick() may switch tasks: the rest of this
+ * frame then waits on the outgoing task's stack until it is resumed. */
+static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct sim_cpu *c = sim_self;
+	int saved_errno = errno;
+	struct trap_frame tf;
+
+	if (!c || si->si_code != SI_TIMER || si->si_value.sival_int != (int)c->id) {
+		/* kill, tgkill, sigqueue, or a timer not this CPU's: no tick. */
+		if (c) {
+			c->stats.last_foreign_code = si->si_code;
+			sim_stat_inc(&c->stats.foreign);
+		}
+		errno = saved_errno;
+		return;
+	}
+	/* Another CPU is panicking: stop here, as an NMI IPI stops a real
+	 * CPU, so nothing prints over its report before the process ends. */
+	if (sim_cpu_stopped_by_other())
+		sim_thread_park();
+	sim_trap_from_ucontext(&tf, uc);
+	sim_stat_inc(&c->stats.ticks);
+	if (si->si_overrun > 0)
+		__atomic_fetch_add(&c->stats.tick_overruns, (uint64_t)si->si_overrun,
+				   __ATOMIC_RELAXED);
+	if (tf.ip == (uintptr_t)ksim_idle_resume)
+		sim_stat_inc(&c->stats.idle_ticks);
+	kernel_tick(&tf);
+	errno = saved_errno;
+}
+
+void sim_tick_install_handler(void)
+{
+	struct sigaction sa;
+
+	snprintf(tick_source, sizeof(tick_source), "tick/sigprof %uhz",
+		 sim_config.hz);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = sim_tick_handler;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	if (sigaction(SIGPROF, &sa, NULL) != 0) {
+		perror("ksim: sigaction(SIGPROF)");
+		exit(1);
+	}
+}
+
+/* A cheap per-CPU generator for the first expiry: CPUs must not tick in
+ * lockstep, or every sample of a run would land at the same moment. */
+static uint64_t sim_tick_first_ns(unsigned cpu, uint64_t period)
+{
+	struct timespec ts;
+	uint64_t x;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	x = (uint64_t)ts.tv_nsec * 0x9e3779b97f4a7c15ull + cpu * 0xbf58476d1ce4e5b9ull + 1;
+	x ^= x >> 31;
+	x *= 0x94d049bb133111ebull;
+	x ^= x >> 29;
+	return 1 + x % period;
+}
+
+void sim_tick_cpu_init(struct sim_cpu *c)
+{
+	struct sigevent sev;
+	struct itimerspec its;
+	timer_t t;
+	uint64_t period = 1000000000ull / sim_config.hz, first;
+
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGPROF;
+	sev.sigev_value.sival_int = (int)c->id;
+	sev.sigev_notify_thread_id = c->tid;
+	if (timer_create(CLOCK_MONOTONIC, &sev, &t) != 0) {
+		perror("ksim: timer_create");
+		exit(1);
+	}
+	first = sim_tick_first_ns(c->id, period);
+	memset(&its, 0, sizeof(its));
+	its.it_interval.tv_sec = (time_t)(period / 1000000000ull);
+	its.it_interval.tv_nsec = (long)(period % 1000000000ull);
+	its.it_value.tv_sec = (time_t)(first / 1000000000ull);
+	its.it_value.tv_nsec = (long)(first % 1000000000ull);
+	if (timer_settime(t, 0, &its, NULL) != 0) {
+		perror("ksim: timer_settime");
+		exit(1);
+	}
+	c->timer = t;
+}

@@ -1,0 +1,643 @@
+/* ksim, the simulated platform: ticks, context switches and signal
+ * masks, sleeping and waking across CPUs, idling, foreign signals, the
+ * tick fallback when perf_event_open is refused, the console script and
+ * the UDP shell.  Nothing here needs a working perf_event_open (those
+ * tests are check_sim_perf).  Each test starts its own machine in Check's
+ * forked child. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <check.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "hal/cpu.h"
+#include "hal/timer.h"
+#include "kernel/profiler.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "sim_fixture.h"
+
+static struct ksim_config cfg;
+
+static void cfg_tick(unsigned cpus, unsigned hz)
+{
+	ksim_config_defaults(&cfg);
+	cfg.cpus = cpus;
+	cfg.hz = hz;
+	cfg.source = KSIM_SOURCE_TICK;
+}
+
+/* ---- ticks ---- */
+
+static bool every_cpu_ticked(void *ctx)
+{
+	uint64_t want = *(uint64_t *)ctx;
+
+	for (unsigned i = 0; i < ksim_cpu_count(); i++) {
+		struct ksim_cpu_stats st;
+		ksim_cpu_stats(i, &st);
+		if (st.ticks < want || cpus[i].ticks < want)
+			return false;
+	}
+	return true;
+}
+
+START_TEST(test_tick_reaches_every_cpu_thread)
+{
+	uint64_t want = 50;
+	struct ksim_cpu_stats sum;
+
+	cfg_tick(4, 1000);
+	simfx_start(&cfg);
+	ck_assert_msg(simfx_poll(every_cpu_ticked, &want, 10000),
+		      "some CPU got fewer than 50 ticks");
+	simfx_stats_total(&sum);
+	/* Every SIGPROF came from the CPU's own timer, named by si_value. */
+	ck_assert_uint_eq(sum.foreign, 0);
+}
+END_TEST
+
+/* ---- context switches in the tick keep SIGPROF open for tasks ---- */
+
+#define SPINNERS 2
+static volatile uint64_t spin_iters[SPINNERS];
+static volatile uint64_t spin_masked[SPINNERS];
+static volatile bool spin_stop;
+
+static void spinner(void *arg)
+{
+	unsigned me = (unsigned)(uintptr_t)arg;
+	int rt = SIGRTMIN + 2;
+
+	while (!spin_stop) {
+		sigset_t cur;
+
+		pthread_sigmask(SIG_BLOCK, NULL, &cur);
+		/* In task context neither the tick nor the NMI is masked. */
+		if (sigismember(&cur, SIGPROF) || sigismember(&cur, rt))
+			spin_masked[me]++;
+		spin_iters[me]++;
+	}
+}
+
+static void start_spinners(void)
+{
+	for (unsigned i = 0; i < SPINNERS; i++)
+		ck_assert_ptr_nonnull(task_create("spin", spinner,
+						  (void *)(uintptr_t)i, 1));
+}
+
+static bool cpu1_switched_enough(void *ctx)
+{
+	return __atomic_load_n(&cpus[1].switches, __ATOMIC_RELAXED) >= 60;
+}
+
+static bool cpu1_ticks_past(void *ctx)
+{
+	struct ksim_cpu_stats st;
+
+	ksim_cpu_stats(1, &st);
+	return st.ticks >= *(uint64_t *)ctx;
+}
+
+START_TEST(test_preempting_switch_leaves_tick_unmasked)
+{
+	struct ksim_cpu_stats st;
+	uint64_t later;
+
+	cfg_tick(2, 1000);
+	cfg.late_init = start_spinners;
+	simfx_start(&cfg);
+	/* The two spinners never yield: only the tick's preemption switches
+	 * between them, from inside the SIGPROF handler. */
+	ck_assert_msg(simfx_poll(cpu1_switched_enough, NULL, 10000),
+		      "cpu 1 switched only %llu times",
+		      (unsigned long long)cpus[1].switches);
+	ksim_cpu_stats(1, &st);
+	later = st.ticks + 20;
+	ck_assert_msg(simfx_poll(cpu1_ticks_past, &later, 5000),
+		      "cpu 1 stopped ticking after its switches");
+	spin_stop = true;
+	for (unsigned i = 0; i < SPINNERS; i++) {
+		ck_assert_uint_gt(spin_iters[i], 0);
+		ck_assert_uint_eq(spin_masked[i], 0);
+	}
+}
+END_TEST
+
+/* ---- sleeping and waking across CPUs ---- */
+
+#define PINGPONG_ROUNDS 100
+static struct task *volatile ping_task, *volatile pong_task;
+static volatile int ball;		/* 0: ping's turn, 1: pong's */
+static volatile unsigned rounds_done;
+static volatile unsigned slept_ok;
+
+static void ping(void *arg)
+{
+	ping_task = task_current();
+	while (!pong_task)
+		sched_sleep_ms(1);
+	for (unsigned i = 0; i < PINGPONG_ROUNDS; i++) {
+		while (__atomic_load_n(&ball, __ATOMIC_ACQUIRE) != 0)
+			sched_block();
+		__atomic_store_n(&ball, 1, __ATOMIC_RELEASE);
+		sched_wake(pong_task);
+	}
+}
+
+static void pong(void *arg)
+{
+	pong_task = task_current();
+	while (!ping_task)
+		sched_sleep_ms(1);
+	for (unsigned i = 0; i < PINGPONG_ROUNDS; i++) {
+		uint64_t t0;
+
+		while (__atomic_load_n(&ball, __ATOMIC_ACQUIRE) != 1)
+			sched_block();
+		/* Sleep now and then: the tick must wake a sleeper too. */
+		if (i % 10 == 0) {
+			t0 = hal_clock_ns();
+			sched_sleep_ms(2);
+			if (hal_clock_ns() - t0 >= 2000000)
+				slept_ok++;
+		}
+		__atomic_store_n(&ball, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&rounds_done, i + 1, __ATOMIC_RELEASE);
+		sched_wake(ping_task);
+	}
+}
+
+static void start_pingpong(void)
+{
+	ck_assert_ptr_nonnull(task_create("ping", ping, NULL, 1));
+	ck_assert_ptr_nonnull(task_create("pong", pong, NULL, 2));
+}
+
+static bool pingpong_done(void *ctx)
+{
+	return __atomic_load_n(&rounds_done, __ATOMIC_ACQUIRE) == PINGPONG_ROUNDS;
+}
+
+START_TEST(test_tasks_block_and_wake_across_cpus)
+{
+	cfg_tick(3, 1000);
+	cfg.late_init = start_pingpong;
+	simfx_start(&cfg);
+	ck_assert_msg(simfx_poll(pingpong_done, NULL, 10000),
+		      "ping-pong stopped after %u rounds", rounds_done);
+	ck_assert_uint_eq(slept_ok, PINGPONG_ROUNDS / 10);
+}
+END_TEST
+
+/* ---- idle ---- */
+
+START_TEST(test_idle_cpu_ticks_land_in_hal_cpu_idle)
+{
+	struct ksim_cpu_stats a, b;
+	uint64_t want = 50;
+
+	cfg_tick(2, 1000);
+	simfx_start(&cfg);
+	/* The resume label is inside hal_cpu_idle(), just past its syscall. */
+	ck_assert((uintptr_t)ksim_idle_resume > (uintptr_t)hal_cpu_idle);
+	ck_assert((uintptr_t)ksim_idle_resume < (uintptr_t)hal_cpu_idle + 512);
+	ck_assert(simfx_poll(every_cpu_ticked, &want, 10000));
+	ksim_cpu_stats(1, &a);
+	want = a.ticks + 100;
+	ck_assert(simfx_poll(cpu1_ticks_past, &want, 10000));
+	ksim_cpu_stats(1, &b);
+	/* CPU 1 runs nothing but its idle loop, which keeps the tick masked
+	 * except inside the wait: every tick lands there. */
+	ck_assert_uint_eq(b.ticks - a.ticks, b.idle_ticks - a.idle_ticks);
+}
+END_TEST
+
+/* ---- signals that are not ticks or overflows ---- */
+
+static bool foreign_reached(void *ctx)
+{
+	struct ksim_cpu_stats sum;
+
+	simfx_stats_total(&sum);
+	return sum.foreign >= *(uint64_t *)ctx;
+}
+
+static int last_code_on(unsigned cpu)
+{
+	struct ksim_cpu_stats st;
+
+	ksim_cpu_stats(cpu, &st);
+	return st.last_foreign_code;
+}
+
+static uint64_t foreign_total(void)
+{
+	struct ksim_cpu_stats sum;
+
+	simfx_stats_total(&sum);
+	return sum.foreign;
+}
+
+enum foreign_kind { TGKILL_CPU1_PROF, KILL_PROF, QUEUE_PROF, QUEUE_RT, TGKILL_CPU0_RT };
+
+static void send_foreign(enum foreign_kind k)
+{
+	union sigval v = { .sival_int = 0 };
+	int rt = SIGRTMIN + 2, r = -1;
+
+	switch (k) {
+	case TGKILL_CPU1_PROF:
+		r = (int)syscall(SYS_tgkill, getpid(), ksim_cpu_tid(1), SIGPROF);
+		break;
+	case KILL_PROF:
+		r = kill(getpid(), SIGPROF);
+		break;
+	case QUEUE_PROF:
+		r = sigqueue(getpid(), SIGPROF, v);
+		break;
+	case QUEUE_RT:
+		r = sigqueue(getpid(), rt, v);
+		break;
+	case TGKILL_CPU0_RT:
+		r = (int)syscall(SYS_tgkill, getpid(), ksim_cpu_tid(0), rt);
+		break;
+	}
+	ck_assert_int_eq(r, 0);
+}
+
+/* A standard signal sent while the same one is pending is merged into
+ * it by the host (a CPU with the tick masked may hold its timer's
+ * SIGPROF): send again until one arrives. */
+static void deliver_foreign(enum foreign_kind k)
+{
+	uint64_t want = foreign_total() + 1;
+
+	for (int tries = 0; tries < 20; tries++) {
+		send_foreign(k);
+		if (simfx_poll(foreign_reached, &want, 250))
+			return;
+	}
+	ck_abort_msg("foreign signal %d never arrived", (int)k);
+}
+
+START_TEST(test_foreign_signals_are_not_samples)
+{
+	struct ksim_cpu_stats before, after;
+
+	cfg_tick(2, 100);
+	simfx_start(&cfg);
+	simfx_stats_total(&before);
+	deliver_foreign(TGKILL_CPU1_PROF);
+	ck_assert_int_eq(last_code_on(1), SI_TKILL);
+	deliver_foreign(KILL_PROF);
+	deliver_foreign(QUEUE_PROF);
+	/* The overflow signal, but from sigqueue/tgkill: no counter sent it. */
+	deliver_foreign(QUEUE_RT);
+	deliver_foreign(TGKILL_CPU0_RT);
+	ck_assert_int_eq(last_code_on(0), SI_TKILL);
+	simfx_stats_total(&after);
+	ck_assert_uint_ge(after.foreign - before.foreign, 5);
+	/* Counted as foreign, so none was a tick; none reached kernel_nmi(). */
+	ck_assert_uint_eq(after.overflows, 0);
+	ck_assert_uint_eq(after.unclaimed, 0);
+}
+END_TEST
+
+/* ---- perf_event_open refused: the tick, said in lscpu and the report ---- */
+
+static void check_tick_fallback(void)
+{
+	char *out;
+
+	out = simfx_run("lscpu", 5000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, "pmu counts: no (perf_event_open refused: "
+				  "Permission denied)\n"), "lscpu said: %s", out);
+	ck_assert_msg(strstr(out, "profile source: tick/sigprof 100hz\n"), "lscpu said: %s", out);
+	free(out);
+	out = simfx_run("profile 100", 5000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, ", source tick/sigprof 100hz\n"), "profile said: %s", out);
+	free(out);
+}
+
+START_TEST(test_perf_refused_by_config_falls_back_to_tick)
+{
+	ksim_config_defaults(&cfg);
+	cfg.cpus = 2;
+	cfg.perf_refuse = true;
+	simfx_start(&cfg);
+	ck_assert_ptr_null(ksim_pmu_event_name());
+	check_tick_fallback();
+}
+END_TEST
+
+START_TEST(test_perf_refused_by_environment_falls_back_to_tick)
+{
+	setenv("KSIM_PERF_REFUSE", "1", 1);
+	ksim_config_defaults(&cfg);
+	cfg.cpus = 2;
+	simfx_start(&cfg);
+	ck_assert_ptr_null(ksim_pmu_event_name());
+	check_tick_fallback();
+}
+END_TEST
+
+START_TEST(test_source_tick_says_so_and_idle_shows_in_report)
+{
+	char *out;
+
+	cfg_tick(2, 100);
+	simfx_start(&cfg);
+	out = simfx_run("lscpu", 5000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, "pmu counts: no (ksim --source tick)\n"),
+		      "lscpu said: %s", out);
+	ck_assert_msg(strstr(out, "profile source: tick/sigprof 100hz\n"), "lscpu said: %s", out);
+	free(out);
+	/* Ticked idle CPUs show where they wait, as `hlt` would. */
+	out = simfx_run("profile 300 all 1", 10000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, " hal_cpu_idle+0x"),
+		      "profile said: %s", out);
+	ck_assert_msg(strstr(out, "<- sched_idle_loop+0x"), "profile said: %s", out);
+	free(out);
+}
+END_TEST
+
+/* ---- the console: scripts, end of input, power off ---- */
+
+START_TEST(test_script_runs_in_order_and_ends_by_itself)
+{
+	static const char *const cmds[] = { "uptime", "ps" };
+	const char *out;
+
+	cfg_tick(2, 100);
+	cfg.commands = cmds;
+	cfg.ncommands = 2;
+	simfx_start(&cfg);
+	ck_assert_int_eq(ksim_wait(10000), 0);
+	/* Written before the end; the collector may still be reading. */
+	ck_assert(simfx_wait_for(0, "> ps\n", 2000) >= 0);
+	ck_assert(simfx_wait_prompt(2000));
+	out = simfx_output();
+	ck_assert_msg(strncmp(out, "> uptime\nup ", 12) == 0, "got: %s", out);
+	ck_assert_ptr_nonnull(strstr(out, "\n> ps\n  PID CPU"));
+	ck_assert_ptr_nonnull(strstr(out, " shell\n"));
+	ck_assert_str_eq(out + strlen(out) - 2, "> ");
+}
+END_TEST
+
+START_TEST(test_end_of_input_ends_the_machine)
+{
+	int p[2];
+
+	ck_assert_int_eq(pipe(p), 0);
+	cfg_tick(1, 100);
+	cfg.in_fd = p[0];
+	cfg.exit_on_eof = true;
+	simfx_start(&cfg);
+	ck_assert_int_eq(write(p[1], "uptime\n", 7), 7);
+	close(p[1]);
+	ck_assert_int_eq(ksim_wait(10000), 0);
+	ck_assert(simfx_wait_for(0, "up ", 1000) >= 0);
+}
+END_TEST
+
+START_TEST(test_poweroff_ends_with_its_status)
+{
+	cfg_tick(2, 100);
+	simfx_start(&cfg);
+	ksim_console_feed("poweroff 7\n", 11);
+	ck_assert_int_eq(ksim_wait(10000), 7);
+}
+END_TEST
+
+START_TEST(test_panic_halts_the_machine_with_its_status)
+{
+	cfg_tick(2, 100);
+	simfx_start(&cfg);
+	ksim_console_feed("test panic\n", 11);
+	ck_assert_int_eq(ksim_wait(10000), KSIM_EXIT_PANIC);
+	ck_assert(simfx_wait_for(0, "\npanic on cpu 0: ", 2000) >= 0);
+}
+END_TEST
+
+START_TEST(test_fault_on_a_cpu_panics_with_a_backtrace)
+{
+	cfg_tick(2, 100);
+	simfx_start(&cfg);
+	ksim_console_feed("test fault\n", 11);
+	ck_assert_int_eq(ksim_wait(10000), KSIM_EXIT_PANIC);
+	ck_assert(simfx_wait_for(0, "\npanic on cpu 0: page fault (SIGSEGV), "
+				 "address 0x10\nbacktrace:\nat test_fault_read+0x", 2000) >= 0);
+	ck_assert_msg(simfx_wait_for(0, "        <- cmd_test+0x", 2000) >= 0,
+		      "got: %s", simfx_output());
+}
+END_TEST
+
+/* The program itself, as a script would run it. */
+START_TEST(test_ksim_program_ends_after_its_commands)
+{
+	int p[2], status;
+	char buf[8192];
+	size_t len = 0;
+	ssize_t n;
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(p), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(p[1], 1);
+		close(p[0]);
+		execl(KSIM_PATH, "ksim", "--cpus", "2", "-c", "uptime", "-c",
+		      "help uptime", (char *)NULL);
+		_exit(127);
+	}
+	close(p[1]);
+	while (len < sizeof(buf) - 1 &&
+	       ((n = read(p[0], buf + len, sizeof(buf) - 1 - len)) > 0 ||
+		(n < 0 && errno == EINTR)))
+		if (n > 0)
+			len += (size_t)n;
+	buf[len] = '\0';
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	ck_assert_msg(strncmp(buf, "> uptime\nup ", 12) == 0, "got: %s", buf);
+	ck_assert_ptr_nonnull(strstr(buf, "> help uptime\n"));
+	ck_assert_str_eq(buf + len - 2, "> ");
+}
+END_TEST
+
+/* ---- the UDP shell ---- */
+
+static int udp_client(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	ck_assert_int_ge(fd, 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	return fd;
+}
+
+/* Send one datagram; gather the reply until a datagram ends with the
+ * prompt.  Returns the reply (prompt included) in a static buffer. */
+static const char *udp_ask(int fd, const void *msg, size_t len)
+{
+	static char reply[65536];
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	size_t got = 0;
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	to.sin_port = htons((uint16_t)ksim_udp_port());
+	ck_assert_int_eq(sendto(fd, msg, len, 0, (struct sockaddr *)&to, sizeof(to)),
+			 (ssize_t)len);
+	for (;;) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		ssize_t n;
+		int r = poll(&p, 1, 5000);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		ck_assert_msg(r == 1, "no reply; so far: [%.*s]", (int)got, reply);
+		n = recv(fd, reply + got, sizeof(reply) - 1 - got, 0);
+		ck_assert_int_gt(n, 0);
+		got += (size_t)n;
+		reply[got] = '\0';
+		if (got >= 2 && memcmp(reply + got - 2, "> ", 2) == 0)
+			return reply;
+	}
+}
+
+START_TEST(test_udp_shell_answers_with_and_without_newline)
+{
+	const char *r;
+	int fd;
+
+	cfg_tick(2, 100);
+	cfg.udp_port = 0;
+	simfx_start(&cfg);
+	ck_assert_uint_ne(ksim_udp_port(), 0);
+	fd = udp_client();
+	r = udp_ask(fd, "uptime\n", 7);
+	ck_assert_msg(strncmp(r, "up ", 3) == 0, "got: %s", r);
+	r = udp_ask(fd, "uptime", 6);
+	ck_assert_msg(strncmp(r, "up ", 3) == 0, "got: %s", r);
+	r = udp_ask(fd, "help ps\r\n", 9);
+	ck_assert_msg(strstr(r, "ps") != NULL, "got: %s", r);
+	close(fd);
+}
+END_TEST
+
+START_TEST(test_udp_shell_survives_junk)
+{
+	static const char junk[] = "\x00\x01\xff garbage\n\n\x7f";
+	char big[2000];
+	const char *r;
+	int fd;
+
+	cfg_tick(2, 100);
+	cfg.udp_port = 0;
+	simfx_start(&cfg);
+	fd = udp_client();
+	r = udp_ask(fd, junk, sizeof(junk) - 1);
+	/* One line of error, then the prompt. */
+	ck_assert_msg(strchr(r, '\n') == r + strlen(r) - 3, "got: %s", r);
+	memset(big, 'x', sizeof(big));
+	r = udp_ask(fd, big, sizeof(big));
+	ck_assert_msg(strchr(r, '\n') == r + strlen(r) - 3, "got: %s", r);
+	r = udp_ask(fd, "nosuchcommand", 13);
+	ck_assert_msg(strchr(r, '\n') == r + strlen(r) - 3, "got: %s", r);
+	r = udp_ask(fd, "", 0);
+	ck_assert_str_eq(r, "> ");
+	/* Serial-only commands are refused over the network. */
+	r = udp_ask(fd, "poweroff", 8);
+	ck_assert_msg(strchr(r, '\n') == r + strlen(r) - 3, "got: %s", r);
+	r = udp_ask(fd, "uptime", 6);
+	ck_assert_msg(strncmp(r, "up ", 3) == 0, "got: %s", r);
+	close(fd);
+}
+END_TEST
+
+/* ---- end to end, the tick as the source ---- */
+
+START_TEST(test_split_profile_with_tick_matches_truth)
+{
+	struct simfx_split sp;
+	struct ksim_cpu_stats sum;
+
+	/* 1 kHz: a loaded host delays ticks it cannot deliver, and merges
+	 * them; a faster tick pools enough samples in a few profiles. */
+	cfg_tick(4, 1000);
+	simfx_start(&cfg);
+	simfx_profile_split("tick/sigprof 1000hz", 3000, 12, 5.0, &sp);
+	simfx_stats_total(&sum);
+	ck_assert_uint_eq(sum.overflows, 0);
+}
+END_TEST
+
+static Suite *sim_suite(void)
+{
+	Suite *s = suite_create("sim");
+	TCase *tc = tcase_create("platform");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_tick_reaches_every_cpu_thread);
+	tcase_add_test(tc, test_preempting_switch_leaves_tick_unmasked);
+	tcase_add_test(tc, test_tasks_block_and_wake_across_cpus);
+	tcase_add_test(tc, test_idle_cpu_ticks_land_in_hal_cpu_idle);
+	tcase_add_test(tc, test_foreign_signals_are_not_samples);
+	tcase_add_test(tc, test_perf_refused_by_config_falls_back_to_tick);
+	tcase_add_test(tc, test_perf_refused_by_environment_falls_back_to_tick);
+	tcase_add_test(tc, test_source_tick_says_so_and_idle_shows_in_report);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("console");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_script_runs_in_order_and_ends_by_itself);
+	tcase_add_test(tc, test_end_of_input_ends_the_machine);
+	tcase_add_test(tc, test_poweroff_ends_with_its_status);
+	tcase_add_test(tc, test_panic_halts_the_machine_with_its_status);
+	tcase_add_test(tc, test_fault_on_a_cpu_panics_with_a_backtrace);
+	tcase_add_test(tc, test_ksim_program_ends_after_its_commands);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("profile");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_split_profile_with_tick_matches_truth);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("udp");
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_udp_shell_answers_with_and_without_newline);
+	tcase_add_test(tc, test_udp_shell_survives_junk);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(sim_suite());
+	int failed;
+
+	/* Every test starts a machine: it must be in a child of its own. */
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

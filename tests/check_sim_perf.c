@@ -1,0 +1,169 @@
+/* ksim with its perf_event_open counter: the probe, overflows that are
+ * nobody's, and `profile` end to end with the counter as the source.
+ * Exits 77 (skipped) where perf_event_open is refused. */
+#define _GNU_SOURCE
+#include <check.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "hal/cpu.h"
+#include "hal/pmu.h"
+#include "kernel/task.h"
+#include "sim_fixture.h"
+
+static struct ksim_config cfg;
+static char source[64];		/* "pmu/signal perf task-clock" here */
+
+static void cfg_counter(unsigned cpus)
+{
+	ksim_config_defaults(&cfg);
+	cfg.cpus = cpus;
+	cfg.source = KSIM_SOURCE_PMU;
+}
+
+static void start_counter_machine(unsigned cpus)
+{
+	cfg_counter(cpus);
+	simfx_start(&cfg);
+	ck_assert_ptr_nonnull(ksim_pmu_event_name());
+	snprintf(source, sizeof(source), "pmu/signal perf %s", ksim_pmu_event_name());
+}
+
+START_TEST(test_probe_proves_the_counter)
+{
+	char want[128];
+	char *out;
+
+	start_counter_machine(2);
+	out = simfx_run("lscpu", 5000);
+	ck_assert_ptr_nonnull(out);
+	snprintf(want, sizeof(want), "pmu claims: perf_event_open %s, %s\n",
+		 ksim_pmu_event_name(),
+		 ksim_pmu_counts_kernel() ? "user and kernel" : "user space");
+	ck_assert_msg(strstr(out, want) != NULL, "lscpu said: %s", out);
+	ck_assert_msg(strstr(out, "pmu counts: yes\n") != NULL, "lscpu said: %s", out);
+	snprintf(want, sizeof(want), "profile source: %s, ", source);
+	ck_assert_msg(strstr(out, want) != NULL, "lscpu said: %s", out);
+	free(out);
+}
+END_TEST
+
+/* A task arms CPU 1's counter behind the profiler's back: its overflows
+ * are not the profiler's, and each must be recorded as unclaimed. */
+static volatile bool rogue_done;
+
+static void rogue_counter(void *arg)
+{
+	unsigned long flags = hal_irq_save();
+	uint64_t t0;
+
+	hal_pmu_arm(200000);		/* 200 us of task-clock */
+	hal_irq_restore(flags);
+	t0 = hal_cpu_time();
+	while (hal_cpu_time() - t0 < 20000000)	/* 20 ms of CPU */
+		;
+	flags = hal_irq_save();
+	hal_pmu_disarm();
+	hal_irq_restore(flags);
+	__atomic_store_n(&rogue_done, true, __ATOMIC_RELEASE);
+}
+
+static void start_rogue(void)
+{
+	ck_assert_ptr_nonnull(task_create("rogue", rogue_counter, NULL, 1));
+}
+
+static bool rogue_finished(void *ctx)
+{
+	return __atomic_load_n(&rogue_done, __ATOMIC_ACQUIRE);
+}
+
+START_TEST(test_overflow_of_unarmed_counter_is_unclaimed)
+{
+	struct ksim_cpu_stats st;
+
+	cfg_counter(2);
+	cfg.late_init = start_rogue;
+	simfx_start(&cfg);
+	ck_assert(simfx_poll(rogue_finished, NULL, 10000));
+	ksim_cpu_stats(1, &st);
+	ck_assert_uint_ge(st.overflows, 10);
+	ck_assert_uint_eq(st.unclaimed, st.overflows);
+	ck_assert_uint_eq(st.foreign, 0);
+}
+END_TEST
+
+START_TEST(test_split_profile_with_counter_matches_truth)
+{
+	struct simfx_split sp;
+	struct ksim_cpu_stats sum;
+
+	start_counter_machine(4);
+	simfx_profile_split(source, 3000, 12, 5.0, &sp);
+	simfx_stats_total(&sum);
+	ck_assert_uint_gt(sum.overflows, 3000);
+	ck_assert_uint_eq(sum.unclaimed, 0);
+}
+END_TEST
+
+static Suite *sim_perf_suite(void)
+{
+	Suite *s = suite_create("sim_perf");
+	TCase *tc = tcase_create("counter");
+
+	tcase_set_timeout(tc, 20);
+	tcase_add_test(tc, test_probe_proves_the_counter);
+	tcase_add_test(tc, test_overflow_of_unarmed_counter_is_unclaimed);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("profile");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_split_profile_with_counter_matches_truth);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* The counter ksim would use, opened and closed here: refused means the
+ * suite cannot run on this host. */
+static bool perf_available(void)
+{
+	struct perf_event_attr a;
+	const char *refuse = getenv("KSIM_PERF_REFUSE");
+	long fd;
+
+	if (refuse && *refuse && strcmp(refuse, "0") != 0)
+		return false;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	if (!perf_available()) {
+		fprintf(stderr, "check_sim_perf: perf_event_open refused: skipped\n");
+		return 77;
+	}
+	sr = srunner_create(sim_perf_suite());
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,69 @@
+# sim suites: the simulated platform itself (check_sim), and what needs a
+# working perf_event_open (check_sim_perf, skipped with 77 when refused).
+# Each test starts a whole machine in Check's forked child, so these link
+# the simulator (sim/libksim.la), not the fake platform.
+if PLATFORM_SIM
+SIM_TEST_SOURCES = %reldir%/sim_fixture.c %reldir%/sim_fixture.h
+SIM_TEST_LDADD = sim/libksim.la $(CHECK_LIBS)
+SIM_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+
+check_PROGRAMS += %reldir%/check_sim
+TESTS += %reldir%/check_sim
+%canon_reldir%_check_sim_SOURCES = %reldir%/check_sim.c $(SIM_TEST_SOURCES)
+%canon_reldir%_check_sim_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DKSIM_PATH='"$(abs_top_builddir)/ksim"'
+%canon_reldir%_check_sim_CFLAGS = $(SIM_TEST_CFLAGS)
+%canon_reldir%_check_sim_LDADD = $(SIM_TEST_LDADD)
+%canon_reldir%_check_sim_LDFLAGS = -Wc,-no-pie
+# The report resolves symbols: the image carries its own table.
+%canon_reldir%_check_sim_LINK = $(KP_LINK3_LIBTOOL) $(%canon_reldir%_check_sim_CFLAGS) \
+	$(CFLAGS) $(%canon_reldir%_check_sim_LDFLAGS) $(LDFLAGS) -o $@
+EXTRA_%canon_reldir%_check_sim_DEPENDENCIES = ksim$(EXEEXT) $(KP_LINK3_DEPS)
+CLEANFILES += %reldir%/check_sim.symtab.*
+
+check_PROGRAMS += %reldir%/check_sim_perf
+TESTS += %reldir%/check_sim_perf
+%canon_reldir%_check_sim_perf_SOURCES = %reldir%/check_sim_perf.c $(SIM_TEST_SOURCES)
+%canon_reldir%_check_sim_perf_CFLAGS = $(SIM_TEST_CFLAGS)
+%canon_reldir%_check_sim_perf_LDADD = $(SIM_TEST_LDADD)
+%canon_reldir%_check_sim_perf_LDFLAGS = -Wc,-no-pie
+%canon_reldir%_check_sim_perf_LINK = $(KP_LINK3_LIBTOOL) \
+	$(%canon_reldir%_check_sim_perf_CFLAGS) $(CFLAGS) \
+	$(%canon_reldir%_check_sim_perf_LDFLAGS) $(LDFLAGS) -o $@
+EXTRA_%canon_reldir%_check_sim_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
+CLEANFILES += %reldir%/check_sim_perf.symtab.*
+endif
+
+# stress suites (issue 6): start/stop storms and signal rates, with the
+# tick (check_stress) and with the counter (check_stress_perf, skipped
+# with 77 when perf_event_open is refused).  The storm resolves frames
+# against the image's own table.
+if PLATFORM_SIM
+STRESS_TEST_SOURCES = %reldir%/check_stress_storm.c %reldir%/check_stress_storm.h \
+	$(SIM_TEST_SOURCES)
+
+check_PROGRAMS += %reldir%/check_stress
+TESTS += %reldir%/check_stress
+%canon_reldir%_check_stress_SOURCES = %reldir%/check_stress.c $(STRESS_TEST_SOURCES)
+%canon_reldir%_check_stress_CFLAGS = $(SIM_TEST_CFLAGS)
+%canon_reldir%_check_stress_LDADD = $(SIM_TEST_LDADD)
+%canon_reldir%_check_stress_LDFLAGS = -Wc,-no-pie
+%canon_reldir%_check_stress_LINK = $(KP_LINK3_LIBTOOL) \
+	$(%canon_reldir%_check_stress_CFLAGS) $(CFLAGS) \
+	$(%canon_reldir%_check_stress_LDFLAGS) $(LDFLAGS) -o $@
+EXTRA_%canon_reldir%_check_stress_DEPENDENCIES = $(KP_LINK3_DEPS)
+CLEANFILES += %reldir%/check_stress.symtab.*
+
+check_PROGRAMS += %reldir%/check_stress_perf
+TESTS += %reldir%/check_stress_perf
+%canon_reldir%_check_stress_perf_SOURCES = %reldir%/check_stress_perf.c \
+	$(STRESS_TEST_SOURCES)
+%canon_reldir%_check_stress_perf_CFLAGS = $(SIM_TEST_CFLAGS)
+%canon_reldir%_check_stress_perf_LDADD = $(SIM_TEST_LDADD)
+%canon_reldir%_check_stress_perf_LDFLAGS = -Wc,-no-pie
+%canon_reldir%_check_stress_perf_LINK = $(KP_LINK3_LIBTOOL) \
+	$(%canon_reldir%_check_stress_perf_CFLAGS) $(CFLAGS) \
+	$(%canon_reldir%_check_stress_perf_LDFLAGS) $(LDFLAGS) -o $@
+EXTRA_%canon_reldir%_check_stress_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
+CLEANFILES += %reldir%/check_stress_perf.symtab.*
+endif

@@ -1,0 +1,295 @@
+#define _GNU_SOURCE
+#include "sim_fixture.h"
+
+#include <check.h>
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static pthread_mutex_t fx_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t fx_grew = PTHREAD_COND_INITIALIZER;
+static char *fx_buf;
+static size_t fx_len, fx_size;
+static char *fx_snapshot;
+
+static void *fx_collector(void *arg)
+{
+	int fd = (int)(intptr_t)arg;
+	char chunk[4096];
+
+	for (;;) {
+		ssize_t n = read(fd, chunk, sizeof(chunk));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return NULL;
+		pthread_mutex_lock(&fx_lock);
+		if (fx_len + (size_t)n + 1 > fx_size) {
+			fx_size = (fx_len + (size_t)n + 1) * 2;
+			fx_buf = realloc(fx_buf, fx_size);
+		}
+		memcpy(fx_buf + fx_len, chunk, (size_t)n);
+		fx_len += (size_t)n;
+		fx_buf[fx_len] = '\0';
+		pthread_cond_broadcast(&fx_grew);
+		pthread_mutex_unlock(&fx_lock);
+	}
+}
+
+void simfx_start(struct ksim_config *cfg)
+{
+	int p[2];
+	pthread_t t;
+
+	ck_assert_int_eq(pipe(p), 0);
+	fx_size = 65536;
+	fx_buf = calloc(1, fx_size);
+	cfg->out_fd = p[1];
+	ck_assert_int_eq(ksim_start(cfg), 0);
+	/* After ksim_start(): this thread inherits its blocked signals. */
+	ck_assert_int_eq(pthread_create(&t, NULL, fx_collector,
+					(void *)(intptr_t)p[0]), 0);
+	if (cfg->ncommands == 0)
+		ck_assert_msg(simfx_wait_for(0, "> ", 5000) >= 0,
+			      "no first prompt: [%s]", simfx_output());
+}
+
+const char *simfx_output(void)
+{
+	pthread_mutex_lock(&fx_lock);
+	free(fx_snapshot);
+	fx_snapshot = strdup(fx_buf ? fx_buf : "");
+	pthread_mutex_unlock(&fx_lock);
+	return fx_snapshot;
+}
+
+static void fx_deadline(struct timespec *ts, unsigned timeout_ms)
+{
+	clock_gettime(CLOCK_REALTIME, ts);
+	ts->tv_sec += timeout_ms / 1000;
+	ts->tv_nsec += (long)(timeout_ms % 1000) * 1000000;
+	if (ts->tv_nsec >= 1000000000) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000;
+	}
+}
+
+long simfx_wait_for(size_t from, const char *needle, unsigned timeout_ms)
+{
+	struct timespec dl;
+	long at = -1;
+
+	fx_deadline(&dl, timeout_ms);
+	pthread_mutex_lock(&fx_lock);
+	for (;;) {
+		if (fx_len >= from) {
+			const char *hit = strstr(fx_buf + from, needle);
+			if (hit) {
+				at = hit - fx_buf;
+				break;
+			}
+		}
+		if (pthread_cond_timedwait(&fx_grew, &fx_lock, &dl) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&fx_lock);
+	return at;
+}
+
+/* The prompt is the last thing the shell sends: output after @from that
+ * ends with it is a finished command. */
+static bool fx_ends_with_prompt(size_t from)
+{
+	return fx_len >= from + 2 && memcmp(fx_buf + fx_len - 2, "> ", 2) == 0;
+}
+
+bool simfx_wait_prompt(unsigned timeout_ms)
+{
+	struct timespec dl;
+	bool ok;
+
+	fx_deadline(&dl, timeout_ms);
+	pthread_mutex_lock(&fx_lock);
+	while (!(ok = fx_ends_with_prompt(0)))
+		if (pthread_cond_timedwait(&fx_grew, &fx_lock, &dl) == ETIMEDOUT)
+			break;
+	pthread_mutex_unlock(&fx_lock);
+	return ok;
+}
+
+char *simfx_run(const char *line, unsigned timeout_ms)
+{
+	struct timespec dl;
+	char *out = NULL;
+	size_t from;
+
+	pthread_mutex_lock(&fx_lock);
+	from = fx_len;
+	pthread_mutex_unlock(&fx_lock);
+	ksim_console_feed(line, strlen(line));
+	ksim_console_feed("\n", 1);
+	fx_deadline(&dl, timeout_ms);
+	pthread_mutex_lock(&fx_lock);
+	for (;;) {
+		if (fx_ends_with_prompt(from)) {
+			out = strndup(fx_buf + from, fx_len - from - 2);
+			break;
+		}
+		if (pthread_cond_timedwait(&fx_grew, &fx_lock, &dl) == ETIMEDOUT)
+			break;
+	}
+	pthread_mutex_unlock(&fx_lock);
+	return out;
+}
+
+bool simfx_poll(bool (*cond)(void *ctx), void *ctx, unsigned timeout_ms)
+{
+	struct timespec pause_ts = { 0, 2000000 };
+	struct timespec t0, now;
+
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (;;) {
+		if (cond(ctx))
+			return true;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		if ((now.tv_sec - t0.tv_sec) * 1000 +
+		    (now.tv_nsec - t0.tv_nsec) / 1000000 >= (long)timeout_ms)
+			return cond(ctx);
+		nanosleep(&pause_ts, NULL);
+	}
+}
+
+void simfx_stats_total(struct ksim_cpu_stats *sum)
+{
+	memset(sum, 0, sizeof(*sum));
+	for (unsigned i = 0; i < ksim_cpu_count(); i++) {
+		struct ksim_cpu_stats st;
+
+		ksim_cpu_stats(i, &st);
+		sum->ticks += st.ticks;
+		sum->idle_ticks += st.idle_ticks;
+		sum->foreign += st.foreign;
+		sum->overflows += st.overflows;
+		sum->unclaimed += st.unclaimed;
+		sum->tick_overruns += st.tick_overruns;
+	}
+}
+
+static const char *const fx_leaf[SIMFX_SPLIT_CHAINS] = {
+	"split_leaf_a", "split_leaf_b", "split_leaf_c",
+};
+static const char *const fx_chain[SIMFX_SPLIT_CHAINS] = {
+	"split_chain_a", "split_chain_b", "split_chain_c",
+};
+
+/* "name+0x1c..0x2b" or "name+0x1a": does the frame name @sym? */
+static bool fx_frame_is(const char *frame, const char *sym)
+{
+	size_t n = strlen(sym);
+
+	return strncmp(frame, sym, n) == 0 && frame[n] == '+';
+}
+
+void simfx_split_add(struct simfx_split *sp, const char *report)
+{
+	const char *line = report;
+
+	sp->profiles++;
+	while (line && *line) {
+		const char *next = strchr(line, '\n');
+		unsigned long count, more, held;
+		char leaf[128], caller[128];
+		double pct;
+
+		if (sscanf(line, "%lf%% %lu %127s", &pct, &count, leaf) == 3) {
+			sp->total += count;
+			caller[0] = '\0';
+			if (next)
+				sscanf(next + 1, " <- %127s", caller);
+			for (unsigned i = 0; i < SIMFX_SPLIT_CHAINS; i++) {
+				if (!fx_frame_is(leaf, fx_leaf[i]))
+					continue;
+				sp->leaf[i] += count;
+				if (fx_frame_is(caller, fx_chain[i]))
+					sp->caller_ok[i] += count;
+			}
+		} else if (sscanf(line, "+ %lu more chains holding %lu", &more,
+				  &held) == 2) {
+			sp->total += held;
+			sp->hidden += held;
+		}
+		line = next ? next + 1 : NULL;
+	}
+}
+
+void simfx_split_truth(struct simfx_split *sp, const char *out)
+{
+	const char *t = strstr(out, "split truth:");
+
+	sp->have_truth = t && sscanf(t, "split truth: split_leaf_a %lf%% "
+				     "split_leaf_b %lf%% split_leaf_c %lf%%",
+				     &sp->truth[0], &sp->truth[1], &sp->truth[2]) == 3;
+}
+
+unsigned long simfx_split_leaves(const struct simfx_split *sp)
+{
+	unsigned long n = 0;
+
+	for (unsigned i = 0; i < SIMFX_SPLIT_CHAINS; i++)
+		n += sp->leaf[i];
+	return n;
+}
+
+void simfx_profile_split(const char *source, unsigned long min_samples,
+			 unsigned max_profiles, double tolerance,
+			 struct simfx_split *sp)
+{
+	char cmd[64], header[128];
+	char *out;
+
+	memset(sp, 0, sizeof(*sp));
+	snprintf(cmd, sizeof(cmd), "work start split %u", ksim_cpu_count());
+	out = simfx_run(cmd, 10000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, "work: started split") != NULL, "got: %s", out);
+	free(out);
+	snprintf(header, sizeof(header), " samples on %u cpus, 0 dropped, source %s\n",
+		 ksim_cpu_count(), source);
+	while (simfx_split_leaves(sp) < min_samples && sp->profiles < max_profiles) {
+		out = simfx_run("profile 2000 all 128", 20000);
+		ck_assert_ptr_nonnull(out);
+		ck_assert_msg(strstr(out, header) != NULL, "report: %s", out);
+		simfx_split_add(sp, out);
+		free(out);
+	}
+	out = simfx_run("work stop", 20000);
+	ck_assert_ptr_nonnull(out);
+	simfx_split_truth(sp, out);
+	ck_assert_msg(sp->have_truth, "work stop said: %s", out);
+	free(out);
+	fprintf(stderr, "split, source %s: %u profiles, %lu samples, %lu in leaves "
+		"(a %lu b %lu c %lu), truth %.1f/%.1f/%.1f\n", source, sp->profiles,
+		sp->total, simfx_split_leaves(sp), sp->leaf[0], sp->leaf[1], sp->leaf[2],
+		sp->truth[0], sp->truth[1], sp->truth[2]);
+	ck_assert_msg(simfx_split_leaves(sp) >= min_samples,
+		      "%lu leaf samples in %u profiles", simfx_split_leaves(sp),
+		      sp->profiles);
+	for (unsigned i = 0; i < SIMFX_SPLIT_CHAINS; i++) {
+		double share = 100.0 * (double)sp->leaf[i] /
+			       (double)simfx_split_leaves(sp);
+
+		ck_assert_msg(share >= sp->truth[i] - tolerance &&
+			      share <= sp->truth[i] + tolerance,
+			      "%s: %.1f%% of %lu leaf samples, truth %.1f%%",
+			      fx_leaf[i], share, simfx_split_leaves(sp), sp->truth[i]);
+		/* The leaf has no frame: only the CFA rule finds its caller. */
+		ck_assert_msg(sp->caller_ok[i] * 100 >= sp->leaf[i] * 99,
+			      "%s: caller first in %lu of %lu samples", fx_leaf[i],
+			      sp->caller_ok[i], sp->leaf[i]);
+	}
+}
