@@ -1,0 +1,300 @@
+/* make bench, part 1: the profiler's own code, inside a ksim machine.
+ *
+ *   sampling path   ns per sample of the overflow handler's body
+ *                   (kernel_nmi -> prof_nmi: the claim, hal_pmu_ack, the
+ *                   record and its stack walk, 8 frames deep through the
+ *                   image's CFA table), median of >= 100k calls, timed
+ *                   in batches of 256; the tick's sample path
+ *                   (prof_tick) where the host has no counter;
+ *   fold + report   of 64k samples over ~600 distinct chains, the
+ *                   median of 21 reports.
+ *
+ * Figures are printed, nothing is asserted (doc/performance.md). */
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "hal/cpu.h"
+#include "hal/entry.h"
+#include "kernel/heap.h"
+#include "kernel/profiler.h"
+#include "kernel/report.h"
+#include "kernel/sched.h"
+#include "kernel/symbols.h"
+#include "kernel/task.h"
+#include "lib/out.h"
+#include "sim/ksim.h"
+#include "sim/sim.h"
+
+#define BATCH 256
+#define BATCHES 400			/* 102400 calls */
+#define REPORT_SAMPLES 65536
+#define REPORT_REPEATS 21
+#define BENCH_CPU 1
+
+static volatile bool bench_done;
+static double sample_ns_median, sample_ns_min;
+static const char *sample_path = "";
+static double report_ms_median, report_ms_min;
+static size_t report_chars;
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* ---- the sampling path ---- */
+
+static bool bench_counter;
+static double batch_ns[BATCHES];
+
+/* A run whose buffer on this CPU is empty and, with the counter, armed. */
+static void bench_fresh_run(void)
+{
+	struct prof_cpu_stats st;
+
+	prof_stop();
+	prof_wait_stopped(1000000000ull, NULL, NULL);
+	prof_end();
+	if (prof_start() != 0)
+		abort();
+	do {
+		sched_sleep_ns(1);
+		prof_cpu_stats(BENCH_CPU, &st);
+	} while ((bench_counter && !st.armed) || st.gen == 0 ||
+		 st.stored + BATCH > PROF_BUF);
+}
+
+static void __attribute__((noinline)) bench_sample_loop(struct trap_frame *tf)
+{
+	siginfo_t si;
+	sigset_t block, old;
+	unsigned long flags;
+
+	memset(&si, 0, sizeof(si));
+	si.si_code = POLL_IN;
+	for (unsigned b = 0; b < BATCHES; b++) {
+		struct prof_cpu_stats st;
+		uint64_t t0;
+
+		prof_cpu_stats(BENCH_CPU, &st);
+		if (st.stored + BATCH > PROF_BUF)
+			bench_fresh_run();
+		/* Interrupts off, and the real overflow signal held back: it
+		 * would replace the handler state set up below. */
+		flags = hal_irq_save();
+		sigemptyset(&block);
+		sigaddset(&block, sim_pmu_signo);
+		pthread_sigmask(SIG_BLOCK, &block, &old);
+		si.si_fd = sim_self->perf_fd;
+		sim_self->nmi_info = &si;
+		t0 = now_ns();
+		if (bench_counter)
+			for (unsigned i = 0; i < BATCH; i++)
+				kernel_nmi(tf);
+		else
+			for (unsigned i = 0; i < BATCH; i++)
+				prof_tick(tf);
+		batch_ns[b] = (double)(now_ns() - t0) / BATCH;
+		sim_self->nmi_info = NULL;
+		pthread_sigmask(SIG_SETMASK, &old, NULL);
+		hal_irq_restore(flags);
+	}
+}
+
+/* The interrupted state: an instruction inside a function with a frame,
+ * at the bottom of a chain of frames (as a sample inside a workload). */
+static void __attribute__((noinline)) bench_at_bottom(void)
+{
+	struct trap_frame tf;
+
+	const uintptr_t *frame = __builtin_frame_address(0);
+
+	/* As if interrupted in the caller just after its call: its frame
+	 * pointer is the one this frame saved. */
+	tf.ip = (uintptr_t)__builtin_return_address(0);
+	tf.fp = frame[0];
+	tf.sp = (uintptr_t)(frame + 2);
+	bench_sample_loop(&tf);
+}
+
+static volatile int bench_depth_sink;
+
+static void __attribute__((noinline)) bench_deep(int n)
+{
+	if (n == 0)
+		bench_at_bottom();
+	else
+		bench_deep(n - 1);
+	bench_depth_sink += n;		/* not a tail call */
+}
+
+static void bench_sampling(void)
+{
+	const struct hal_pmu_info *info = prof_pmu_info();
+
+	bench_counter = prof_counter_usable(info);
+	sample_path = bench_counter ? "kernel_nmi -> prof_nmi (counter)"
+				    : "prof_tick (tick)";
+	if (prof_start() != 0)
+		abort();
+	bench_fresh_run();
+	bench_deep(10);
+	prof_stop();
+	prof_wait_stopped(1000000000ull, NULL, NULL);
+	prof_end();
+	qsort(batch_ns, BATCHES, sizeof(batch_ns[0]), cmp_double);
+	sample_ns_median = batch_ns[BATCHES / 2];
+	sample_ns_min = batch_ns[0];
+}
+
+/* ---- fold + report ---- */
+
+/* Functions of the image the synthetic chains are made of. */
+static void *const bench_funcs[] = {
+	(void *)kmalloc, (void *)kfree, (void *)sched_tick, (void *)sched_preempt,
+	(void *)sched_sleep_ns, (void *)sched_block, (void *)sched_wake,
+	(void *)task_create, (void *)task_find, (void *)task_for_each,
+	(void *)sym_lookup, (void *)sym_resolve, (void *)sym_format,
+	(void *)out_printf, (void *)out_vprintf, (void *)out_write,
+	(void *)prof_tick, (void *)prof_nmi, (void *)prof_start, (void *)prof_report,
+	(void *)prof_report_print, (void *)kernel_tick, (void *)kernel_nmi,
+};
+#define NFUNCS (sizeof(bench_funcs) / sizeof(bench_funcs[0]))
+
+static uint64_t rng = 0x2545f4914f6cdd1dull;
+
+static uint64_t bench_rand(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return rng;
+}
+
+static uintptr_t bench_addr(unsigned f, unsigned off)
+{
+	return (uintptr_t)bench_funcs[f % NFUNCS] + 1 + off % 24;
+}
+
+#define CHAIN_KINDS 600
+
+static void bench_make_records(struct prof_record *r, size_t n)
+{
+	static struct prof_record kinds[CHAIN_KINDS];
+
+	for (unsigned k = 0; k < CHAIN_KINDS; k++) {
+		kinds[k].pid = 1 + (int)(k % 7);
+		kinds[k].nframes = 3 + (uint32_t)(bench_rand() % 6);
+		for (uint32_t f = 0; f < kinds[k].nframes; f++)
+			kinds[k].frames[f] = bench_addr((unsigned)bench_rand(),
+							(unsigned)bench_rand());
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* Skewed, as real profiles are: a few hot chains. */
+		uint64_t x = bench_rand() % CHAIN_KINDS;
+		unsigned k = (unsigned)(x * x / CHAIN_KINDS * x / CHAIN_KINDS);
+
+		r[i] = kinds[k];
+		/* The leaf's offset varies inside its function. */
+		r[i].frames[0] = bench_addr((unsigned)(k * 7), (unsigned)bench_rand());
+	}
+}
+
+static void bench_report(void)
+{
+	static char text[65536];
+	static struct prof_segment segs[4];
+	static double ms[REPORT_REPEATS];
+	struct out_buf ob;
+	struct prof_record *recs = malloc(REPORT_SAMPLES * sizeof(*recs));
+	struct prof_report_in in = {
+		.window_ns = 2000000000ull,
+		.source = "bench",
+		.counter = true,
+		.pid = PROF_PID_ALL,
+		.chains = PROF_CHAINS_MAX,
+		.segs = segs,
+		.nsegs = 4,
+	};
+
+	if (!recs)
+		abort();
+	bench_make_records(recs, REPORT_SAMPLES);
+	for (unsigned s = 0; s < 4; s++) {
+		segs[s].cpu = s;
+		segs[s].recs = recs + s * (REPORT_SAMPLES / 4);
+		segs[s].count = REPORT_SAMPLES / 4;
+	}
+	for (unsigned i = 0; i < REPORT_REPEATS; i++) {
+		uint64_t t0;
+
+		out_buf_init(&ob, text, sizeof(text));
+		t0 = now_ns();
+		if (prof_report_print(&ob.out, &in) != 0)
+			abort();
+		ms[i] = (double)(now_ns() - t0) / 1e6;
+		report_chars = ob.len;
+	}
+	qsort(ms, REPORT_REPEATS, sizeof(ms[0]), cmp_double);
+	report_ms_median = ms[REPORT_REPEATS / 2];
+	report_ms_min = ms[0];
+	free(recs);
+}
+
+static void bench_task(void *arg)
+{
+	(void)arg;
+	bench_sampling();
+	bench_report();
+	__atomic_store_n(&bench_done, true, __ATOMIC_RELEASE);
+	for (;;)
+		sched_sleep_ms(1000);
+}
+
+static void bench_start(void)
+{
+	if (!task_create("bench", bench_task, NULL, BENCH_CPU))
+		abort();
+}
+
+int main(void)
+{
+	struct ksim_config cfg;
+
+	ksim_config_defaults(&cfg);
+	cfg.cpus = 2;
+	cfg.hz = 1000;
+	cfg.late_init = bench_start;
+	cfg.out_fd = open("/dev/null", 1);
+	if (ksim_start(&cfg) != 0)
+		return 1;
+	while (!__atomic_load_n(&bench_done, __ATOMIC_ACQUIRE)) {
+		struct timespec ts = { 0, 10000000 };
+
+		nanosleep(&ts, NULL);
+	}
+	printf("sampling path, %s: %.1f ns per sample (median of %u batches of %u "
+	       "calls; fastest batch %.1f ns), 8 frames\n", sample_path,
+	       sample_ns_median, BATCHES, BATCH, sample_ns_min);
+	printf("fold + report of %u samples (%u chain kinds, 4 cpus, %u chains "
+	       "printed, %zu bytes): %.2f ms (median of %u; fastest %.2f ms)\n",
+	       REPORT_SAMPLES, CHAIN_KINDS, PROF_CHAINS_MAX, report_chars,
+	       report_ms_median, REPORT_REPEATS, report_ms_min);
+	fflush(stdout);
+	_exit(0);
+}

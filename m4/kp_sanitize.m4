@@ -1,0 +1,33 @@
+# KP_SANITIZERS
+# -------------
+# --enable-sanitizers: build everything (the portable code, the simulator,
+# the tests) with AddressSanitizer and UndefinedBehaviorSanitizer, and
+# make any report fatal so that a Check test fails on it.  The simulator
+# tells the sanitizer about its stack switches (sim/context.c).  Only for
+# the simulator configuration: a kernel image has no sanitizer runtime.
+AC_DEFUN([KP_SANITIZERS], [
+AC_ARG_ENABLE([sanitizers],
+  [AS_HELP_STRING([--enable-sanitizers],
+    [build with AddressSanitizer and UndefinedBehaviorSanitizer (simulator only)])],
+  [kp_sanitizers=$enableval], [kp_sanitizers=no])
+AS_IF([test "x$kp_sanitizers" = xyes], [
+  AS_IF([test "x$kp_platform" != xsim],
+    [AC_MSG_ERROR([--enable-sanitizers needs the simulator (--enable-sim)])])
+  kp_san_flags="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
+  AC_CACHE_CHECK([whether $CC links with $kp_san_flags], [kp_cv_sanitizers], [
+    kp_save_CFLAGS=$CFLAGS
+    kp_save_LDFLAGS=$LDFLAGS
+    CFLAGS="$CFLAGS $kp_san_flags"
+    LDFLAGS="$LDFLAGS $kp_san_flags"
+    AC_LINK_IFELSE([AC_LANG_PROGRAM([[#include <sanitizer/common_interface_defs.h>]],
+        [[void *f; __sanitizer_start_switch_fiber(&f, 0, 0);]])],
+      [kp_cv_sanitizers=yes], [kp_cv_sanitizers=no])
+    CFLAGS=$kp_save_CFLAGS
+    LDFLAGS=$kp_save_LDFLAGS])
+  AS_IF([test "x$kp_cv_sanitizers" != xyes],
+    [AC_MSG_ERROR([$CC cannot build with $kp_san_flags (libasan, libubsan)])])
+  CFLAGS="$CFLAGS $kp_san_flags"
+  LDFLAGS="$LDFLAGS $kp_san_flags"
+])
+AM_CONDITIONAL([KP_SANITIZERS], [test "x$kp_sanitizers" = xyes])
+])

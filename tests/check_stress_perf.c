@@ -1,0 +1,229 @@
+/* ksim under stress with its perf_event_open counter: a start/stop storm
+ * with the counter as the source, and the counter's signal rate per
+ * second of the CPU thread's own time at 1 kHz and 10 kHz.  Exits 77
+ * (skipped) where perf_event_open is refused.  The rate tests need a
+ * counter that counts the thread's kernel time too (sim/pmu.c): a
+ * user-space-only one skips the overflows that fall due in the kernel,
+ * so where only that is allowed (perf_event_paranoid 2, not root) they
+ * are left out, and say so. */
+#define _GNU_SOURCE
+#include <check.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "hal/cpu.h"
+#include "hal/pmu.h"
+#include "kernel/profiler.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "check_stress_storm.h"
+#include "sim_fixture.h"
+
+START_TEST(test_counter_storm_accounts_every_run_without_stragglers)
+{
+	struct storm_result r;
+
+	/* 2000 runs of 0-2 ms on 4 CPUs ticking every 0.5 ms (each tick may
+	 * arm or disarm), the counter overflowing every 100 us of a CPU's
+	 * time so that overflows race arming and disarming. */
+	storm_run(4, 2000, true, 10000, 2000, 2000, 50000, &r);
+	ck_assert_uint_gt(r.samples, 1000);
+	ck_assert_uint_gt(r.tagged, 200);
+}
+END_TEST
+
+/* ---- the counter's rate, per second of the CPU thread's own time ---- */
+
+#define RATE_CPUS 4
+
+struct rate_cpu {
+	uint64_t cpu_ns, overflows, unclaimed;
+	volatile bool done;
+};
+static struct rate_cpu rate[RATE_CPUS];
+static volatile bool rate_go;
+static unsigned rate_hz;
+static uint64_t rate_cpu_budget_ns;
+static uint64_t rate_period;
+static volatile unsigned long rate_sink;
+
+/* Spin in user space for @ns of the thread's CPU time.  The clock is a
+ * system call, read only now and then: the counter counts user space
+ * only, and an overflow that falls due inside the kernel is lost. */
+static uint64_t rate_spin(uint64_t ns)
+{
+	uint64_t c0 = hal_cpu_time(), c;
+
+	while ((c = hal_cpu_time()) - c0 < ns)
+		for (unsigned i = 0; i < 1000000; i++)
+			rate_sink++;
+	return c;
+}
+
+/* Arms its CPU's counter for @rate_hz overflows per second of CPU time
+ * (behind the profiler's back: each overflow is delivered and recorded
+ * as unclaimed), spins for rate_cpu_budget_ns of its thread's time and
+ * counts the overflow signals its CPU took meanwhile. */
+static void rate_task(void *arg)
+{
+	unsigned cpu = (unsigned)(uintptr_t)arg;
+	struct ksim_cpu_stats a, b;
+	unsigned long flags;
+	uint64_t c0, c1;
+
+	while (!__atomic_load_n(&rate_go, __ATOMIC_ACQUIRE))
+		sched_yield_cpu();
+	flags = hal_irq_save();
+	ksim_cpu_stats(cpu, &a);
+	hal_pmu_arm(rate_period);
+	c0 = hal_cpu_time();
+	hal_irq_restore(flags);
+	rate_spin(rate_cpu_budget_ns);
+	flags = hal_irq_save();
+	c1 = hal_cpu_time();
+	ksim_cpu_stats(cpu, &b);
+	hal_pmu_disarm();
+	hal_irq_restore(flags);
+	rate[cpu].cpu_ns = c1 - c0;
+	rate[cpu].overflows = b.overflows - a.overflows;
+	rate[cpu].unclaimed = b.unclaimed - a.unclaimed;
+	__atomic_store_n(&rate[cpu].done, true, __ATOMIC_RELEASE);
+	for (;;)
+		sched_sleep_ms(1000);
+}
+
+/* The probe's rate gives the period (task-clock: ns). */
+static void rate_start_tasks(void)
+{
+	const struct hal_pmu_info *info = prof_pmu_info();
+
+	ck_assert(info->counts);
+	rate_period = info->events_per_sec / rate_hz;
+	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++)
+		ck_assert_ptr_nonnull(task_create("rate", rate_task,
+						  (void *)(uintptr_t)cpu, cpu));
+	__atomic_store_n(&rate_go, true, __ATOMIC_RELEASE);
+}
+
+static bool rate_all_done(void *ctx)
+{
+	(void)ctx;
+	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++)
+		if (!__atomic_load_n(&rate[cpu].done, __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+/* Counts only: the CPU time a thread got is what the counter counted,
+ * so a loaded host changes how long this takes, not what it counts. */
+static void rate_check(unsigned hz, uint64_t cpu_budget_ns)
+{
+	static struct ksim_config cfg;
+	double cpu_s = 0, got = 0, want;
+
+	rate_hz = hz;
+	rate_cpu_budget_ns = cpu_budget_ns;
+	ksim_config_defaults(&cfg);
+	cfg.cpus = RATE_CPUS;
+	cfg.source = KSIM_SOURCE_PMU;
+	cfg.late_init = rate_start_tasks;
+	simfx_start(&cfg);
+	ck_assert(ksim_pmu_counts_kernel());
+	ck_assert(simfx_poll(rate_all_done, NULL, 30000));
+	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++) {
+		double c = (double)rate[cpu].cpu_ns / 1e9;
+
+		fprintf(stderr, "counter %u hz, cpu %u: %llu overflow signals in "
+			"%.3f s of cpu (%.2f%%)\n", hz, cpu,
+			(unsigned long long)rate[cpu].overflows, c,
+			100.0 * (double)rate[cpu].overflows / (c * hz));
+		/* Nobody claimed them: the profiler was not armed. */
+		ck_assert_uint_eq(rate[cpu].unclaimed, rate[cpu].overflows);
+		cpu_s += c;
+		got += (double)rate[cpu].overflows;
+	}
+	want = cpu_s * hz;
+	ck_assert_msg(got >= 0.99 * want, "%.0f overflow signals in %.3f "
+		      "cpu-seconds at %u hz (%.2f%%)", got, cpu_s, hz, 100.0 * got / want);
+	ck_assert_msg(got <= 1.01 * want + RATE_CPUS, "%.0f overflow signals in "
+		      "%.3f cpu-seconds at %u hz", got, cpu_s, hz);
+}
+
+START_TEST(test_counter_rate_1khz_at_least_99_percent)
+{
+	rate_check(1000, 500000000ull);		/* 4 x 500 expected */
+}
+END_TEST
+
+START_TEST(test_counter_rate_10khz_at_least_99_percent)
+{
+	rate_check(10000, 200000000ull);	/* 4 x 2000 expected */
+}
+END_TEST
+
+static Suite *stress_perf_suite(bool rates)
+{
+	Suite *s = suite_create("stress_perf");
+	TCase *tc = tcase_create("storm");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_counter_storm_accounts_every_run_without_stragglers);
+	suite_add_tcase(s, tc);
+	if (!rates) {
+		fprintf(stderr, "check_stress_perf: the counter may not count kernel "
+			"time here: rate tests left out\n");
+		return s;
+	}
+	tc = tcase_create("rate");
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, test_counter_rate_1khz_at_least_99_percent);
+	tcase_add_test(tc, test_counter_rate_10khz_at_least_99_percent);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* The counter ksim would use, opened and closed here: refused means the
+ * suite cannot run on this host; refused with kernel time, that the rate
+ * tests cannot. */
+static bool perf_available(bool with_kernel)
+{
+	struct perf_event_attr a;
+	const char *refuse = getenv("KSIM_PERF_REFUSE");
+	long fd;
+
+	if (refuse && *refuse && strcmp(refuse, "0") != 0)
+		return false;
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = !with_kernel;
+	a.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
+}
+
+int main(void)
+{
+	SRunner *sr;
+	int failed;
+
+	if (!perf_available(false)) {
+		fprintf(stderr, "check_stress_perf: perf_event_open refused: skipped\n");
+		return 77;
+	}
+	sr = srunner_create(stress_perf_suite(perf_available(true)));
+	srunner_set_fork_status(sr, CK_FORK);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
