@@ -8,6 +8,7 @@
 #include "fake_hal.h"
 #include "prof_testlib.h"
 #include "kernel/fold.h"
+#include "lib/errno.h"
 #include "kernel/profiler.h"
 #include "kernel/report.h"
 #include "lib/out.h"
@@ -232,6 +233,34 @@ START_TEST(test_fold_leaf_spans_offsets)
 }
 END_TEST
 
+/* Past its first size the table grows and rehashes: every distinct chain
+ * is still found again, and more records than promised are refused. */
+START_TEST(test_fold_grows_past_initial_table)
+{
+	enum { DISTINCT = 3000, REPEAT = 2 };
+	static struct prof_record many[DISTINCT * REPEAT];
+	struct prof_record extra = { .pid = 1, .nframes = 1, .frames = { 0x99 } };
+	struct fold f;
+
+	for (size_t i = 0; i < DISTINCT * REPEAT; i++) {
+		many[i].pid = 1;
+		many[i].nframes = 2;
+		many[i].frames[0] = 0x10;		/* no symbol: folds by address */
+		many[i].frames[1] = 0x100000 + (i % DISTINCT) * 16;
+	}
+	ck_assert_int_eq(fold_init(&f, DISTINCT * REPEAT), 0);
+	for (size_t i = 0; i < DISTINCT * REPEAT; i++)
+		ck_assert_int_eq(fold_add(&f, &many[i]), 0);
+	ck_assert_uint_eq(f.nchains, DISTINCT);
+	ck_assert_uint_eq(f.samples, DISTINCT * REPEAT);
+	fold_sort(&f);
+	for (size_t c = 0; c < DISTINCT; c++)
+		ck_assert_uint_eq(f.chains[c].count, REPEAT);
+	ck_assert_int_eq(fold_add(&f, &extra), -ENOMEM);
+	fold_free(&f);
+}
+END_TEST
+
 START_TEST(test_percent_rounds_half_up_in_tenths)
 {
 	/* 1/8 = 12.5%; 1/3 = 33.3%; 2/3 = 66.7%. */
@@ -266,6 +295,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_report_empty_pid_filter);
 	tcase_add_test(tc, test_report_empty_when_no_cpu_answered);
 	tcase_add_test(tc, test_fold_leaf_spans_offsets);
+	tcase_add_test(tc, test_fold_grows_past_initial_table);
 	tcase_add_test(tc, test_percent_rounds_half_up_in_tenths);
 	suite_add_tcase(s, tc);
 	return s;

@@ -5,23 +5,62 @@
 #include "lib/errno.h"
 #include "lib/kstring.h"
 
-int fold_init(struct fold *f, size_t max_records)
+/* Chains the table starts with room for. */
+#define FOLD_INITIAL_CHAINS 512
+
+static uint64_t fold_hash(const struct fold_chain *k);
+
+/* The first free slot of @k's probe sequence. */
+static size_t fold_free_slot(const uint32_t *slots, size_t mask,
+			     const struct fold_chain *k)
+{
+	size_t i = fold_hash(k) & mask;
+
+	while (slots[i])
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Room for @cap chains, the hash at most half full so probes stay short;
+ * the chains already folded move over. */
+static int fold_grow(struct fold *f, size_t cap)
 {
 	size_t nslots = 16;
+	struct fold_chain *chains;
+	uint32_t *slots;
 
-	kmemset(f, 0, sizeof(*f));
-	/* At most half full, so probes stay short. */
-	while (nslots < 2 * max_records)
+	while (nslots < 2 * cap)
 		nslots *= 2;
-	f->cap = max_records;
-	f->chains = kmalloc((max_records ? max_records : 1) * sizeof(*f->chains));
-	f->slots = kmalloc(nslots * sizeof(*f->slots));
-	if (!f->chains || !f->slots) {
+	chains = kmalloc((cap ? cap : 1) * sizeof(*chains));
+	slots = kmalloc(nslots * sizeof(*slots));
+	if (!chains || !slots) {
+		kfree(chains);
+		kfree(slots);
+		return -ENOMEM;
+	}
+	kmemset(slots, 0, nslots * sizeof(*slots));
+	for (size_t c = 0; c < f->nchains; c++) {
+		chains[c] = f->chains[c];
+		slots[fold_free_slot(slots, nslots - 1, &chains[c])] = (uint32_t)c + 1;
+	}
+	kfree(f->chains);
+	kfree(f->slots);
+	f->chains = chains;
+	f->slots = slots;
+	f->mask = nslots - 1;
+	f->cap = cap;
+	return 0;
+}
+
+int fold_init(struct fold *f, size_t max_records)
+{
+	kmemset(f, 0, sizeof(*f));
+	f->limit = max_records;
+	if (fold_grow(f, max_records < FOLD_INITIAL_CHAINS ? max_records
+							  : FOLD_INITIAL_CHAINS) < 0) {
 		fold_free(f);
 		return -ENOMEM;
 	}
-	kmemset(f->slots, 0, nslots * sizeof(*f->slots));
-	f->mask = nslots - 1;
 	return 0;
 }
 
@@ -31,7 +70,7 @@ void fold_free(struct fold *f)
 	kfree(f->slots);
 	f->chains = NULL;
 	f->slots = NULL;
-	f->nchains = f->cap = 0;
+	f->nchains = f->cap = f->limit = 0;
 }
 
 /* The chain a record folds into, before its leaf offset is merged. */
@@ -80,7 +119,7 @@ static bool fold_same(const struct fold_chain *a, const struct fold_chain *b)
 	return true;
 }
 
-void fold_add(struct fold *f, const struct prof_record *r)
+int fold_add(struct fold *f, const struct prof_record *r)
 {
 	struct fold_chain k;
 	size_t i;
@@ -96,15 +135,23 @@ void fold_add(struct fold *f, const struct prof_record *r)
 				c->hi = k.hi;
 			c->count++;
 			f->samples++;
-			return;
+			return 0;
 		}
 	}
-	if (f->nchains == f->cap)
-		return;		/* more records than promised: not counted */
+	if (f->nchains == f->cap) {
+		size_t cap = f->cap * 2 < f->limit ? f->cap * 2 : f->limit;
+
+		/* Past the limit means more records than fold_init() was
+		 * promised: a caller bug, refused rather than overrun. */
+		if (cap <= f->cap || fold_grow(f, cap) < 0)
+			return -ENOMEM;
+		i = fold_free_slot(f->slots, f->mask, &k);
+	}
 	k.count = 1;
 	f->chains[f->nchains] = k;
 	f->slots[i] = (uint32_t)++f->nchains;
 	f->samples++;
+	return 0;
 }
 
 /* True when @a prints before @b. */
@@ -160,5 +207,5 @@ void fold_sort(struct fold *f)
 		fold_sift_down(c, 0, --n);
 	}
 	/* The hash no longer matches the order: no more fold_add(). */
-	f->cap = f->nchains;
+	f->cap = f->limit = f->nchains;
 }

@@ -24,17 +24,21 @@ struct fold_chain {
 struct fold {
 	struct fold_chain *chains;	/* distinct chains, nchains of them */
 	size_t nchains, cap;
+	size_t limit;			/* most chains there can be: one per record */
 	uint32_t *slots;		/* open hash: chain index + 1, 0 = empty */
 	size_t mask;
 	uint64_t samples;
 };
 
-/* A table for at most @max_records samples (every one may be distinct).
- * Returns 0 or -ENOMEM. */
+/* A table for at most @max_records samples.  It starts small and grows
+ * as distinct chains appear: samples mostly share a few hundred chains,
+ * and a table sized for every record being distinct would touch
+ * megabytes for nothing.  Returns 0 or -ENOMEM. */
 int fold_init(struct fold *f, size_t max_records);
 
-/* Fold one record.  At most max_records calls. */
-void fold_add(struct fold *f, const struct prof_record *r);
+/* Fold one record.  At most max_records calls.  Returns 0, or -ENOMEM
+ * when the table could not grow (the record is then not counted). */
+int fold_add(struct fold *f, const struct prof_record *r);
 
 /* Order the chains hottest first; ties go to the lower leaf address,
  * then the shorter chain, then the lower return addresses, so one set of

@@ -113,8 +113,11 @@ int prof_report_print(struct out *o, const struct prof_report_in *in)
 		return -ENOMEM;
 	for (size_t s = 0; s < in->nsegs; s++)
 		for (size_t i = 0; i < in->segs[s].count; i++)
-			if (report_keeps(in, &in->segs[s].recs[i]))
-				fold_add(&f, &in->segs[s].recs[i]);
+			if (report_keeps(in, &in->segs[s].recs[i]) &&
+			    fold_add(&f, &in->segs[s].recs[i]) < 0) {
+				fold_free(&f);
+				return -ENOMEM;
+			}
 	fold_sort(&f);
 
 	out_printf(o, "profiled %llu ms\n",
