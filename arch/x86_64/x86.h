@@ -16,6 +16,7 @@
 /* Interrupt vectors this kernel uses above the 32 CPU exceptions. */
 #define X86_VEC_PIC_BASE	0x20	/* legacy 8259s, remapped and masked */
 #define X86_VEC_TIMER		0x40	/* local APIC timer: the tick */
+#define X86_VEC_NET		0x50	/* virtio-net INTx through the I/O APIC */
 #define X86_VEC_SPURIOUS	0xff	/* local APIC spurious vector */
 
 /* IST slots in the TSS (1-based, as the IDT gate names them). */
@@ -33,6 +34,27 @@ static inline void outb(uint16_t port, uint8_t v)
 static inline void outl(uint16_t port, uint32_t v)
 {
 	__asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline void outw(uint16_t port, uint16_t v)
+{
+	__asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port));
+}
+
+static inline uint16_t inw(uint16_t port)
+{
+	uint16_t v;
+
+	__asm__ volatile("inw %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
 }
 
 static inline uint8_t inb(uint16_t port)
@@ -252,6 +274,23 @@ void x86_trap_panic(const struct trap_frame *tf, const char *what)
 
 /* Called from entry.S for every vector. */
 void x86_trap_dispatch(struct trap_frame *tf);
+
+/* PCI configuration space through ports 0xcf8/0xcfc (mechanism #1),
+ * bus 0 only: enough for QEMU's pc machine.  @off is 4-byte aligned. */
+uint32_t x86_pci_read32(unsigned dev, unsigned fn, unsigned off);
+void x86_pci_write32(unsigned dev, unsigned fn, unsigned off, uint32_t v);
+/* The first function on bus 0 with @vendor:@device; false when none.
+ * Sets *@dev and *@fn. */
+bool x86_pci_find(uint16_t vendor, uint16_t device, unsigned *dev, unsigned *fn);
+
+/* The virtio-net device's interrupt (virtio_net.c), from
+ * x86_trap_dispatch() for X86_VEC_NET. */
+void x86_virtio_net_irq(void);
+
+/* Route ISA/PCI interrupt line @gsi of the I/O APIC to @vector on the
+ * calling CPU; level-triggered when @level.  False when the machine has
+ * no I/O APIC the MADT named. */
+bool x86_ioapic_route(unsigned gsi, uint8_t vector, bool level);
 
 /* Bounds of the boot stack (boot.S), which CPU 0's idle task keeps. */
 extern char x86_boot_stack[], x86_boot_stack_top[];
