@@ -6,6 +6,7 @@
 
 #include "kernel/cmdline.h"
 #include "lib/out.h"
+#include "check_main.h"
 
 static char msgs[2048];
 static struct out_buf ob;
@@ -146,11 +147,5 @@ static Suite *cmdline_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(cmdline_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(cmdline_suite());
 }

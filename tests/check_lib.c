@@ -12,6 +12,7 @@
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "lib/parse.h"
+#include "check_main.h"
 
 /* Some cases feed the formatter what printf would warn about, on purpose. */
 #pragma GCC diagnostic ignored "-Wformat"
@@ -200,11 +201,5 @@ static Suite *lib_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(lib_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(lib_suite());
 }

@@ -18,6 +18,7 @@
 #include "net/net.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
+#include "check_main.h"
 
 #define OUR_IP 0x0a00020fu	/* 10.0.2.15 */
 #define GW_IP 0x0a000202u	/* 10.0.2.2, also the allowed shell client */
@@ -1354,11 +1355,5 @@ static Suite *net_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(net_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(net_suite());
 }

@@ -6,6 +6,7 @@
  * ports are free ports on loopback, found by binding port 0. */
 #include <arpa/inet.h>
 #include <check.h>
+#include "check_main.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -395,11 +396,5 @@ static Suite *net_sim_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(net_sim_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(net_sim_suite());
 }

@@ -10,6 +10,7 @@
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "net/netload.h"
+#include "check_main.h"
 
 #define PEER 0x0a000202u
 #define PEER_PORT 40000
@@ -369,11 +370,5 @@ static Suite *netload_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(netload_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(netload_suite());
 }

@@ -14,6 +14,7 @@
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
+#include "check_main.h"
 
 static char text[65536];
 static struct out_buf ob;
@@ -278,11 +279,5 @@ static Suite *profile_cmd_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(profile_cmd_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(profile_cmd_suite());
 }

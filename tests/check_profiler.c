@@ -13,6 +13,7 @@
 #include "kernel/task.h"
 #include "lib/errno.h"
 #include "lib/out.h"
+#include "check_main.h"
 
 static char report[65536];
 
@@ -594,11 +595,5 @@ static Suite *profiler_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(profiler_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(profiler_suite());
 }

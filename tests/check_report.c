@@ -12,6 +12,7 @@
 #include "kernel/profiler.h"
 #include "kernel/report.h"
 #include "lib/out.h"
+#include "check_main.h"
 
 #define MAX_RECS 8192
 /* Ends the frames given to add(): a vararg must be a full word. */
@@ -303,11 +304,5 @@ static Suite *report_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(report_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(report_suite());
 }

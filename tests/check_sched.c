@@ -14,6 +14,7 @@
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
+#include "check_main.h"
 
 #define TICK_NS (1000000000ull / 100)
 
@@ -396,11 +397,5 @@ static Suite *sched_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(sched_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(sched_suite());
 }

@@ -11,6 +11,7 @@
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
+#include "check_main.h"
 
 static unsigned crash_runs;
 
@@ -723,11 +724,5 @@ static Suite *shell_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(shell_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(shell_suite());
 }

@@ -18,6 +18,7 @@
 #include "kernel/symbols.h"
 #include "kernel/task.h"
 #include "lib/out.h"
+#include "check_main.h"
 
 #define WORDS 512
 #define POISON ((uintptr_t)0x5a5a5a5a5a5a5a5aull)
@@ -457,11 +458,5 @@ static Suite *stacktrace_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(stacktrace_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(stacktrace_suite());
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "kernel/symbols.h"
+#include "check_main.h"
 
 /* --- a constructed table ------------------------------------------------ */
 
@@ -413,11 +414,5 @@ static Suite *symbols_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(symbols_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(symbols_suite());
 }

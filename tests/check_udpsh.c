@@ -14,6 +14,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 #include "shell/udpsh.h"
+#include "check_main.h"
 
 /* --- the recording transport ---------------------------------------- */
 
@@ -807,11 +808,5 @@ static Suite *udpsh_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(udpsh_suite());
-	int failed;
-
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run(udpsh_suite());
 }
