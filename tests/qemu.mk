@@ -7,9 +7,11 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_shell \
 	%reldir%/qemu/test_panic \
 	%reldir%/qemu/test_profile \
-	%reldir%/qemu/test_smp
+	%reldir%/qemu/test_smp \
+	%reldir%/qemu/test_net
 TESTS += $(QEMU_TESTS)
-AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL;
+AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
+	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR;
 endif
 EXTRA_DIST += \
 	%reldir%/qemu/kpqemu.py \
@@ -17,4 +19,5 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_shell \
 	%reldir%/qemu/test_panic \
 	%reldir%/qemu/test_profile \
-	%reldir%/qemu/test_smp
+	%reldir%/qemu/test_smp \
+	%reldir%/qemu/test_net

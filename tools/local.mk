@@ -33,3 +33,9 @@ KP_LINK3 = $(SHELL) $(top_srcdir)/%reldir%/kp-link3 --symgen $(KP_SYMGEN) \
 KP_LINK3_LIBTOOL = $(KP_LINK3) $(LIBTOOL) $(AM_V_lt) --tag=CC \
 	$(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link $(CCLD)
 KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
+
+# tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
+# program installed with the kernel or the simulator.
+bin_PROGRAMS += %reldir%/kshell
+%canon_reldir%_kshell_SOURCES = %reldir%/kshell.c
+%canon_reldir%_kshell_CFLAGS = -Wall -Wextra

@@ -21,13 +21,15 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/gdt.c \
 	%reldir%/libc.c \
 	%reldir%/mem.c \
-	%reldir%/netdev.c \
+	%reldir%/ioapic.c \
+	%reldir%/pci.c \
 	%reldir%/pmu.c \
 	%reldir%/power.c \
 	%reldir%/serial.c \
 	%reldir%/smp.c \
 	%reldir%/timer.c \
-	%reldir%/traps.c
+	%reldir%/traps.c \
+	%reldir%/virtio_net.c
 
 X86_LDSCRIPT = $(srcdir)/%reldir%/kernel.ld
 X86_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(X86_LDSCRIPT) \
@@ -49,11 +51,12 @@ $(X86_KERNEL): %reldir%/libx86.a src/libkprof.la $(X86_LDSCRIPT) $(KP_LINK3_DEPS
 noinst_DATA = $(X86_KERNEL)
 CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.*
 
-# make run CMDLINE='cmd="help;poweroff"' [SMP=N]: boot under QEMU with N
-# vCPUs (default 4), serial on this terminal (Ctrl-A X quits).  Exits with
-# the status poweroff gave.
+# make run CMDLINE='cmd="help;poweroff"' [SMP=N] [NETPORT=P]: boot under
+# QEMU with N vCPUs (default 4), serial on this terminal (Ctrl-A X quits),
+# the UDP shell forwarded to 127.0.0.1:P (default 5555).  Exits with the
+# status poweroff gave.
 run: $(X86_KERNEL)
-	SMP='$(SMP)' $(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
+	SMP='$(SMP)' NETPORT='$(NETPORT)' $(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
 endif
 .PHONY: run
 EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run

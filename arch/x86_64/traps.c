@@ -180,6 +180,11 @@ void x86_trap_dispatch(struct trap_frame *tf)
 		kernel_tick(tf);
 		return;
 	}
+	if (v == X86_VEC_NET) {
+		x86_virtio_net_irq();
+		x86_lapic_eoi();
+		return;
+	}
 	if (v == 2) {
 		trap_nmi(tf);
 		return;

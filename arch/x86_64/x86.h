@@ -283,6 +283,15 @@ void x86_pci_write32(unsigned dev, unsigned fn, unsigned off, uint32_t v);
  * Sets *@dev and *@fn. */
 bool x86_pci_find(uint16_t vendor, uint16_t device, unsigned *dev, unsigned *fn);
 
+/* The port of I/O BAR @bar, assigned here when the firmware left it at
+ * 0; 0 when it is a memory BAR or cannot be placed.  Boot CPU, once per
+ * device. */
+uint16_t x86_pci_io_bar(unsigned dev, unsigned fn, unsigned bar);
+
+/* The ISA interrupt (= I/O APIC input) a function's INTx pin reaches;
+ * 0 when it has none or it is not routed. */
+uint8_t x86_pci_irq(unsigned dev, unsigned fn);
+
 /* The virtio-net device's interrupt (virtio_net.c), from
  * x86_trap_dispatch() for X86_VEC_NET. */
 void x86_virtio_net_irq(void);

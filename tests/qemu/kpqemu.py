@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -32,7 +33,23 @@ def kernel_path():
     return path
 
 
-def qemu_command(kernel, cmdline, monitor, smp):
+def free_udp_port():
+    """A UDP port on 127.0.0.1 free right now, for QEMU's hostfwd."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=()):
+    net = []
+    if net_port:
+        # virtio-net on user networking; the UDP shell's port 5555 is
+        # forwarded to 127.0.0.1:net_port, each (host, guest) pair of
+        # @fwd likewise, and nothing else.
+        rules = "".join(f",hostfwd=udp:127.0.0.1:{h}-:{g}"
+                        for h, g in [(net_port, 5555)] + list(fwd))
+        net = ["-netdev", f"user,id=n0{rules}",
+               "-device", "virtio-net-pci,netdev=n0"]
     return [
         os.environ.get("QEMU", "qemu-system-x86_64"),
         "-accel", "tcg",            # never KVM: nested KVM is slower here
@@ -44,7 +61,7 @@ def qemu_command(kernel, cmdline, monitor, smp):
         "-serial", "mon:stdio" if monitor else "stdio",
         "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
         "-kernel", kernel, "-append", cmdline,
-    ]
+    ] + net
 
 
 def _die_with_parent():
@@ -58,9 +75,14 @@ def _die_with_parent():
 
 class Kernel:
     """smp: vCPUs (-smp).  The uniprocessor tests keep 1; tests/qemu/test_smp
-    boots 4."""
+    boots 4.  net=True adds virtio-net with the UDP shell forwarded to
+    127.0.0.1:self.net_port; each guest UDP port in @fwd_ports is also
+    forwarded, from 127.0.0.1:self.fwd[guest_port]."""
 
-    def __init__(self, cmdline="", kernel=None, monitor=False, smp=1):
+    def __init__(self, cmdline="", kernel=None, monitor=False, smp=1,
+                 net=False, fwd_ports=()):
+        self.net_port = free_udp_port() if net else None
+        self.fwd = {g: free_udp_port() for g in fwd_ports} if net else {}
         self.start = time.monotonic()
         self.first_byte_at = None
         self.prompt_at = None       # when the first prompt byte arrived
@@ -68,7 +90,9 @@ class Kernel:
         self._cond = threading.Condition()
         self._eof = False
         self.proc = subprocess.Popen(
-            qemu_command(kernel or kernel_path(), cmdline, monitor, smp),
+            qemu_command(kernel or kernel_path(), cmdline, monitor, smp,
+                         self.net_port,
+                         [(h, g) for g, h in self.fwd.items()]),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -160,13 +184,22 @@ class Kernel:
         self.proc.stdin.write(data.encode())
         self.proc.stdin.flush()
 
-    def monitor(self, line):
+    def monitor(self, line, wait=True):
         """Run one QEMU monitor command (needs Kernel(monitor=True)), then
         switch the terminal back to the serial console.  Returns what the
-        monitor printed after the command's echo, up to its next prompt."""
+        monitor printed after the command's echo, up to its next prompt.
+
+        wait=False sends the command and the switch back in one write and
+        returns None: the monitor prints a line end when it loses the
+        terminal, which would land inside whatever the guest prints in
+        reply to the command (`nmi`: the panic); QEMU handles one write's
+        bytes in one go, before the guest can print anything."""
         start = self.mark()
         self.send("\x01c")
         self.expect(r"\(qemu\) ", since=start)
+        if not wait:
+            self.send(line + "\r\x01c")
+            return None
         start = self.mark()
         self.send(line + "\r")
         self.expect(r"\(qemu\) ", since=start)
@@ -187,6 +220,27 @@ class Kernel:
         out = self.wait_for(done, timeout, f"the prompt after {line!r}", start)
         out = out[out.index("\n") + 1:]     # drop the echoed line
         return out[:-len(PROMPT)]
+
+
+def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
+    """Send one datagram to the UDP shell at 127.0.0.1:@port; returns the
+    reply datagrams joined, up to the one ending with the prompt, or None
+    when nothing (or no prompt) came within @timeout."""
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("127.0.0.1", port))
+        s.send(payload)
+        deadline = time.monotonic() + timeout
+        out = b""
+        while not out.endswith(PROMPT.encode()):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            s.settimeout(left)
+            try:
+                out += s.recv(65536)
+            except (socket.timeout, ConnectionRefusedError):
+                return None
+        return out.decode(errors="replace")
 
 
 def missing_tools():

@@ -1,0 +1,113 @@
+/* PCI configuration space, mechanism #1 (ports 0xcf8/0xcfc), bus 0.
+ * QEMU's pc machine puts every device on bus 0 and qboot has assigned
+ * the BARs and interrupt lines before the kernel starts. */
+#include "x86.h"
+#include "lib/spinlock.h"
+
+#define PCI_ADDR	0xcf8
+#define PCI_DATA	0xcfc
+#define PCI_DEVS	32
+
+/* The address and data ports are one shared pair. */
+static struct spinlock pci_lock = SPINLOCK_INIT;
+
+static uint32_t pci_addr(unsigned dev, unsigned fn, unsigned off)
+{
+	return 0x80000000u | (dev << 11) | (fn << 8) | (off & 0xfc);
+}
+
+uint32_t x86_pci_read32(unsigned dev, unsigned fn, unsigned off)
+{
+	unsigned long flags = spin_lock_irqsave(&pci_lock);
+	uint32_t v;
+
+	outl(PCI_ADDR, pci_addr(dev, fn, off));
+	v = inl(PCI_DATA);
+	spin_unlock_irqrestore(&pci_lock, flags);
+	return v;
+}
+
+void x86_pci_write32(unsigned dev, unsigned fn, unsigned off, uint32_t v)
+{
+	unsigned long flags = spin_lock_irqsave(&pci_lock);
+
+	outl(PCI_ADDR, pci_addr(dev, fn, off));
+	outl(PCI_DATA, v);
+	spin_unlock_irqrestore(&pci_lock, flags);
+}
+
+bool x86_pci_find(uint16_t vendor, uint16_t device, unsigned *dev, unsigned *fn)
+{
+	uint32_t want = (uint32_t)device << 16 | vendor;
+
+	for (unsigned d = 0; d < PCI_DEVS; d++) {
+		for (unsigned f = 0; f < 8; f++) {
+			uint32_t id = x86_pci_read32(d, f, 0);
+
+			if (id == 0xffffffffu) {
+				if (f == 0)
+					break;	/* no device in this slot */
+				continue;
+			}
+			if (id == want) {
+				*dev = d;
+				*fn = f;
+				return true;
+			}
+			/* Not multi-function: functions 1-7 are absent. */
+			if (f == 0 && !(x86_pci_read32(d, 0, 0x0c) & 0x00800000u))
+				break;
+		}
+	}
+	return false;
+}
+
+/* Where the next unassigned I/O BAR goes: above the ISA and chipset
+ * ports, as firmware usually puts them. */
+static uint32_t pci_io_next = 0xc000;
+
+uint16_t x86_pci_io_bar(unsigned dev, unsigned fn, unsigned bar)
+{
+	unsigned off = 0x10 + 4 * bar;
+	uint32_t v = x86_pci_read32(dev, fn, off), size;
+
+	if (!(v & 1))
+		return 0;		/* a memory BAR */
+	if (v & ~3u)
+		return (uint16_t)(v & ~3u);
+	/* qboot leaves BARs alone when QEMU loads the kernel itself: size
+	 * this one (the bits that stay 0) and place it. */
+	x86_pci_write32(dev, fn, off, 0xffffffffu);
+	size = ~(x86_pci_read32(dev, fn, off) & 0xfffcu) & 0xffffu;
+	size += 1;
+	if (size < 4 || size > 0x1000)
+		return 0;
+	pci_io_next = (pci_io_next + size - 1) & ~(size - 1);
+	if (pci_io_next + size > 0x10000)
+		return 0;
+	x86_pci_write32(dev, fn, off, pci_io_next);
+	v = pci_io_next;
+	pci_io_next += size;
+	return (uint16_t)v;
+}
+
+#define PIIX3_ID	0x70008086u	/* the pc machine's PCI-ISA bridge, 00:01.0 */
+#define PIIX_PIRQ_RC	0x60		/* PIRQA-D route control, a byte each */
+
+uint8_t x86_pci_irq(unsigned dev, unsigned fn)
+{
+	uint32_t reg = x86_pci_read32(dev, fn, 0x3c);
+	unsigned pin = (reg >> 8) & 0xff;	/* 1 = INTA */
+	unsigned route;
+
+	if (pin == 0)
+		return 0;
+	/* The Interrupt Line register is only what firmware wrote there
+	 * (qboot's guess can be wrong); the bridge's routing is what the
+	 * wire does.  QEMU swizzles slot and pin onto PIRQA-D. */
+	if (x86_pci_read32(1, 0, 0) == PIIX3_ID) {
+		route = (x86_pci_read32(1, 0, PIIX_PIRQ_RC) >> (8 * ((dev - 1 + pin - 1) & 3))) & 0xff;
+		return route & 0x80 ? 0 : (uint8_t)(route & 0x0f);
+	}
+	return (uint8_t)(reg & 0xff) == 0xff ? 0 : (uint8_t)(reg & 0xff);
+}
