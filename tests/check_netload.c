@@ -181,9 +181,10 @@ START_TEST(test_report_fields_at_iperf_offsets)
 	ck_assert_uint_eq(be32(rep + 24), 6 * 1470);
 	ck_assert_uint_eq(be32(rep + 28), 2);		/* 2.25 s from first to final */
 	ck_assert_uint_eq(be32(rep + 32), 250000);
-	ck_assert_uint_eq(be32(rep + 36), 2);		/* lost */
+	/* Ids 1-7 sent, 6 never came: iperf prints 1/7 lost. */
+	ck_assert_uint_eq(be32(rep + 36), 1);		/* lost: 2 gaps, 1 filled late */
 	ck_assert_uint_eq(be32(rep + 40), 1);		/* out of order */
-	ck_assert_uint_eq(be32(rep + 44), 6);		/* datagrams */
+	ck_assert_uint_eq(be32(rep + 44), 7);		/* total: received + lost */
 	for (unsigned off = 56; off < 116; off++)
 		ck_assert_uint_eq(rep[off], 0);
 	ck_assert_uint_eq(be32(rep + 116), 0);
@@ -198,24 +199,26 @@ START_TEST(test_report_wide_counts_split)
 	struct netload_report r;
 
 	rx.datagrams = 0x100000005ull;
-	rx.lost = 0x200000003ull;
-	rx.out_of_order = 0x300000001ull;
+	rx.lost = 0x200000003ull;		/* net of late arrivals: 0x100000002 */
+	rx.out_of_order = 0x100000001ull;
 	rx.bytes = 0x500000007ull;
 	rx.jitter_ns = 1500002000;
 	netload_report_build(&rx, dg, 0, rep);
 	ck_assert_uint_eq(be32(rep + 0), 0);
 	ck_assert_uint_eq(be32(rep + 20), 5);
 	ck_assert_uint_eq(be32(rep + 24), 7);
-	ck_assert_uint_eq(be32(rep + 44), 5);
-	ck_assert_uint_eq(be32(rep + 124), 1);
-	ck_assert_uint_eq(be32(rep + 36), 3);
-	ck_assert_uint_eq(be32(rep + 116), 2);
+	ck_assert_uint_eq(be32(rep + 44), 7);		/* total 0x200000007 */
+	ck_assert_uint_eq(be32(rep + 124), 2);
+	ck_assert_uint_eq(be32(rep + 36), 2);		/* lost 0x100000002 */
+	ck_assert_uint_eq(be32(rep + 116), 1);
+	ck_assert_uint_eq(be32(rep + 40), 1);
+	ck_assert_uint_eq(be32(rep + 120), 1);
 	ck_assert_uint_eq(be32(rep + 48), 1);
 	ck_assert_uint_eq(be32(rep + 52), 500002);
 	ck_assert_int_eq(netload_report_parse(rep, sizeof(rep), &r), 0);
-	ck_assert_uint_eq(r.datagrams, 0x100000005ull);
-	ck_assert_uint_eq(r.lost, 0x200000003ull);
-	ck_assert_uint_eq(r.out_of_order, 0x300000001ull);
+	ck_assert_uint_eq(r.datagrams, 0x200000007ull);
+	ck_assert_uint_eq(r.lost, 0x100000002ull);
+	ck_assert_uint_eq(r.out_of_order, 0x100000001ull);
 	ck_assert_uint_eq(r.bytes, 0x500000007ull);
 	ck_assert_uint_eq(r.jitter_sec, 1);
 	ck_assert_uint_eq(r.jitter_usec, 500002);

@@ -110,10 +110,17 @@ static uint64_t netload_rx_span_ns(const struct netload_rx *r)
 	return r->datagrams && end > r->first_ns ? end - r->first_ns : 0;
 }
 
+uint64_t netload_rx_lost(const struct netload_rx *r)
+{
+	return r->lost > r->out_of_order ? r->lost - r->out_of_order : 0;
+}
+
 size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
 			    size_t fin_len, uint8_t *buf)
 {
 	uint64_t span = netload_rx_span_ns(r);
+	uint64_t lost = netload_rx_lost(r);
+	uint64_t total = r->datagrams + lost;
 	uint64_t jitter = r->jitter_ns > 0 ? (uint64_t)r->jitter_ns : 0;
 
 	kmemset(buf, 0, NETLOAD_REPORT_LEN);
@@ -123,14 +130,14 @@ size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
 	wire_put32(buf + 24, (uint32_t)r->bytes);
 	wire_put32(buf + 28, (uint32_t)(span / 1000000000u));
 	wire_put32(buf + 32, (uint32_t)(span % 1000000000u / 1000u));
-	wire_put32(buf + 36, (uint32_t)r->lost);
+	wire_put32(buf + 36, (uint32_t)lost);
 	wire_put32(buf + 40, (uint32_t)r->out_of_order);
-	wire_put32(buf + 44, (uint32_t)r->datagrams);
+	wire_put32(buf + 44, (uint32_t)total);
 	wire_put32(buf + 48, (uint32_t)(jitter / 1000000000u));
 	wire_put32(buf + 52, (uint32_t)(jitter % 1000000000u / 1000u));
-	wire_put32(buf + 116, (uint32_t)(r->lost >> 32));
+	wire_put32(buf + 116, (uint32_t)(lost >> 32));
 	wire_put32(buf + 120, (uint32_t)(r->out_of_order >> 32));
-	wire_put32(buf + 124, (uint32_t)(r->datagrams >> 32));
+	wire_put32(buf + 124, (uint32_t)(total >> 32));
 	return NETLOAD_REPORT_LEN;
 }
 
@@ -351,7 +358,8 @@ int netload_recv(struct out *o, const struct netload_args *a)
 		   (unsigned long long)(netload_rx_span_ns(r) / 1000000u));
 	netload_print_rates(o, r->datagrams, r->bytes, netload_rx_span_ns(r));
 	out_printf(o, "\nnetload recv: lost %llu, out of order %llu, ",
-		   (unsigned long long)r->lost, (unsigned long long)r->out_of_order);
+		   (unsigned long long)netload_rx_lost(r),
+		   (unsigned long long)r->out_of_order);
 	netload_print_jitter(o, r->jitter_ns > 0 ? (uint64_t)r->jitter_ns : 0);
 	out_printf(o, ", final %s, ignored %llu\n",
 		   r->finished ? "received" : "missing",

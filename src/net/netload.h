@@ -18,7 +18,10 @@
  * reordering are counted as iperf 2 counts them: an id above the highest
  * so far plus one adds the gap to "lost"; an id at or below it is "out of
  * order".  Datagrams, bytes and rates count data datagrams only, never
- * the final one, so both ends' counts compare directly.  Integer
+ * the final one, so both ends' counts compare directly.  The report's
+ * "datagrams" is the total iperf prints after "lost/": the datagrams the
+ * sender's ids say were sent (received + lost), and its "lost" leaves
+ * out gaps that a late datagram filled (netload_rx_lost()).  Integer
  * arithmetic only.
  */
 #ifndef KPROF_NET_NETLOAD_H
@@ -67,6 +70,11 @@ void netload_rx_init(struct netload_rx *r);
  * to be answered with netload_report_build(). */
 bool netload_rx_account(struct netload_rx *r, uint32_t src, uint16_t sport,
 			const uint8_t *data, size_t len, uint64_t now_ns);
+
+/* Datagrams lost for good: the gaps seen, less the late datagrams that
+ * filled some of them (each out-of-order arrival was counted in a gap
+ * when its successor came first). */
+uint64_t netload_rx_lost(const struct netload_rx *r);
 
 /* Write the server report answering the final datagram @fin (@fin_len
  * bytes) into @buf (NETLOAD_REPORT_LEN bytes); returns its length. */
