@@ -24,6 +24,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "sim_fixture.h"
+#include "check_main.h"
 
 static struct ksim_config cfg;
 
@@ -631,13 +632,5 @@ static Suite *sim_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(sim_suite());
-	int failed;
-
-	/* Every test starts a machine: it must be in a child of its own. */
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_forked(sim_suite());
 }

@@ -3,17 +3,16 @@
  * Exits 77 (skipped) where perf_event_open is refused. */
 #define _GNU_SOURCE
 #include <check.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
 #include "kernel/task.h"
 #include "sim_fixture.h"
+#include "check_main.h"
 
 static struct ksim_config cfg;
 static char source[64];		/* "pmu/signal perf task-clock" here */
@@ -127,43 +126,11 @@ static Suite *sim_perf_suite(void)
 	return s;
 }
 
-/* The counter ksim would use, opened and closed here: refused means the
- * suite cannot run on this host. */
-static bool perf_available(void)
-{
-	struct perf_event_attr a;
-	const char *refuse = getenv("KSIM_PERF_REFUSE");
-	long fd;
-
-	if (refuse && *refuse && strcmp(refuse, "0") != 0)
-		return false;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.disabled = 1;
-	a.exclude_kernel = 1;
-	a.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
-}
-
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	if (!perf_available()) {
+	if (!simfx_perf_available(false)) {
 		fprintf(stderr, "check_sim_perf: perf_event_open refused: skipped\n");
 		return 77;
 	}
-	sr = srunner_create(sim_perf_suite());
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_forked(sim_perf_suite());
 }

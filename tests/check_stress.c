@@ -13,6 +13,7 @@
 #include "kernel/task.h"
 #include "check_stress_storm.h"
 #include "sim_fixture.h"
+#include "check_main.h"
 
 START_TEST(test_tick_storm_accounts_every_run_without_stragglers)
 {
@@ -151,12 +152,5 @@ static Suite *stress_suite(void)
 
 int main(void)
 {
-	SRunner *sr = srunner_create(stress_suite());
-	int failed;
-
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_forked(stress_suite());
 }

@@ -8,11 +8,9 @@
  * are left out, and say so. */
 #define _GNU_SOURCE
 #include <check.h>
-#include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "hal/cpu.h"
@@ -22,6 +20,7 @@
 #include "kernel/task.h"
 #include "check_stress_storm.h"
 #include "sim_fixture.h"
+#include "check_main.h"
 
 START_TEST(test_counter_storm_accounts_every_run_without_stragglers)
 {
@@ -194,44 +193,11 @@ static Suite *stress_perf_suite(bool rates)
 	return s;
 }
 
-/* The counter ksim would use, opened and closed here: refused means the
- * suite cannot run on this host; refused with kernel time, that the rate
- * tests cannot. */
-static bool perf_available(bool with_kernel)
-{
-	struct perf_event_attr a;
-	const char *refuse = getenv("KSIM_PERF_REFUSE");
-	long fd;
-
-	if (refuse && *refuse && strcmp(refuse, "0") != 0)
-		return false;
-	memset(&a, 0, sizeof(a));
-	a.size = sizeof(a);
-	a.type = PERF_TYPE_SOFTWARE;
-	a.config = PERF_COUNT_SW_TASK_CLOCK;
-	a.disabled = 1;
-	a.exclude_kernel = !with_kernel;
-	a.exclude_hv = 1;
-	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
-	if (fd < 0)
-		return false;
-	close((int)fd);
-	return true;
-}
-
 int main(void)
 {
-	SRunner *sr;
-	int failed;
-
-	if (!perf_available(false)) {
+	if (!simfx_perf_available(false)) {
 		fprintf(stderr, "check_stress_perf: perf_event_open refused: skipped\n");
 		return 77;
 	}
-	sr = srunner_create(stress_perf_suite(perf_available(true)));
-	srunner_set_fork_status(sr, CK_FORK);
-	srunner_run_all(sr, CK_NORMAL);
-	failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return check_run_forked(stress_perf_suite(simfx_perf_available(true)));
 }

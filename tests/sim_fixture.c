@@ -3,10 +3,12 @@
 
 #include <check.h>
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -292,4 +294,25 @@ void simfx_profile_split(const char *source, unsigned long min_samples,
 			      "%s: caller first in %lu of %lu samples", fx_leaf[i],
 			      sp->caller_ok[i], sp->leaf[i]);
 	}
+}
+
+/* The counter ksim would use, opened and closed here: false means the
+ * host refuses it (and, @with_kernel, refuses counting kernel time). */
+bool simfx_perf_available(bool with_kernel)
+{
+	struct perf_event_attr a;
+	long fd;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.type = PERF_TYPE_SOFTWARE;
+	a.config = PERF_COUNT_SW_TASK_CLOCK;
+	a.disabled = 1;
+	a.exclude_kernel = !with_kernel;
+	a.exclude_hv = 1;
+	fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
+	if (fd < 0)
+		return false;
+	close((int)fd);
+	return true;
 }

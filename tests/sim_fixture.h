@@ -65,4 +65,8 @@ void simfx_profile_split(const char *source, unsigned long min_samples,
 			 unsigned max_profiles, double tolerance,
 			 struct simfx_split *sp);
 
+/* True when perf_event_open gives this thread a task-clock counter,
+ * counting kernel time too when @with_kernel. */
+bool simfx_perf_available(bool with_kernel);
+
 #endif
