@@ -24,7 +24,10 @@ KP_CHECK_CFLAG([$1], [$2],
 # KP_COMPILER_FLAGS
 # -----------------
 # KP_CFLAGS: every C file in the tree.  Frame pointers everywhere, because
-# the stack walk follows them.  KP_SRC_CFLAGS: the portable code in src/,
+# the stack walk follows them; no sibling calls, because a function that
+# ends in a tail call leaves no frame and would vanish from every chain
+# through its callee (net_rx -> ipv4_input) -- DESIGN §4 promises chains
+# complete at every instruction.  KP_SRC_CFLAGS: the portable code in src/,
 # which must stay integer-only in every configuration, so a stray float
 # fails in the simulator build and not first in the kernel build.
 AC_DEFUN([KP_COMPILER_FLAGS], [
@@ -33,6 +36,7 @@ AC_ARG_ENABLE([werror],
   [kp_werror=$enableval], [kp_werror=no])
 KP_CFLAGS=
 KP_REQUIRE_CFLAG([-fno-omit-frame-pointer], [KP_CFLAGS])
+KP_REQUIRE_CFLAG([-fno-optimize-sibling-calls], [KP_CFLAGS])
 KP_CHECK_CFLAG([-Wall], [KP_CFLAGS])
 KP_CHECK_CFLAG([-Wextra], [KP_CFLAGS])
 KP_CHECK_CFLAG([-Wno-unused-parameter], [KP_CFLAGS])
