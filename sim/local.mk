@@ -18,8 +18,7 @@ sim_libksim_la_SOURCES = \
 	%reldir%/pmu.c \
 	%reldir%/tick.c \
 	%reldir%/trap.c \
-	%reldir%/udp.c \
-	src/hal/power.h
+	%reldir%/udp.c
 sim_libksim_la_LIBADD = src/libkprof.la
 
 # Debian's gcc links position-independent executables by default; ksim

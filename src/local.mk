@@ -10,6 +10,7 @@ src_libkprof_la_SOURCES = \
 	%reldir%/hal/mem.h \
 	%reldir%/hal/netdev.h \
 	%reldir%/hal/pmu.h \
+	%reldir%/hal/power.h \
 	%reldir%/hal/timer.h \
 	%reldir%/hal/trap.h
 

@@ -90,19 +90,27 @@ static bool cmdline_key_is(const struct cmdline_word *w, const char *key)
 	return w->key_len == kstrlen(key) && !kmemcmp(w->key, key, w->key_len);
 }
 
+/* @len bytes at @s as a string in @dst; false when they do not fit. */
+static bool cmdline_copy(char *dst, size_t size, const char *s, size_t len)
+{
+	if (len >= size)
+		return false;
+	kmemcpy(dst, s, len);
+	dst[len] = '\0';
+	return true;
+}
+
 /* True the first time @w's key is seen unknown. */
 static bool cmdline_first_unknown(struct cmdline_seen *seen,
 				  const struct cmdline_word *w)
 {
 	for (unsigned i = 0; i < seen->n; i++)
-		if (kstrlen(seen->keys[i]) == w->key_len &&
-		    !kmemcmp(seen->keys[i], w->key, w->key_len))
+		if (cmdline_key_is(w, seen->keys[i]))
 			return false;
-	if (seen->n < CMDLINE_UNKNOWN_MAX && w->key_len <= CMDLINE_KEY_MAX) {
-		kmemcpy(seen->keys[seen->n], w->key, w->key_len);
-		seen->keys[seen->n][w->key_len] = '\0';
+	if (seen->n < CMDLINE_UNKNOWN_MAX &&
+	    cmdline_copy(seen->keys[seen->n], sizeof(seen->keys[0]), w->key,
+			 w->key_len))
 		seen->n++;
-	}
 	return true;
 }
 
@@ -115,12 +123,9 @@ static int cmdline_apply_net(const struct cmdline_word *w, struct out *o)
 	char key[CMDLINE_KEY_MAX + 1], value[128];
 	int rc;
 
-	if (w->key_len > CMDLINE_KEY_MAX || w->value_len >= sizeof(value))
+	if (!cmdline_copy(key, sizeof(key), w->key, w->key_len) ||
+	    !cmdline_copy(value, sizeof(value), w->value, w->value_len))
 		return -1;
-	kmemcpy(key, w->key, w->key_len);
-	key[w->key_len] = '\0';
-	kmemcpy(value, w->value, w->value_len);
-	value[w->value_len] = '\0';
 	rc = net_config_word(key, value, o);
 	if (rc == -ENOENT)
 		return -1;
@@ -134,12 +139,8 @@ static int cmdline_apply_cpus(struct cmdline *cl, const struct cmdline_word *w,
 	char value[24];
 	uint64_t n = 0;
 
-	if (w->value_len < sizeof(value)) {
-		kmemcpy(value, w->value, w->value_len);
-		value[w->value_len] = '\0';
-	}
-	if (w->value_len >= sizeof(value) || parse_u64(value, &n) < 0 ||
-	    n < 1 || n > HAL_MAX_CPUS) {
+	if (!cmdline_copy(value, sizeof(value), w->value, w->value_len) ||
+	    parse_u64(value, &n) < 0 || n < 1 || n > HAL_MAX_CPUS) {
 		out_printf(o, "cmdline: cpus= must be 1-%d (got '%.*s'); ignored\n",
 			   HAL_MAX_CPUS, (int)w->value_len, w->value);
 		return 1;
@@ -155,13 +156,11 @@ static int cmdline_apply(struct cmdline *cl, const struct cmdline_word *w,
 	int net;
 
 	if (cmdline_key_is(w, "cmd")) {
-		if (w->value_len > CMDLINE_CMD_MAX) {
+		if (!cmdline_copy(cl->cmd, sizeof(cl->cmd), w->value, w->value_len)) {
 			out_printf(o, "cmdline: cmd= is %zu bytes, longer than %d; ignored\n",
 				   w->value_len, CMDLINE_CMD_MAX);
 			return 1;
 		}
-		kmemcpy(cl->cmd, w->value, w->value_len);
-		cl->cmd[w->value_len] = '\0';
 		return 0;
 	}
 	if (cmdline_key_is(w, "cpus"))

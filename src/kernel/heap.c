@@ -44,15 +44,12 @@ static struct page_hdr *hdr_of(void *p)
 	return (struct page_hdr *)((uintptr_t)p & ~(uintptr_t)(HAL_PAGE_SIZE - 1));
 }
 
-/* Called with heap_lock held: carve a fresh page into objects. */
-static bool slab_refill(unsigned shift)
+/* Called with heap_lock held: carve a fresh @page into objects. */
+static void slab_add(char *page, unsigned shift)
 {
 	size_t objsz = (size_t)1 << shift;
-	char *page = hal_mem_alloc_pages(1);
 	struct page_hdr *h = (struct page_hdr *)page;
 
-	if (!page)
-		return false;
 	h->magic = HEAP_MAGIC_SLAB;
 	h->shift = shift;
 	heap_pages++;
@@ -61,7 +58,6 @@ static bool slab_refill(unsigned shift)
 		o->next = free_lists[shift - HEAP_MIN_SHIFT];
 		free_lists[shift - HEAP_MIN_SHIFT] = o;
 	}
-	return true;
 }
 
 static void *alloc_large(size_t size)
@@ -94,9 +90,16 @@ void *kmalloc(size_t size)
 		return alloc_large(size);
 	shift = size_class(size);
 	flags = spin_lock_irqsave(&heap_lock);
-	if (!free_lists[shift - HEAP_MIN_SHIFT] && !slab_refill(shift)) {
+	if (!free_lists[shift - HEAP_MIN_SHIFT]) {
+		char *page;
+
+		/* Pages come with no spinlock held (hal/mem.h). */
 		spin_unlock_irqrestore(&heap_lock, flags);
-		return NULL;
+		page = hal_mem_alloc_pages(1);
+		if (!page)
+			return NULL;
+		flags = spin_lock_irqsave(&heap_lock);
+		slab_add(page, shift);
 	}
 	o = free_lists[shift - HEAP_MIN_SHIFT];
 	free_lists[shift - HEAP_MIN_SHIFT] = o->next;

@@ -137,7 +137,7 @@ static void split_begin(void)
 	}
 }
 
-static void split_run(void *state)
+static void split_run(void)
 {
 	struct split_rng r;
 

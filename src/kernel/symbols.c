@@ -9,11 +9,6 @@ void sym_use_table(const struct sym_table *t)
 	active_table = t ? t : &kp_symtab;
 }
 
-const struct sym_table *sym_current_table(void)
-{
-	return active_table;
-}
-
 /* @addr as an offset from the table's base; false when it cannot be one. */
 static bool sym_offset_of(const struct sym_table *t, uintptr_t addr,
 			  uint32_t *off)

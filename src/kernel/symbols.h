@@ -46,7 +46,6 @@ struct sym_table {
  * install another (NULL goes back to the image's).  Not while a report is
  * being printed or a sample taken. */
 void sym_use_table(const struct sym_table *t);
-const struct sym_table *sym_current_table(void);
 
 /* The image's own table, emitted by the build (tools/kp-symgen); empty in
  * the first link pass and in programs that do not opt in

@@ -38,7 +38,7 @@ static void work_task(void *arg)
 {
 	const struct workload *w = arg;
 
-	w->run(NULL);
+	w->run();
 }
 
 /* Claim the start/stop slot; false when another start or stop holds it. */
@@ -151,7 +151,7 @@ __attribute__((noinline)) void spin_leaf(uint64_t iters)
 		;
 }
 
-static void spin_run(void *state)
+static void spin_run(void)
 {
 	while (!work_should_stop())
 		spin_leaf(100000);

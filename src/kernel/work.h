@@ -14,10 +14,12 @@ struct out;
 struct workload {
 	const char *name;
 	const char *summary;
-	/* Body of each task; returns when *stop becomes true. */
-	void (*run)(void *state);
-	/* Called once before the tasks start and once after they all ended. */
+	/* Body of each task; returns once work_should_stop() says so. */
+	void (*run)(void);
+	/* Called once before the tasks start; may be NULL. */
 	void (*begin)(void);
+	/* Prints what it measured, from work_stop() once it has waited for
+	 * the tasks; may be NULL. */
 	void (*report)(struct out *o);
 };
 

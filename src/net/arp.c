@@ -136,9 +136,8 @@ static int arp_send(uint16_t op, const uint8_t tha[ETH_ALEN], uint32_t tpa,
 void arp_request(uint32_t ip)
 {
 	static const uint8_t zero[ETH_ALEN];
-	static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
-	if (arp_send(ARP_OP_REQUEST, zero, ip, bcast) == 0)
+	if (arp_send(ARP_OP_REQUEST, zero, ip, eth_broadcast) == 0)
 		net_count(&net_counters.arp_requests_sent);
 }
 

@@ -18,6 +18,9 @@ extern bool net_up;
 /* Our MAC, read from the device by net_reset(). */
 extern uint8_t net_mac[ETH_ALEN];
 
+/* ff:ff:ff:ff:ff:ff */
+extern const uint8_t eth_broadcast[ETH_ALEN];
+
 static inline void net_count(uint64_t *counter)
 {
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);

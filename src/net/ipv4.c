@@ -4,6 +4,7 @@
  * to make us hold memory. */
 #include "hal/timer.h"
 #include "lib/errno.h"
+#include "lib/kstring.h"
 #include "net/internal.h"
 
 static uint16_t ipv4_ident;
@@ -121,7 +122,6 @@ static void ipv4_ask(uint32_t ip)
 
 int ipv4_output(uint8_t *frame, uint32_t dst, uint8_t proto, size_t l4len)
 {
-	static const uint8_t bcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 	uint8_t mac[ETH_ALEN];
 	uint8_t *ip = frame + ETH_HLEN;
 	uint32_t hop = ipv4_next_hop(dst);
@@ -133,8 +133,7 @@ int ipv4_output(uint8_t *frame, uint32_t dst, uint8_t proto, size_t l4len)
 		return -EINVAL;
 	}
 	if (ipv4_is_broadcast(hop)) {
-		for (int i = 0; i < ETH_ALEN; i++)
-			mac[i] = bcast[i];
+		kmemcpy(mac, eth_broadcast, ETH_ALEN);
 	} else if (!arp_lookup(hop, mac)) {
 		net_count(&net_counters.tx_no_arp);
 		ipv4_ask(hop);

@@ -9,6 +9,7 @@
 
 struct net_stats net_counters;
 uint8_t net_mac[ETH_ALEN];
+const uint8_t eth_broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 bool net_up;
 
 static const char *const net_drop_names[NET_DROP_COUNT] = {
@@ -93,14 +94,6 @@ bool net_is_up(void)
 	return __atomic_load_n(&net_up, __ATOMIC_ACQUIRE);
 }
 
-static bool eth_is_broadcast(const uint8_t *mac)
-{
-	for (int i = 0; i < ETH_ALEN; i++)
-		if (mac[i] != 0xff)
-			return false;
-	return true;
-}
-
 void net_rx(const void *frame, size_t len)
 {
 	const uint8_t *f = frame;
@@ -115,7 +108,8 @@ void net_rx(const void *frame, size_t len)
 		net_count_drop(NET_DROP_OVERSIZE);
 		return;
 	}
-	if (kmemcmp(f, net_mac, ETH_ALEN) != 0 && !eth_is_broadcast(f)) {
+	if (kmemcmp(f, net_mac, ETH_ALEN) != 0 &&
+	    kmemcmp(f, eth_broadcast, ETH_ALEN) != 0) {
 		net_count_drop(NET_DROP_OTHER_HOST);
 		return;
 	}

@@ -2,6 +2,7 @@
 #include "hal/cpu.h"
 #include "kernel/heap.h"
 #include "kernel/task.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
@@ -38,8 +39,7 @@ static void ps_collect(struct task *t, void *ctx)
 	r->cpu = t->cpu;
 	r->state = t->state;
 	r->runtime = t->runtime;
-	for (unsigned i = 0; i < TASK_NAME_MAX; i++)
-		r->name[i] = t->name[i];
+	kmemcpy(r->name, t->name, sizeof(r->name));
 }
 
 int cmd_ps(struct shell_ctx *sh, int argc, char **argv)

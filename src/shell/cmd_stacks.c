@@ -1,6 +1,7 @@
 /* stacks: each task's stack size and the most of it ever used. */
 #include "kernel/heap.h"
 #include "kernel/task.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
@@ -33,8 +34,7 @@ static void stacks_collect(struct task *t, void *ctx)
 	r->painted = t->stack != NULL;
 	r->size = t->stack_hi - t->stack_lo;
 	r->used = r->painted ? task_stack_used(t) : 0;
-	for (unsigned i = 0; i < TASK_NAME_MAX; i++)
-		r->name[i] = t->name[i];
+	kmemcpy(r->name, t->name, sizeof(r->name));
 }
 
 int cmd_stacks(struct shell_ctx *sh, int argc, char **argv)
