@@ -33,7 +33,8 @@ static struct {
 	bool ended;
 } sim_in = { .producers = PTHREAD_MUTEX_INITIALIZER };
 
-void sim_write_all(int fd, const void *buf, size_t len)
+/* write(2) all of @buf to @fd, retrying on EINTR and short writes. */
+static void sim_write_all(int fd, const void *buf, size_t len)
 {
 	const char *p = buf;
 

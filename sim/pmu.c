@@ -183,11 +183,6 @@ void sim_pmu_cpu_init(struct sim_cpu *c)
 	c->perf_fd = fd;
 }
 
-static void sim_stat_inc(uint64_t *v)
-{
-	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
-}
-
 /* The NMI.  Runs on the CPU's alternate stack with SIGPROF and itself
  * blocked, so nothing nests into it; it never switches tasks. */
 static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
@@ -197,11 +192,7 @@ static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
 	struct trap_frame tf;
 
 	if (!c || (si->si_code != POLL_IN && si->si_code != POLL_HUP)) {
-		if (c) {
-			c->stats.last_foreign_code = si->si_code;
-			sim_stat_inc(&c->stats.foreign);
-		}
-		errno = saved_errno;
+		sim_trap_foreign(c, si->si_code);
 		return;
 	}
 	sim_trap_from_ucontext(&tf, uc);

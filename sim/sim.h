@@ -64,6 +64,15 @@ void sim_tick_install_handler(void);
 void sim_tick_cpu_init(struct sim_cpu *c);
 /* Copy the interrupted registers out of a signal's ucontext. */
 void sim_trap_from_ucontext(struct trap_frame *tf, const void *uc);
+/* A tick or overflow signal that is not @c's (@c NULL off the CPU
+ * threads): counted in @c's stats with its si_code, nothing more. */
+void sim_trap_foreign(struct sim_cpu *c, int si_code);
+
+/* Count one event in a CPU's stats (other threads read them). */
+static inline void sim_stat_inc(uint64_t *v)
+{
+	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
+}
 
 /* Start hal_clock_ns() at zero (sim/cpu.c). */
 void sim_clock_start(void);
@@ -101,8 +110,5 @@ void sim_machine_exit(int status);
 void sim_thread_park(void) __attribute__((noreturn));
 /* True once another CPU's panic has asked this one to stop. */
 bool sim_cpu_stopped_by_other(void);
-
-/* write(2) all of @buf to @fd, retrying on EINTR and short writes. */
-void sim_write_all(int fd, const void *buf, size_t len);
 
 #endif

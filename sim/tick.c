@@ -27,11 +27,6 @@ const char *hal_timer_tick_source(void)
 	return tick_source;
 }
 
-static void sim_stat_inc(uint64_t *v)
-{
-	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
-}
-
 /* SIGPROF is blocked while this runs (the kernel adds it); the overflow
  * signal is not, so it may nest in here exactly as an NMI nests into a
  * timer interrupt.  kernel_tick() may switch tasks: the rest of this
@@ -44,11 +39,7 @@ static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
 
 	if (!c || si->si_code != SI_TIMER || si->si_value.sival_int != (int)c->id) {
 		/* kill, tgkill, sigqueue, or a timer not this CPU's: no tick. */
-		if (c) {
-			c->stats.last_foreign_code = si->si_code;
-			sim_stat_inc(&c->stats.foreign);
-		}
-		errno = saved_errno;
+		sim_trap_foreign(c, si->si_code);
 		return;
 	}
 	/* Another CPU is panicking: stop here, as an NMI IPI stops a real

@@ -17,6 +17,14 @@ void sim_trap_from_ucontext(struct trap_frame *tf, const void *ucp)
 	tf->sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
 }
 
+void sim_trap_foreign(struct sim_cpu *c, int si_code)
+{
+	if (!c)
+		return;
+	c->stats.last_foreign_code = si_code;
+	sim_stat_inc(&c->stats.foreign);
+}
+
 uintptr_t hal_trap_ip(const struct trap_frame *tf) { return tf->ip; }
 uintptr_t hal_trap_fp(const struct trap_frame *tf) { return tf->fp; }
 uintptr_t hal_trap_sp(const struct trap_frame *tf) { return tf->sp; }

@@ -2,16 +2,13 @@
  * protected mode, paging off, with %ebx = physical address of struct
  * hvm_start_info.  We zero .bss, build an identity map, enter long mode
  * and call x86_boot_main(start_info) on the boot stack. */
+#include "x86.h"
 
 #define PTE_P	0x001
 #define PTE_RW	0x002
 #define PTE_PWT	0x008
 #define PTE_PCD	0x010
 #define PTE_PS	0x080
-
-#define SEL_CODE32	0x08
-#define SEL_DATA	0x10
-#define SEL_CODE64	0x18
 
 /* How far the identity map reaches: 4 GiB in 2 MiB pages, which also
  * covers the I/O APIC and local APIC windows below 4 GiB. */
@@ -37,8 +34,8 @@ pvh_start32:
 	cli
 	cld
 	lgdt (boot_gdt_ptr)
-	ljmp $SEL_CODE32, $1f
-1:	movl $SEL_DATA, %eax
+	ljmp $X86_SEL_CODE32, $1f
+1:	movl $X86_SEL_DATA, %eax
 	movw %ax, %ds
 	movw %ax, %es
 	movw %ax, %ss
@@ -97,30 +94,11 @@ pvh_start32:
 	orl $(PTE_P | PTE_RW), %eax
 	movl %eax, boot_pd
 
-	/* PAE, then EFER.LME, then paging (and write protect): long mode. */
-	movl %cr4, %eax
-	orl $0x20, %eax
-	movl %eax, %cr4
-	movl $boot_pml4, %eax
-	movl %eax, %cr3
-	movl $0xc0000080, %ecx
-	rdmsr
-	orl $0x100, %eax
-	wrmsr
-	movl %cr0, %eax
-	orl $0x80010000, %eax
-	movl %eax, %cr0
-	ljmp $SEL_CODE64, $long_entry
+	X86_ENTER_LONG_MODE $boot_pml4, long_entry
 
 	.code64
 long_entry:
-	movl $SEL_DATA, %eax
-	movw %ax, %ds
-	movw %ax, %es
-	movw %ax, %ss
-	xorl %eax, %eax
-	movw %ax, %fs
-	movw %ax, %gs
+	X86_LOAD_SEGMENTS64
 	movq $x86_boot_stack_top, %rsp
 	xorl %ebp, %ebp		/* ends every frame-pointer walk */
 	movl %ebx, %edi		/* zero-extends: the start info address */

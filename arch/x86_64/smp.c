@@ -10,7 +10,6 @@
 #include "lib/out.h"
 #include "x86.h"
 
-#define X86_TRAMPOLINE		0x8000	/* below 1 MiB, page-aligned */
 #define MSR_GS_BASE		0xc0000101
 
 #define ICR_INIT		(5u << 8)
@@ -43,7 +42,8 @@ static bool ap_abandoned;
 extern char x86_trampoline_start[], x86_trampoline_end[];
 void x86_ap_main(struct x86_cpu *c) __attribute__((noreturn));
 
-void x86_cpu_set_self(struct x86_cpu *c)
+/* Make @c the calling CPU's per-CPU data (GS base). */
+static void x86_cpu_set_self(struct x86_cpu *c)
 {
 	c->self = c;
 	wrmsr(MSR_GS_BASE, (uintptr_t)c);
@@ -198,9 +198,7 @@ void hal_cpu_stop_others(void)
 
 bool x86_smp_nmi_stop(void)
 {
-	int owner = __atomic_load_n(&stop_owner, __ATOMIC_ACQUIRE);
-
-	if (owner < 0 || owner == (int)hal_cpu_id())
+	if (!x86_smp_stopped_by_other())
 		return false;
 	__atomic_fetch_add(&stop_acks, 1, __ATOMIC_ACQ_REL);
 	x86_cpu_park();

@@ -7,10 +7,8 @@
  * image, which takes the stack and the per-CPU data the boot CPU left in
  * x86_ap_stack_top and x86_ap_cpu (one AP starts at a time). */
 
-#define X86_TRAMPOLINE	0x8000
-#define SEL_CODE32	0x08
-#define SEL_DATA	0x10
-#define SEL_CODE64	0x18
+#include "x86.h"
+
 /* An address inside the copy at X86_TRAMPOLINE. */
 #define TRAMP(sym)	(X86_TRAMPOLINE + (sym - x86_trampoline_start))
 
@@ -29,31 +27,19 @@ x86_trampoline_start:
 	movl %cr0, %eax
 	orl $1, %eax			/* PE */
 	movl %eax, %cr0
-	ljmpl $SEL_CODE32, $TRAMP(tramp_pm32)
+	ljmpl $X86_SEL_CODE32, $TRAMP(tramp_pm32)
 
 	.code32
 tramp_pm32:
-	movl $SEL_DATA, %eax
+	movl $X86_SEL_DATA, %eax
 	movw %ax, %ds
 	movw %ax, %es
 	movw %ax, %ss
-	movl %cr4, %eax
-	orl $0x20, %eax			/* PAE */
-	movl %eax, %cr4
-	movl x86_ap_cr3, %eax
-	movl %eax, %cr3
-	movl $0xc0000080, %ecx		/* EFER */
-	rdmsr
-	orl $0x100, %eax		/* LME */
-	wrmsr
-	movl %cr0, %eax
-	orl $0x80010000, %eax		/* PG, WP */
-	movl %eax, %cr0
-	ljmp $SEL_CODE64, $x86_ap_long_entry
+	X86_ENTER_LONG_MODE x86_ap_cr3, x86_ap_long_entry
 
 	.p2align 3
 tramp_gdt_ptr:
-	.word 6 * 8 - 1			/* the boot GDT: 6 entries (boot.S) */
+	.word X86_GDT_ENTRIES * 8 - 1	/* the boot GDT (boot.S) */
 	.long x86_gdt
 x86_trampoline_end:
 
@@ -62,13 +48,7 @@ x86_trampoline_end:
 	.globl x86_ap_long_entry
 	.type x86_ap_long_entry, @function
 x86_ap_long_entry:
-	movl $SEL_DATA, %eax
-	movw %ax, %ds
-	movw %ax, %es
-	movw %ax, %ss
-	xorl %eax, %eax
-	movw %ax, %fs
-	movw %ax, %gs
+	X86_LOAD_SEGMENTS64
 	movq x86_ap_stack_top(%rip), %rsp
 	xorl %ebp, %ebp			/* ends every frame-pointer walk */
 	movq x86_ap_cpu(%rip), %rdi

@@ -106,28 +106,24 @@ void x86_idt_init(void)
 
 static int trap_panicking;
 
+/* One line of the register dump: three names, each with its value. */
+static void print_regs3(struct out *o, const char *n1, uint64_t v1,
+			const char *n2, uint64_t v2, const char *n3, uint64_t v3)
+{
+	out_printf(o, "%s %016lx  %s %016lx  %s %016lx\n", n1, (unsigned long)v1,
+		   n2, (unsigned long)v2, n3, (unsigned long)v3);
+}
+
 static void print_regs(const struct trap_frame *tf)
 {
 	struct out *o = &out_console;
 
-	out_printf(o, "rip %016lx  rsp %016lx  rflags %016lx\n",
-		   (unsigned long)tf->rip, (unsigned long)tf->rsp,
-		   (unsigned long)tf->rflags);
-	out_printf(o, "rax %016lx  rbx %016lx  rcx %016lx\n",
-		   (unsigned long)tf->rax, (unsigned long)tf->rbx,
-		   (unsigned long)tf->rcx);
-	out_printf(o, "rdx %016lx  rsi %016lx  rdi %016lx\n",
-		   (unsigned long)tf->rdx, (unsigned long)tf->rsi,
-		   (unsigned long)tf->rdi);
-	out_printf(o, "rbp %016lx  r8  %016lx  r9  %016lx\n",
-		   (unsigned long)tf->rbp, (unsigned long)tf->r8,
-		   (unsigned long)tf->r9);
-	out_printf(o, "r10 %016lx  r11 %016lx  r12 %016lx\n",
-		   (unsigned long)tf->r10, (unsigned long)tf->r11,
-		   (unsigned long)tf->r12);
-	out_printf(o, "r13 %016lx  r14 %016lx  r15 %016lx\n",
-		   (unsigned long)tf->r13, (unsigned long)tf->r14,
-		   (unsigned long)tf->r15);
+	print_regs3(o, "rip", tf->rip, "rsp", tf->rsp, "rflags", tf->rflags);
+	print_regs3(o, "rax", tf->rax, "rbx", tf->rbx, "rcx", tf->rcx);
+	print_regs3(o, "rdx", tf->rdx, "rsi", tf->rsi, "rdi", tf->rdi);
+	print_regs3(o, "rbp", tf->rbp, "r8 ", tf->r8, "r9 ", tf->r9);
+	print_regs3(o, "r10", tf->r10, "r11", tf->r11, "r12", tf->r12);
+	print_regs3(o, "r13", tf->r13, "r14", tf->r14, "r15", tf->r15);
 	out_printf(o, "cs %04lx  ss %04lx  cr3 %016lx\n",
 		   (unsigned long)tf->cs, (unsigned long)tf->ss,
 		   (unsigned long)read_cr3());

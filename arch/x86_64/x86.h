@@ -1,17 +1,22 @@
 /* Privileged x86 instructions as inline wrappers, and the few constants
- * the arch files share.  Only arch/x86_64/ includes this. */
+ * the arch files share.  Only arch/x86_64/ includes this; the assembly
+ * files (boot.S, trampoline.S) see the constants and the two steps into
+ * long mode both of them take. */
 #ifndef KPROF_ARCH_X86_64_X86_H
 #define KPROF_ARCH_X86_64_X86_H
-
-#include <stdbool.h>
-#include <stddef.h>
-#include <stdint.h>
 
 /* GDT selectors; the layout is fixed in boot.S. */
 #define X86_SEL_CODE32	0x08
 #define X86_SEL_DATA	0x10
 #define X86_SEL_CODE64	0x18
 #define X86_SEL_TSS	0x20
+/* Entries of a CPU's GDT: the boot layout (boot.S) with a 16-byte TSS
+ * descriptor at X86_SEL_TSS. */
+#define X86_GDT_ENTRIES	(X86_SEL_TSS / 8 + 2)
+
+/* Where the application processors' real-mode entry (trampoline.S) is
+ * copied: below 1 MiB, page-aligned. */
+#define X86_TRAMPOLINE	0x8000
 
 /* Interrupt vectors this kernel uses above the 32 CPU exceptions. */
 #define X86_VEC_PIC_BASE	0x20	/* legacy 8259s, remapped and masked */
@@ -23,6 +28,43 @@
 #define X86_IST_NMI	1
 #define X86_IST_DF	2
 #define X86_IST_MC	3
+
+#ifdef __ASSEMBLER__
+/* From 32-bit protected mode, paging off, to 64-bit code at \target:
+ * PAE, the page tables \pml4 (a movl source: $symbol or a variable),
+ * EFER.LME, then paging and write protect.  Clobbers eax, ecx, edx. */
+.macro X86_ENTER_LONG_MODE pml4, target
+	movl %cr4, %eax
+	orl $0x20, %eax			/* PAE */
+	movl %eax, %cr4
+	movl \pml4, %eax
+	movl %eax, %cr3
+	movl $0xc0000080, %ecx		/* EFER */
+	rdmsr
+	orl $0x100, %eax		/* LME */
+	wrmsr
+	movl %cr0, %eax
+	orl $0x80010000, %eax		/* PG, WP */
+	movl %eax, %cr0
+	ljmp $X86_SEL_CODE64, $\target
+.endm
+
+/* First thing in 64-bit code: the data selector in ds, es, ss, the null
+ * one in fs, gs.  Clobbers eax. */
+.macro X86_LOAD_SEGMENTS64
+	movl $X86_SEL_DATA, %eax
+	movw %ax, %ds
+	movw %ax, %es
+	movw %ax, %ss
+	xorl %eax, %eax
+	movw %ax, %fs
+	movw %ax, %gs
+.endm
+#else
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #define X86_RFLAGS_IF	(1ul << 9)
 
@@ -159,9 +201,6 @@ struct x86_tss {
 	uint16_t iomap_base;
 } __attribute__((packed));
 
-/* Entries of a CPU's GDT: the boot layout (boot.S) with a 16-byte TSS
- * descriptor at X86_SEL_TSS. */
-#define X86_GDT_ENTRIES	(X86_SEL_TSS / 8 + 2)
 #define X86_IST_STACK_SIZE 16384
 
 /* Per-CPU data, found through the GS base (IA32_GS_BASE), which each CPU
@@ -188,9 +227,6 @@ static inline struct x86_cpu *x86_this_cpu(void)
 
 /* The boot CPU's per-CPU data, GDT and TSS: first thing at boot. */
 void x86_cpu_init_boot(void);
-
-/* Make @c the calling CPU's per-CPU data (GS base). */
-void x86_cpu_set_self(struct x86_cpu *c);
 
 /* Load @c's GDT (a copy of the boot one with its own TSS) and its TSS. */
 void x86_gdt_init_cpu(struct x86_cpu *c);
@@ -305,5 +341,7 @@ bool x86_ioapic_route(unsigned gsi, uint8_t vector, bool level);
 extern char x86_boot_stack[], x86_boot_stack_top[];
 /* Start and end of the loaded image (kernel.ld). */
 extern char __kernel_start[], __kernel_end[];
+
+#endif /* !__ASSEMBLER__ */
 
 #endif
