@@ -43,7 +43,6 @@
 #define ROUND_CPU_NS 120000000ull
 
 enum mode { MODE_B, MODE_A, MODE_F, NMODES };
-static const char *const mode_name[NMODES] = { "B", "A", "F" };
 
 static unsigned ncpus;
 static uint64_t work_iters;
@@ -371,7 +370,6 @@ int main(int argc, char **argv)
 	       "signals per round)\n", median(cost_f, PAIRS), sf / PAIRS);
 	printf("  profiler / floor: %.3f (median of the per-set ratios)\n",
 	       median(ratio, PAIRS));
-	(void)mode_name;
 	fflush(stdout);
 	perf_rows(argv[0], median(cost_f, PAIRS), median(cost_a, PAIRS));
 	fflush(stdout);

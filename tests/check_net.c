@@ -19,6 +19,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 #include "check_main.h"
+#include "test_wire.h"
 
 #define OUR_IP 0x0a00020fu	/* 10.0.2.15 */
 #define GW_IP 0x0a000202u	/* 10.0.2.2, also the allowed shell client */
@@ -60,31 +61,6 @@ const struct shell_cmd shell_commands[] = {
 };
 
 /* --- frames: built and checked with the test's own code -------------- */
-
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static uint32_t get32(const uint8_t *p) { return (uint32_t)get16(p) << 16 | get16(p + 2); }
-
-static uint32_t sum16(uint32_t sum, const uint8_t *p, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		sum += (i & 1) ? p[i] : (uint32_t)p[i] << 8;
-	return sum;
-}
-
-static uint16_t fold(uint32_t sum)
-{
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
 
 static uint32_t pseudo(uint32_t src, uint32_t dst, size_t len)
 {

@@ -6,7 +6,6 @@
  * ports are free ports on loopback, found by binding port 0. */
 #include <arpa/inet.h>
 #include <check.h>
-#include "check_main.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -20,6 +19,9 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "check_main.h"
+#include "test_wire.h"
 
 #define KSIM_IP 0x0a00020fu	/* 10.0.2.15, the default */
 #define GW_IP 0x0a000202u	/* 10.0.2.2: the UDP shell's default client */
@@ -185,24 +187,6 @@ static int wire_fd;
 static struct sockaddr_in ksim_addr;
 static struct proc one;
 
-static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)(v >> 8); p[1] = (uint8_t)v; }
-static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, (uint16_t)(v >> 16));
-	put16(p + 2, (uint16_t)v);
-}
-
-static uint16_t csum(const uint8_t *p, size_t len, uint32_t sum)
-{
-	for (size_t i = 0; i < len; i++)
-		sum += (i & 1) ? p[i] : (uint32_t)p[i] << 8;
-	while (sum >> 16)
-		sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
-
 static void wire_send(const uint8_t *f, size_t len)
 {
 	ck_assert_int_eq(sendto(wire_fd, f, len, 0, (struct sockaddr *)&ksim_addr,
@@ -260,7 +244,7 @@ static size_t ipv4(uint8_t *f, const uint8_t *dst_mac, uint8_t proto, size_t l4l
 	ip[9] = proto;
 	put32(ip + 12, GW_IP);
 	put32(ip + 16, KSIM_IP);
-	put16(ip + 10, csum(ip, 20, 0));
+	put16(ip + 10, fold(sum16(0, ip, 20)));
 	return 34 + l4len;
 }
 
@@ -343,7 +327,7 @@ START_TEST(test_injected_arp_ping_shell_and_garbage)
 	memset(f + 34, 0, 12);
 	f[34] = 8;
 	memcpy(f + 42, "ping", 4);
-	put16(f + 36, csum(f + 34, 12, 0));
+	put16(f + 36, fold(sum16(0, f + 34, 12)));
 	wire_send(f, ipv4(f, ksim_mac, 1, 12));
 	n = wire_recv(f, sizeof(f), 0x0800, 5000);
 	ck_assert_uint_ge(n, 46);
@@ -365,7 +349,7 @@ START_TEST(test_injected_arp_ping_shell_and_garbage)
 	n = udp(f, ksim_mac, 5555, "uptime");
 	put16(f + 14 + 6, 0x2000);
 	put16(f + 14 + 10, 0);
-	put16(f + 14 + 10, csum(f + 14, 20, 0));
+	put16(f + 14 + 10, fold(sum16(0, f + 14, 20)));
 	wire_send(f, n);
 	n = udp(f, ksim_mac, 5555, "uptime");
 	put16(f + 40, 0x1234);

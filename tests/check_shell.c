@@ -12,18 +12,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 #include "check_main.h"
-
-static unsigned crash_runs;
-
-/* args: prints the word count and each word in brackets. */
-static int tcmd_args(struct shell_ctx *sh, int argc, char **argv)
-{
-	out_printf(sh->out, "%d", argc);
-	for (int i = 0; i < argc; i++)
-		out_printf(sh->out, " [%s]", argv[i]);
-	out_puts(sh->out, "\n");
-	return 0;
-}
+#include "shell_testcmds.h"
 
 static int tcmd_fail(struct shell_ctx *sh, int argc, char **argv)
 {
@@ -31,15 +20,6 @@ static int tcmd_fail(struct shell_ctx *sh, int argc, char **argv)
 	(void)argv;
 	out_puts(sh->out, "fail: it failed\n");
 	return -EIO;
-}
-
-static int tcmd_crash(struct shell_ctx *sh, int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	crash_runs++;
-	out_puts(sh->out, "crashed\n");
-	return 0;
 }
 
 const struct shell_cmd shell_commands[] = {

@@ -37,9 +37,9 @@ END_TEST
 
 struct rate_cpu {
 	uint64_t cpu_ns, wall_ns, ticks, overruns;
-	volatile bool done;
 };
 static struct rate_cpu rate[RATE_CPUS];
+static volatile bool rate_done[RATE_CPUS];
 static volatile bool rate_go;
 
 static uint64_t wall_ns(void)
@@ -70,7 +70,7 @@ static void rate_task(void *arg)
 	ksim_cpu_stats(cpu, &b);
 	rate[cpu].ticks = b.ticks - a.ticks;
 	rate[cpu].overruns = b.tick_overruns - a.tick_overruns;
-	__atomic_store_n(&rate[cpu].done, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&rate_done[cpu], true, __ATOMIC_RELEASE);
 	for (;;)
 		sched_sleep_ms(1000);
 }
@@ -80,15 +80,6 @@ static void rate_start_tasks(void)
 	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++)
 		ck_assert_ptr_nonnull(task_create("rate", rate_task,
 						  (void *)(uintptr_t)cpu, cpu));
-}
-
-static bool rate_all_done(void *ctx)
-{
-	(void)ctx;
-	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++)
-		if (!__atomic_load_n(&rate[cpu].done, __ATOMIC_ACQUIRE))
-			return false;
-	return true;
 }
 
 /* A monotonic timer's expiry that finds the thread running is delivered
@@ -109,7 +100,7 @@ START_TEST(test_tick_rate_per_cpu_second_at_least_99_percent)
 	cfg.late_init = rate_start_tasks;
 	simfx_start(&cfg);
 	rate_go = true;
-	ck_assert(simfx_poll(rate_all_done, NULL, 20000));
+	ck_assert(simfx_wait_flags(rate_done, RATE_CPUS, 20000));
 	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++) {
 		double c = (double)rate[cpu].cpu_ns / 1e9;
 		double w = (double)rate[cpu].wall_ns / 1e9;

@@ -41,9 +41,9 @@ END_TEST
 
 struct rate_cpu {
 	uint64_t cpu_ns, overflows, unclaimed;
-	volatile bool done;
 };
 static struct rate_cpu rate[RATE_CPUS];
+static volatile bool rate_done[RATE_CPUS];
 static volatile bool rate_go;
 static unsigned rate_hz;
 static uint64_t rate_cpu_budget_ns;
@@ -90,7 +90,7 @@ static void rate_task(void *arg)
 	rate[cpu].cpu_ns = c1 - c0;
 	rate[cpu].overflows = b.overflows - a.overflows;
 	rate[cpu].unclaimed = b.unclaimed - a.unclaimed;
-	__atomic_store_n(&rate[cpu].done, true, __ATOMIC_RELEASE);
+	__atomic_store_n(&rate_done[cpu], true, __ATOMIC_RELEASE);
 	for (;;)
 		sched_sleep_ms(1000);
 }
@@ -108,15 +108,6 @@ static void rate_start_tasks(void)
 	__atomic_store_n(&rate_go, true, __ATOMIC_RELEASE);
 }
 
-static bool rate_all_done(void *ctx)
-{
-	(void)ctx;
-	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++)
-		if (!__atomic_load_n(&rate[cpu].done, __ATOMIC_ACQUIRE))
-			return false;
-	return true;
-}
-
 /* Counts only: the CPU time a thread got is what the counter counted,
  * so a loaded host changes how long this takes, not what it counts. */
 static void rate_check(unsigned hz, uint64_t cpu_budget_ns, unsigned min_permille)
@@ -132,7 +123,7 @@ static void rate_check(unsigned hz, uint64_t cpu_budget_ns, unsigned min_permill
 	cfg.late_init = rate_start_tasks;
 	simfx_start(&cfg);
 	ck_assert(ksim_pmu_counts_kernel());
-	ck_assert(simfx_poll(rate_all_done, NULL, 30000));
+	ck_assert(simfx_wait_flags(rate_done, RATE_CPUS, 30000));
 	for (unsigned cpu = 0; cpu < RATE_CPUS; cpu++) {
 		double c = (double)rate[cpu].cpu_ns / 1e9;
 

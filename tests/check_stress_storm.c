@@ -364,12 +364,6 @@ static void storm_start_tasks(void)
 	ck_assert_ptr_nonnull(task_create("storm", storm_driver, NULL, 0));
 }
 
-static bool storm_finished(void *ctx)
-{
-	(void)ctx;
-	return __atomic_load_n(&storm_done, __ATOMIC_ACQUIRE);
-}
-
 void storm_run(unsigned cpus, unsigned hz, bool counter, unsigned pmu_hz,
 	       unsigned runs, unsigned max_window_us, unsigned timeout_ms,
 	       struct storm_result *res)
@@ -387,7 +381,7 @@ void storm_run(unsigned cpus, unsigned hz, bool counter, unsigned pmu_hz,
 	cfg.pmu_hz = pmu_hz;
 	cfg.late_init = storm_start_tasks;
 	simfx_start(&cfg);
-	ck_assert_msg(simfx_poll(storm_finished, NULL, timeout_ms),
+	ck_assert_msg(simfx_wait_flags(&storm_done, 1, timeout_ms),
 		      "the storm hangs after %u of %u runs", storm_res.runs, runs);
 	*res = storm_res;
 	fprintf(stderr, "storm (%s, %u cpus, tick %u hz): %u runs, %lu samples "

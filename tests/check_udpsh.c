@@ -15,6 +15,7 @@
 #include "shell/shell.h"
 #include "shell/udpsh.h"
 #include "check_main.h"
+#include "shell_testcmds.h"
 
 /* --- the recording transport ---------------------------------------- */
 
@@ -48,27 +49,6 @@ static int record_send(void *ctx, uint32_t addr, uint16_t port,
 }
 
 /* --- the test command table ----------------------------------------- */
-
-static unsigned crash_runs, args_runs;
-
-static int tcmd_args(struct shell_ctx *sh, int argc, char **argv)
-{
-	args_runs++;
-	out_printf(sh->out, "%d", argc);
-	for (int i = 0; i < argc; i++)
-		out_printf(sh->out, " [%s]", argv[i]);
-	out_puts(sh->out, "\n");
-	return 0;
-}
-
-static int tcmd_crash(struct shell_ctx *sh, int argc, char **argv)
-{
-	(void)argc;
-	(void)argv;
-	crash_runs++;
-	out_puts(sh->out, "crashed\n");
-	return 0;
-}
 
 /* One line of @len bytes, the last a newline, the rest @c. */
 static void put_line(struct out *o, size_t len, char c)

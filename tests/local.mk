@@ -1,7 +1,8 @@
 # Check suites, built in the simulator configuration.  Every logic test
 # links the portable library and the fake platform (tests/fake_*.c),
 # compiled into the test so that no hal_* symbol goes missing.
-noinst_HEADERS = %reldir%/check_main.h
+noinst_HEADERS = %reldir%/check_main.h %reldir%/shell_testcmds.h \
+	%reldir%/test_wire.h
 
 if PLATFORM_SIM
 FAKE_HAL_SOURCES = \

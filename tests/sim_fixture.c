@@ -166,6 +166,28 @@ bool simfx_poll(bool (*cond)(void *ctx), void *ctx, unsigned timeout_ms)
 	}
 }
 
+struct fx_flags {
+	volatile bool *flags;
+	unsigned n;
+};
+
+static bool fx_all_set(void *ctx)
+{
+	const struct fx_flags *f = ctx;
+
+	for (unsigned i = 0; i < f->n; i++)
+		if (!__atomic_load_n(&f->flags[i], __ATOMIC_ACQUIRE))
+			return false;
+	return true;
+}
+
+bool simfx_wait_flags(volatile bool *flags, unsigned n, unsigned timeout_ms)
+{
+	struct fx_flags f = { flags, n };
+
+	return simfx_poll(fx_all_set, &f, timeout_ms);
+}
+
 void simfx_stats_total(struct ksim_cpu_stats *sum)
 {
 	memset(sum, 0, sizeof(*sum));

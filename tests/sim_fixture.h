@@ -34,6 +34,10 @@ bool simfx_wait_prompt(unsigned timeout_ms);
 /* Wait up to @timeout_ms for @cond(ctx), polling; true when it held. */
 bool simfx_poll(bool (*cond)(void *ctx), void *ctx, unsigned timeout_ms);
 
+/* Wait up to @timeout_ms for all @n flags to be set (each stored with
+ * __ATOMIC_RELEASE by a simulated CPU); true when they were. */
+bool simfx_wait_flags(volatile bool *flags, unsigned n, unsigned timeout_ms);
+
 /* Sum of every CPU's counters. */
 void simfx_stats_total(struct ksim_cpu_stats *sum);
 

@@ -1,0 +1,33 @@
+/* Commands shared by the shell suites' own command tables (check_shell,
+ * check_udpsh), each counting its runs; a suite's setup zeroes the
+ * counters it checks. */
+#ifndef KPROF_TESTS_SHELL_TESTCMDS_H
+#define KPROF_TESTS_SHELL_TESTCMDS_H
+
+#include "lib/out.h"
+#include "shell/shell.h"
+
+static unsigned crash_runs, args_runs;
+
+/* args: prints the word count and each word in brackets. */
+static inline int tcmd_args(struct shell_ctx *sh, int argc, char **argv)
+{
+	args_runs++;
+	out_printf(sh->out, "%d", argc);
+	for (int i = 0; i < argc; i++)
+		out_printf(sh->out, " [%s]", argv[i]);
+	out_puts(sh->out, "\n");
+	return 0;
+}
+
+/* crash: serial-only in the tables; says it ran. */
+static inline int tcmd_crash(struct shell_ctx *sh, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	crash_runs++;
+	out_puts(sh->out, "crashed\n");
+	return 0;
+}
+
+#endif
