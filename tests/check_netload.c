@@ -4,13 +4,21 @@
  * datagrams, integer rates, and the command's arguments. */
 #include <check.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_hal.h"
+#include "fake_netdev.h"
+#include "hal/entry.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
 #include "lib/errno.h"
 #include "lib/out.h"
+#include "net/net.h"
 #include "net/netload.h"
 #include "check_main.h"
+#include "test_wire.h"
 
 #define PEER 0x0a000202u
 #define PEER_PORT 40000
@@ -335,6 +343,110 @@ START_TEST(test_args_bad_one_line_error)
 }
 END_TEST
 
+/* --- the command's window, on the stack with the fake device -------- */
+
+#define OUR_IP 0x0a00020fu	/* 10.0.2.15, the default */
+#define SHELL_PORT 5555		/* the UDP shell's default port */
+#define LOAD_PORT 5001
+#define TICK_NS 10000000ull
+
+static const uint8_t our_mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+static const uint8_t peer_mac[6] = { 0x52, 0x55, 0x0a, 0x00, 0x02, 0x02 };
+static uint8_t frame[1600];
+
+/* A UDP datagram from PEER (the shell's allowed client) to @dport. */
+static void rx_udp(uint16_t dport, const void *data, size_t len)
+{
+	uint8_t *ip = frame + 14, *u = frame + 34;
+	uint32_t ps = (PEER >> 16) + (PEER & 0xffff) + (OUR_IP >> 16) +
+		      (OUR_IP & 0xffff) + 17 + (uint32_t)(8 + len);
+	uint16_t c;
+
+	memcpy(frame, our_mac, 6);
+	memcpy(frame + 6, peer_mac, 6);
+	put16(frame + 12, 0x0800);
+	memset(ip, 0, 20);
+	ip[0] = 0x45;
+	put16(ip + 2, (uint16_t)(28 + len));
+	ip[8] = 64;
+	ip[9] = 17;
+	put32(ip + 12, PEER);
+	put32(ip + 16, OUR_IP);
+	put16(ip + 10, fold(sum16(0, ip, 20)));
+	put16(u, PEER_PORT);
+	put16(u + 2, dport);
+	put16(u + 4, (uint16_t)(8 + len));
+	put16(u + 6, 0);
+	memcpy(u + 8, data, len);
+	c = fold(sum16(ps, u, 8 + len));
+	put16(u + 6, c ? c : 0xffff);
+	net_rx(frame, 34 + 8 + len);
+}
+
+/* The UDP shell's task, which the test plays while it runs the command;
+ * while it is switched away, every 50 ms one load datagram arrives and,
+ * the first times, a command for the shell, which wakes the task. */
+static struct task *shell_task;
+static unsigned shell_cmds_left, load_sent;
+
+static void play_window(void)
+{
+	static bool playing;
+
+	if (playing || shell_task->state == TASK_RUNNING)
+		return;
+	playing = true;
+	for (int i = 0; i < 100000 && shell_task->state != TASK_RUNNING; i++) {
+		fake_tick(0, TICK_NS);
+		if (i % 5 != 4)
+			continue;
+		netload_dgram_build(dg, 100, (int32_t)++load_sent, fake_now_ns);
+		rx_udp(LOAD_PORT, dg, 100);
+		if (shell_cmds_left > 0) {
+			shell_cmds_left--;
+			rx_udp(SHELL_PORT, "uptime", 6);
+		}
+	}
+	playing = false;
+}
+
+START_TEST(test_recv_window_outlasts_shell_datagrams)
+{
+	static char text[4096];
+	struct out_buf ob;
+	struct netload_args a;
+	unsigned long long n = 0;
+	uint64_t t0;
+	char *line;
+
+	fake_now_ns = 1000000000ull;
+	fake_cpu_boot(0);
+	fake_netdev_present = true;
+	net_config_reset();
+	out_buf_init(&ob, text, sizeof(text));
+	net_start(&ob.out);
+	/* The shell task net_start() made runs from the next tick. */
+	for (struct task *t = NULL; !t; t = cpus[0].current->is_idle ? NULL : cpus[0].current)
+		fake_tick(0, TICK_NS);
+	shell_task = cpus[0].current;
+	ck_assert_str_eq(shell_task->name, "udpsh");
+	shell_cmds_left = 3;
+	fake_switch_hook = play_window;
+
+	ck_assert_int_eq(parse("netload recv 5001 1000", &a), 0);
+	out_buf_init(&ob, text, sizeof(text));
+	t0 = fake_now_ns;
+	ck_assert_int_eq(netload_recv(&ob.out, &a), 0);
+	ck_assert_uint_ge(fake_now_ns - t0, 1000000000ull);
+	ck_assert_uint_eq(shell_cmds_left, 0);
+	line = strstr(text, "netload recv: ");
+	ck_assert_ptr_nonnull(line);
+	ck_assert_int_eq(sscanf(line, "netload recv: %llu datagrams", &n), 1);
+	ck_assert_uint_eq(n, load_sent);
+	ck_assert_uint_ge(n, 19);
+}
+END_TEST
+
 static Suite *netload_suite(void)
 {
 	Suite *s = suite_create("netload");
@@ -367,6 +479,10 @@ static Suite *netload_suite(void)
 	tcase_add_test(tc, test_args_send_defaults_and_suffixes);
 	tcase_add_loop_test(tc, test_args_bad_one_line_error, 0,
 			    (int)(sizeof(bad_args) / sizeof(bad_args[0])));
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("window");
+	tcase_add_test(tc, test_recv_window_outlasts_shell_datagrams);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -189,6 +189,48 @@ START_TEST(test_profile_pid_that_slept_whole_window)
 }
 END_TEST
 
+/* While the shell is switched away: the first @wakes_left times a
+ * datagram for it arrives 5 ms in and wakes it early, as the UDP shell's
+ * receive path does; after that, ticks every 10 ms until it runs. */
+static unsigned wakes_left;
+
+static void play_with_wakes(void)
+{
+	static bool playing;
+
+	if (playing || shell_task->state == TASK_RUNNING)
+		return;
+	playing = true;
+	if (wakes_left > 0) {
+		wakes_left--;
+		fake_now_ns += 5000000;
+		fake_cpu_time[0] += 5000000;
+		sched_wake(shell_task);
+		pt_tick(0, tick_ip);
+	}
+	for (int i = 0; i < 100000 && shell_task->state != TASK_RUNNING; i++) {
+		fake_now_ns += 10000000;
+		fake_cpu_time[0] += 10000000;
+		pt_tick(0, tick_ip);
+	}
+	playing = false;
+}
+
+START_TEST(test_profile_window_outlasts_wakes)
+{
+	unsigned long long ms = 0;
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	fake_switch_hook = play_with_wakes;
+	wakes_left = 20;
+	ck_assert_int_eq(run(cmd_profile, "profile 1000 all 3"), 0);
+	ck_assert_int_eq(sscanf(text, "profiled %llu ms", &ms), 1);
+	ck_assert_uint_ge(ms, 1000);
+	ck_assert_uint_eq(wakes_left, 0);
+}
+END_TEST
+
 START_TEST(test_lscpu_counter_that_counts)
 {
 	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
@@ -264,6 +306,7 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_profile_busy_while_another_runs);
 	tcase_add_test(tc, test_profile_runs_whole_window_and_reports);
 	tcase_add_test(tc, test_profile_pid_that_slept_whole_window);
+	tcase_add_test(tc, test_profile_window_outlasts_wakes);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("lscpu");

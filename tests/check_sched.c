@@ -176,6 +176,84 @@ START_TEST(test_wake_of_sleeper_ends_sleep_early)
 }
 END_TEST
 
+/* While the sleeper is switched away: @spurious_left wakes come 3 ms
+ * apart, as datagrams for a shell task would, then ticks every 10 ms
+ * until the scheduler has switched back to it. */
+static struct task *sleeper;
+static unsigned spurious_left, sleeps_seen;
+
+static void play_sleeper_away(void)
+{
+	static bool playing;
+
+	if (playing || sleeper->state == TASK_RUNNING)
+		return;
+	playing = true;
+	sleeps_seen++;
+	if (spurious_left > 0) {
+		spurious_left--;
+		fake_now_ns += 3000000;
+		sched_wake(sleeper);
+		fake_tick(0, 0);
+	}
+	for (int i = 0; i < 1000 && sleeper->state != TASK_RUNNING; i++)
+		fake_tick(0, TICK_NS);
+	playing = false;
+}
+
+START_TEST(test_sleep_until_deadline_outlasts_spurious_wakes)
+{
+	boot_cpus(1);
+	sleeper = task_create("a", body, NULL, 0);
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), sleeper);
+	spurious_left = 3;
+	fake_switch_hook = play_sleeper_away;
+
+	uint64_t deadline = fake_now_ns + 25000000;
+	sched_sleep_until_ns(deadline);		/* as a */
+	ck_assert_ptr_eq(task_current(), sleeper);
+	ck_assert_uint_ge(fake_now_ns, deadline);
+	/* Slept once, then once more after each of the three wakes. */
+	ck_assert_uint_eq(spurious_left, 0);
+	ck_assert_uint_eq(sleeps_seen, 4);
+	/* The wakes were meant for the task's next sched_block(). */
+	ck_assert(sleeper->wake_pending);
+	sched_block();
+	ck_assert_ptr_eq(task_current(), sleeper);
+	ck_assert(!sleeper->wake_pending);
+}
+END_TEST
+
+START_TEST(test_sleep_until_past_deadline_returns_at_once)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);
+	sched_sleep_until_ns(fake_now_ns);
+	sched_sleep_until_ns(fake_now_ns - 1);
+	ck_assert_ptr_eq(task_current(), a);
+	ck_assert_uint_eq(fake_switches, 1);
+	ck_assert(!a->wake_pending);
+}
+END_TEST
+
+START_TEST(test_sleep_window_without_wakes_ends_on_first_tick_after)
+{
+	boot_cpus(1);
+	sleeper = task_create("a", body, NULL, 0);
+	fake_tick(0, TICK_NS);
+	fake_switch_hook = play_sleeper_away;
+
+	uint64_t start = fake_now_ns;
+	sched_sleep_window_ms(25);
+	ck_assert_uint_eq(fake_now_ns - start, 3 * TICK_NS);
+	ck_assert_uint_eq(sleeps_seen, 1);
+	ck_assert(!sleeper->wake_pending);
+}
+END_TEST
+
 START_TEST(test_tasks_stay_on_their_cpu)
 {
 	boot_cpus(2);
@@ -378,6 +456,9 @@ static Suite *sched_suite(void)
 	tcase_add_test(tc, test_block_until_woken);
 	tcase_add_test(tc, test_wake_before_block_is_not_lost);
 	tcase_add_test(tc, test_wake_of_sleeper_ends_sleep_early);
+	tcase_add_test(tc, test_sleep_until_deadline_outlasts_spurious_wakes);
+	tcase_add_test(tc, test_sleep_until_past_deadline_returns_at_once);
+	tcase_add_test(tc, test_sleep_window_without_wakes_ends_on_first_tick_after);
 	tcase_add_test(tc, test_tasks_stay_on_their_cpu);
 	tcase_add_test(tc, test_runtime_charged_to_running_task);
 	tcase_add_test(tc, test_idle_loop_waits_when_nothing_runs);

@@ -143,25 +143,64 @@ void sched_yield_cpu(void)
 	hal_irq_restore(flags);
 }
 
-void sched_sleep_ns(uint64_t ns)
+/* Put the calling task on its CPU's sleep list until @deadline_ns and
+ * switch away.  Interrupts off.  Returns true when a sched_wake() ended
+ * the sleep, false when the tick did. */
+static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns)
 {
-	unsigned long flags = hal_irq_save();
-	struct cpu *c = this_cpu();
 	struct task *t = c->current;
+	bool woken;
 
 	spin_lock(&c->rq_lock);
-	t->wake_at_ns = hal_clock_ns() + ns;
+	t->wake_at_ns = deadline_ns;
+	t->woken = false;
 	t->state = TASK_SLEEPING;
 	t->rq_next = c->sleepers;
 	c->sleepers = t;
 	spin_unlock(&c->rq_lock);
 	schedule();
+	c = this_cpu();
+	spin_lock(&c->rq_lock);
+	woken = t->woken;
+	t->woken = false;
+	spin_unlock(&c->rq_lock);
+	return woken;
+}
+
+void sched_sleep_ns(uint64_t ns)
+{
+	unsigned long flags = hal_irq_save();
+
+	sleep_until_locked(this_cpu(), hal_clock_ns() + ns);
 	hal_irq_restore(flags);
 }
 
 void sched_sleep_ms(uint64_t ms)
 {
 	sched_sleep_ns(ms * 1000000ull);
+}
+
+void sched_sleep_until_ns(uint64_t deadline_ns)
+{
+	unsigned long flags = hal_irq_save();
+	bool woken = false;
+
+	while ((int64_t)(hal_clock_ns() - deadline_ns) < 0)
+		woken |= sleep_until_locked(this_cpu(), deadline_ns);
+	if (woken) {
+		/* The wake was for whatever the task blocks on next: keep it. */
+		struct cpu *c = this_cpu();
+
+		spin_lock(&c->rq_lock);
+		c->current->wake_pending = true;
+		spin_unlock(&c->rq_lock);
+	}
+	hal_irq_restore(flags);
+}
+
+void sched_sleep_window_ms(uint64_t ms)
+{
+	sched_sleep_until_ns(hal_clock_ns() + ms * 1000000ull);
 }
 
 void sched_block(void)
@@ -188,8 +227,10 @@ void sched_wake(struct task *t)
 	struct cpu *c = &cpus[t->cpu];
 	unsigned long flags = spin_lock_irqsave(&c->rq_lock);
 
-	if (t->state == TASK_SLEEPING)
+	if (t->state == TASK_SLEEPING) {
 		sleepers_remove(c, t);
+		t->woken = true;
+	}
 	if (t->state == TASK_SLEEPING || t->state == TASK_BLOCKED) {
 		t->state = TASK_RUNNABLE;
 		t->wake_pending = false;

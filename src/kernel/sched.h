@@ -52,6 +52,15 @@ void sched_yield_cpu(void);
 void sched_sleep_ns(uint64_t ns);
 void sched_sleep_ms(uint64_t ms);
 
+/* Sleep until hal_clock_ns() reaches @deadline_ns, whatever wakes the task
+ * before then: a sched_wake() meant for its sched_block() (a datagram for
+ * the shell task) puts it back to sleep, and is kept for that next
+ * sched_block() rather than lost.  What a timed command's window uses.
+ * Task context, not the idle task. */
+void sched_sleep_until_ns(uint64_t deadline_ns);
+/* The same for a window of @ms from now. */
+void sched_sleep_window_ms(uint64_t ms);
+
 /* Block until sched_wake() names the calling task; returns at once when a
  * wake arrived since the last block.  Callers loop on their condition:
  *     while (!ready) sched_block();

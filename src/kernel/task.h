@@ -27,6 +27,7 @@ struct task {
 	unsigned cpu;
 	bool is_idle;
 	bool wake_pending;	/* a sched_wake() that no sched_block() has consumed */
+	bool woken;		/* sched_wake() ended its last sleep early */
 	bool off_cpu;		/* dead and switched away from: safe to free */
 	void *ctx;		/* hal/context.h handle while not running */
 	void *stack;		/* from the heap; NULL for a CPU's boot context */

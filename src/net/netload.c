@@ -343,8 +343,9 @@ int netload_recv(struct out *o, const struct netload_args *a)
 	}
 	out_printf(o, "netload: listening on udp port %u for %u ms\n", a->port, a->ms);
 	/* The whole window, even after a final datagram: a sender whose
-	 * report was lost asks again and must be answered. */
-	sched_sleep_ms(a->ms);
+	 * report was lost asks again and must be answered; a datagram for
+	 * the shell that runs us wakes us early, so sleep to the deadline. */
+	sched_sleep_window_ms(a->ms);
 	udp_unbind(a->port);
 
 	if (!r->datagrams && !r->finals) {
@@ -451,12 +452,15 @@ static bool netload_send_final(const struct netload_args *a, uint16_t sport,
 			       struct netload_send_ctx *c)
 {
 	for (unsigned try = 0; try < 10; try++) {
-		netload_dgram_build(buf, a->size, -(int32_t)(last_id + 1 + try), hal_clock_ns());
+		uint64_t sent = hal_clock_ns();
+
+		netload_dgram_build(buf, a->size, -(int32_t)(last_id + 1 + try), sent);
 		udp_send(a->ip, sport, a->port, buf, a->size);
-		for (unsigned w = 0; w < 25; w++) {
+		/* 250 ms per try, by the clock, looking every 10 ms. */
+		for (unsigned w = 1; w <= 25; w++) {
 			if (__atomic_load_n(&c->got, __ATOMIC_ACQUIRE))
 				return true;
-			sched_sleep_ms(10);
+			sched_sleep_until_ns(sent + w * 10000000ull);
 		}
 	}
 	return __atomic_load_n(&c->got, __ATOMIC_ACQUIRE);

@@ -117,7 +117,7 @@ int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
 		out_puts(sh->out, "profile: out of memory for the sample buffers\n");
 		return 1;
 	}
-	sched_sleep_ms(a.window_ms);
+	sched_sleep_window_ms(a.window_ms);
 	prof_stop();
 	prof_wait_stopped((uint64_t)PROF_STOP_WAIT_MS * 1000000u, profile_pause, NULL);
 	r = prof_report(sh->out, a.pid, a.chains);
