@@ -3,10 +3,13 @@
  * keeps its host calls apart from its kernel code. */
 #include "hal/cpu.h"
 #include "hal/console.h"
+#include "hal/firmware.h"
 #include "kernel/backtrace.h"
 #include "kernel/kernel.h"
+#include "kernel/random.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "shell/udpsh.h"
 #include "sim/sim.h"
@@ -45,6 +48,25 @@ static int sim_udpsh_send(void *ctx, uint32_t addr, uint16_t port,
 	return sim_udp_reply(addr, port, data, len);
 }
 
+/* --udp-key's key (hal_fw_file_read), when given; ksim checked it. */
+static int sim_udpsh_key(struct udpsh *u)
+{
+	char text[2 * UDPSH_KEY_MAX + 64];
+	uint8_t key[UDPSH_KEY_MAX];
+	long n = hal_fw_file_read(HAL_FW_UDPSH_KEY, text, sizeof(text));
+	bool hw;
+	int len;
+
+	if (n < 0)
+		return 0;
+	len = n <= (long)sizeof(text) ? udpsh_key_parse(text, (size_t)n, key) : -1;
+	kmemset(text, 0, sizeof(text));
+	if (len < 0 || udpsh_key_set(u, key, (size_t)len, random_nonce64(&hw)) != 0)
+		return -1;
+	kmemset(key, 0, sizeof(key));
+	return 0;
+}
+
 /* A kernel task on CPU 0 serves the datagrams the socket thread queued,
  * one at a time, with the same UDP shell core the kernel's network
  * stack feeds. */
@@ -55,7 +77,8 @@ static void sim_udpsh_task(void *arg)
 	(void)arg;
 	for (;;) {
 		while (sim_udp_pop(&d))
-			udpsh_input(&sim_udpsh, d.data, d.len, d.addr, d.port);
+			udpsh_input_sized(&sim_udpsh, d.data, d.len, d.size,
+					  d.addr, d.port);
 		sched_sleep_ms(SIM_UDPSH_POLL_MS);
 	}
 }
@@ -75,6 +98,7 @@ void sim_kernel_late_init(void)
 	if (sim_config.udp_port >= 0) {
 		udpsh_init(&sim_udpsh, sim_udpsh_send, NULL);
 		if (udpsh_allow_set(&sim_udpsh, "127.0.0.0/8") != 0 ||
+		    sim_udpsh_key(&sim_udpsh) != 0 ||
 		    !task_create("udpsh", sim_udpsh_task, NULL, 0))
 			panic("ksim: cannot start the UDP shell");
 	}

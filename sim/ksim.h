@@ -38,6 +38,10 @@ struct ksim_config {
 	 * off) before that CPU first idles: a test creates its tasks here. */
 	void (*late_init)(void);
 	const char *cmdline;		/* kernel command line; default "" */
+	/* --udp-key: a file holding the UDP shells' key in hex, served as
+	 * the firmware file opt/kprof/udpsh.key (hal/firmware.h).  NULL:
+	 * none. */
+	const char *udp_key_file;
 	/* The network device (sim/netdev.h): Ethernet frames in UDP on
 	 * 127.0.0.1, received on net_port, sent to net_peer_port.
 	 * 0: no device. */

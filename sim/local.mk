@@ -11,6 +11,7 @@ sim_libksim_la_SOURCES = \
 	%reldir%/context.c \
 	%reldir%/cpu.c \
 	%reldir%/fault.c \
+	%reldir%/firmware.c \
 	%reldir%/kglue.c \
 	%reldir%/machine.c \
 	%reldir%/netdev.c %reldir%/netdev.h \

@@ -226,6 +226,8 @@ int ksim_start(const struct ksim_config *cfg)
 {
 	if (sim_check_config(cfg) != 0)
 		return -1;
+	if (cfg->udp_key_file && sim_fw_load_key(cfg->udp_key_file) != 0)
+		return -1;
 	sim_config = *cfg;
 	if (!sim_config.cmdline)
 		sim_config.cmdline = "";

@@ -1,7 +1,8 @@
 /* ksim: the simulated machine as a program.
  *
  *   ksim [--cpus N] [--udp PORT] [--source auto|pmu|tick] [--hz HZ]
- *        [--stats] [--net PORT:PEERPORT] [--cmdline WORDS] [-c CMD]...
+ *        [--stats] [--net PORT:PEERPORT] [--cmdline WORDS] [--udp-key FILE]
+ *        [-c CMD]...
  */
 #define _GNU_SOURCE
 #include <getopt.h>
@@ -18,7 +19,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: ksim [--cpus N] [--udp PORT] [--source auto|pmu|tick] [--hz HZ]\n"
-		"            [--stats] [--net PORT:PEERPORT] [--cmdline WORDS] [-c CMD]...\n"
+		"            [--stats] [--net PORT:PEERPORT] [--cmdline WORDS]\n"
+		"            [--udp-key FILE] [-c CMD]...\n"
 		"  --cpus N       simulated CPUs, 1-16 (default 4)\n"
 		"  --udp PORT     serve the UDP shell on 127.0.0.1:PORT (0: any free port)\n"
 		"  --source S     profiler samples: auto (the counter when it counts),\n"
@@ -28,6 +30,8 @@ static void usage(FILE *f)
 		"  --net P:PEER   network device: Ethernet frames in UDP datagrams,\n"
 		"                 received on 127.0.0.1:P, sent to 127.0.0.1:PEER\n"
 		"  --cmdline W    the kernel command line (key=value words)\n"
+		"  --udp-key FILE the UDP shells' key, 16-64 bytes in hex: requests must\n"
+		"                 be authenticated (tools/kshell -k FILE speaks it)\n"
 		"  -c CMD         run CMD in the shell; repeatable; exit after the last\n"
 		"Without -c, commands come from stdin; its end exits unless --udp.\n"
 		"KSIM_PERF_REFUSE=1 acts as if perf_event_open were refused.\n");
@@ -124,6 +128,7 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, 'S' },
 		{ "net", required_argument, NULL, 'N' },
 		{ "cmdline", required_argument, NULL, 'K' },
+		{ "udp-key", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -166,6 +171,9 @@ int main(int argc, char **argv)
 		case 'K':
 			cfg.cmdline = optarg;
 			break;
+		case 'k':
+			cfg.udp_key_file = optarg;
+			break;
 		case 'c':
 			if (cfg.ncommands == KSIM_MAX_COMMANDS) {
 				fprintf(stderr, "ksim: at most %d -c commands\n",
@@ -191,8 +199,12 @@ int main(int argc, char **argv)
 	cfg.exit_on_eof = cfg.udp_port < 0;
 	if (ksim_start(&cfg) != 0)
 		return 1;
-	if (cfg.udp_port >= 0)
-		fprintf(stderr, "udp shell on 127.0.0.1:%u\n", ksim_udp_port());
+	if (cfg.udp_port >= 0) {
+		fprintf(stderr, "udp shell on 127.0.0.1:%u%s\n", ksim_udp_port(),
+			cfg.udp_key_file ? ", authenticated (HMAC-SHA256)" : "");
+		if (!cfg.udp_key_file)
+			fprintf(stderr, "UDP shell unauthenticated: any host that can forge an allowed address can use it\n");
+	}
 	status = ksim_wait(0);
 	if (stats)
 		print_stats();

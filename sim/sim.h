@@ -86,12 +86,17 @@ struct sim_dgram {
 	uint32_t addr;		/* source, host byte order */
 	uint16_t port;
 	uint16_t len;
+	uint32_t size;		/* as sent: more than len when it was cut */
 	char data[1500];
 };
 int sim_udp_init(void);
 bool sim_udp_pop(struct sim_dgram *d);
 /* Returns 0 or a negative errno. */
 int sim_udp_reply(uint32_t addr, uint16_t port, const void *buf, size_t len);
+
+/* Read --udp-key's file for hal_fw_file_read() (sim/firmware.c).
+ * Returns 0, or -1 after saying why on stderr (never the key). */
+int sim_fw_load_key(const char *path);
 
 /* Faults on CPU threads become kernel panics (sim/fault.c). */
 void sim_fault_install_handlers(void);

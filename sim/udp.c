@@ -38,6 +38,9 @@ static void sim_udp_push(const struct sockaddr_in *from, const char *buf, size_t
 	d = &sim_udp_q[head % SIM_UDP_SLOTS];
 	d->addr = ntohl(from->sin_addr.s_addr);
 	d->port = ntohs(from->sin_port);
+	d->size = (uint32_t)n;
+	if (n > sizeof(d->data))
+		n = sizeof(d->data);	/* cut: the shell answers with the size */
 	d->len = (uint16_t)n;
 	memcpy(d->data, buf, n);
 	__atomic_store_n(&sim_udp_head, head + 1, __ATOMIC_RELEASE);
@@ -63,8 +66,8 @@ static void *sim_udp_reader(void *arg)
 		if (flen < sizeof(from) || from.sin_family != AF_INET ||
 		    !sim_udp_allowed(ntohl(from.sin_addr.s_addr)))
 			continue;
-		if ((size_t)n > sizeof(buf))
-			n = sizeof(buf);	/* truncated: the shell rejects it */
+		/* With MSG_TRUNC, n is the datagram's real size, which may
+		 * exceed what buf holds: the push keeps both. */
 		sim_udp_push(&from, buf, (size_t)n);
 	}
 }

@@ -7,10 +7,12 @@ src_libkprof_la_SOURCES = \
 	%reldir%/hal/context.h \
 	%reldir%/hal/cpu.h \
 	%reldir%/hal/entry.h \
+	%reldir%/hal/firmware.h \
 	%reldir%/hal/mem.h \
 	%reldir%/hal/netdev.h \
 	%reldir%/hal/pmu.h \
 	%reldir%/hal/power.h \
+	%reldir%/hal/random.h \
 	%reldir%/hal/timer.h \
 	%reldir%/hal/trap.h
 

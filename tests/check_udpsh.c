@@ -11,6 +11,7 @@
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "lib/parse.h"
+#include "lib/sha256.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
 #include "shell/udpsh.h"
@@ -104,6 +105,20 @@ static int tcmd_probe(struct shell_ctx *sh, int argc, char **argv)
 	return 0;
 }
 
+static bool refused_ran;
+
+/* act: stands for `work start`: refused unauthenticated over UDP. */
+static int tcmd_refuse(struct shell_ctx *sh, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	if (shell_refuse_unauthenticated(sh, "work start"))
+		return 1;
+	refused_ran = true;
+	out_puts(sh->out, "started\n");
+	return 0;
+}
+
 const struct shell_cmd shell_commands[] = {
 	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false },
 	{ "args", "args [word]...", "print the words", tcmd_args, false },
@@ -112,6 +127,7 @@ const struct shell_cmd shell_commands[] = {
 	{ "lines", "lines LEN...", "lines of the given lengths", tcmd_lines, false },
 	{ "raw", "raw LEN", "LEN bytes, no newline", tcmd_raw, false },
 	{ "probe", "probe", "datagrams sent while running", tcmd_probe, false },
+	{ "act", "act", "acts beyond the reply", tcmd_refuse, false },
 	{ NULL, NULL, NULL, NULL, false },
 };
 
@@ -369,6 +385,7 @@ START_TEST(test_dgram_help_omits_serial_only)
 			 "lines  lines of the given lengths\n"
 			 "raw    LEN bytes, no newline\n"
 			 "probe  datagrams sent while running\n"
+			 "act    acts beyond the reply\n"
 			 "> ");
 }
 END_TEST
@@ -714,6 +731,365 @@ START_TEST(test_stats_count_send_failures)
 }
 END_TEST
 
+/* --- HMAC-SHA256 (RFC 4231) ------------------------------------------ */
+
+static void unhex(const char *h, uint8_t *out, size_t *len)
+{
+	size_t n = 0;
+
+	for (; h[0] && h[1]; h += 2) {
+		unsigned v;
+
+		ck_assert_int_eq(sscanf(h, "%2x", &v), 1);
+		out[n++] = (uint8_t)v;
+	}
+	*len = n;
+}
+
+static void rep(uint8_t *out, uint8_t byte, size_t n)
+{
+	memset(out, byte, n);
+}
+
+START_TEST(test_hmac_rfc4231_vectors_match)
+{
+	static const struct {
+		const char *key_hex;	/* NULL: key_byte x key_len */
+		uint8_t key_byte;
+		size_t key_len;
+		const char *data;
+		const char *data_hex;	/* NULL: data; "dd": 0xdd x 50; "cd": 0xcd x 50 */
+		const char *mac;	/* truncated to its length (case 5) */
+	} v[] = {
+		{ NULL, 0x0b, 20, "Hi There", NULL,
+		  "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7" },
+		{ "4a656665", 0, 0, "what do ya want for nothing?", NULL,
+		  "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843" },
+		{ NULL, 0xaa, 20, NULL, "dd",
+		  "773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe" },
+		{ "0102030405060708090a0b0c0d0e0f10111213141516171819", 0, 0, NULL, "cd",
+		  "82558a389a443c0ea4cc819899f2083a85f0faa3e578f8077a2e3ff46729665b" },
+		{ NULL, 0x0c, 20, "Test With Truncation", NULL,
+		  "a3b6167473100ee06e0c796c2955552b" },
+		{ NULL, 0xaa, 131, "Test Using Larger Than Block-Size Key - Hash Key First", NULL,
+		  "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54" },
+		{ NULL, 0xaa, 131,
+		  "This is a test using a larger than block-size key and a larger than "
+		  "block-size data. The key needs to be hashed before being used by the "
+		  "HMAC algorithm.", NULL,
+		  "9b09ffa71b942fcb27635fbcd5b0e944bfdc63644f0713938a7f51535c3a35e2" },
+	};
+
+	for (unsigned i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		uint8_t key[256], data[256], want[32], got[32];
+		size_t klen, dlen, mlen;
+
+		if (v[i].key_hex) {
+			unhex(v[i].key_hex, key, &klen);
+		} else {
+			rep(key, v[i].key_byte, v[i].key_len);
+			klen = v[i].key_len;
+		}
+		if (v[i].data) {
+			dlen = strlen(v[i].data);
+			memcpy(data, v[i].data, dlen);
+		} else {
+			rep(data, v[i].data_hex[0] == 'd' ? 0xdd : 0xcd, 50);
+			dlen = 50;
+		}
+		unhex(v[i].mac, want, &mlen);
+		hmac_sha256(key, klen, data, dlen, got);
+		ck_assert_msg(memcmp(got, want, mlen) == 0, "RFC 4231 test case %u", i + 1);
+	}
+}
+END_TEST
+
+START_TEST(test_hmac_incremental_equals_one_shot)
+{
+	uint8_t key[20], a[32], b[32];
+	struct hmac_sha256 h;
+	char data[300];
+
+	memset(key, 0x42, sizeof(key));
+	for (unsigned i = 0; i < sizeof(data); i++)
+		data[i] = (char)i;
+	hmac_sha256(key, sizeof(key), data, sizeof(data), a);
+	hmac_sha256_init(&h, key, sizeof(key));
+	hmac_sha256_update(&h, data, 1);
+	hmac_sha256_update(&h, data + 1, 63);
+	hmac_sha256_update(&h, data + 64, sizeof(data) - 64);
+	hmac_sha256_final(&h, b);
+	ck_assert_mem_eq(a, b, 32);
+}
+END_TEST
+
+START_TEST(test_ct_equal_compares_every_byte)
+{
+	uint8_t a[32], b[32];
+
+	memset(a, 7, sizeof(a));
+	memcpy(b, a, sizeof(b));
+	ck_assert(ct_equal(a, b, 32));
+	b[31] ^= 1;
+	ck_assert(!ct_equal(a, b, 32));
+	b[31] ^= 1;
+	b[0] ^= 0x80;
+	ck_assert(!ct_equal(a, b, 32));
+	ck_assert(ct_equal(a, b, 0));
+}
+END_TEST
+
+/* --- authenticated datagrams ----------------------------------------- */
+
+#define TEST_NONCE 0x1122334455667788ull
+static const uint8_t tkey[16] = "0123456789abcdef";
+
+static void kput64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+static uint64_t kget64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* An authenticated request for @cmd into @d; its length. */
+static size_t auth_req(uint8_t *d, uint64_t nonce, uint64_t seq, const char *cmd,
+		       const uint8_t *key)
+{
+	size_t n = strlen(cmd);
+
+	memset(d, 0, UDPSH_AUTH_HDR);
+	memcpy(d, UDPSH_AUTH_MAGIC, 4);
+	kput64(d + 4, nonce);
+	kput64(d + 12, seq);
+	d[20] = UDPSH_DIR_REQUEST;
+	memcpy(d + UDPSH_AUTH_HDR, cmd, n);
+	hmac_sha256(key, 16, d, UDPSH_AUTH_HDR + n, d + UDPSH_AUTH_HDR + n);
+	return UDPSH_AUTH_OVERHEAD + n;
+}
+
+static void auth_send(uint64_t nonce, uint64_t seq, const char *cmd)
+{
+	uint8_t d[UDPSH_DGRAM_MAX];
+	size_t n = auth_req(d, nonce, seq, cmd, tkey);
+
+	udpsh_input(&u, d, n, CLIENT, CLIENT_PORT);
+}
+
+/* sent[i] is a reply under the key: its MAC verifies, it answers @seq,
+ * carries the boot nonce, and has number @num and @flags. */
+static void assert_auth_reply(unsigned i, uint64_t seq, uint16_t num, uint8_t flags)
+{
+	const uint8_t *d = (const uint8_t *)sent[i].data;
+	size_t len = sent[i].len;
+	uint8_t mac[32];
+
+	ck_assert_uint_lt(i, nsent);
+	ck_assert_uint_ge(len, UDPSH_AUTH_OVERHEAD);
+	ck_assert_mem_eq(d, UDPSH_AUTH_MAGIC, 4);
+	hmac_sha256(tkey, 16, d, len - 32, mac);
+	ck_assert_mem_eq(mac, d + len - 32, 32);
+	ck_assert(kget64(d + 4) == TEST_NONCE);
+	ck_assert(kget64(d + 12) == seq);
+	ck_assert_uint_eq(d[20], UDPSH_DIR_REPLY);
+	ck_assert_uint_eq(d[21], flags);
+	ck_assert_uint_eq((unsigned)(d[22] << 8 | d[23]), num);
+}
+
+static void setup_keyed(void)
+{
+	setup();
+	ck_assert_int_eq(udpsh_key_set(&u, tkey, sizeof(tkey), TEST_NONCE), 0);
+}
+
+START_TEST(test_key_shorter_than_16_refused)
+{
+	ck_assert_int_eq(udpsh_key_set(&u, tkey, 15, TEST_NONCE), -EINVAL);
+	ck_assert_int_eq(udpsh_key_set(&u, tkey, 16, 0), -EINVAL);
+	ck_assert(!u.keyed);
+}
+END_TEST
+
+START_TEST(test_key_parse_hex_only)
+{
+	uint8_t k[UDPSH_KEY_MAX];
+	char hex[200];
+
+	ck_assert_int_eq(udpsh_key_parse("000102030405060708090a0b0c0d0e0F\n", 33, k), 16);
+	ck_assert_uint_eq(k[15], 0x0f);
+	ck_assert_int_eq(udpsh_key_parse("000102030405060708090a0b0c0d0e", 30, k), -EINVAL);
+	ck_assert_int_eq(udpsh_key_parse("000102030405060708090a0b0c0d0e0g", 32, k), -EINVAL);
+	ck_assert_int_eq(udpsh_key_parse("000102030405060708090a0b0c0d0e0f0", 33, k), -EINVAL);
+	memset(hex, 'a', 128);
+	ck_assert_int_eq(udpsh_key_parse(hex, 128, k), 64);
+	memset(hex, 'a', 130);
+	ck_assert_int_eq(udpsh_key_parse(hex, 130, k), -EINVAL);
+}
+END_TEST
+
+START_TEST(test_auth_request_runs_reply_sequenced)
+{
+	auth_send(TEST_NONCE, 5, "args a");
+	ck_assert_uint_eq(nsent, 1);
+	assert_auth_reply(0, 5, 0, UDPSH_FLAG_LAST);
+	ck_assert_uint_eq(sent[0].len, UDPSH_AUTH_OVERHEAD + strlen("2 [args] [a]\n> "));
+	ck_assert_mem_eq(sent[0].data + UDPSH_AUTH_HDR, "2 [args] [a]\n> ", 15);
+	ck_assert_uint_eq(args_runs, 1);
+	ck_assert(u.mark == 5);
+	ck_assert_uint_eq(u.stats.peers, 1);
+}
+END_TEST
+
+START_TEST(test_auth_long_reply_numbered_last_flagged)
+{
+	auth_send(TEST_NONCE, 1, "fill 4 1000");
+	ck_assert_uint_eq(nsent, 4);
+	for (unsigned i = 0; i < 4; i++) {
+		assert_auth_reply(i, 1, (uint16_t)i, i == 3 ? UDPSH_FLAG_LAST : 0);
+		ck_assert_uint_le(sent[i].len, UDPSH_DGRAM_MAX);
+	}
+}
+END_TEST
+
+START_TEST(test_auth_replay_gets_stale_not_run)
+{
+	auth_send(TEST_NONCE, 7, "args a");
+	auth_send(TEST_NONCE, 7, "args a");	/* the same datagram again */
+	auth_send(TEST_NONCE, 6, "args a");	/* older */
+	ck_assert_uint_eq(args_runs, 1);
+	ck_assert_uint_eq(nsent, 3);
+	assert_auth_reply(1, 7, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
+	assert_auth_reply(2, 6, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
+	ck_assert(kget64((const uint8_t *)sent[1].data + 24) == 7);	/* the mark */
+	ck_assert_uint_eq(sent[1].len, UDPSH_AUTH_OVERHEAD);
+	ck_assert_uint_eq(u.stats.stale, 2);
+}
+END_TEST
+
+START_TEST(test_auth_wrong_nonce_gets_stale_with_nonce)
+{
+	auth_send(0, 1, "args a");
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(nsent, 1);
+	assert_auth_reply(0, 1, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
+	/* The client retries with what the stale reply said. */
+	auth_send(kget64((const uint8_t *)sent[0].data + 4),
+		  kget64((const uint8_t *)sent[0].data + 24) + 1, "args a");
+	ck_assert_uint_eq(args_runs, 1);
+}
+END_TEST
+
+START_TEST(test_auth_bad_mac_no_reply_no_peer)
+{
+	uint8_t d[256], other[16];
+	size_t n;
+
+	n = auth_req(d, TEST_NONCE, 1, "args a", tkey);
+	d[UDPSH_AUTH_HDR] ^= 1;			/* payload changed */
+	udpsh_input(&u, d, n, CLIENT, CLIENT_PORT);
+	memset(other, 'x', sizeof(other));
+	n = auth_req(d, TEST_NONCE, 2, "args a", other);	/* wrong key */
+	udpsh_input(&u, d, n, CLIENT, CLIENT_PORT);
+	udpsh_input(&u, "args a", 6, CLIENT, CLIENT_PORT);	/* plain text */
+	ck_assert_uint_eq(nsent, 0);
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.bad_mac, 3);
+	ck_assert_uint_eq(u.stats.peers, 0);
+	ck_assert(u.mark == 0);
+}
+END_TEST
+
+START_TEST(test_auth_peer_table_bounded)
+{
+	for (unsigned i = 0; i < 3 * UDPSH_PEERS; i++) {
+		uint8_t d[128];
+		size_t n = auth_req(d, TEST_NONCE, i + 1, "args", tkey);
+
+		udpsh_input(&u, d, n, CLIENT, (uint16_t)(1000 + i));
+	}
+	ck_assert_uint_eq(u.stats.peers, 3 * UDPSH_PEERS);
+	for (unsigned i = 0; i < UDPSH_PEERS; i++)
+		ck_assert_uint_ge(u.peers[i].port, 1000 + 2 * UDPSH_PEERS);
+}
+END_TEST
+
+START_TEST(test_auth_cut_short_dropped_silently)
+{
+	uint8_t d[256];
+	size_t n = auth_req(d, TEST_NONCE, 1, "args a", tkey);
+
+	udpsh_input_sized(&u, d, n, n + 2000, CLIENT, CLIENT_PORT);
+	ck_assert_uint_eq(nsent, 0);
+	ck_assert_uint_eq(u.stats.cut_short, 1);
+}
+END_TEST
+
+START_TEST(test_busy_plain_never_larger_than_request)
+{
+	struct udpsh_request rq;
+
+	ck_assert(udpsh_admit(&u, "args a", 6, 6, CLIENT, CLIENT_PORT, &rq));
+	udpsh_busy(&u, &rq);
+	ck_assert(udpsh_admit(&u, "ab", 2, 2, CLIENT, CLIENT_PORT, &rq));
+	udpsh_busy(&u, &rq);
+	ck_assert(udpsh_admit(&u, "", 0, 0, CLIENT, CLIENT_PORT, &rq));
+	udpsh_busy(&u, &rq);
+	ck_assert_uint_eq(nsent, 2);
+	ck_assert_str_eq(sent[0].data, "busy");
+	ck_assert_str_eq(sent[1].data, "bu");
+	ck_assert_uint_eq(u.stats.busy, 3);
+}
+END_TEST
+
+START_TEST(test_busy_keyed_authenticated_after_mac)
+{
+	struct udpsh_request rq;
+	uint8_t d[128];
+	size_t n = auth_req(d, TEST_NONCE, 3, "args", tkey);
+
+	ck_assert(udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
+	udpsh_busy(&u, &rq);
+	ck_assert_uint_eq(nsent, 1);
+	assert_auth_reply(0, 3, 0, UDPSH_FLAG_BUSY | UDPSH_FLAG_LAST);
+	ck_assert_uint_le(sent[0].len, n);
+	d[40] ^= 1;
+	ck_assert(!udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
+	ck_assert_uint_eq(nsent, 1);
+}
+END_TEST
+
+START_TEST(test_plain_cut_short_reports_real_size)
+{
+	udpsh_input_sized(&u, "args", 4, 2000, CLIENT, CLIENT_PORT);
+	assert_one_reply("line longer than 255 bytes (got 2000); not run\n> ");
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.cut_short, 1);
+}
+END_TEST
+
+START_TEST(test_plain_acting_command_refused)
+{
+	dgram("act");
+	assert_one_reply("work start: serial console only on an unauthenticated UDP shell (set udpsh.key)\n> ");
+	ck_assert(!refused_ran);
+}
+END_TEST
+
+START_TEST(test_keyed_acting_command_allowed)
+{
+	auth_send(TEST_NONCE, 1, "act");
+	ck_assert(refused_ran);
+	ck_assert_mem_eq(sent[0].data + UDPSH_AUTH_HDR, "started\n> ", 10);
+}
+END_TEST
+
 static Suite *udpsh_suite(void)
 {
 	Suite *s = suite_create("udpsh");
@@ -782,6 +1158,34 @@ static Suite *udpsh_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_stats_count_each_outcome);
 	tcase_add_test(tc, test_stats_count_send_failures);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("hmac");
+	tcase_add_test(tc, test_hmac_rfc4231_vectors_match);
+	tcase_add_test(tc, test_hmac_incremental_equals_one_shot);
+	tcase_add_test(tc, test_ct_equal_compares_every_byte);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("plain");
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_key_shorter_than_16_refused);
+	tcase_add_test(tc, test_key_parse_hex_only);
+	tcase_add_test(tc, test_busy_plain_never_larger_than_request);
+	tcase_add_test(tc, test_plain_cut_short_reports_real_size);
+	tcase_add_test(tc, test_plain_acting_command_refused);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("auth");
+	tcase_add_checked_fixture(tc, setup_keyed, NULL);
+	tcase_add_test(tc, test_auth_request_runs_reply_sequenced);
+	tcase_add_test(tc, test_auth_long_reply_numbered_last_flagged);
+	tcase_add_test(tc, test_auth_replay_gets_stale_not_run);
+	tcase_add_test(tc, test_auth_wrong_nonce_gets_stale_with_nonce);
+	tcase_add_test(tc, test_auth_bad_mac_no_reply_no_peer);
+	tcase_add_test(tc, test_auth_peer_table_bounded);
+	tcase_add_test(tc, test_auth_cut_short_dropped_silently);
+	tcase_add_test(tc, test_busy_keyed_authenticated_after_mac);
+	tcase_add_test(tc, test_keyed_acting_command_allowed);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -8,8 +8,10 @@
 #include "hal/console.h"
 #include "hal/context.h"
 #include "hal/entry.h"
+#include "hal/firmware.h"
 #include "hal/mem.h"
 #include "hal/power.h"
+#include "hal/random.h"
 #include "hal/timer.h"
 #include "hal/trap.h"
 #include "kernel/sched.h"
@@ -172,4 +174,27 @@ void fake_tick(unsigned cpu, uint64_t ns)
 	fake_cpu_time[cpu] += ns;
 	fake_irq_off[cpu] = true;
 	kernel_tick(&tf);
+}
+
+/* Firmware files and random numbers. */
+const char *fake_fw_key;
+uint64_t fake_random = 0x0123456789abcdefull;
+
+long hal_fw_file_read(const char *name, void *buf, size_t size)
+{
+	size_t n;
+
+	if (strcmp(name, HAL_FW_UDPSH_KEY) != 0 || !fake_fw_key)
+		return -2;	/* -ENOENT */
+	n = strlen(fake_fw_key);
+	memcpy(buf, fake_fw_key, n < size ? n : size);
+	return (long)n;
+}
+
+bool hal_random_hw(uint64_t *v)
+{
+	if (!fake_random)
+		return false;
+	*v = fake_random;
+	return true;
 }

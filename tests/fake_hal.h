@@ -17,6 +17,8 @@ struct trap_frame {
 extern unsigned fake_cpu;		/* what hal_cpu_id() returns */
 extern unsigned fake_ncpus;		/* what hal_cpu_count() returns */
 extern uint64_t fake_now_ns;		/* hal_clock_ns() */
+extern const char *fake_fw_key;		/* firmware file opt/kprof/udpsh.key, NULL: none */
+extern uint64_t fake_random;		/* hal_random_hw(); 0: no generator */
 extern uint64_t fake_cpu_time[HAL_MAX_CPUS];	/* hal_cpu_time() per CPU */
 extern bool fake_irq_off[HAL_MAX_CPUS];
 

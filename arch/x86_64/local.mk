@@ -17,6 +17,7 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/main.c \
 	%reldir%/acpi.c \
 	%reldir%/context.c \
+	%reldir%/fw_cfg.c \
 	%reldir%/cpu.c \
 	%reldir%/gdt.c \
 	%reldir%/libc.c \

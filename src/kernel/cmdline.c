@@ -120,12 +120,19 @@ static bool cmdline_first_unknown(struct cmdline_seen *seen,
  * the network's. */
 static int cmdline_apply_net(const struct cmdline_word *w, struct out *o)
 {
-	char key[CMDLINE_KEY_MAX + 1], value[128];
+	char key[CMDLINE_KEY_MAX + 1], value[192];
 	int rc;
 
-	if (!cmdline_copy(key, sizeof(key), w->key, w->key_len) ||
-	    !cmdline_copy(value, sizeof(value), w->value, w->value_len))
+	if (!cmdline_copy(key, sizeof(key), w->key, w->key_len))
 		return -1;
+	if (!cmdline_copy(value, sizeof(value), w->value, w->value_len)) {
+		/* Ours or not, say so without the value: it may be a key. */
+		if (!net_config_key(key))
+			return -1;
+		out_printf(o, "cmdline: %s= is %zu bytes, too long; ignored\n",
+			   key, w->value_len);
+		return 1;
+	}
 	rc = net_config_word(key, value, o);
 	if (rc == -ENOENT)
 		return -1;
@@ -174,6 +181,15 @@ static int cmdline_apply(struct cmdline *cl, const struct cmdline_word *w,
 	return 1;
 }
 
+/* A word that carries the UDP shell's key: never echoed, even when it is
+ * malformed. */
+static bool cmdline_secret(const struct cmdline_word *w)
+{
+	static const char key[] = "udpsh.key";
+
+	return w->len >= sizeof(key) - 1 && !kmemcmp(w->start, key, sizeof(key) - 1);
+}
+
 int cmdline_parse(struct cmdline *cl, const char *s, struct out *o)
 {
 	struct cmdline_seen seen = { .n = 0 };
@@ -190,6 +206,11 @@ int cmdline_parse(struct cmdline *cl, const char *s, struct out *o)
 		w.len = cmdline_word_len(s);
 		s += w.len;
 		why = cmdline_split(&w);
+		if (why && cmdline_secret(&w)) {
+			out_printf(o, "cmdline: malformed udpsh.key= word (%s); ignored\n", why);
+			problems++;
+			continue;
+		}
 		if (why) {
 			out_printf(o, "cmdline: malformed word '%.*s' (%s); ignored\n",
 				   (int)w.len, w.start, why);

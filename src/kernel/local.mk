@@ -4,6 +4,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/heap.c %reldir%/heap.h \
 	%reldir%/kernel.c %reldir%/kernel.h \
 	%reldir%/panic.c \
+	%reldir%/random.c %reldir%/random.h \
 	%reldir%/sched.c %reldir%/sched.h \
 	%reldir%/split.c %reldir%/split.h \
 	%reldir%/stacktrace.c %reldir%/stacktrace.h \

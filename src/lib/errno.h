@@ -14,5 +14,6 @@
 #define ERANGE 34
 #define ENOSYS 38
 #define ETIMEDOUT 110
+#define EKEYREJECTED 129
 
 #endif

@@ -4,4 +4,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/kstring.c %reldir%/kstring.h \
 	%reldir%/out.c %reldir%/out.h \
 	%reldir%/parse.c %reldir%/parse.h \
+	%reldir%/sha256.c %reldir%/sha256.h \
 	%reldir%/spinlock.h

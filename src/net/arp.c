@@ -1,6 +1,13 @@
 /* ARP for IPv4 over Ethernet (RFC 826): requests for our address are
  * answered, a small cache maps next hops to MACs, entries expire when
- * nothing confirms them. */
+ * nothing confirms them.
+ *
+ * ARP has no authentication, so the cache trusts as little as it can:
+ * a live entry changes its MAC only on a reply to a request we sent (and
+ * only the first such reply), never from unsolicited traffic; an expired
+ * entry may be taken over.  Entries are made only for senders on our
+ * subnet.  Refused packets are dropped whole and counted (arp_spoof,
+ * arp_off_subnet). */
 #include "hal/timer.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
@@ -14,14 +21,26 @@ struct arp_entry {
 	uint64_t confirmed_ns;
 };
 
+/* Requests we sent, so that a reply can be told from an unsolicited
+ * one; an entry is used up by the first reply. */
+struct arp_asked {
+	uint32_t ip;		/* 0: free */
+	uint64_t asked_ns;
+};
+
+/* How long after a request its reply still counts as solicited. */
+#define ARP_ASKED_NS 2000000000ull
+
 static struct spinlock arp_lock = SPINLOCK_INIT;
 static struct arp_entry arp_cache[ARP_CACHE_SIZE];
+static struct arp_asked arp_asked[ARP_CACHE_SIZE];
 
 void arp_reset(void)
 {
 	unsigned long flags = spin_lock_irqsave(&arp_lock);
 
 	kmemset(arp_cache, 0, sizeof(arp_cache));
+	kmemset(arp_asked, 0, sizeof(arp_asked));
 	spin_unlock_irqrestore(&arp_lock, flags);
 }
 
@@ -59,19 +78,74 @@ static struct arp_entry *arp_slot_locked(uint32_t ip)
 	return oldest;
 }
 
-/* Record @ip at @mac; with @create false only an existing entry is
- * updated (RFC 826's merge step). */
-static void arp_update(uint32_t ip, const uint8_t *mac, bool create)
+/* Note a request for @ip (the oldest note makes room). */
+static void arp_note_asked(uint32_t ip)
 {
 	unsigned long flags = spin_lock_irqsave(&arp_lock);
-	struct arp_entry *e = create ? arp_slot_locked(ip) : arp_find_locked(ip);
+	struct arp_asked *slot = &arp_asked[0];
 
-	if (e) {
-		e->ip = ip;
-		kmemcpy(e->mac, mac, ETH_ALEN);
-		e->confirmed_ns = hal_clock_ns();
+	for (unsigned i = 0; i < ARP_CACHE_SIZE; i++) {
+		if (arp_asked[i].ip == ip || !arp_asked[i].ip) {
+			slot = &arp_asked[i];
+			break;
+		}
+		if (arp_asked[i].asked_ns < slot->asked_ns)
+			slot = &arp_asked[i];
+	}
+	slot->ip = ip;
+	slot->asked_ns = hal_clock_ns();
+	spin_unlock_irqrestore(&arp_lock, flags);
+}
+
+/* True, once, when we asked for @ip recently. */
+static bool arp_take_asked_locked(uint32_t ip, uint64_t now)
+{
+	for (unsigned i = 0; i < ARP_CACHE_SIZE; i++) {
+		if (arp_asked[i].ip == ip) {
+			bool recent = now - arp_asked[i].asked_ns < ARP_ASKED_NS;
+
+			arp_asked[i].ip = 0;
+			return recent;
+		}
+	}
+	return false;
+}
+
+/* @ip says it is at @mac.  @reply_to_us: an ARP reply addressed to us;
+ * @to_us: any ARP packet whose target is our address (RFC 826 creates an
+ * entry only then).  Returns false when the packet tried to move a live
+ * entry to another MAC unasked: refused. */
+static bool arp_learn(uint32_t ip, const uint8_t *mac, bool reply_to_us, bool to_us)
+{
+	unsigned long flags = spin_lock_irqsave(&arp_lock);
+	uint64_t now = hal_clock_ns();
+	struct arp_entry *e = arp_find_locked(ip);
+	bool ok = true;
+
+	if (e && arp_live(e, now)) {
+		if (kmemcmp(e->mac, mac, ETH_ALEN) == 0) {
+			e->confirmed_ns = now;
+			if (reply_to_us)
+				arp_take_asked_locked(ip, now);
+		} else if (reply_to_us && arp_take_asked_locked(ip, now)) {
+			kmemcpy(e->mac, mac, ETH_ALEN);
+			e->confirmed_ns = now;
+		} else {
+			ok = false;
+		}
+	} else if (e || to_us) {
+		if (!e)
+			e = arp_slot_locked(ip);
+		if (e) {
+			e->ip = ip;
+			kmemcpy(e->mac, mac, ETH_ALEN);
+			e->confirmed_ns = now;
+		}
+		if (reply_to_us)
+			arp_take_asked_locked(ip, now);
 	}
 	spin_unlock_irqrestore(&arp_lock, flags);
+	return ok;
 }
 
 void arp_confirm(uint32_t ip, const uint8_t mac[ETH_ALEN])
@@ -137,6 +211,7 @@ void arp_request(uint32_t ip)
 {
 	static const uint8_t zero[ETH_ALEN];
 
+	arp_note_asked(ip);
 	if (arp_send(ARP_OP_REQUEST, zero, ip, eth_broadcast) == 0)
 		net_count(&net_counters.arp_requests_sent);
 }
@@ -170,8 +245,17 @@ void arp_input(const uint8_t *a, size_t len)
 		return;
 	}
 	/* A probe (sender 0.0.0.0) claims nothing worth storing. */
-	if (spa && !ipv4_is_broadcast(spa))
-		arp_update(spa, a + 8, tpa == our_ip);
+	if (spa && !ipv4_is_broadcast(spa)) {
+		if (ipv4_next_hop(spa) != spa) {
+			net_count_drop(NET_DROP_ARP_OFF_SUBNET);
+			return;
+		}
+		if (!arp_learn(spa, a + 8, op == ARP_OP_REPLY && tpa == our_ip,
+			       tpa == our_ip)) {
+			net_count_drop(NET_DROP_ARP_SPOOF);
+			return;
+		}
+	}
 	if (tpa != our_ip) {
 		net_count_drop(NET_DROP_ARP_NOT_US);
 		return;

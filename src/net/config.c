@@ -28,6 +28,8 @@ void net_config_reset(void)
 	net_cfg.udpsh_port = NET_DEFAULT_UDPSH_PORT;
 	kstrlcpy(net_cfg.udpsh_allow, NET_DEFAULT_UDPSH_ALLOW,
 		 sizeof(net_cfg.udpsh_allow));
+	kmemset(net_cfg.udpsh_key, 0, sizeof(net_cfg.udpsh_key));
+	net_cfg.udpsh_key_len = 0;
 }
 
 static uint32_t net_mask(unsigned prefix)
@@ -196,6 +198,32 @@ static int net_word_allow(const char *value, struct out *err)
 	return 0;
 }
 
+/* The key's value is never printed, right or wrong: the message says
+ * what a key looks like and which key stays in force. */
+static int net_word_key(const char *value, struct out *err)
+{
+	uint8_t key[UDPSH_KEY_MAX];
+	int len = udpsh_key_parse(value, kstrlen(value), key);
+
+	if (len < 0) {
+		out_printf(err, "net: udpsh.key= is not %u-%u bytes in hex (%u-%u hex digits); %s\n",
+			   UDPSH_KEY_MIN, UDPSH_KEY_MAX, 2 * UDPSH_KEY_MIN,
+			   2 * UDPSH_KEY_MAX,
+			   net_cfg.udpsh_key_len ? "keeping the key given before" : "no key");
+		return -EINVAL;
+	}
+	kmemcpy(net_cfg.udpsh_key, key, (size_t)len);
+	net_cfg.udpsh_key_len = (size_t)len;
+	kmemset(key, 0, sizeof(key));
+	return 0;
+}
+
+bool net_config_key(const char *key)
+{
+	return kstreq(key, "ip") || kstreq(key, "gw") || kstreq(key, "udpsh") ||
+	       kstreq(key, "udpsh.allow") || kstreq(key, "udpsh.key");
+}
+
 int net_config_word(const char *key, const char *value, struct out *err)
 {
 	if (kstreq(key, "ip"))
@@ -206,5 +234,7 @@ int net_config_word(const char *key, const char *value, struct out *err)
 		return net_word_udpsh(value, err);
 	if (kstreq(key, "udpsh.allow"))
 		return net_word_allow(value, err);
+	if (kstreq(key, "udpsh.key"))
+		return net_word_key(value, err);
 	return -ENOENT;
 }

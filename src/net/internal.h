@@ -47,6 +47,10 @@ void arp_input(const uint8_t *pkt, size_t len);
 void ipv4_input(const uint8_t *pkt, size_t len, const uint8_t eth_src[ETH_ALEN]);
 void icmp_input(const struct ipv4_meta *ip, const uint8_t *pkt, size_t len);
 void udp_input(const struct ipv4_meta *ip, const uint8_t *pkt, size_t len);
+/* The first fragment (offset 0, more to come) of a UDP datagram to us:
+ * handed to a port bound for first fragments; true when one took it. */
+bool udp_input_first_fragment(const struct ipv4_meta *ip, const uint8_t *pkt,
+			      size_t len);
 
 /* Send @frame of @len bytes (header included) to @dst with @type filled
  * in; pads to the Ethernet minimum.  @frame has room for ETH_FRAME_MAX. */

@@ -1,7 +1,8 @@
 /* IPv4: header checks on the way in, header and next hop on the way out.
- * No options and no fragments: a host that only answers its shell and
+ * No options and no reassembly: a host that only answers its shell and
  * load tests needs neither, and each is one more thing a peer could use
- * to make us hold memory. */
+ * to make us hold memory.  A first fragment may reach the UDP shell (an
+ * over-long command is answered); every fragment else is dropped. */
 #include "hal/timer.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
@@ -75,17 +76,23 @@ void ipv4_input(const uint8_t *p, size_t len, const uint8_t eth_src[ETH_ALEN])
 		return;
 	}
 	frag = wire_get16(p + 6);
-	if (frag & (IP_FLAG_MF | IP_FRAG_OFFSET)) {
-		net_count_drop(NET_DROP_IP_FRAGMENT);
-		return;
-	}
 	m.src = wire_get32(p + 12);
 	m.dst = wire_get32(p + 16);
+	m.to_broadcast = ipv4_is_broadcast(m.dst);
+	if (frag & (IP_FLAG_MF | IP_FRAG_OFFSET)) {
+		/* No reassembly.  Only the first fragment of a UDP datagram to
+		 * us may be looked at (the UDP shell answers an over-long
+		 * command from it); every other is counted and dropped. */
+		if ((frag & IP_FRAG_OFFSET) || p[9] != IP_PROTO_UDP ||
+		    ipv4_bad_source(m.src) || m.dst != net_config()->ip ||
+		    !udp_input_first_fragment(&m, p + IP_HLEN, total - IP_HLEN))
+			net_count_drop(NET_DROP_IP_FRAGMENT);
+		return;
+	}
 	if (ipv4_bad_source(m.src)) {
 		net_count_drop(NET_DROP_IP_SOURCE);
 		return;
 	}
-	m.to_broadcast = ipv4_is_broadcast(m.dst);
 	if (m.dst != net_config()->ip && !m.to_broadcast) {
 		net_count_drop(NET_DROP_IP_NOT_US);
 		return;

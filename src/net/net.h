@@ -15,6 +15,10 @@
  *   udpsh=PORT | udpsh=off    the UDP shell's port, 1-65535 (default 5555)
  *   udpsh.allow=CIDR[,CIDR]   sources the UDP shell answers, at most 8
  *                             (default 10.0.2.2/32)
+ *   udpsh.key=HEX             the UDP shell's key, 16-64 bytes in hex
+ *                             (shell/udpsh.h); the firmware's
+ *                             opt/kprof/udpsh.key file wins over it.  Its
+ *                             value is never printed, not even when wrong.
  *
  * A malformed word is reported in one line and the value it would have
  * replaced is kept.
@@ -39,6 +43,8 @@ enum net_drop {
 	NET_DROP_ETHERTYPE,	/* neither IPv4 nor ARP */
 	NET_DROP_ARP_MALFORMED,	/* short, not Ethernet/IPv4, bad op or sender */
 	NET_DROP_ARP_NOT_US,	/* about another host's address */
+	NET_DROP_ARP_SPOOF,	/* would move a live entry to another MAC unasked */
+	NET_DROP_ARP_OFF_SUBNET, /* sender address outside our subnet */
 	NET_DROP_IP_SHORT,	/* fewer bytes than an IPv4 header */
 	NET_DROP_IP_VERSION,	/* version field not 4 */
 	NET_DROP_IP_HDRLEN,	/* header length field below 20 bytes */
@@ -94,6 +100,8 @@ struct net_config {
 	uint32_t gw;		/* 0: none */
 	uint16_t udpsh_port;	/* 0: no UDP shell */
 	char udpsh_allow[UDPSH_ALLOW_TEXT_MAX];
+	uint8_t udpsh_key[UDPSH_KEY_MAX];	/* udpsh.key=, never printed */
+	size_t udpsh_key_len;	/* 0: none given */
 };
 
 /* The configuration in force.  Changed only by net_config_word() and
@@ -108,6 +116,9 @@ void net_config_reset(void);
  * line on @err saying so and which value stays; -ENOENT, printing
  * nothing, when @key is not a network key.  Boot only, before net_start(). */
 int net_config_word(const char *key, const char *value, struct out *err);
+
+/* True when @key is one of the network's command-line keys. */
+bool net_config_key(const char *key);
 
 /* ---- life cycle ---- */
 
@@ -159,6 +170,11 @@ struct udp_dgram {
 	uint16_t sport, dport;
 	const uint8_t *data;	/* the payload, valid during the call only */
 	size_t len;
+	/* The payload's size as sent.  Larger than @len only for the first
+	 * fragment of a fragmented datagram (no reassembly here), delivered
+	 * to ports bound with udp_bind_ex(..., true) alone: its checksum
+	 * cannot be checked. */
+	size_t size;
 };
 
 /* Called from net_rx()'s task for each datagram to the bound port.  Must
@@ -168,6 +184,11 @@ typedef void (*udp_handler_fn)(void *ctx, const struct udp_dgram *d);
 /* Deliver datagrams to @port to @fn.  Returns 0, -EBUSY (port taken) or
  * -ENOSPC (table full).  Task context. */
 int udp_bind(uint16_t port, udp_handler_fn fn, void *ctx);
+
+/* As udp_bind(); with @first_fragments the handler also sees the first
+ * fragment of a datagram too big for one frame (d->size > d->len). */
+int udp_bind_ex(uint16_t port, udp_handler_fn fn, void *ctx,
+		bool first_fragments);
 
 /* Stop delivering to @port.  On return @fn is not running and will not be
  * called again.  Task context. */
@@ -197,6 +218,9 @@ unsigned net_udpsh_run_queued(void);
 
 /* The UDP shell core's own counters. */
 void net_udpsh_stats(struct udpsh_stats *s);
+
+/* True when the UDP shell requires authenticated datagrams (a key). */
+bool net_udpsh_keyed(void);
 
 /* Print "a.b.c.d" for @ip (host order) into @buf of at least 16 bytes. */
 char *net_ip_str(uint32_t ip, char buf[16]);

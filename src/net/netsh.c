@@ -2,6 +2,8 @@
  * are queued by net_rx()'s task and run by a task of their own, because a
  * command may take seconds (a profile takes up to 2 s) and the receive
  * path must keep going meanwhile. */
+#include "hal/firmware.h"
+#include "kernel/random.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
@@ -9,10 +11,9 @@
 #include "lib/spinlock.h"
 #include "net/internal.h"
 
+/* An admitted request (udpsh_admit()) with its command copied in. */
 struct netsh_item {
-	uint32_t addr;
-	uint16_t port;
-	uint16_t len;
+	struct udpsh_request rq;
 	uint8_t data[UDP_PAYLOAD_MAX];
 };
 
@@ -43,15 +44,18 @@ static int netsh_send(void *ctx, uint32_t addr, uint16_t port,
 
 	(void)ctx;
 	/* The requester's MAC can have expired between its request and our
-	 * answer; on a live system wait for it once rather than lose the
-	 * reply. */
-	if (err == -EAGAIN && net_is_up() && net_resolve(addr, 200) == 0)
+	 * answer; on a live system the shell's task waits for it once rather
+	 * than lose the reply.  The receive path (a stale or busy answer)
+	 * never waits. */
+	if (err == -EAGAIN && net_is_up() && netsh_task &&
+	    task_current() == netsh_task && net_resolve(addr, 200) == 0)
 		err = udp_send(addr, netsh_port, port, data, len);
 	return err;
 }
 
 static void netsh_rx(void *ctx, const struct udp_dgram *d)
 {
+	struct udpsh_request rq;
 	struct netsh_item *it;
 	unsigned long flags;
 	struct task *t;
@@ -63,18 +67,30 @@ static void netsh_rx(void *ctx, const struct udp_dgram *d)
 		net_count_drop(NET_DROP_UDPSH_DENIED);
 		return;
 	}
+	/* A first fragment: keyed there is no MAC to check on a part, so it
+	 * goes with the rest; keyless it is answered "line too long". */
+	if (d->size > d->len && netsh_core.keyed) {
+		net_count_drop(NET_DROP_IP_FRAGMENT);
+		return;
+	}
+	/* The MAC and the sequence are checked before the request takes a
+	 * queue slot or gets any answer. */
+	if (!udpsh_admit(&netsh_core, d->data, d->len, d->size, d->src, d->sport, &rq))
+		return;
 	flags = spin_lock_irqsave(&netsh_lock);
 	if (netsh_count == NET_UDPSH_QUEUE) {
 		spin_unlock_irqrestore(&netsh_lock, flags);
 		net_count_drop(NET_DROP_UDPSH_BUSY);
+		udpsh_busy(&netsh_core, &rq);
 		return;
 	}
 	it = &netsh_queue[(netsh_head + netsh_count) % NET_UDPSH_QUEUE];
-	it->addr = d->src;
-	it->port = d->sport;
+	it->rq = rq;
 	/* udp_input() bounds the payload by one frame. */
-	it->len = (uint16_t)(d->len < sizeof(it->data) ? d->len : sizeof(it->data));
-	kmemcpy(it->data, d->data, it->len);
+	if (it->rq.len > sizeof(it->data))
+		it->rq.len = sizeof(it->data);
+	kmemcpy(it->data, rq.cmd, it->rq.len);
+	it->rq.cmd = (const char *)it->data;
 	netsh_count++;
 	t = netsh_task;
 	spin_unlock_irqrestore(&netsh_lock, flags);
@@ -97,7 +113,7 @@ unsigned net_udpsh_run_queued(void)
 		it = &netsh_queue[netsh_head];
 		spin_unlock_irqrestore(&netsh_lock, flags);
 
-		udpsh_input(&netsh_core, it->data, it->len, it->addr, it->port);
+		udpsh_serve(&netsh_core, &it->rq);
 		ran++;
 
 		flags = spin_lock_irqsave(&netsh_lock);
@@ -109,17 +125,52 @@ unsigned net_udpsh_run_queued(void)
 
 void net_udpsh_stats(struct udpsh_stats *s)
 {
-	s->datagrams_in = __atomic_load_n(&netsh_core.stats.datagrams_in, __ATOMIC_RELAXED);
-	s->answered = __atomic_load_n(&netsh_core.stats.answered, __ATOMIC_RELAXED);
-	s->dropped_allow = __atomic_load_n(&netsh_core.stats.dropped_allow, __ATOMIC_RELAXED);
-	s->malformed = __atomic_load_n(&netsh_core.stats.malformed, __ATOMIC_RELAXED);
-	s->send_failed = __atomic_load_n(&netsh_core.stats.send_failed, __ATOMIC_RELAXED);
+	const struct udpsh_stats *c = &netsh_core.stats;
+
+	s->datagrams_in = __atomic_load_n(&c->datagrams_in, __ATOMIC_RELAXED);
+	s->answered = __atomic_load_n(&c->answered, __ATOMIC_RELAXED);
+	s->dropped_allow = __atomic_load_n(&c->dropped_allow, __ATOMIC_RELAXED);
+	s->malformed = __atomic_load_n(&c->malformed, __ATOMIC_RELAXED);
+	s->send_failed = __atomic_load_n(&c->send_failed, __ATOMIC_RELAXED);
+	s->bad_mac = __atomic_load_n(&c->bad_mac, __ATOMIC_RELAXED);
+	s->stale = __atomic_load_n(&c->stale, __ATOMIC_RELAXED);
+	s->busy = __atomic_load_n(&c->busy, __ATOMIC_RELAXED);
+	s->cut_short = __atomic_load_n(&c->cut_short, __ATOMIC_RELAXED);
+	s->peers = __atomic_load_n(&c->peers, __ATOMIC_RELAXED);
+}
+
+bool net_udpsh_keyed(void)
+{
+	return netsh_core.keyed;
+}
+
+/* The key: the firmware's file first (not visible to other users of the
+ * host), else udpsh.key= from the command line.  Returns its length, 0
+ * when there is none, or -EINVAL when the firmware's file is not a key
+ * (the command line's was checked when it was read). */
+static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
+{
+	static char text[2 * UDPSH_KEY_MAX + 16];
+	const struct net_config *c = net_config();
+	long n = hal_fw_file_read(HAL_FW_UDPSH_KEY, text, sizeof(text));
+	int len;
+
+	if (n >= 0) {
+		len = n <= (long)sizeof(text) ? udpsh_key_parse(text, (size_t)n, key) : -EINVAL;
+		kmemset(text, 0, sizeof(text));
+		return len;
+	}
+	if (!c->udpsh_key_len)
+		return 0;
+	kmemcpy(key, c->udpsh_key, c->udpsh_key_len);
+	return (int)c->udpsh_key_len;
 }
 
 int net_udpsh_open(void)
 {
 	const struct net_config *c = net_config();
-	int err;
+	uint8_t key[UDPSH_KEY_MAX];
+	int err, klen;
 
 	if (!c->udpsh_port)
 		return 0;
@@ -127,8 +178,19 @@ int net_udpsh_open(void)
 	/* An empty list answers nobody; the text was checked when set. */
 	if (c->udpsh_allow[0] && (err = udpsh_allow_set(&netsh_core, c->udpsh_allow)) < 0)
 		return err;
+	klen = netsh_key(key);
+	if (klen < 0)
+		return -EKEYREJECTED;
+	if (klen > 0) {
+		bool hw;
+
+		err = udpsh_key_set(&netsh_core, key, (size_t)klen, random_nonce64(&hw));
+		kmemset(key, 0, sizeof(key));
+		if (err < 0)
+			return err;
+	}
 	netsh_port = c->udpsh_port;
-	return udp_bind(c->udpsh_port, netsh_rx, NULL);
+	return udp_bind_ex(c->udpsh_port, netsh_rx, NULL, true);
 }
 
 static void netsh_task_main(void *arg)

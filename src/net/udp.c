@@ -11,6 +11,7 @@ struct udp_binding {
 	uint16_t port;		/* 0: free */
 	udp_handler_fn fn;
 	void *ctx;
+	bool first_fragments;
 };
 
 static struct spinlock udp_lock = SPINLOCK_INIT;
@@ -28,6 +29,12 @@ void udp_reset(void)
 }
 
 int udp_bind(uint16_t port, udp_handler_fn fn, void *ctx)
+{
+	return udp_bind_ex(port, fn, ctx, false);
+}
+
+int udp_bind_ex(uint16_t port, udp_handler_fn fn, void *ctx,
+		bool first_fragments)
 {
 	unsigned long flags;
 	struct udp_binding *free = NULL;
@@ -47,6 +54,7 @@ int udp_bind(uint16_t port, udp_handler_fn fn, void *ctx)
 	if (!err) {
 		free->fn = fn;
 		free->ctx = ctx;
+		free->first_fragments = first_fragments;
 		free->port = port;
 	}
 	spin_unlock_irqrestore(&udp_lock, flags);
@@ -101,6 +109,7 @@ void udp_input(const struct ipv4_meta *ip, const uint8_t *p, size_t len)
 	d.dport = wire_get16(p + 2);
 	d.data = p + UDP_HLEN;
 	d.len = ulen - UDP_HLEN;
+	d.size = d.len;
 	flags = spin_lock_irqsave(&udp_lock);
 	for (unsigned i = 0; i < UDP_BINDINGS; i++) {
 		if (d.dport && udp_table[i].port == d.dport) {
@@ -117,6 +126,45 @@ void udp_input(const struct ipv4_meta *ip, const uint8_t *p, size_t len)
 	net_count(&net_counters.rx_udp);
 	fn(ctx, &d);
 	__atomic_store_n(&udp_running, 0, __ATOMIC_RELEASE);
+}
+
+bool udp_input_first_fragment(const struct ipv4_meta *ip, const uint8_t *p,
+			      size_t len)
+{
+	struct udp_dgram d;
+	unsigned long flags;
+	udp_handler_fn fn = NULL;
+	void *ctx = NULL;
+	size_t ulen;
+
+	/* The UDP header is all there is to check: the checksum covers the
+	 * whole datagram, which never arrives here. */
+	if (len < UDP_HLEN)
+		return false;
+	ulen = wire_get16(p + 4);
+	if (ulen <= len || ip->to_broadcast)
+		return false;
+	d.src = ip->src;
+	d.dst = ip->dst;
+	d.sport = wire_get16(p);
+	d.dport = wire_get16(p + 2);
+	d.data = p + UDP_HLEN;
+	d.len = len - UDP_HLEN;
+	d.size = ulen - UDP_HLEN;
+	flags = spin_lock_irqsave(&udp_lock);
+	for (unsigned i = 0; i < UDP_BINDINGS; i++) {
+		if (d.dport && udp_table[i].port == d.dport && udp_table[i].first_fragments) {
+			fn = udp_table[i].fn;
+			ctx = udp_table[i].ctx;
+			__atomic_store_n(&udp_running, d.dport, __ATOMIC_RELEASE);
+		}
+	}
+	spin_unlock_irqrestore(&udp_lock, flags);
+	if (!fn)
+		return false;
+	fn(ctx, &d);
+	__atomic_store_n(&udp_running, 0, __ATOMIC_RELEASE);
+	return true;
 }
 
 int udp_send(uint32_t dst, uint16_t sport, uint16_t dport,

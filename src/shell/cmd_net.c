@@ -13,10 +13,13 @@ static void cmd_net_config(struct out *o)
 	out_printf(o, "net: %s, %s/%u gw %s\n", net_is_up() ? "up" : "down",
 		   net_ip_str(c->ip, ip), c->prefix,
 		   c->gw ? net_ip_str(c->gw, gw) : "none");
-	if (c->udpsh_port)
-		out_printf(o, "udp shell: port %u, allow %s\n", c->udpsh_port,
-			   c->udpsh_allow[0] ? c->udpsh_allow : "nobody");
-	else
+	if (c->udpsh_port) {
+		out_printf(o, "udp shell: port %u, allow %s, %s\n", c->udpsh_port,
+			   c->udpsh_allow[0] ? c->udpsh_allow : "nobody",
+			   net_udpsh_keyed() ? "authenticated (HMAC-SHA256)" : "unauthenticated");
+		if (!net_udpsh_keyed())
+			out_puts(o, UDPSH_UNAUTH_WARNING "\n");
+	} else
 		out_puts(o, "udp shell: off\n");
 }
 
@@ -87,6 +90,10 @@ int cmd_net(struct shell_ctx *sh, int argc, char **argv)
 	out_printf(sh->out, "udp shell: %llu datagrams, %llu answered, %llu malformed, %llu replies not sent\n",
 		   (unsigned long long)u.datagrams_in, (unsigned long long)u.answered,
 		   (unsigned long long)u.malformed, (unsigned long long)u.send_failed);
+	out_printf(sh->out, "udp shell: %llu bad mac, %llu stale, %llu busy, %llu cut short, %llu peers\n",
+		   (unsigned long long)u.bad_mac, (unsigned long long)u.stale,
+		   (unsigned long long)u.busy, (unsigned long long)u.cut_short,
+		   (unsigned long long)u.peers);
 	cmd_net_arp(sh->out);
 	return 0;
 }

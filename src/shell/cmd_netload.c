@@ -11,6 +11,9 @@ int cmd_netload(struct shell_ctx *sh, int argc, char **argv)
 
 	if (netload_parse(argc, argv, &a, sh->out) < 0)
 		return SHELL_CMD_FAILED;
+	/* A forged source could aim the load at a victim. */
+	if (a.send && shell_refuse_unauthenticated(sh, "netload send"))
+		return SHELL_CMD_FAILED;
 	if (!net_is_up()) {
 		out_puts(sh->out, "netload: the network is down (no device)\n");
 		return SHELL_CMD_FAILED;

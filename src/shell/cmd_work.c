@@ -26,6 +26,10 @@ static int work_cmd_start(struct shell_ctx *sh, int argc, char **argv)
 	unsigned ncpus = hal_cpu_count();
 	int err;
 
+	/* Load started by a forged datagram would run on until someone
+	 * stops it. */
+	if (shell_refuse_unauthenticated(sh, "work start"))
+		return SHELL_CMD_FAILED;
 	if (argc < 3 || argc > 4) {
 		out_printf(sh->out, "work: usage: work start NAME [tasks]\n");
 		return 1;

@@ -104,3 +104,12 @@ int shell_run_line(struct shell_ctx *sh, const char *line, size_t len)
 	}
 	return cmd->run(sh, argc, argv) ? SHELL_CMD_FAILED : 0;
 }
+
+bool shell_refuse_unauthenticated(struct shell_ctx *sh, const char *what)
+{
+	if (!sh->remote || sh->authenticated)
+		return false;
+	out_printf(sh->out, "%s: serial console only on an unauthenticated UDP shell (set udpsh.key)\n",
+		   what);
+	return true;
+}

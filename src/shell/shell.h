@@ -24,7 +24,16 @@ struct shell_ctx {
 	struct out *out;
 	/* The line came over the network: serial-only commands are refused. */
 	bool remote;
+	/* ... with a verified MAC (udpsh.h).  A remote line without one may
+	 * come from anyone who can forge an allowed source address: commands
+	 * that act beyond the reply refuse it (shell_refuse_unauthenticated()). */
+	bool authenticated;
 };
+
+/* True when @sh's line came over the network without authentication:
+ * `work start` and `netload send` are then refused, with a one-line
+ * error naming @what, printed here. */
+bool shell_refuse_unauthenticated(struct shell_ctx *sh, const char *what);
 
 struct shell_cmd {
 	const char *name;

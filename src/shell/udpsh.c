@@ -6,18 +6,20 @@
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "lib/parse.h"
+#include "lib/sha256.h"
 #include "shell/shell.h"
 
-/* The reply being built: an out sink that holds at most one datagram.
- * buf[0..line) are whole lines, buf[line..len) the line still being
- * written.  A byte that does not fit sends the whole lines and keeps the
- * unfinished one; a line that fills buf alone is cut there. */
+/* The reply being built: an out sink that holds at most one datagram's
+ * payload.  buf[0..line) are whole lines, buf[line..len) the line still
+ * being written.  A byte that does not fit sends the whole lines and
+ * keeps the unfinished one; a line that fills buf alone is cut there.
+ * Keyed, each payload goes out inside the authenticated framing. */
 struct udpsh_reply {
 	struct out out;
 	struct udpsh *u;
-	uint32_t addr;
-	uint16_t port;
-	size_t len, line;
+	const struct udpsh_request *rq;
+	size_t len, line, cap;
+	uint16_t num;		/* the next datagram's reply number */
 	char buf[UDPSH_DGRAM_MAX];
 };
 
@@ -26,16 +28,60 @@ static void udpsh_count(uint64_t *counter)
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
-static void udpsh_send(struct udpsh_reply *r, size_t len)
+static void put64(uint8_t *p, uint64_t v)
 {
-	if (r->u->send(r->u->send_ctx, r->addr, r->port, r->buf, len) < 0)
-		udpsh_count(&r->u->stats.send_failed);
+	for (unsigned i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (unsigned i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* Frame @n payload bytes at @payload as a keyed reply into @d (room for
+ * UDPSH_DGRAM_MAX); returns the datagram's length. */
+static size_t udpsh_frame_reply(const struct udpsh *u, uint8_t *d, uint64_t seq,
+				uint8_t flags, uint16_t num, const void *payload,
+				size_t n)
+{
+	kmemcpy(d, UDPSH_AUTH_MAGIC, 4);
+	put64(d + 4, u->nonce);
+	put64(d + 12, seq);
+	d[20] = UDPSH_DIR_REPLY;
+	d[21] = flags;
+	d[22] = (uint8_t)(num >> 8);
+	d[23] = (uint8_t)num;
+	put64(d + 24, __atomic_load_n(&u->mark, __ATOMIC_RELAXED));
+	if (n)
+		kmemcpy(d + UDPSH_AUTH_HDR, payload, n);
+	hmac_sha256(u->key, u->key_len, d, UDPSH_AUTH_HDR + n, d + UDPSH_AUTH_HDR + n);
+	return UDPSH_AUTH_OVERHEAD + n;
+}
+
+static void udpsh_send(struct udpsh_reply *r, size_t len, bool last)
+{
+	struct udpsh *u = r->u;
+	const char *data = r->buf;
+
+	if (r->rq->authenticated) {
+		len = udpsh_frame_reply(u, u->tx, r->rq->seq, last ? UDPSH_FLAG_LAST : 0,
+					r->num, r->buf, len);
+		data = (const char *)u->tx;
+	}
+	r->num++;
+	if (u->send(u->send_ctx, r->rq->addr, r->rq->port, data, len) < 0)
+		udpsh_count(&u->stats.send_failed);
 }
 
 /* Send buf[0..n) and keep what follows it at the start of buf. */
-static void udpsh_reply_flush(struct udpsh_reply *r, size_t n)
+static void udpsh_reply_flush(struct udpsh_reply *r, size_t n, bool last)
 {
-	udpsh_send(r, n);
+	udpsh_send(r, n, last);
 	for (size_t i = n; i < r->len; i++)
 		r->buf[i - n] = r->buf[i];
 	r->len -= n;
@@ -44,8 +90,8 @@ static void udpsh_reply_flush(struct udpsh_reply *r, size_t n)
 
 static void udpsh_reply_putc(struct udpsh_reply *r, char c)
 {
-	if (r->len == UDPSH_DGRAM_MAX)
-		udpsh_reply_flush(r, r->line ? r->line : r->len);
+	if (r->len == r->cap)
+		udpsh_reply_flush(r, r->line ? r->line : r->len, false);
 	r->buf[r->len++] = c;
 	if (c == '\n')
 		r->line = r->len;
@@ -65,11 +111,11 @@ static void udpsh_reply_finish(struct udpsh_reply *r)
 {
 	size_t plen = sizeof(SHELL_PROMPT) - 1;
 
-	if (r->len + plen > UDPSH_DGRAM_MAX)
-		udpsh_reply_flush(r, r->len);
+	if (r->len + plen > r->cap)
+		udpsh_reply_flush(r, r->len, false);
 	kmemcpy(r->buf + r->len, SHELL_PROMPT, plen);
 	r->len += plen;
-	udpsh_reply_flush(r, r->len);
+	udpsh_reply_flush(r, r->len, true);
 }
 
 void udpsh_init(struct udpsh *u, udpsh_send_fn send, void *send_ctx)
@@ -153,12 +199,21 @@ static size_t udpsh_strip_eol(const char *s, size_t len)
 	return len;
 }
 
-/* Run the datagram's command into @r; true when it was malformed. */
-static bool udpsh_run(struct udpsh_reply *r, const char *s, size_t len)
+/* Run the request's command into @r; true when it was malformed. */
+static bool udpsh_run(struct udpsh_reply *r)
 {
-	struct shell_ctx sh = { .out = &r->out, .remote = true };
+	const struct udpsh_request *rq = r->rq;
+	struct shell_ctx sh = { .out = &r->out, .remote = true,
+				.authenticated = rq->authenticated };
+	const char *s = rq->cmd;
+	size_t len;
 
-	len = udpsh_strip_eol(s, len);
+	if (rq->size > rq->len) {
+		out_printf(&r->out, "line longer than %u bytes (got %zu); not run\n",
+			   SHELL_LINE_MAX, rq->size);
+		return true;
+	}
+	len = udpsh_strip_eol(s, rq->len);
 	if (kmemchr(s, '\n', len) || kmemchr(s, '\r', len)) {
 		out_puts(&r->out, "datagram holds more than one line; send one command per datagram\n");
 		return true;
@@ -166,24 +221,193 @@ static bool udpsh_run(struct udpsh_reply *r, const char *s, size_t len)
 	return shell_run_line(&sh, s, len) == -EINVAL;
 }
 
-void udpsh_input(struct udpsh *u, const void *data, size_t len,
-		 uint32_t addr, uint16_t port)
+int udpsh_key_set(struct udpsh *u, const void *key, size_t len, uint64_t nonce)
 {
-	struct udpsh_reply r;
+	if (len < UDPSH_KEY_MIN || len > UDPSH_KEY_MAX || !nonce)
+		return -EINVAL;
+	kmemcpy(u->key, key, len);
+	u->key_len = len;
+	u->nonce = nonce;
+	u->mark = 0;
+	u->keyed = true;
+	return 0;
+}
 
+static int udpsh_hex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+int udpsh_key_parse(const char *text, size_t len, uint8_t *key)
+{
+	size_t n = 0, i = 0;
+
+	for (; i + 1 < len; i += 2) {
+		int hi = udpsh_hex(text[i]), lo = udpsh_hex(text[i + 1]);
+
+		if (hi < 0 || lo < 0)
+			break;
+		if (n == UDPSH_KEY_MAX)
+			return -EINVAL;
+		key[n++] = (uint8_t)(hi << 4 | lo);
+	}
+	for (; i < len; i++)
+		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
+			return -EINVAL;
+	return n >= UDPSH_KEY_MIN ? (int)n : -EINVAL;
+}
+
+/* Remember a peer whose MAC verified; the least recently seen entry
+ * makes room. */
+static void udpsh_peer_note(struct udpsh *u, uint32_t addr, uint16_t port, uint64_t seq)
+{
+	struct udpsh_peer *p = NULL, *old = &u->peers[0];
+
+	for (unsigned i = 0; i < UDPSH_PEERS; i++) {
+		struct udpsh_peer *e = &u->peers[i];
+
+		if (e->addr == addr && e->port == port && (e->addr || e->requests)) {
+			p = e;
+			break;
+		}
+		if (e->used < old->used)
+			old = e;
+	}
+	if (!p) {
+		p = old;
+		kmemset(p, 0, sizeof(*p));
+		p->addr = addr;
+		p->port = port;
+		udpsh_count(&u->stats.peers);
+	}
+	p->requests++;
+	p->last_seq = seq;
+	p->used = ++u->peer_clock;
+}
+
+/* A stale or busy answer: header and MAC, no payload. */
+static void udpsh_send_short(struct udpsh *u, uint32_t addr, uint16_t port,
+			     uint64_t seq, uint8_t flags)
+{
+	uint8_t d[UDPSH_AUTH_OVERHEAD];
+	size_t n = udpsh_frame_reply(u, d, seq, flags | UDPSH_FLAG_LAST, 0, NULL, 0);
+
+	if (u->send(u->send_ctx, addr, port, (const char *)d, n) < 0)
+		udpsh_count(&u->stats.send_failed);
+}
+
+/* Keyed: check framing, MAC and freshness; fill @rq when it may run. */
+static bool udpsh_admit_keyed(struct udpsh *u, const uint8_t *d, size_t len,
+			      size_t size, struct udpsh_request *rq)
+{
+	uint8_t mac[SHA256_LEN];
+	uint64_t nonce, seq;
+
+	if (size > len) {
+		/* No reassembly, and no MAC to check on a part. */
+		udpsh_count(&u->stats.cut_short);
+		return false;
+	}
+	if (len < UDPSH_AUTH_OVERHEAD || kmemcmp(d, UDPSH_AUTH_MAGIC, 4) != 0 ||
+	    d[20] != UDPSH_DIR_REQUEST) {
+		udpsh_count(&u->stats.bad_mac);
+		return false;
+	}
+	hmac_sha256(u->key, u->key_len, d, len - UDPSH_AUTH_MAC, mac);
+	if (!ct_equal(mac, d + len - UDPSH_AUTH_MAC, UDPSH_AUTH_MAC)) {
+		udpsh_count(&u->stats.bad_mac);
+		return false;
+	}
+	nonce = get64(d + 4);
+	seq = get64(d + 12);
+	udpsh_peer_note(u, rq->addr, rq->port, seq);
+	if (nonce != u->nonce || seq <= __atomic_load_n(&u->mark, __ATOMIC_RELAXED)) {
+		udpsh_count(&u->stats.stale);
+		udpsh_send_short(u, rq->addr, rq->port, seq, UDPSH_FLAG_STALE);
+		return false;
+	}
+	__atomic_store_n(&u->mark, seq, __ATOMIC_RELAXED);
+	rq->authenticated = true;
+	rq->seq = seq;
+	rq->cmd = (const char *)d + UDPSH_AUTH_HDR;
+	rq->len = len - UDPSH_AUTH_OVERHEAD;
+	rq->size = rq->len;
+	return true;
+}
+
+bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
+		 uint32_t addr, uint16_t port, struct udpsh_request *rq)
+{
 	udpsh_count(&u->stats.datagrams_in);
 	if (!udpsh_allowed(u, addr)) {
 		udpsh_count(&u->stats.dropped_allow);
+		return false;
+	}
+	kmemset(rq, 0, sizeof(*rq));
+	rq->addr = addr;
+	rq->port = port;
+	rq->dgram_len = len;
+	if (u->keyed)
+		return udpsh_admit_keyed(u, data, len, size, rq);
+	if (size > len)
+		udpsh_count(&u->stats.cut_short);
+	rq->cmd = data;
+	rq->len = len;
+	rq->size = size;
+	return true;
+}
+
+void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq)
+{
+	static const char busy[] = "busy";
+	size_t n = sizeof(busy) - 1;
+
+	udpsh_count(&u->stats.busy);
+	if (rq->authenticated) {
+		udpsh_send_short(u, rq->addr, rq->port, rq->seq, UDPSH_FLAG_BUSY);
 		return;
 	}
+	if (n > rq->dgram_len)
+		n = rq->dgram_len;
+	if (n && u->send(u->send_ctx, rq->addr, rq->port, busy, n) < 0)
+		udpsh_count(&u->stats.send_failed);
+}
+
+void udpsh_serve(struct udpsh *u, const struct udpsh_request *rq)
+{
+	struct udpsh_reply r;
+
 	r.out.write = udpsh_reply_write;
 	r.u = u;
-	r.addr = addr;
-	r.port = port;
+	r.rq = rq;
 	r.len = 0;
 	r.line = 0;
-	if (udpsh_run(&r, data, len))
+	r.num = 0;
+	r.cap = rq->authenticated ? UDPSH_DGRAM_MAX - UDPSH_AUTH_OVERHEAD
+				  : UDPSH_DGRAM_MAX;
+	if (udpsh_run(&r))
 		udpsh_count(&u->stats.malformed);
 	udpsh_reply_finish(&r);
 	udpsh_count(&u->stats.answered);
+}
+
+void udpsh_input_sized(struct udpsh *u, const void *data, size_t len,
+		       size_t size, uint32_t addr, uint16_t port)
+{
+	struct udpsh_request rq;
+
+	if (udpsh_admit(u, data, len, size, addr, port, &rq))
+		udpsh_serve(u, &rq);
+}
+
+void udpsh_input(struct udpsh *u, const void *data, size_t len,
+		 uint32_t addr, uint16_t port)
+{
+	udpsh_input_sized(u, data, len, len, addr, port);
 }

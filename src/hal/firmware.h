@@ -1,0 +1,19 @@
+/* Files the machine's firmware or host hands the kernel outside the
+ * command line, which other local users of the host can read: QEMU's
+ * fw_cfg on x86 (`-fw_cfg name=opt/kprof/udpsh.key,file=FILE`), the
+ * simulator's options (`ksim --udp-key FILE`). */
+#ifndef KPROF_HAL_FIRMWARE_H
+#define KPROF_HAL_FIRMWARE_H
+
+#include <stddef.h>
+
+/* The name the UDP shell's key is published under. */
+#define HAL_FW_UDPSH_KEY "opt/kprof/udpsh.key"
+
+/* Copy the firmware file @name into @buf of @size bytes.  Returns its
+ * length (which may exceed @size: only @size bytes were copied), or
+ * -ENOENT when there is no such file.  Task context, boot; may be slow
+ * (port I/O byte by byte). */
+long hal_fw_file_read(const char *name, void *buf, size_t size);
+
+#endif
