@@ -41,6 +41,12 @@ KP_CHECK_CFLAG([-Wall], [KP_CFLAGS])
 KP_CHECK_CFLAG([-Wextra], [KP_CFLAGS])
 KP_CHECK_CFLAG([-Wno-unused-parameter], [KP_CFLAGS])
 KP_CHECK_CFLAG([-std=gnu11], [KP_CFLAGS])
+# The simulator calls libc through the GOT, not through .plt stubs: a
+# sample in a stub has no symbol and no call-frame rule, and its caller
+# would be lost (-z now does not remove the stubs).
+AS_IF([test "x$kp_platform" = xsim], [
+  KP_REQUIRE_CFLAG([-fno-plt], [KP_CFLAGS])
+])
 AS_IF([test "x$kp_werror" = xyes], [KP_CFLAGS="$KP_CFLAGS -Werror"])
 KP_SRC_CFLAGS=
 KP_REQUIRE_CFLAG([-mgeneral-regs-only], [KP_SRC_CFLAGS])

@@ -7,7 +7,11 @@
  *
  * Under AddressSanitizer (--enable-sanitizers) every switch is announced
  * with the sanitizer's fiber interface, so that it knows which stack is
- * current: each context carries the bounds of the stack it runs on. */
+ * current: each context carries the bounds of the stack it runs on.  A
+ * dead task's last switch says so (no fake stack to keep), and its stack
+ * is unpoisoned before it goes back to the heap: the redzones of the
+ * frames still on it would otherwise trip the next task given the
+ * memory. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <stdlib.h>
@@ -18,6 +22,7 @@
 #include "sim/sim.h"
 
 #if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #define SIM_ASAN_FIBERS 1
 #else
@@ -97,9 +102,13 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 	n->arg = arg;
 	makecontext(&n->ctx.uc, (void (*)(void))sim_context_start, 2,
 		    (unsigned)(p >> 32), (unsigned)p);
-	/* No caller frame: a stack walk from the new task ends here rather
-	 * than following whoever prepared it. */
+	/* A terminating frame, as every stack begins with: no caller frame
+	 * pointer, and no return address where makecontext() put libc's
+	 * __start_context (sim_context_start never returns, so nothing
+	 * needs it), so that a walk ends at our entry function and never
+	 * shows a raw host address. */
 	n->ctx.uc.uc_mcontext.gregs[REG_RBP] = 0;
+	*(uintptr_t *)n->ctx.uc.uc_mcontext.gregs[REG_RSP] = 0;
 	return &n->ctx;
 }
 
@@ -114,13 +123,26 @@ void hal_context_switch(void **save, void *to)
 	/* swapcontext() does not fill it in; a sanitizer reads it as the
 	 * stack to unpoison when this context is resumed. */
 	memset(&self.uc.uc_stack, 0, sizeof(self.uc.uc_stack));
-	*save = &self;
+	if (save)
+		*save = &self;
 #if SIM_ASAN_FIBERS
-	__sanitizer_start_switch_fiber(&fake_stack, (const void *)next->stack_lo,
+	/* NULL for a context that dies here: its fake stack is freed. */
+	__sanitizer_start_switch_fiber(save ? &fake_stack : NULL,
+				       (const void *)next->stack_lo,
 				       next->stack_size);
 #endif
 	swapcontext(&self.uc, &next->uc);
 	sim_stack_arrived(&self, fake_stack);
+}
+
+void hal_context_release(void *stack, size_t size)
+{
+#if SIM_ASAN_FIBERS
+	__asan_unpoison_memory_region(stack, size);
+#else
+	(void)stack;
+	(void)size;
+#endif
 }
 
 void hal_context_boot_stack(uintptr_t *lo, uintptr_t *hi)

@@ -146,7 +146,11 @@ static void sim_cpu_initial_mask(void)
 	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 }
 
-static void *sim_cpu_thread(void *arg)
+/* Entered through sim_cpu_thread_start (thread_entry.S). */
+void *sim_cpu_thread(void *arg);
+void *sim_cpu_thread_start(void *arg);
+
+void *sim_cpu_thread(void *arg)
 {
 	struct sim_cpu *c = arg;
 	struct timespec wait_ts = { 0, 100000 };
@@ -210,7 +214,7 @@ static int sim_start_cpus(void)
 		pthread_t t;
 
 		sim_cpus[i].id = i;
-		if (pthread_create(&t, &a, sim_cpu_thread, &sim_cpus[i]) != 0) {
+		if (pthread_create(&t, &a, sim_cpu_thread_start, &sim_cpus[i]) != 0) {
 			perror("ksim: cpu thread");
 			return -1;
 		}

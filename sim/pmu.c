@@ -195,7 +195,7 @@ static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
 		sim_trap_foreign(c, si->si_code);
 		return;
 	}
-	sim_trap_from_ucontext(&tf, uc);
+	sim_trap_from_signal(&tf, uc);
 	sim_stat_inc(&c->stats.overflows);
 	c->nmi_info = si;
 	if (!kernel_nmi(&tf))
@@ -213,6 +213,7 @@ void sim_pmu_install_handler(void)
 	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
 	sigemptyset(&sa.sa_mask);
 	sigaddset(&sa.sa_mask, SIGPROF);
+	sim_trap_note_handler((uintptr_t)sim_pmu_handler);
 	if (sigaction(sim_pmu_signo, &sa, NULL) != 0) {
 		perror("ksim: sigaction(overflow signal)");
 		exit(1);
@@ -298,24 +299,39 @@ void hal_pmu_probe(struct hal_pmu_info *info)
 	hal_irq_restore(flags);
 }
 
+/* One ioctl on the CPU's counter: 0, or -errno.  A refusal is counted by
+ * the profiler (the report shows it), never ignored. */
+static int sim_perf_ioctl(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) == 0 ? 0 : -errno;
+}
+
+/* The first failure of a sequence of ioctls, 0 when all went through. */
+static int sim_first_error(int so_far, int r)
+{
+	return so_far < 0 ? so_far : r;
+}
+
 /* From the CPU's own tick: the ioctls act on its own thread's counter. */
-void hal_pmu_arm(uint64_t period)
+int hal_pmu_arm(uint64_t period)
 {
 	struct sim_cpu *c = sim_self;
+	int r = 0;
 
 	if (!c || c->perf_fd < 0)
-		return;
+		return -ENODEV;
 	if (sim_config.pmu_hz && sim_pmu.events_per_sec)
 		period = sim_pmu.events_per_sec / sim_config.pmu_hz;
 	if (period == 0)
 		period = 1;
 	if (period != c->pmu_period) {
-		ioctl(c->perf_fd, PERF_EVENT_IOC_PERIOD, &period);
-		c->pmu_period = period;
+		r = sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_PERIOD, &period);
+		if (r == 0)
+			c->pmu_period = period;
 	}
-	ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0);
+	r = sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0));
 	__atomic_store_n(&c->pmu_state, SIM_PMU_RUNNING, __ATOMIC_RELEASE);
-	ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, 0);
+	return sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, 0));
 }
 
 /* An overflow's signal is queued before the host returns to this thread
@@ -324,16 +340,18 @@ void hal_pmu_arm(uint64_t period)
  * call: the overflow signals of this counter have all been handled, as
  * "being disarmed", by the time the second ioctl below returns.  The
  * reset leaves the counter far from its next overflow. */
-void hal_pmu_disarm(void)
+int hal_pmu_disarm(void)
 {
 	struct sim_cpu *c = sim_self;
+	int r;
 
 	if (!c || c->perf_fd < 0)
-		return;
+		return -ENODEV;
 	__atomic_store_n(&c->pmu_state, SIM_PMU_DISARMING, __ATOMIC_RELEASE);
-	ioctl(c->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
-	ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0);
+	r = sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+	r = sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0));
 	__atomic_store_n(&c->pmu_state, SIM_PMU_OFF, __ATOMIC_RELEASE);
+	return r;
 }
 
 /* Ours only when the signal being handled came from this CPU's own

@@ -64,6 +64,12 @@ void sim_tick_install_handler(void);
 void sim_tick_cpu_init(struct sim_cpu *c);
 /* Copy the interrupted registers out of a signal's ucontext. */
 void sim_trap_from_ucontext(struct trap_frame *tf, const void *uc);
+/* The same for the overflow signal: when it interrupted the very first
+ * instruction of one of ksim's handlers (two signals delivered at once),
+ * the state comes from the context that handler was about to handle. */
+void sim_trap_from_signal(struct trap_frame *tf, const void *uc);
+/* Name the handler at @entry as one of ksim's, when it is installed. */
+void sim_trap_note_handler(uintptr_t entry);
 /* A tick or overflow signal that is not @c's (@c NULL off the CPU
  * threads): counted in @c's stats with its si_code, nothing more. */
 void sim_trap_foreign(struct sim_cpu *c, int si_code);

@@ -3,18 +3,67 @@
  * there is no separate interrupt stack. */
 #define _GNU_SOURCE
 #include <signal.h>
+#include <stdbool.h>
 #include <ucontext.h>
 
 #include "hal/trap.h"
 #include "sim/sim.h"
 
-void sim_trap_from_ucontext(struct trap_frame *tf, const void *ucp)
-{
-	const ucontext_t *uc = ucp;
+/* The entry points of ksim's signal handlers (sim_trap_note_handler()). */
+#define SIM_MAX_HANDLERS 8
+static uintptr_t sim_handler_entry[SIM_MAX_HANDLERS];
+static unsigned sim_nhandlers;
 
+void sim_trap_note_handler(uintptr_t entry)
+{
+	if (sim_nhandlers < SIM_MAX_HANDLERS)
+		sim_handler_entry[sim_nhandlers++] = entry;
+}
+
+static bool sim_trap_at_handler_entry(uintptr_t ip)
+{
+	for (unsigned i = 0; i < sim_nhandlers; i++)
+		if (ip == sim_handler_entry[i])
+			return true;
+	return false;
+}
+
+static void sim_trap_copy(struct trap_frame *tf, const ucontext_t *uc)
+{
 	tf->ip = (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 	tf->fp = (uintptr_t)uc->uc_mcontext.gregs[REG_RBP];
 	tf->sp = (uintptr_t)uc->uc_mcontext.gregs[REG_RSP];
+}
+
+void sim_trap_from_ucontext(struct trap_frame *tf, const void *ucp)
+{
+	sim_trap_copy(tf, ucp);
+}
+
+/* The host can deliver two signals in one return to user space: it
+ * builds the tick's frame, then the overflow's on top of it, and the
+ * overflow's handler runs first.  Its interrupted instruction is then the
+ * first one of the tick's handler, which has not run at all: the time
+ * belongs to what the tick interrupted.  A SA_SIGINFO handler is entered
+ * with its ucontext pointer in %rdx, so that context is one load away.
+ * Samples inside a handler's body are real time and stay where they are. */
+void sim_trap_from_signal(struct trap_frame *tf, const void *ucp)
+{
+	const ucontext_t *uc = ucp;
+
+	sim_trap_copy(tf, uc);
+	for (int depth = 0; depth < SIM_MAX_HANDLERS &&
+			    sim_trap_at_handler_entry(tf->ip); depth++) {
+		uc = (const ucontext_t *)uc->uc_mcontext.gregs[REG_RDX];
+		if (!uc)
+			break;
+		sim_trap_copy(tf, uc);
+	}
+}
+
+const char *hal_trap_foreign_name(void)
+{
+	return "[host]";
 }
 
 void sim_trap_foreign(struct sim_cpu *c, int si_code)

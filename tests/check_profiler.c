@@ -35,6 +35,15 @@ static const struct prof_record *records(unsigned cpu, size_t *n)
 	return prof_cpu_records(cpu, n);
 }
 
+/* Start a run and let every CPU of @n arm on its next tick (interrupting
+ * idle), then open the window: the run samples from here on. */
+static void start_open(unsigned n)
+{
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick_all(n, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+}
+
 /* Stop and let every CPU of @n answer on its next tick. */
 static void stop_and_settle(unsigned n)
 {
@@ -61,7 +70,7 @@ START_TEST(test_sample_frame0_is_interrupted_ip)
 
 	use_tick();
 	pt_boot_cpus(1);
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(1);
 	pt_tick(0, PT_MEMCPY + 0x1b);
 	r = records(0, &n);
 	ck_assert_uint_eq(n, 1);
@@ -95,7 +104,7 @@ START_TEST(test_sample_depth_at_most_eight_frames)
 	tf.sp = (uintptr_t)&stack[8];
 	tf.fp = (uintptr_t)&stack[16];
 
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(1);
 	fake_cpu = 0;
 	kernel_tick(&tf);
 	r = records(0, &n);
@@ -122,10 +131,12 @@ START_TEST(test_sample_charged_to_interrupted_task)
 	use_tick();
 	pt_boot_cpus(1);
 	idle_pid = cpus[0].current->pid;
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);		/* arms, on idle */
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
 	t = task_create("busy", task_body, NULL, 0);
 	ck_assert_ptr_nonnull(t);
-	ck_assert_int_eq(prof_start(), 0);
-	/* The first tick interrupts idle, then switches to the new task. */
+	/* The next tick interrupts idle, then switches to the new task. */
 	pt_tick(0, PT_CPU_IDLE);
 	ck_assert_ptr_eq(cpus[0].current, t);
 	pt_tick(0, PT_MEMCPY);
@@ -144,7 +155,7 @@ START_TEST(test_sample_tick_full_buffer_accounting_exact)
 
 	use_tick();
 	pt_boot_cpus(1);
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(1);
 	for (unsigned i = 0; i < taken; i++)
 		pt_tick(0, PT_MEMCPY + (i & 0x7f));
 	prof_cpu_stats(0, &st);
@@ -161,8 +172,7 @@ START_TEST(test_sample_counter_full_buffer_accounting_exact)
 	const unsigned taken = PROF_BUF + 37;
 
 	pt_boot_cpus(1);
-	ck_assert_int_eq(prof_start(), 0);
-	pt_tick(0, PT_CPU_IDLE);
+	start_open(1);
 	for (unsigned i = 0; i < taken; i++)
 		ck_assert(fake_pmu_overflow(0, &tf, true));
 	prof_cpu_stats(0, &st);
@@ -179,7 +189,7 @@ START_TEST(test_straggler_tick_previous_run_never_lands)
 
 	use_tick();
 	pt_boot_cpus(2);
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(2);
 	pt_tick(0, PT_MEMCPY);
 	pt_tick(1, PT_MEMCPY);
 	pt_tick(1, PT_MEMCPY);
@@ -189,7 +199,10 @@ START_TEST(test_straggler_tick_previous_run_never_lands)
 	prof_end();
 
 	ck_assert_int_eq(prof_start(), 0);
-	pt_tick(1, PT_UDP_INPUT);	/* the straggler sees the new run */
+	pt_tick(1, PT_CPU_IDLE);	/* the straggler sees the new run */
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	pt_tick(1, PT_UDP_INPUT);
 	pt_tick(0, PT_UDP_INPUT);
 	stop_and_settle(2);
 	r = records(1, &n);
@@ -207,12 +220,14 @@ START_TEST(test_straggler_silent_cpu_contributes_nothing_stale)
 
 	use_tick();
 	pt_boot_cpus(2);
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(2);
 	pt_tick(1, PT_MEMCPY);
 	stop_and_settle(2);
 	prof_end();
 	/* A run cpu 1 never ticks in: its stop still empties its buffer. */
 	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 1u << 1);
 	pt_tick(0, PT_UDP_INPUT);
 	stop_and_settle(2);
 	prof_cpu_records(1, &n);
@@ -228,8 +243,7 @@ START_TEST(test_straggler_overflow_before_new_run_seen_dropped)
 	struct prof_cpu_stats st;
 
 	pt_boot_cpus(2);
-	ck_assert_int_eq(prof_start(), 0);
-	pt_tick_all(2, PT_CPU_IDLE);		/* both armed */
+	start_open(2);				/* both armed */
 	ck_assert(fake_pmu_overflow(1, &tf, true));
 	prof_stop();
 	pt_tick(0, PT_CPU_IDLE);		/* cpu 1 stays armed */
@@ -243,6 +257,14 @@ START_TEST(test_straggler_overflow_before_new_run_seen_dropped)
 	prof_cpu_stats(1, &st);
 	ck_assert_uint_eq(st.late, 1);
 	pt_tick(1, PT_CPU_IDLE);
+	pt_tick(0, PT_CPU_IDLE);
+	/* Armed on its tick (which emptied its buffer and counts for this
+	 * run), but the window is not open yet: late too. */
+	ck_assert(fake_pmu_overflow(1, &tf, true));
+	prof_cpu_stats(1, &st);
+	ck_assert_uint_eq(st.late, 1);
+	ck_assert_uint_eq(st.stored, 0);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
 	ck_assert(fake_pmu_overflow(1, &tf, true));
 	prof_cpu_stats(1, &st);
 	ck_assert_uint_eq(st.stored, 1);
@@ -284,7 +306,7 @@ START_TEST(test_counter_tick_never_samples)
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 
 	pt_boot_cpus(1);
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(1);
 	for (int i = 0; i < 5; i++)
 		pt_tick(0, PT_CPU_IDLE);
 	ck_assert_uint_eq(stored(0), 0);
@@ -322,8 +344,7 @@ START_TEST(test_overflow_between_stop_and_disarm_acked_and_dropped)
 	struct prof_cpu_stats st;
 
 	pt_boot_cpus(1);
-	ck_assert_int_eq(prof_start(), 0);
-	pt_tick(0, PT_CPU_IDLE);
+	start_open(1);
 	ck_assert(fake_pmu_overflow(0, &tf, true));
 	prof_stop();
 	fake_pmu_log_clear();
@@ -416,11 +437,11 @@ START_TEST(test_tick_source_never_arms)
 {
 	use_tick();
 	pt_boot_cpus(1);
-	ck_assert_int_eq(prof_start(), 0);
 	fake_pmu_log_clear();
+	start_open(1);
 	pt_tick(0, PT_MEMCPY);
 	stop_and_settle(1);
-	ck_assert_str_eq(fake_pmu_log, "");
+	ck_assert_str_eq(fake_pmu_log, "cpu0 probe\n");
 	ck_assert_uint_eq(stored(0), 1);
 }
 END_TEST
@@ -429,7 +450,7 @@ START_TEST(test_counter_without_rate_falls_back_to_tick)
 {
 	fake_pmu_set_counting(0, "pmu/fake cycles");
 	pt_boot_cpus(1);
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(1);
 	pt_tick(0, PT_MEMCPY);
 	ck_assert_uint_eq(stored(0), 1);
 	ck_assert(!prof_cpu_armed(0));
@@ -515,7 +536,7 @@ START_TEST(test_wait_names_cpu_that_never_answers)
 	use_tick();
 	pt_boot_cpus(3);
 	pt_use_symbols();
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(3);
 	fake_now_ns += 100000000;
 	pt_tick(0, PT_MEMCPY + 0x10);
 	pt_tick(1, PT_MEMCPY + 0x20);
@@ -532,7 +553,7 @@ START_TEST(test_report_empty_on_counter_idle)
 {
 	pt_boot_cpus(2);
 	pt_use_symbols();
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(2);
 	fake_now_ns += 1000000000;
 	pt_tick_all(2, PT_CPU_IDLE);
 	stop_and_settle(2);
@@ -545,11 +566,184 @@ START_TEST(test_report_window_is_measured)
 	use_tick();
 	pt_boot_cpus(1);
 	pt_use_symbols();
-	ck_assert_int_eq(prof_start(), 0);
+	start_open(1);
 	fake_now_ns += 1234567890;
 	pt_tick(0, PT_MEMCPY);
 	stop_and_settle(1);
 	ck_assert(pt_golden_equal("one_sample_tick.txt", print_report(PROF_PID_ALL, 8)));
+}
+END_TEST
+
+
+/* ---- the stop's store order, the window, the switch, errors ---- */
+
+static void tick_cpu1_in_udp_input(void)
+{
+	pt_tick(1, PT_UDP_INPUT);
+}
+
+START_TEST(test_stop_tick_between_stores_keeps_run)
+{
+	size_t n;
+
+	use_tick();
+	pt_boot_cpus(2);
+	pt_use_symbols();
+	/* Run N: cpu 1 misses the stop, and is named missing. */
+	start_open(2);
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	prof_end();
+	/* Run N+1: cpu 1 samples, and ticks again in the middle of the
+	 * stop (prof_stop() reads the clock between its two stores). */
+	start_open(2);
+	pt_tick(1, PT_MEMCPY);
+	pt_tick(1, PT_MEMCPY);
+	fake_clock_hook = tick_cpu1_in_udp_input;
+	prof_stop();
+	ck_assert_ptr_null(fake_clock_hook);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
+	prof_cpu_records(1, &n);
+	ck_assert_uint_eq(n, 3);
+	ck_assert_ptr_nonnull(strstr(print_report(PROF_PID_ALL, 8),
+				     "3 samples on 1 cpus, 0 dropped"));
+}
+END_TEST
+
+START_TEST(test_window_opens_when_every_cpu_armed)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+	struct prof_cpu_stats st;
+
+	pt_boot_cpus(2);
+	pt_use_symbols();
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert(prof_cpu_armed(0));
+	/* Armed, but cpu 1 is not yet: the window is not open. */
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	fake_now_ns += 7000000;
+	pt_tick(1, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	prof_cpu_stats(0, &st);
+	ck_assert_uint_eq(st.stored, 0);
+	ck_assert_uint_eq(st.late, 1);
+	fake_now_ns += 100000000;
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	stop_and_settle(2);
+	print_report(PROF_PID_ALL, 8);
+	ck_assert_ptr_nonnull(strstr(report, "profiled 100 ms\n1 samples on 1 cpus"));
+}
+END_TEST
+
+/* Ten milliseconds pass and cpu 0 ticks; cpu 1 never does. */
+static void pause_cpu1_silent(void *ctx)
+{
+	(void)ctx;
+	fake_now_ns += 10000000;
+	pt_tick(0, PT_CPU_IDLE);
+}
+
+START_TEST(test_window_names_cpu_that_never_arms)
+{
+	use_tick();
+	pt_boot_cpus(2);
+	pt_use_symbols();
+	ck_assert_int_eq(prof_start(), 0);
+	ck_assert_uint_eq(prof_wait_armed(20000000, pause_cpu1_silent, NULL), 1u << 1);
+	pt_tick(0, PT_MEMCPY);
+	/* cpu 1 arms late and samples: still nothing of it is reported. */
+	pt_tick(1, PT_CPU_IDLE);
+	pt_tick(1, PT_SPIN_LOCK);
+	stop_and_settle(2);
+	print_report(PROF_PID_ALL, 8);
+	ck_assert_ptr_nonnull(strstr(report,
+		"1 samples on 1 cpus, 0 dropped, source tick 100hz\n"
+		"cpu 1 did not arm within 20 ms; it contributes nothing\n"));
+	ck_assert_ptr_null(strstr(report, "spin_lock"));
+}
+END_TEST
+
+static const struct trap_frame midway_tf = { .ip = PT_MEMCPY + 3 };
+
+static void overflow_midway(void)
+{
+	struct trap_frame tf = midway_tf;
+
+	ck_assert(fake_pmu_overflow(fake_cpu, &tf, true));
+}
+
+START_TEST(test_sample_mid_switch_charged_to_outgoing_task)
+{
+	const struct prof_record *r;
+	struct task *t;
+	int idle_pid;
+	size_t n;
+
+	pt_boot_cpus(1);
+	idle_pid = cpus[0].current->pid;
+	start_open(1);
+	t = task_create("busy", task_body, NULL, 0);
+	ck_assert_ptr_nonnull(t);
+	fake_switch_midway_hook = overflow_midway;
+	pt_tick(0, PT_CPU_IDLE);		/* idle -> busy */
+	fake_switch_midway_hook = NULL;
+	ck_assert_ptr_eq(cpus[0].current, t);
+	r = records(0, &n);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_int_eq(r[0].pid, idle_pid);
+}
+END_TEST
+
+START_TEST(test_counter_errors_counted_in_header)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+	struct prof_cpu_stats st;
+
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	fake_pmu_fail_ops = true;
+	start_open(1);
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	stop_and_settle(1);
+	prof_cpu_stats(0, &st);
+	ck_assert_uint_eq(st.errors, 2);
+	ck_assert_ptr_nonnull(strstr(print_report(PROF_PID_ALL, 8),
+		"1 samples on 1 cpus, 0 dropped, source pmu/fake cycles\n"
+		"2 counter arm/disarm errors: the counter may have missed samples\n"));
+}
+END_TEST
+
+START_TEST(test_cpu_state_never_shares_a_cache_line)
+{
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		uintptr_t at = (uintptr_t)prof_cpu_state(cpu);
+
+		ck_assert_uint_eq(at % HAL_CACHELINE, 0);
+		if (cpu)
+			ck_assert_uint_ge(at - (uintptr_t)prof_cpu_state(cpu - 1),
+					  HAL_CACHELINE);
+	}
+}
+END_TEST
+
+START_TEST(test_pid_filter_dropped_labelled_all_tasks)
+{
+	struct task *t;
+
+	use_tick();
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	t = task_create("busy", task_body, NULL, 0);
+	ck_assert_ptr_nonnull(t);
+	start_open(1);			/* switches to busy */
+	for (unsigned i = 0; i < PROF_BUF + 5; i++)
+		pt_tick(0, PT_MEMCPY);
+	stop_and_settle(1);
+	print_report(t->pid, 8);
+	ck_assert_ptr_nonnull(strstr(report, " dropped (all tasks), source tick 100hz\n"));
 }
 END_TEST
 
@@ -589,6 +783,16 @@ static Suite *profiler_suite(void)
 	tcase_add_test(tc, test_wait_names_cpu_that_never_answers);
 	tcase_add_test(tc, test_report_empty_on_counter_idle);
 	tcase_add_test(tc, test_report_window_is_measured);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("review");
+	tcase_add_test(tc, test_stop_tick_between_stores_keeps_run);
+	tcase_add_test(tc, test_window_opens_when_every_cpu_armed);
+	tcase_add_test(tc, test_window_names_cpu_that_never_arms);
+	tcase_add_test(tc, test_sample_mid_switch_charged_to_outgoing_task);
+	tcase_add_test(tc, test_counter_errors_counted_in_header);
+	tcase_add_test(tc, test_cpu_state_never_shares_a_cache_line);
+	tcase_add_test(tc, test_pid_filter_dropped_labelled_all_tasks);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -21,9 +21,11 @@ START_TEST(test_tick_storm_accounts_every_run_without_stragglers)
 
 	/* 2000 runs of 0-2 ms on 4 CPUs ticking every 0.5 ms. */
 	storm_run(4, 2000, false, 0, 2000, 2000, 50000, &r);
-	/* The storm sampled: the checks above were not vacuous. */
-	ck_assert_uint_gt(r.samples, 1000);
-	ck_assert_uint_gt(r.tagged, 200);
+	/* storm_run() failed the test on any record of another run's phase,
+	 * and went on until its runs had stored enough samples of their own
+	 * phase for that check to mean something; how many runs that took
+	 * depends on the host, and is not asserted. */
+	ck_assert_uint_ge(r.runs, 2000);
 }
 END_TEST
 

@@ -30,8 +30,11 @@ START_TEST(test_counter_storm_accounts_every_run_without_stragglers)
 	 * arm or disarm), the counter overflowing every 100 us of a CPU's
 	 * time so that overflows race arming and disarming. */
 	storm_run(4, 2000, true, 10000, 2000, 2000, 50000, &r);
-	ck_assert_uint_gt(r.samples, 1000);
-	ck_assert_uint_gt(r.tagged, 200);
+	/* storm_run() failed the test on any record of another run's phase,
+	 * and went on until its runs had stored enough samples of their own
+	 * phase for that check to mean something; how many runs that took
+	 * depends on the host, and is not asserted. */
+	ck_assert_uint_ge(r.runs, 2000);
 }
 END_TEST
 

@@ -23,11 +23,13 @@ uint64_t fake_cpu_time[HAL_MAX_CPUS];
 bool fake_irq_off[HAL_MAX_CPUS];
 unsigned fake_switches;
 void *fake_last_switch_from, *fake_last_switch_to;
+void *fake_released_stack;
 char fake_console_out[65536];
 size_t fake_console_len;
 unsigned fake_idle_calls;
 void (*fake_idle_hook)(void);
 void (*fake_switch_hook)(void);
+void (*fake_switch_midway_hook)(void);
 
 static char console_in[4096];
 static size_t console_in_len, console_in_pos;
@@ -64,7 +66,21 @@ uint64_t hal_cycles(void) { return fake_now_ns; }
 uint64_t hal_cycles_per_sec(void) { return 1000000000ull; }
 uint64_t hal_cpu_time(void) { return fake_cpu_time[fake_cpu]; }
 uint64_t hal_cpu_time_per_sec(void) { return 1000000000ull; }
-uint64_t hal_clock_ns(void) { return fake_now_ns; }
+void (*fake_clock_hook)(void);
+
+/* The hook runs once per call, not nested: it may read the clock. */
+uint64_t hal_clock_ns(void)
+{
+	void (*hook)(void) = fake_clock_hook;
+
+	if (hook) {
+		fake_clock_hook = NULL;
+		hook();
+	}
+	return fake_now_ns;
+}
+
+uint64_t hal_timer_answer_ns(void) { return 20000000ull; }
 const char *hal_timer_tick_source(void) { return "tick 100hz"; }
 
 void hal_console_write(const char *buf, size_t len)
@@ -133,12 +149,24 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
  * incoming task.  *save gets a recognisable non-NULL handle. */
 void hal_context_switch(void **save, void *to)
 {
-	*save = save;
+	if (save)
+		*save = save;
 	fake_last_switch_from = save;
 	fake_last_switch_to = to;
 	fake_switches++;
+	if (fake_switch_midway_hook)
+		fake_switch_midway_hook();
+	/* The incoming task has run its first instructions (the scheduler's
+	 * finish of the switch): from here it is the CPU's current. */
+	cpus[fake_cpu].current = cpus[fake_cpu].switch_to;
 	if (fake_switch_hook)
 		fake_switch_hook();
+}
+
+void hal_context_release(void *stack, size_t size)
+{
+	(void)size;
+	fake_released_stack = stack;
 }
 
 void hal_context_boot_stack(uintptr_t *lo, uintptr_t *hi)
@@ -150,6 +178,10 @@ uintptr_t hal_trap_ip(const struct trap_frame *tf) { return tf->ip; }
 uintptr_t hal_trap_fp(const struct trap_frame *tf) { return tf->fp; }
 uintptr_t hal_trap_sp(const struct trap_frame *tf) { return tf->sp; }
 uintptr_t hal_trap_lr(const struct trap_frame *tf) { return tf->lr; }
+
+/* As on a kernel; a test may name foreign code. */
+const char *fake_foreign_name;
+const char *hal_trap_foreign_name(void) { return fake_foreign_name; }
 
 void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
 {

@@ -19,6 +19,9 @@ extern unsigned fake_ncpus;		/* what hal_cpu_count() returns */
 extern uint64_t fake_now_ns;		/* hal_clock_ns() */
 extern const char *fake_fw_key;		/* firmware file opt/kprof/udpsh.key, NULL: none */
 extern uint64_t fake_random;		/* hal_random_hw(); 0: no generator */
+/* Run once, by the next hal_clock_ns() call, before it reads the clock
+ * (then cleared): a test plays what happens at that point of the code. */
+extern void (*fake_clock_hook)(void);
 extern uint64_t fake_cpu_time[HAL_MAX_CPUS];	/* hal_cpu_time() per CPU */
 extern bool fake_irq_off[HAL_MAX_CPUS];
 
@@ -29,11 +32,18 @@ struct fake_ctx {
 	void *stack;
 	size_t size;
 };
+/* What hal_trap_foreign_name() returns (NULL, as on a kernel). */
+extern const char *fake_foreign_name;
 extern unsigned fake_switches;
 extern void *fake_last_switch_from, *fake_last_switch_to;
+/* The last stack hal_context_release() was told of. */
+extern void *fake_released_stack;
 /* Runs at the end of every switch, once it is recorded: a test may play
  * the time that passes until the task that switched away runs again. */
 extern void (*fake_switch_hook)(void);
+/* Runs inside the switch, before the incoming task has run anything: an
+ * interrupt that lands in the middle of the switch. */
+extern void (*fake_switch_midway_hook)(void);
 
 /* Console: what was written, and bytes for hal_console_getc(). */
 extern char fake_console_out[65536];

@@ -8,6 +8,7 @@
 #include "fake_hal.h"
 #include "hal/entry.h"
 #include "kernel/profiler.h"
+#include "lib/errno.h"
 
 struct hal_pmu_info fake_pmu_info = {
 	.claim = "fake cycles counter",
@@ -23,6 +24,7 @@ bool fake_pmu_pending[HAL_MAX_CPUS];
 uint64_t fake_pmu_period[HAL_MAX_CPUS];
 void (*fake_pmu_disarm_hook)(unsigned cpu);
 unsigned fake_pmu_unclaimed;
+bool fake_pmu_fail_ops;
 char fake_pmu_log[16384];
 size_t fake_pmu_log_len;
 
@@ -73,7 +75,7 @@ void hal_pmu_probe(struct hal_pmu_info *info)
 	*info = fake_pmu_info;
 }
 
-void hal_pmu_arm(uint64_t period)
+int hal_pmu_arm(uint64_t period)
 {
 	unsigned cpu = hal_cpu_id();
 
@@ -81,9 +83,10 @@ void hal_pmu_arm(uint64_t period)
 		      (unsigned long long)period, prof_cpu_armed(cpu));
 	fake_pmu_running[cpu] = true;
 	fake_pmu_period[cpu] = period;
+	return fake_pmu_fail_ops ? -EIO : 0;
 }
 
-void hal_pmu_disarm(void)
+int hal_pmu_disarm(void)
 {
 	unsigned cpu = hal_cpu_id();
 
@@ -95,6 +98,7 @@ void hal_pmu_disarm(void)
 	/* Left unable to read as overflowed. */
 	fake_pmu_waiting[cpu] = false;
 	fake_pmu_pending[cpu] = false;
+	return fake_pmu_fail_ops ? -EIO : 0;
 }
 
 bool hal_pmu_ack(void)

@@ -34,6 +34,10 @@ extern uint64_t fake_pmu_period[HAL_MAX_CPUS];
  * where a late overflow lands. */
 extern void (*fake_pmu_disarm_hook)(unsigned cpu);
 
+/* When set, hal_pmu_arm() and hal_pmu_disarm() do their work but report
+ * failure (-EIO), as an ioctl the host refused does. */
+extern bool fake_pmu_fail_ops;
+
 /* Overflow interrupts kernel_nmi() refused: the genuine-NMI path. */
 extern unsigned fake_pmu_unclaimed;
 

@@ -1,6 +1,7 @@
 /* hal/pmu.h for x86_64, first stage: the probe reports what CPUID claims;
  * no counter is programmed yet, so the profiler stays on the tick. */
 #include "hal/pmu.h"
+#include "lib/errno.h"
 
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -67,12 +68,17 @@ void hal_pmu_probe(struct hal_pmu_info *info)
 		 sizeof(info->why_not));
 }
 
-void hal_pmu_arm(uint64_t period)
+/* Never called: the probe never proves a counter, so the profiler uses
+ * the tick (the backend is its own issue). */
+int hal_pmu_arm(uint64_t period)
 {
+	(void)period;
+	return -ENODEV;
 }
 
-void hal_pmu_disarm(void)
+int hal_pmu_disarm(void)
 {
+	return -ENODEV;
 }
 
 bool hal_pmu_ack(void)

@@ -194,6 +194,13 @@ const char *hal_timer_tick_source(void)
 	return "tick 100hz";
 }
 
+/* Two ticks: the next one, and one more for a tick that was due just as
+ * the request was made. */
+uint64_t hal_timer_answer_ns(void)
+{
+	return 2 * (1000000000ull / HZ);
+}
+
 uint64_t hal_clock_ns(void)
 {
 	uint64_t d = rdtsc() - tsc_boot;

@@ -220,6 +220,12 @@ uintptr_t hal_trap_lr(const struct trap_frame *tf)
 
 /* Interrupts run on the interrupted task's stack: there is no separate
  * interrupt stack to walk. */
+/* Nothing runs outside the image: such an address prints as it is. */
+const char *hal_trap_foreign_name(void)
+{
+	return NULL;
+}
+
 void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
 {
 	*lo = 0;

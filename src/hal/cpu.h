@@ -8,6 +8,12 @@
 /* Upper bound on CPUs any platform brings up; per-CPU arrays are sized by it. */
 #define HAL_MAX_CPUS 16
 
+/* The span per-CPU data written from interrupts is aligned to, so that
+ * no two CPUs write one line: 128 bytes, the line of parts that have
+ * such lines and the pair x86's adjacent-line prefetcher moves together;
+ * a multiple of every smaller line. */
+#define HAL_CACHELINE 128
+
 /* Index of the calling CPU, 0 .. hal_cpu_count() - 1.  Any context.
  * Only meaningful while the caller cannot migrate (interrupts off, or a
  * task pinned to its CPU, as every task here is). */

@@ -35,15 +35,18 @@ void hal_pmu_probe(struct hal_pmu_info *info);
 
 /* Start the calling CPU's counter so that it overflows, raising the
  * profiler's interrupt (an NMI where there is one), every @period events.
- * Called from the calling CPU's tick, interrupts off.  Never sleeps. */
-void hal_pmu_arm(uint64_t period);
+ * Called from the calling CPU's tick, interrupts off.  Never sleeps.
+ * Returns 0, or a negative errno when the platform refused (the profiler
+ * counts it in the report). */
+int hal_pmu_arm(uint64_t period);
 
 /* Stop the calling CPU's counter, acknowledge any overflow it shows and,
  * where an overflow interrupt may still be on its way, wait for it
  * (bounded, tens of us) so that it lands while the caller still counts it
  * as ours; leave the counter unable to read as overflowed.  Called from
- * the calling CPU's tick, interrupts off.  Never sleeps. */
-void hal_pmu_disarm(void);
+ * the calling CPU's tick, interrupts off.  Never sleeps.  Returns 0, or a
+ * negative errno when the platform refused. */
+int hal_pmu_disarm(void);
 
 /* Inside the overflow interrupt: true when the calling CPU's counter, one
  * that is running or that hal_pmu_disarm() is still waiting on, has

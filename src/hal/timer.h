@@ -17,4 +17,11 @@ uint64_t hal_clock_ns(void);
  * "tick/sigprof 100hz").  Any context; the string lives forever. */
 const char *hal_timer_tick_source(void);
 
+/* How long a CPU of this platform may take to answer a request made
+ * through its tick (arm the profiler, acknowledge its stop) before the
+ * asker gives up on it: two ticks on a kernel; in the simulator, where a
+ * CPU is a host thread the host may leave unscheduled for a while, long
+ * enough that only a dead thread misses it.  Any context. */
+uint64_t hal_timer_answer_ns(void);
+
 #endif

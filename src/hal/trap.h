@@ -19,6 +19,13 @@ uintptr_t hal_trap_sp(const struct trap_frame *tf);
  * Returns 0 when the platform keeps it on the stack. */
 uintptr_t hal_trap_lr(const struct trap_frame *tf);
 
+/* What a report calls an address outside the image, on a platform where
+ * code outside it runs as a matter of course: "[host]" in the simulator
+ * (libc, the vDSO, the dynamic loader).  NULL on a kernel, where every
+ * instruction is the image's and an address outside it prints as it is.
+ * Any context; the string lives forever. */
+const char *hal_trap_foreign_name(void);
+
 /* Bounds [*lo, *hi) of the calling CPU's interrupt stack, the stack an
  * interrupt taken on top of interrupt code runs on; *lo = *hi = 0 when
  * the platform has none.  Never the NMI stack of the handler itself. */

@@ -5,6 +5,7 @@
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "lib/parse.h"
+#include "kernel/profiler.h"
 #include "net/net.h"
 
 /* Unknown keys remembered so each is reported once; keys past these
@@ -156,6 +157,22 @@ static int cmdline_apply_cpus(struct cmdline *cl, const struct cmdline_word *w,
 	return 0;
 }
 
+/* profile.source=auto|pmu|tick, as ksim's --source.  Returns the number
+ * of lines reported. */
+static int cmdline_apply_profile_source(const struct cmdline_word *w,
+					struct out *o)
+{
+	char value[8];
+
+	if (!cmdline_copy(value, sizeof(value), w->value, w->value_len) ||
+	    prof_set_source(value) < 0) {
+		out_printf(o, "cmdline: profile.source= must be auto, pmu or tick (got '%.*s'); ignored\n",
+			   (int)w->value_len, w->value);
+		return 1;
+	}
+	return 0;
+}
+
 /* Apply one well-formed word; returns the number of lines reported. */
 static int cmdline_apply(struct cmdline *cl, const struct cmdline_word *w,
 			 struct cmdline_seen *seen, struct out *o)
@@ -172,6 +189,8 @@ static int cmdline_apply(struct cmdline *cl, const struct cmdline_word *w,
 	}
 	if (cmdline_key_is(w, "cpus"))
 		return cmdline_apply_cpus(cl, w, o);
+	if (cmdline_key_is(w, "profile.source"))
+		return cmdline_apply_profile_source(w, o);
 	if ((net = cmdline_apply_net(w, o)) >= 0)
 		return net;
 	if (!cmdline_first_unknown(seen, w))

@@ -1,5 +1,6 @@
 #include "kernel/fold.h"
 
+#include "hal/trap.h"
 #include "kernel/heap.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
@@ -73,9 +74,17 @@ void fold_free(struct fold *f)
 	f->nchains = f->cap = f->limit = 0;
 }
 
+/* A frame outside the image, on a platform that names such code, folds
+ * into FOLD_FOREIGN; every other frame is kept as it is. */
+static uintptr_t fold_frame(uintptr_t addr, const char *foreign)
+{
+	return foreign && !sym_in_image(addr) ? FOLD_FOREIGN : addr;
+}
+
 /* The chain a record folds into, before its leaf offset is merged. */
 static void fold_key(const struct prof_record *r, struct fold_chain *k)
 {
+	const char *foreign = hal_trap_foreign_name();
 	struct sym_hit hit;
 	uintptr_t ip = r->nframes ? r->frames[0] : 0;
 	uint32_t n = r->nframes ? r->nframes - 1 : 0;
@@ -83,7 +92,10 @@ static void fold_key(const struct prof_record *r, struct fold_chain *k)
 	if (n > PROF_MAX_FRAMES - 1)
 		n = PROF_MAX_FRAMES - 1;
 	kmemset(k, 0, sizeof(*k));
-	if (sym_lookup(ip, &hit)) {
+	if (fold_frame(ip, foreign) == FOLD_FOREIGN) {
+		k->leaf = FOLD_FOREIGN;
+		k->name = foreign;
+	} else if (sym_lookup(ip, &hit)) {
 		k->leaf = hit.start;
 		k->name = hit.name;
 		k->lo = k->hi = ip - hit.start;
@@ -92,7 +104,7 @@ static void fold_key(const struct prof_record *r, struct fold_chain *k)
 	}
 	k->ncallers = n;
 	for (uint32_t i = 0; i < n; i++)
-		k->callers[i] = r->frames[i + 1];
+		k->callers[i] = fold_frame(r->frames[i + 1], foreign);
 }
 
 static uint64_t fold_hash(const struct fold_chain *k)

@@ -10,11 +10,16 @@
 
 #include "kernel/profiler.h"
 
+/* The address every frame outside the image folds into, where the
+ * platform names such code (hal_trap_foreign_name()): samples in host
+ * libraries make one leaf, not one per address.  No image starts at 1. */
+#define FOLD_FOREIGN ((uintptr_t)1)
+
 struct fold_chain {
 	uint64_t count;
 	/* The leaf's symbol start, or its exact address when no symbol
 	 * covers it (name NULL): unknown leaves fold by address. */
-	uintptr_t leaf;
+	uintptr_t leaf;			/* FOLD_FOREIGN: outside the image */
 	const char *name;
 	uintptr_t lo, hi;	/* offsets of frame 0 seen, within the symbol */
 	uint32_t ncallers;

@@ -14,16 +14,20 @@
 
 /* One CPU's share.  Only that CPU writes it while a run is on (from its
  * tick and its overflow interrupt); the report reads it once the CPU has
- * acknowledged the stop. */
+ * acknowledged the stop.  Each CPU's share starts a cache line of its
+ * own: a sample on one CPU must not pull the line another CPU is
+ * writing its own sample into. */
 struct prof_cpu {
 	struct prof_record *buf;	/* PROF_BUF records, never freed */
 	uint32_t count;			/* published with a release store */
 	uint64_t dropped;		/* buffer full */
-	uint64_t late;			/* claimed outside the run, not kept */
+	uint64_t late;			/* claimed outside the window, not kept */
+	uint64_t errors;		/* the platform failed to arm or disarm */
 	unsigned gen_seen;		/* the run the buffer belongs to */
+	unsigned armed_gen;		/* the last run it acknowledged arming for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
 	bool armed;			/* the counter's overflows are ours */
-};
+} __attribute__((aligned(HAL_CACHELINE)));
 
 static struct prof_cpu prof_cpus[HAL_MAX_CPUS];
 
@@ -31,9 +35,17 @@ static struct prof_cpu prof_cpus[HAL_MAX_CPUS];
  * Published with release stores, read with acquire loads. */
 static unsigned prof_gen;
 static unsigned prof_stop_gen;
+/* The run whose window is open: every CPU of it armed (or the wait for
+ * them ended).  Samples are stored only while it names the running
+ * generation; before that, overflows are late. */
+static unsigned prof_open_gen;
 /* The run's sample source; written before the generation is published. */
 static bool prof_use_counter;
 static uint64_t prof_period;
+
+/* What the boot asked for: profile.source=auto|pmu|tick. */
+enum prof_source { PROF_SOURCE_AUTO, PROF_SOURCE_PMU, PROF_SOURCE_TICK };
+static enum prof_source prof_source_asked = PROF_SOURCE_AUTO;
 
 /* The one profile lock: the probe and who holds the session. */
 static struct spinlock prof_lock = SPINLOCK_INIT;
@@ -43,8 +55,8 @@ static struct hal_pmu_info pmu_info;
 
 /* The session's run: only the session's holder touches these. */
 static unsigned run_gen, last_gen;
-static uint32_t run_cpus, run_missing;
-static uint64_t run_start_ns, run_stop_ns, run_wait_ns;
+static uint32_t run_cpus, run_missing, run_unarmed;
+static uint64_t run_start_ns, run_stop_ns, run_wait_ns, run_arm_wait_ns;
 
 /* ---- sampling: interrupts off, lock-free, allocation-free ---- */
 
@@ -76,6 +88,7 @@ static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
 	__atomic_store_n(&c->count, 0, __ATOMIC_RELAXED);
 	c->dropped = 0;
 	c->late = 0;
+	c->errors = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELAXED);
 }
@@ -87,14 +100,16 @@ static void prof_cpu_arm(struct prof_cpu *c)
 	 * not be taken for a genuine NMI. */
 	__atomic_store_n(&c->armed, true, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	hal_pmu_arm(prof_period);
+	if (hal_pmu_arm(prof_period) < 0)
+		c->errors++;
 }
 
 static void prof_cpu_disarm(struct prof_cpu *c)
 {
 	/* May deliver a late overflow through kernel_nmi() while it waits:
 	 * armed is still set, so that one is claimed. */
-	hal_pmu_disarm();
+	if (hal_pmu_disarm() < 0)
+		c->errors++;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
 }
@@ -129,14 +144,18 @@ void prof_tick(struct trap_frame *tf)
 		return;		/* not running when the run started */
 	if (c->gen_seen != gen)
 		prof_cpu_reset(c, gen);
-	if (prof_use_counter) {
-		/* The counter samples; the tick only arms it, never samples,
-		 * before or after arming, so nothing is counted twice. */
-		if (!c->armed)
-			prof_cpu_arm(c);
+	/* The counter samples; the tick only arms it, never samples,
+	 * before or after arming, so nothing is counted twice. */
+	if (prof_use_counter && !c->armed)
+		prof_cpu_arm(c);
+	if (c->armed_gen != gen) {
+		/* The session opens the window once every CPU got here. */
+		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
 		return;
 	}
-	prof_sample(c, tf);
+	if (!prof_use_counter &&
+	    __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
+		prof_sample(c, tf);
 }
 
 bool prof_nmi(struct trap_frame *tf)
@@ -147,9 +166,11 @@ bool prof_nmi(struct trap_frame *tf)
 	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !hal_pmu_ack())
 		return false;
 	gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
-	/* Between the stop and disarm, or before this CPU's tick has seen
-	 * a new run: acknowledged above, and dropped. */
-	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED))
+	/* Before the window opened, between the stop and disarm, or before
+	 * this CPU's tick has seen a new run: acknowledged above, and
+	 * dropped. */
+	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) &&
+	    gen == __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE))
 		prof_sample(c, tf);
 	else
 		c->late++;
@@ -181,10 +202,28 @@ const struct hal_pmu_info *prof_pmu_info(void)
 	return &pmu_info;
 }
 
+int prof_set_source(const char *name)
+{
+	if (kstreq(name, "auto"))
+		prof_source_asked = PROF_SOURCE_AUTO;
+	else if (kstreq(name, "pmu"))
+		prof_source_asked = PROF_SOURCE_PMU;
+	else if (kstreq(name, "tick"))
+		prof_source_asked = PROF_SOURCE_TICK;
+	else
+		return -EINVAL;
+	return 0;
+}
+
 bool prof_counter_usable(const struct hal_pmu_info *info)
 {
-	return info->counts && info->events_per_sec >= PROF_COUNTER_HZ &&
-	       info->source[0];
+	return prof_source_asked != PROF_SOURCE_TICK && info->counts &&
+	       info->events_per_sec >= PROF_COUNTER_HZ && info->source[0];
+}
+
+bool prof_counter_required_but_absent(const struct hal_pmu_info *info)
+{
+	return prof_source_asked == PROF_SOURCE_PMU && !prof_counter_usable(info);
 }
 
 const char *prof_source_name(const struct hal_pmu_info *info)
@@ -248,20 +287,62 @@ int prof_start(void)
 		last_gen = 1;
 	run_gen = last_gen;
 	run_missing = 0;
+	run_unarmed = 0;
 	run_wait_ns = 0;
-	run_start_ns = hal_clock_ns();
+	run_arm_wait_ns = 0;
+	run_start_ns = 0;
 	run_stop_ns = 0;
 	__atomic_store_n(&prof_gen, run_gen, __ATOMIC_RELEASE);
 	return 0;
+}
+
+/* CPUs of the run whose tick has not yet armed them for it. */
+static uint32_t prof_unarmed(void)
+{
+	uint32_t pending = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if (((run_cpus >> cpu) & 1) &&
+		    __atomic_load_n(&prof_cpus[cpu].armed_gen, __ATOMIC_ACQUIRE) != run_gen)
+			pending |= 1u << cpu;
+	return pending;
+}
+
+uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
+			 void *ctx)
+{
+	uint64_t t0 = hal_clock_ns();
+	uint32_t pending;
+
+	while ((pending = prof_unarmed()) && hal_clock_ns() - t0 < budget_ns) {
+		if (pause)
+			pause(ctx);
+		else
+			hal_cpu_relax();
+	}
+	run_unarmed = pending;
+	run_arm_wait_ns = budget_ns;
+	run_start_ns = hal_clock_ns();
+	/* From here on the run's samples are stored. */
+	__atomic_store_n(&prof_open_gen, run_gen, __ATOMIC_RELEASE);
+	return pending;
 }
 
 void prof_stop(void)
 {
 	if (!__atomic_load_n(&prof_gen, __ATOMIC_RELAXED))
 		return;
-	__atomic_store_n(&prof_gen, 0, __ATOMIC_RELEASE);
-	run_stop_ns = hal_clock_ns();
+	/* For prof_cpu_stopped(): a CPU that sees generation 0 must also
+	 * see which run stopped, or it would acknowledge (and empty its
+	 * buffer for) the run before, erasing this run's samples of a CPU
+	 * that missed that earlier stop.  So the stop generation first... */
 	__atomic_store_n(&prof_stop_gen, run_gen, __ATOMIC_RELEASE);
+	run_stop_ns = hal_clock_ns();
+	/* A window that never opened measured nothing. */
+	if (__atomic_load_n(&prof_open_gen, __ATOMIC_RELAXED) != run_gen)
+		run_start_ns = run_stop_ns;
+	/* ...then, for prof_tick() and prof_nmi(), the end of sampling. */
+	__atomic_store_n(&prof_gen, 0, __ATOMIC_RELEASE);
 }
 
 /* CPUs of the run that have not acknowledged its stop. */
@@ -304,18 +385,22 @@ int prof_report(struct out *o, int pid, unsigned chains)
 		.chains = chains,
 		.missing = run_missing,
 		.wait_ns = run_wait_ns,
+		.unarmed = run_unarmed & ~run_missing,
+		.arm_wait_ns = run_arm_wait_ns,
 		.segs = segs,
 	};
 
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		struct prof_cpu *c = &prof_cpus[cpu];
 
-		if (!((run_cpus >> cpu) & 1) || ((run_missing >> cpu) & 1))
+		if (!((run_cpus >> cpu) & 1) ||
+		    (((run_missing | run_unarmed) >> cpu) & 1))
 			continue;
 		segs[in.nsegs].cpu = cpu;
 		segs[in.nsegs].recs = c->buf;
 		segs[in.nsegs].count = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE);
 		segs[in.nsegs].dropped = c->dropped;
+		in.errors += c->errors;
 		in.nsegs++;
 	}
 	return prof_report_print(o, &in);
@@ -336,6 +421,7 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
 	st->stored = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE);
 	st->dropped = c->dropped;
 	st->late = c->late;
+	st->errors = c->errors;
 	st->gen = c->gen_seen;
 	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);
 }
@@ -349,4 +435,9 @@ const struct prof_record *prof_cpu_records(unsigned cpu, size_t *n)
 bool prof_cpu_armed(unsigned cpu)
 {
 	return __atomic_load_n(&prof_cpus[cpu].armed, __ATOMIC_RELAXED);
+}
+
+const void *prof_cpu_state(unsigned cpu)
+{
+	return &prof_cpus[cpu];
 }

@@ -5,6 +5,7 @@
  * A profile is a session of five calls, made by one task:
  *
  *     prof_start();                     a new run generation
+ *     prof_wait_armed(budget, ...);     every CPU armed: the window opens
  *     ... the window passes ...
  *     prof_stop();                      generation 0
  *     prof_wait_stopped(budget, ...);   every CPU disarmed and acknowledged
@@ -39,8 +40,10 @@ struct trap_frame;
 #define PROF_CHAINS_DEFAULT 8
 /* The counter's sampling rate per CPU; the period is derived from it. */
 #define PROF_COUNTER_HZ 1000
-/* How long the report waits for every CPU to acknowledge the stop:
- * a CPU answers on its next tick (10 ms), plus disarm's tens of us. */
+/* How long the report waits for every CPU to acknowledge the stop, at
+ * least: a CPU answers on its next tick (10 ms), plus disarm's tens of
+ * us.  A platform whose CPUs may answer later says so
+ * (hal_timer_answer_ns()), and the longer of the two is used. */
 #define PROF_STOP_WAIT_MS 200
 /* "No pid filter". */
 #define PROF_PID_ALL (-1)
@@ -73,6 +76,16 @@ const struct hal_pmu_info *prof_pmu_info(void);
  * proven to count and its rate is known. */
 bool prof_counter_usable(const struct hal_pmu_info *info);
 
+/* The source the boot asked for (profile.source=, ksim --source): "auto"
+ * (the counter when it counts, else the tick), "pmu" (the counter, or
+ * refuse to profile) or "tick".  Returns 0 or -EINVAL.  Boot, before the
+ * first profile. */
+int prof_set_source(const char *name);
+
+/* True when the source asked for is the counter and it cannot count:
+ * `profile` refuses rather than sampling something else. */
+bool prof_counter_required_but_absent(const struct hal_pmu_info *info);
+
 /* The source a profile would use with @info: the counter's name, or
  * the tick (hal_timer_tick_source()). */
 const char *prof_source_name(const struct hal_pmu_info *info);
@@ -82,6 +95,15 @@ const char *prof_source_name(const struct hal_pmu_info *info);
  * Returns 0, -EBUSY when another session holds the profiler, or -ENOMEM.
  * Task context. */
 int prof_start(void);
+
+/* Wait until every CPU of the run has armed for it on its own tick, at
+ * most @budget_ns by hal_clock_ns(), calling @pause(@ctx) between polls
+ * (NULL: spin), then open the window: samples are stored from now on,
+ * and the milliseconds the report prints start here.  Returns the mask of
+ * CPUs that never armed; the report names them and they contribute
+ * nothing.  Task context, the session's holder, after prof_start(). */
+uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
+			 void *ctx);
 
 /* End the sampling window: publish generation 0.  Each CPU disarms and
  * acknowledges on its next tick.  Task context, the session's holder. */
@@ -108,7 +130,8 @@ void prof_end(void);
 struct prof_cpu_stats {
 	uint32_t stored;	/* records in its buffer */
 	uint64_t dropped;	/* samples lost to a full buffer */
-	uint64_t late;		/* overflows claimed outside the run, not stored */
+	uint64_t late;		/* overflows claimed outside the window, not stored */
+	uint64_t errors;	/* hal_pmu_arm()/hal_pmu_disarm() failures */
 	unsigned gen;		/* the run its buffer belongs to */
 	bool armed;
 };
@@ -117,6 +140,10 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st);
 /* The records @cpu stored, *n of them; NULL before its first run.  Only
  * stable once that CPU acknowledged the stop. */
 const struct prof_record *prof_cpu_records(unsigned cpu, size_t *n);
+
+/* Where @cpu's share of the profiler's state lives, for the test that
+ * pins that no two CPUs share a cache line. */
+const void *prof_cpu_state(unsigned cpu);
 
 /* True while @cpu's counter is the profiler's (between "armed" and the
  * end of disarm). */

@@ -1,10 +1,19 @@
 #include "kernel/report.h"
 
+#include "hal/trap.h"
 #include "kernel/backtrace.h"
 #include "kernel/fold.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
 #include "lib/out.h"
+
+/* Frame 0 outside the image, where the platform names such code: host
+ * library code keeps no frame pointer, so the walk starts from our
+ * caller's frame and that immediate caller is not known. */
+static bool report_foreign_leaf(const struct prof_record *r)
+{
+	return hal_trap_foreign_name() && r->nframes && !sym_in_image(r->frames[0]);
+}
 
 static bool report_keeps(const struct prof_report_in *in,
 			 const struct prof_record *r)
@@ -21,29 +30,49 @@ static void report_percent(struct out *o, uint64_t part, uint64_t whole)
 		   (unsigned long long)(tenths % 10));
 }
 
-static void report_missing(struct out *o, const struct prof_report_in *in)
+/* "cpu 2" or "cpus 1,3"; returns how many CPUs @mask names. */
+static unsigned report_cpu_list(struct out *o, uint32_t mask)
 {
 	unsigned n = 0;
 
 	for (unsigned cpu = 0; cpu < 32; cpu++)
-		n += (in->missing >> cpu) & 1;
-	if (!n)
-		return;
+		n += (mask >> cpu) & 1;
 	out_puts(o, n == 1 ? "cpu " : "cpus ");
-	for (unsigned cpu = 0, seen = 0; cpu < 32; cpu++) {
-		if (!((in->missing >> cpu) & 1))
-			continue;
-		out_printf(o, "%s%u", seen++ ? "," : "", cpu);
+	for (unsigned cpu = 0, seen = 0; cpu < 32; cpu++)
+		if ((mask >> cpu) & 1)
+			out_printf(o, "%s%u", seen++ ? "," : "", cpu);
+	return n;
+}
+
+static void report_missing(struct out *o, const struct prof_report_in *in)
+{
+	unsigned n;
+
+	if (in->unarmed) {
+		n = report_cpu_list(o, in->unarmed);
+		out_printf(o, " did not arm within %llu ms; %s nothing\n",
+			   (unsigned long long)(in->arm_wait_ns / 1000000),
+			   n == 1 ? "it contributes" : "they contribute");
 	}
-	out_printf(o, " did not acknowledge the stop within %llu ms; %s samples are left out\n",
-		   (unsigned long long)(in->wait_ns / 1000000),
-		   n == 1 ? "its" : "their");
+	if (in->missing) {
+		n = report_cpu_list(o, in->missing);
+		out_printf(o, " did not acknowledge the stop within %llu ms; %s samples are left out\n",
+			   (unsigned long long)(in->wait_ns / 1000000),
+			   n == 1 ? "its" : "their");
+	}
+	if (in->errors)
+		out_printf(o, "%llu counter arm/disarm error%s: the counter may have missed samples\n",
+			   (unsigned long long)in->errors, in->errors == 1 ? "" : "s");
 }
 
 static void report_leaf(struct out *o, const struct fold_chain *c)
 {
 	char buf[96];
 
+	if (c->leaf == FOLD_FOREIGN) {
+		out_puts(o, c->name);
+		return;
+	}
 	if (c->name && c->lo != c->hi) {
 		out_printf(o, "%s+0x%lx..0x%lx", c->name, (unsigned long)c->lo,
 			   (unsigned long)c->hi);
@@ -61,8 +90,12 @@ static void report_chain(struct out *o, const struct fold_chain *c,
 	out_printf(o, " %llu ", (unsigned long long)c->count);
 	report_leaf(o, c);
 	out_puts(o, "\n");
-	for (uint32_t i = 0; i < c->ncallers; i++)
-		backtrace_print_caller(o, c->callers[i]);
+	for (uint32_t i = 0; i < c->ncallers; i++) {
+		if (c->callers[i] == FOLD_FOREIGN)
+			out_printf(o, BACKTRACE_INDENT "<- %s\n", hal_trap_foreign_name());
+		else
+			backtrace_print_caller(o, c->callers[i]);
+	}
 }
 
 static void report_empty(struct out *o, const struct prof_report_in *in)
@@ -94,7 +127,7 @@ static void report_rest(struct out *o, const struct fold *f, size_t shown)
 
 int prof_report_print(struct out *o, const struct prof_report_in *in)
 {
-	uint64_t all = 0, kept = 0, dropped = 0;
+	uint64_t all = 0, kept = 0, dropped = 0, foreign = 0;
 	unsigned cpus = 0;
 	struct fold f;
 	size_t shown;
@@ -102,8 +135,14 @@ int prof_report_print(struct out *o, const struct prof_report_in *in)
 	for (size_t s = 0; s < in->nsegs; s++) {
 		uint64_t mine = 0;
 
-		for (size_t i = 0; i < in->segs[s].count; i++)
-			mine += report_keeps(in, &in->segs[s].recs[i]);
+		for (size_t i = 0; i < in->segs[s].count; i++) {
+			const struct prof_record *r = &in->segs[s].recs[i];
+
+			if (report_keeps(in, r)) {
+				mine++;
+				foreign += report_foreign_leaf(r);
+			}
+		}
 		all += in->segs[s].count;
 		dropped += in->segs[s].dropped;
 		kept += mine;
@@ -122,13 +161,17 @@ int prof_report_print(struct out *o, const struct prof_report_in *in)
 
 	out_printf(o, "profiled %llu ms\n",
 		   (unsigned long long)((in->window_ns + 500000) / 1000000));
-	out_printf(o, "%llu samples on %u cpus, %llu dropped, source %s\n",
+	/* A full buffer drops before the pid is known. */
+	out_printf(o, "%llu samples on %u cpus, %llu dropped%s, source %s\n",
 		   (unsigned long long)kept, cpus, (unsigned long long)dropped,
-		   in->source);
+		   in->pid != PROF_PID_ALL ? " (all tasks)" : "", in->source);
 	report_missing(o, in);
 	if (in->pid != PROF_PID_ALL)
 		out_printf(o, "pid %d only, out of %llu samples\n", in->pid,
 			   (unsigned long long)all);
+	if (foreign)
+		out_printf(o, "%llu samples in %s code: the caller that called into it is unknown\n",
+			   (unsigned long long)foreign, hal_trap_foreign_name());
 	if (!kept)
 		report_empty(o, in);
 	/* Everything was folded; the table keeps the hottest

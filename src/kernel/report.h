@@ -28,6 +28,9 @@ struct prof_report_in {
 	unsigned chains;		/* chains to print, 1..PROF_CHAINS_MAX */
 	uint32_t missing;		/* CPUs that never acknowledged the stop */
 	uint64_t wait_ns;		/* how long the report waited for them */
+	uint32_t unarmed;		/* CPUs that never armed: left out */
+	uint64_t arm_wait_ns;		/* how long the window waited for them */
+	uint64_t errors;		/* the counter failed to arm or disarm */
 	const struct prof_segment *segs;	/* the CPUs that did */
 	size_t nsegs;
 };

@@ -60,11 +60,15 @@ bool sched_cpu_online(unsigned cpu)
 	       __atomic_load_n(&cpus[cpu].online, __ATOMIC_ACQUIRE);
 }
 
-/* Runs first thing in whichever task a switch resumes. */
+/* Runs first thing in whichever task a switch resumes: only now is it
+ * the CPU's current task.  Until here the switch ran on the outgoing
+ * task's behalf (its stack, its registers being saved), and a sample
+ * taken inside it is charged to that task, not to the one coming in. */
 static void sched_finish_switch(struct cpu *c)
 {
 	struct task *prev = c->last_prev;
 
+	__atomic_store_n(&c->current, c->switch_to, __ATOMIC_RELAXED);
 	if (prev && prev->state == TASK_DEAD)
 		__atomic_store_n(&prev->off_cpu, true, __ATOMIC_RELEASE);
 	c->last_prev = NULL;
@@ -102,8 +106,9 @@ static void schedule(void)
 	c->switched_at = now;
 	c->switches++;
 	c->last_prev = prev;
-	c->current = next;
-	hal_context_switch(&prev->ctx, next->ctx);
+	c->switch_to = next;
+	/* A dead task is never resumed: nothing of it to save. */
+	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
 	sched_finish_switch(this_cpu());
 }
 

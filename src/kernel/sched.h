@@ -20,6 +20,7 @@ struct cpu {
 	struct task *current;
 	struct task *idle;
 	struct task *last_prev;		/* the task a switch just left */
+	struct task *switch_to;		/* current once the switch lands */
 	struct spinlock rq_lock;
 	struct task *rq_head, *rq_tail;	/* runnable, not running */
 	struct task *sleepers;		/* sleeping, unordered */

@@ -46,6 +46,18 @@ bool sym_lookup(uintptr_t addr, struct sym_hit *hit)
 	return true;
 }
 
+bool sym_in_image(uintptr_t addr)
+{
+	const struct sym_table *t = active_table;
+	const struct sym_entry *last;
+	uint32_t off;
+
+	if (!t->count || !sym_offset_of(t, addr, &off))
+		return false;
+	last = &t->entries[t->count - 1];
+	return off < (uint64_t)last->start + last->size;
+}
+
 bool sym_resolve(uintptr_t addr, bool is_return, struct sym_hit *hit,
 		 uintptr_t *off)
 {

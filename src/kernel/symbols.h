@@ -74,6 +74,12 @@ bool sym_resolve(uintptr_t addr, bool is_return, struct sym_hit *hit,
  * "name+0xoff" or "0x<addr>" when no symbol covers it. */
 void sym_format(char *buf, size_t size, uintptr_t addr, bool is_return);
 
+/* True when @addr lies inside the image the table describes: from its
+ * base to the end of its last symbol.  An address inside with no symbol
+ * covering it is still the image's (a gap, hand-written code).  Any
+ * context; never faults. */
+bool sym_in_image(uintptr_t addr);
+
 /* The CFA rule in force at @addr (an instruction address, looked up as it
  * is): *rule gets a copy of the table's entry.  Returns the rule's
  * register, SYM_CFA_UNKNOWN when no rule covers @addr.

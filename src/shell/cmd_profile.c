@@ -1,6 +1,8 @@
 /* profile [ms] [pid|all] [chains]: sample, then print the report. */
 #include <stdint.h>
 
+#include "hal/pmu.h"
+#include "hal/timer.h"
 #include "kernel/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
@@ -101,13 +103,30 @@ static void profile_pause(void *ctx)
 	sched_sleep_ms(1);
 }
 
+/* A CPU answers the stop on its next tick, and a platform whose CPUs may
+ * answer later says how much later. */
+static uint64_t profile_stop_budget_ns(void)
+{
+	uint64_t floor = (uint64_t)PROF_STOP_WAIT_MS * 1000000u;
+	uint64_t platform = hal_timer_answer_ns();
+
+	return platform > floor ? platform : floor;
+}
+
 int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
 {
+	const struct hal_pmu_info *info;
 	struct profile_args a;
 	int r;
 
 	if (profile_parse(sh->out, argc, argv, &a) < 0)
 		return 1;
+	info = prof_pmu_info();
+	if (prof_counter_required_but_absent(info)) {
+		out_printf(sh->out, "profile: profile.source=pmu, but the counter does not count (%s)\n",
+			   info->why_not[0] ? info->why_not : "no counter");
+		return 1;
+	}
 	r = prof_start();
 	if (r == -EBUSY) {
 		out_puts(sh->out, "profile: busy\n");
@@ -117,9 +136,12 @@ int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
 		out_puts(sh->out, "profile: out of memory for the sample buffers\n");
 		return 1;
 	}
+	/* The window opens once every CPU samples, so that all of it is
+	 * sampled time. */
+	prof_wait_armed(hal_timer_answer_ns(), profile_pause, NULL);
 	sched_sleep_window_ms(a.window_ms);
 	prof_stop();
-	prof_wait_stopped((uint64_t)PROF_STOP_WAIT_MS * 1000000u, profile_pause, NULL);
+	prof_wait_stopped(profile_stop_budget_ns(), profile_pause, NULL);
 	r = prof_report(sh->out, a.pid, a.chains);
 	prof_end();
 	if (r < 0) {

@@ -4,6 +4,8 @@
 #include <stdint.h>
 
 #include "hal/cpu.h"
+#include "hal/timer.h"
+#include "kernel/heap.h"
 #include "kernel/kernel.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
@@ -13,7 +15,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|fault|gp|ud\n"
+#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|fault|gp|ud|irqsoff CPU MS [DELAY_MS]\n"
 /* How long `test panic CPU` waits for the machine to stop. */
 #define TEST_PANIC_WAIT_MS 5000
 /* Bytes each `test recurse` frame holds besides its frame record. */
@@ -22,6 +24,12 @@
  * the deepest call still push there. */
 #define TEST_RECURSE_MARGIN 2048
 #define TEST_RECURSE_MAX 100000
+/* `test irqsoff`: how long the spin may last and wait to begin. */
+#define TEST_IRQSOFF_MAX_MS 10000
+#define TEST_IRQSOFF_DELAY_DEFAULT_MS 200
+/* Work between clock reads, so that the spin's time is spent in its own
+ * instructions rather than in the clock's. */
+#define TEST_IRQSOFF_BATCH 4096
 
 /* Addresses read through a volatile so the compiler cannot see the
  * fault coming and replace the access with a trap of its own.  Page 0 is
@@ -117,6 +125,87 @@ static int test_panic_on(struct shell_ctx *sh, const char *arg)
 	return 1;
 }
 
+/* `test irqsoff`: a pinned task waits, then spins with interrupts masked
+ * so that neither the tick nor anything else can interrupt it; only the
+ * profiler's counter overflow (an NMI, or the simulator's unmasked
+ * overflow signal) can see where its time goes. */
+struct test_irqsoff_args {
+	uint64_t spin_ms, delay_ms;
+};
+
+static volatile unsigned long test_irqsoff_sink;
+
+/* The function the profile must show: it reads the clock only between
+ * batches of its own work. */
+__attribute__((noipa)) static void irqsoff_spin(uint64_t ms)
+{
+	uint64_t end = hal_clock_ns() + ms * 1000000u;
+
+	while ((int64_t)(hal_clock_ns() - end) < 0)
+		for (unsigned i = 0; i < TEST_IRQSOFF_BATCH; i++)
+			test_irqsoff_sink += i;
+}
+
+static void test_irqsoff_task(void *arg)
+{
+	struct test_irqsoff_args a = *(struct test_irqsoff_args *)arg;
+	unsigned long flags;
+
+	kfree(arg);
+	sched_sleep_ms(a.delay_ms);
+	flags = hal_irq_save();
+	irqsoff_spin(a.spin_ms);
+	hal_irq_restore(flags);
+}
+
+static int test_parse_ms(struct shell_ctx *sh, const char *what,
+			 const char *s, uint64_t min, uint64_t *ms)
+{
+	if (parse_u64(s, ms) < 0 || *ms < min || *ms > TEST_IRQSOFF_MAX_MS) {
+		out_printf(sh->out, "test: irqsoff %s must be %lu-%d ms (got %s)\n",
+			   what, (unsigned long)min, TEST_IRQSOFF_MAX_MS, s);
+		return -1;
+	}
+	return 0;
+}
+
+/* test irqsoff CPU MS [DELAY_MS]: returns at once; the spin starts on
+ * CPU after DELAY_MS, so a profile started meanwhile sees it. */
+static int test_irqsoff_cmd(struct shell_ctx *sh, int argc, char **argv)
+{
+	struct test_irqsoff_args *a;
+	uint64_t cpu, spin, delay = TEST_IRQSOFF_DELAY_DEFAULT_MS;
+
+	if (argc < 4 || argc > 5) {
+		out_puts(sh->out, "test: usage: test irqsoff CPU MS [DELAY_MS]\n");
+		return 1;
+	}
+	if (parse_u64(argv[2], &cpu) < 0 || cpu >= hal_cpu_count()) {
+		out_printf(sh->out, "test: cpu must be 0-%u (got %s)\n",
+			   hal_cpu_count() - 1, argv[2]);
+		return 1;
+	}
+	if (test_parse_ms(sh, "time", argv[3], 1, &spin) < 0 ||
+	    (argc == 5 && test_parse_ms(sh, "delay", argv[4], 0, &delay) < 0))
+		return 1;
+	a = kmalloc(sizeof(*a));
+	if (!a) {
+		out_puts(sh->out, "test: out of memory\n");
+		return 1;
+	}
+	a->spin_ms = spin;
+	a->delay_ms = delay;
+	if (!task_create("irqsoff", test_irqsoff_task, a, (unsigned)cpu)) {
+		kfree(a);
+		out_printf(sh->out, "test: cannot start a task on cpu %lu\n",
+			   (unsigned long)cpu);
+		return 1;
+	}
+	out_printf(sh->out, "test: irqsoff on cpu %lu for %lu ms in %lu ms\n",
+		   (unsigned long)cpu, (unsigned long)spin, (unsigned long)delay);
+	return 0;
+}
+
 __attribute__((noipa)) static int test_fault_read(uintptr_t addr)
 {
 	return *(volatile int *)addr;
@@ -129,6 +218,8 @@ __attribute__((noipa)) static void test_invalid_opcode(void)
 
 int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 {
+	if (argc >= 2 && kstreq(argv[1], "irqsoff"))
+		return test_irqsoff_cmd(sh, argc, argv);
 	if (argc == 3 && kstreq(argv[1], "panic"))
 		return test_panic_on(sh, argv[2]);
 	if (argc == 3 && kstreq(argv[1], "recurse"))
@@ -150,7 +241,7 @@ int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 	} else if (kstreq(argv[1], "ud")) {
 		test_invalid_opcode();
 	} else {
-		out_printf(sh->out, "test: unknown test '%s' (panic, recurse, fault, gp or ud)\n",
+		out_printf(sh->out, "test: unknown test '%s' (panic, recurse, fault, gp, ud or irqsoff)\n",
 			   argv[1]);
 		return 1;
 	}
