@@ -6,6 +6,7 @@
 
 #include "kernel/cmdline.h"
 #include "lib/out.h"
+#include "net/net.h"
 #include "check_main.h"
 
 static char msgs[2048];
@@ -127,6 +128,55 @@ START_TEST(test_cmdline_next_command_splits_and_trims)
 }
 END_TEST
 
+/* The UDP shell's key: taken when well-formed, and never printed, not
+ * even when the word or the value is wrong. */
+START_TEST(test_cmdline_udpsh_key_never_echoed)
+{
+	static const char secret[] = "5ec2e75ec2e75ec2e75ec2e75ec2e7";
+	char word[512];
+
+	net_config_reset();
+	ck_assert_int_eq(parse("udpsh.key=000102030405060708090a0b0c0d0e0f"), 0);
+	ck_assert_uint_eq(net_config()->udpsh_key_len, 16);
+	ck_assert_uint_eq(net_config()->udpsh_key[15], 0x0f);
+	ck_assert_str_eq(msgs, "");
+
+	ck_assert_int_eq(parse("udpsh.key=" "5ec2e75ec2e75ec2e75ec2e75ec2e7"), 1);	/* 15 bytes */
+	ck_assert_ptr_null(strstr(msgs, secret));
+	ck_assert_ptr_nonnull(strstr(msgs, "udpsh.key= is not 16-64 bytes in hex"));
+	ck_assert_uint_eq(net_config()->udpsh_key_len, 16);	/* the old key stays */
+
+	ck_assert_int_eq(parse("udpsh.key=\"" "5ec2e75ec2e75ec2e75ec2e75ec2e7"), 1);	/* unterminated quote */
+	ck_assert_ptr_null(strstr(msgs, secret));
+	ck_assert_ptr_nonnull(strstr(msgs, "malformed udpsh.key= word"));
+
+	snprintf(word, sizeof(word), "udpsh.key=%s%s%s%s%s%s%s%s", secret, secret, secret,
+		 secret, secret, secret, secret, secret);
+	ck_assert_int_eq(parse(word), 1);		/* too long for any buffer */
+	ck_assert_ptr_null(strstr(msgs, secret));
+	ck_assert_ptr_nonnull(strstr(msgs, "udpsh.key= is 240 bytes, too long"));
+	net_config_reset();
+}
+END_TEST
+
+START_TEST(test_cmdline_profile_source_chooses_the_sampler)
+{
+	const struct hal_pmu_info *info = prof_pmu_info();	/* the fake counter */
+
+	ck_assert_int_eq(parse("profile.source=nmi"), 1);
+	ck_assert_str_eq(msgs, "cmdline: profile.source= must be auto, pmu or tick (got 'nmi'); ignored\n");
+	ck_assert_str_eq(prof_source_name(info), "pmu/fake cycles");
+	ck_assert_int_eq(parse("profile.source=tick"), 0);
+	ck_assert_str_eq(msgs, "");
+	ck_assert_str_eq(prof_source_name(info), "tick 100hz");
+	ck_assert(!prof_counter_required_but_absent(info));
+	ck_assert_int_eq(parse("profile.source=pmu"), 0);
+	ck_assert_str_eq(prof_source_name(info), "pmu/fake cycles");
+	ck_assert_int_eq(parse("profile.source=auto"), 0);
+	ck_assert_str_eq(prof_source_name(info), "pmu/fake cycles");
+}
+END_TEST
+
 static Suite *cmdline_suite(void)
 {
 	Suite *s = suite_create("cmdline");
@@ -141,6 +191,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_cmdline_malformed_words_reported_defaults_kept);
 	tcase_add_test(tc, test_cmdline_too_long_cmd_ignored);
 	tcase_add_test(tc, test_cmdline_next_command_splits_and_trims);
+	tcase_add_test(tc, test_cmdline_udpsh_key_never_echoed);
 	suite_add_tcase(s, tc);
 	return s;
 }

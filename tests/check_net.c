@@ -1210,6 +1210,113 @@ START_TEST(test_udpsh_reply_without_arp_entry_counted)
 }
 END_TEST
 
+/* --- ARP against poisoning and the keyed shell ------------------------ */
+
+static bool mac_of(uint32_t ip, const uint8_t *want)
+{
+	uint8_t mac[6];
+
+	return arp_lookup(ip, mac) && memcmp(mac, want, 6) == 0;
+}
+
+START_TEST(test_arp_solicited_reply_moves_entry_once)
+{
+	learn_gw();
+	arp_request(GW_IP);
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	ck_assert(mac_of(GW_IP, peer_mac));
+	/* The request is used up: a second answer is unsolicited. */
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, bcast_mac));
+	ck_assert(mac_of(GW_IP, peer_mac));
+	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 1);
+}
+END_TEST
+
+START_TEST(test_arp_unsolicited_cannot_move_live_entry)
+{
+	learn_gw();
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));	/* gratuitous reply */
+	rx(arp(frame, 1, peer_mac, GW_IP, OUR_IP, bcast_mac));	/* request to us */
+	rx(arp(frame, 1, peer_mac, GW_IP, 0x0a000209u, bcast_mac));	/* about another */
+	ck_assert(mac_of(GW_IP, gw_mac));
+	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 3);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);	/* the spoofed request got no reply */
+}
+END_TEST
+
+START_TEST(test_arp_expired_entry_taken_over)
+{
+	learn_gw();
+	fake_now_ns += ARP_TTL_NS;
+	rx(arp(frame, 1, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	ck_assert(mac_of(GW_IP, peer_mac));
+	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 0);
+}
+END_TEST
+
+START_TEST(test_arp_off_subnet_sender_no_entry)
+{
+	struct arp_entry_info e[ARP_CACHE_SIZE];
+
+	rx(arp(frame, 1, peer_mac, 0x0800c34cu, OUR_IP, bcast_mac));	/* 8.0.195.76 */
+	rx(arp(frame, 2, peer_mac, FAR_IP, OUR_IP, bcast_mac));
+	ck_assert_uint_eq(arp_snapshot(e, ARP_CACHE_SIZE), 0);
+	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_OFF_SUBNET], 2);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);
+}
+END_TEST
+
+START_TEST(test_udpsh_firmware_key_wins_plain_refused)
+{
+	struct udpsh_stats u;
+
+	fake_fw_key = "00112233445566778899aabbccddeeff\n";
+	ck_assert_int_eq(net_config_word("udpsh.key", "ffeeddccbbaa99887766554433221100", err_out()), 0);
+	learn_gw();
+	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert(net_udpsh_keyed());
+	rx(udp_gw(frame, SHELL_PORT, "echo forged"));
+	ck_assert_uint_eq(net_udpsh_run_queued(), 0);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);
+	net_udpsh_stats(&u);
+	ck_assert_uint_eq(u.bad_mac, 1);
+	fake_fw_key = NULL;
+}
+END_TEST
+
+START_TEST(test_udpsh_bad_firmware_key_not_started)
+{
+	fake_fw_key = "not a key";
+	ck_assert_int_eq(net_udpsh_open(), -EKEYREJECTED);
+	fake_fw_key = NULL;
+}
+END_TEST
+
+START_TEST(test_udpsh_first_fragment_answered_rest_counted)
+{
+	char buf[256];
+	unsigned n;
+	size_t len;
+
+	learn_gw();
+	ck_assert_int_eq(net_udpsh_open(), 0);
+	/* A 1500-byte command's first fragment: the UDP length says 1508. */
+	len = udp_gw(frame, SHELL_PORT, "echo x");
+	put16(frame + 14 + 6, 0x2000);			/* more fragments */
+	put16(frame + 34 + 4, 8 + 1500);
+	put16(frame + 34 + 6, 0);
+	ip_fix_csum(frame);
+	rx(len);
+	put16(frame + 14 + 6, 0x00b9);			/* offset 1480 */
+	ip_fix_csum(frame);
+	rx(len);
+	ck_assert_uint_eq(net_udpsh_run_queued(), 1);
+	replies(buf, sizeof(buf), &n);
+	ck_assert_str_eq(buf, "line longer than 255 bytes (got 1500); not run\n> ");
+	ck_assert_uint_eq(stats().drops[NET_DROP_IP_FRAGMENT], 1);
+}
+END_TEST
+
 /* --- net_start and the net command ----------------------------------- */
 
 START_TEST(test_start_without_device_silent_down)
@@ -1339,6 +1446,13 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_udpsh_queue_full_drops_then_recovers);
 	tcase_add_test(tc, test_udpsh_off_binds_nothing);
 	tcase_add_test(tc, test_udpsh_reply_without_arp_entry_counted);
+	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_once);
+	tcase_add_test(tc, test_arp_unsolicited_cannot_move_live_entry);
+	tcase_add_test(tc, test_arp_expired_entry_taken_over);
+	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
+	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);
+	tcase_add_test(tc, test_udpsh_bad_firmware_key_not_started);
+	tcase_add_test(tc, test_udpsh_first_fragment_answered_rest_counted);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("command");

@@ -13,7 +13,8 @@ FAKE_HAL_SOURCES = \
 TEST_LDADD = src/libkprof.la $(CHECK_LIBS)
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 # Check's own per-test timeout; suites that need longer set it per case.
-AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT;
+AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
+	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR;
 
 check_PROGRAMS += tests/check_lib tests/check_sched
 TESTS += tests/check_lib tests/check_sched

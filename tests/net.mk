@@ -23,6 +23,18 @@ TESTS += %reldir%/check_net_sim
 %canon_reldir%_check_net_sim_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_net_sim_LDADD = $(CHECK_LIBS)
 EXTRA_%canon_reldir%_check_net_sim_DEPENDENCIES = ksim$(EXEEXT)
+
+# The UDP shell under attack (forged sources, ARP poisoning, replay,
+# reflection, over-long commands) through ksim's network device, and
+# tools/kshell's checks and authenticated protocol: python3 scripts on
+# tests/kpnet.py that run ksim and kshell from the build folder.
+TESTS += %reldir%/test_udpsh_attacks %reldir%/test_kshell
+# (The logs named through a variable: automake would take a rule it sees
+# for a .log it generates as a replacement for its own.)
+net_script_log = %reldir%/test_
+$(net_script_log)udpsh_attacks.log $(net_script_log)kshell.log: ksim$(EXEEXT) \
+	tools/kshell$(EXEEXT)
 endif
+EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell
 
 include %reldir%/fuzz/local.mk

@@ -1,20 +1,37 @@
 /* kshell: talk to a kernel's UDP shell (src/shell/udpsh.h).
  *
- *   kshell [-t SECONDS] [HOST[:PORT]] [COMMAND...]
+ *   kshell [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]
  *
  * With a command: send it as one datagram, print the reply without the
- * trailing prompt, exit 0; exit 2 when no datagram arrives for SECONDS
- * (default 5, or $KSHELL_TIMEOUT) before the prompt does.  Without one:
- * interactive, a line of standard input per command, the kernel's own
- * prompt shown.  HOST defaults to 127.0.0.1 and PORT to 5555 (what
- * `make run` forwards).  The first word is taken as HOST[:PORT] when it
- * has a '.' or ':' in it or is "localhost", so `kshell help` works. */
+ * trailing prompt, exit 0.  Without one: interactive, a line of standard
+ * input per command, the kernel's own prompt shown.  HOST defaults to
+ * 127.0.0.1 and PORT to 5555 (what `make run` forwards).  The first word
+ * is taken as HOST[:PORT] when it has a '.' or ':' in it or is
+ * "localhost", so `kshell help` works.
+ *
+ * With a key (-k FILE, else $KSHELL_KEY_FILE, else $KSHELL_KEY: 16-64
+ * bytes in hex) it speaks the authenticated protocol: each request
+ * carries the kernel's boot nonce, a sequence number above the kernel's
+ * mark and an HMAC-SHA256; a "stale" answer tells it the current nonce
+ * and mark and it retries.  Every reply datagram must verify, answer
+ * this request and come with the next number, until the one flagged
+ * last: a lost, reordered or duplicated datagram ends it with exit 3,
+ * and one that fails verification is ignored with a warning.
+ *
+ * Exit status: 0 the reply came whole; 1 usage or a local error
+ * (nothing sent); 2 nothing arrived for SECONDS (default 5, or
+ * $KSHELL_TIMEOUT) before the prompt did; 3 the reply is incomplete
+ * (a datagram missing); 4 the kernel was busy and did not run it.
+ * A line longer than 4095 bytes or holding a NUL is refused with a
+ * one-line error and not sent. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <limits.h>
 #include <netdb.h>
 #include <poll.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,27 +39,80 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "lib/sha256.h"
+
 #define KSHELL_DEFAULT_HOST "127.0.0.1"
 #define KSHELL_DEFAULT_PORT "5555"
 #define KSHELL_DEFAULT_TIMEOUT_S 5
-#define KSHELL_LINE_MAX 4096
+#define KSHELL_LINE_MAX 4095
 #define KSHELL_DGRAM_MAX 65536
 #define PROMPT "> "
 #define PROMPT_LEN 2
 
-enum { EXIT_USAGE = 1, EXIT_TIMEOUT = 2 };
+/* The authenticated framing (src/shell/udpsh.h). */
+#define AUTH_MAGIC "KPA1"
+#define AUTH_HDR 32
+#define AUTH_MAC 32
+#define AUTH_OVERHEAD (AUTH_HDR + AUTH_MAC)
+#define DIR_REQUEST 1
+#define DIR_REPLY 2
+#define FLAG_LAST 1
+#define FLAG_STALE 2
+#define FLAG_BUSY 4
+#define KEY_MIN 16
+#define KEY_MAX 64
+#define STALE_RETRIES 3
+
+enum { EXIT_USAGE = 1, EXIT_TIMEOUT = 2, EXIT_INCOMPLETE = 3, EXIT_BUSY = 4 };
 
 static const char *progname = "kshell";
 
+/* The session: keyless, or the key with what the kernel last told us. */
+static struct {
+	bool keyed;
+	uint8_t key[KEY_MAX];
+	size_t key_len;
+	uint64_t nonce;		/* 0: not known yet (the first answer is stale) */
+	uint64_t seq;		/* the last sequence number sent */
+	unsigned forged;	/* datagrams that failed verification */
+} ks;
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [-t SECONDS] [HOST[:PORT]] [COMMAND...]\n", progname);
+	fprintf(stderr, "usage: %s [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]\n",
+		progname);
 	exit(EXIT_USAGE);
 }
 
 static bool looks_like_host(const char *s)
 {
 	return strchr(s, '.') || strchr(s, ':') || strcmp(s, "localhost") == 0;
+}
+
+/* A timeout in seconds, 1-3600, from @s (all digits); -1 if not. */
+static int parse_timeout(const char *s)
+{
+	char *end;
+	long v;
+
+	if (!*s || strspn(s, "0123456789") != strlen(s))
+		return -1;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < 1 || v > 3600)
+		return -1;
+	return (int)v;
+}
+
+static bool valid_port(const char *p)
+{
+	char *end;
+	long v;
+
+	if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 5)
+		return false;
+	v = strtol(p, &end, 10);
+	return v >= 1 && v <= 65535;
 }
 
 /* A UDP socket connected to HOST[:PORT]; exits with a message on error. */
@@ -64,6 +134,10 @@ static int kshell_connect(const char *target)
 	host[n] = '\0';
 	if (colon)
 		port = colon + 1;
+	if (!valid_port(port)) {
+		fprintf(stderr, "%s: port must be 1-65535 (got %s)\n", progname, port);
+		exit(EXIT_USAGE);
+	}
 	err = getaddrinfo(host, port, &hints, &res);
 	if (err) {
 		fprintf(stderr, "%s: %s: %s\n", progname, target, gai_strerror(err));
@@ -86,18 +160,118 @@ static int kshell_connect(const char *target)
 	return fd;
 }
 
-/* Send @cmd, then print reply datagrams until one ends with the prompt.
- * The prompt itself is printed only when @show_prompt.  Returns 0, or
- * EXIT_TIMEOUT when @timeout_ms passed with nothing arriving. */
-static int kshell_exchange(int fd, const char *cmd, int timeout_ms, bool show_prompt)
-{
-	static char buf[KSHELL_DGRAM_MAX];
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+/* --- the key ---------------------------------------------------------- */
 
-	if (send(fd, cmd, strlen(cmd), 0) < 0) {
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Hex digits in pairs, then only blanks; never printed. */
+static bool key_parse(const char *t, size_t len)
+{
+	size_t i = 0, n = 0;
+
+	for (; i + 1 < len && hexval(t[i]) >= 0 && hexval(t[i + 1]) >= 0; i += 2) {
+		if (n == KEY_MAX)
+			return false;
+		ks.key[n++] = (uint8_t)(hexval(t[i]) << 4 | hexval(t[i + 1]));
+	}
+	for (; i < len; i++)
+		if (!strchr(" \t\r\n", t[i]) || !t[i])
+			return false;
+	ks.key_len = n;
+	ks.keyed = n >= KEY_MIN;
+	return ks.keyed;
+}
+
+/* The key from @file, else $KSHELL_KEY_FILE, else $KSHELL_KEY; none is
+ * fine (keyless).  A bad key exits, naming where it came from only. */
+static void key_load(const char *file)
+{
+	const char *env = getenv("KSHELL_KEY");
+	char text[512];
+	size_t n;
+	FILE *f;
+
+	if (!file)
+		file = getenv("KSHELL_KEY_FILE");
+	if (file && *file) {
+		f = fopen(file, "r");
+		if (!f) {
+			fprintf(stderr, "%s: key file %s: %s\n", progname, file, strerror(errno));
+			exit(EXIT_USAGE);
+		}
+		n = fread(text, 1, sizeof(text), f);
+		fclose(f);
+		if (n == sizeof(text) || !key_parse(text, n)) {
+			fprintf(stderr, "%s: key file %s does not hold a key of %d-%d bytes in hex\n",
+				progname, file, KEY_MIN, KEY_MAX);
+			exit(EXIT_USAGE);
+		}
+		memset(text, 0, sizeof(text));
+		return;
+	}
+	if (env && *env && !key_parse(env, strlen(env))) {
+		fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex\n",
+			progname, KEY_MIN, KEY_MAX);
+		exit(EXIT_USAGE);
+	}
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (56 - 8 * i));
+}
+
+static uint64_t get64(const uint8_t *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 8; i++)
+		v = v << 8 | p[i];
+	return v;
+}
+
+/* --- one exchange ----------------------------------------------------- */
+
+static int send_plain(int fd, const char *cmd, size_t len)
+{
+	if (send(fd, cmd, len, 0) < 0) {
 		fprintf(stderr, "%s: send: %s\n", progname, strerror(errno));
 		return EXIT_USAGE;
 	}
+	return 0;
+}
+
+static int send_auth(int fd, const char *cmd, size_t len)
+{
+	static uint8_t d[AUTH_OVERHEAD + KSHELL_LINE_MAX + 1];
+
+	ks.seq++;
+	memset(d, 0, AUTH_HDR);
+	memcpy(d, AUTH_MAGIC, 4);
+	put64(d + 4, ks.nonce);
+	put64(d + 12, ks.seq);
+	d[20] = DIR_REQUEST;
+	memcpy(d + AUTH_HDR, cmd, len);
+	hmac_sha256(ks.key, ks.key_len, d, AUTH_HDR + len, d + AUTH_HDR + len);
+	return send_plain(fd, (const char *)d, AUTH_OVERHEAD + len);
+}
+
+/* Wait up to @timeout_ms for a datagram into @buf; its length, -1 on
+ * timeout, -2 on error (said). */
+static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
 	for (;;) {
 		ssize_t n;
 		int r = poll(&p, 1, timeout_ms);
@@ -105,23 +279,140 @@ static int kshell_exchange(int fd, const char *cmd, int timeout_ms, bool show_pr
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
+			return -1;
+		n = recv(fd, buf, size, 0);
+		if (n >= 0)
+			return n;
+		/* ECONNREFUSED: nobody listens yet; keep waiting. */
+		if (errno == EINTR || errno == ECONNREFUSED)
+			continue;
+		fprintf(stderr, "%s: recv: %s\n", progname, strerror(errno));
+		return -2;
+	}
+}
+
+static void print_part(const char *s, size_t n, bool last, bool show_prompt)
+{
+	if (last && !show_prompt && n >= PROMPT_LEN &&
+	    memcmp(s + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0)
+		n -= PROMPT_LEN;
+	fwrite(s, 1, n, stdout);
+	fflush(stdout);
+}
+
+/* Send @cmd, then print reply datagrams until one ends with the prompt. */
+static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
+			  bool show_prompt)
+{
+	static char buf[KSHELL_DGRAM_MAX];
+	bool first = true;
+	int rc = send_plain(fd, cmd, len);
+
+	if (rc)
+		return rc;
+	for (;;) {
+		ssize_t n = recv_one(fd, buf, sizeof(buf), timeout_ms);
+
+		if (n == -1)
 			return EXIT_TIMEOUT;
-		n = recv(fd, buf, sizeof(buf), 0);
-		if (n < 0) {
-			/* ECONNREFUSED: nobody listens yet; keep waiting. */
-			if (errno == EINTR || errno == ECONNREFUSED)
-				continue;
-			fprintf(stderr, "%s: recv: %s\n", progname, strerror(errno));
+		if (n < 0)
 			return EXIT_USAGE;
+		/* "busy", cut to no more than the request. */
+		if (first && n > 0 && n <= 4 && memcmp(buf, "busy", (size_t)n) == 0) {
+			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
+			return EXIT_BUSY;
 		}
+		first = false;
 		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0) {
-			fwrite(buf, 1, (size_t)n - (show_prompt ? 0 : PROMPT_LEN), stdout);
-			fflush(stdout);
+			print_part(buf, (size_t)n, true, show_prompt);
 			return 0;
 		}
-		fwrite(buf, 1, (size_t)n, stdout);
-		fflush(stdout);
+		print_part(buf, (size_t)n, false, show_prompt);
 	}
+}
+
+/* A reply datagram that verifies under the key. */
+static bool auth_verify(const uint8_t *d, size_t n)
+{
+	uint8_t mac[SHA256_LEN];
+
+	if (n < AUTH_OVERHEAD || memcmp(d, AUTH_MAGIC, 4) != 0 || d[20] != DIR_REPLY)
+		return false;
+	hmac_sha256(ks.key, ks.key_len, d, n - AUTH_MAC, mac);
+	return ct_equal(mac, d + n - AUTH_MAC, AUTH_MAC);
+}
+
+static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
+			 bool show_prompt)
+{
+	static uint8_t buf[KSHELL_DGRAM_MAX];
+	unsigned expect = 0, retries = 0;
+	int rc = send_auth(fd, cmd, len);
+
+	if (rc)
+		return rc;
+	for (;;) {
+		ssize_t n = recv_one(fd, (char *)buf, sizeof(buf), timeout_ms);
+		unsigned num;
+		uint8_t flags;
+
+		if (n == -1) {
+			if (!expect)
+				return EXIT_TIMEOUT;
+			fprintf(stderr, "\n%s: reply incomplete: datagram %u and after never came\n",
+				progname, expect);
+			return EXIT_INCOMPLETE;
+		}
+		if (n < 0)
+			return EXIT_USAGE;
+		if (!auth_verify(buf, (size_t)n)) {
+			if (!ks.forged++)
+				fprintf(stderr, "%s: ignored a datagram that failed authentication\n",
+					progname);
+			continue;
+		}
+		if (get64(buf + 12) != ks.seq)
+			continue;	/* an answer to an earlier request */
+		flags = buf[21];
+		num = (unsigned)(buf[22] << 8 | buf[23]);
+		if (flags & FLAG_STALE) {
+			uint64_t mark = get64(buf + 24);
+
+			if (expect || ++retries > STALE_RETRIES) {
+				fprintf(stderr, "%s: the kernel keeps answering stale\n", progname);
+				return EXIT_INCOMPLETE;
+			}
+			ks.nonce = get64(buf + 4);
+			if (ks.seq < mark)
+				ks.seq = mark;
+			if ((rc = send_auth(fd, cmd, len)))
+				return rc;
+			continue;
+		}
+		if (get64(buf + 4) != ks.nonce)
+			continue;
+		if (flags & FLAG_BUSY) {
+			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
+			return EXIT_BUSY;
+		}
+		if (num != expect) {
+			fprintf(stderr, "\n%s: reply incomplete: datagram %u missing (got %u)\n",
+				progname, expect, num);
+			return EXIT_INCOMPLETE;
+		}
+		expect++;
+		print_part((const char *)buf + AUTH_HDR, (size_t)n - AUTH_OVERHEAD,
+			   flags & FLAG_LAST, show_prompt);
+		if (flags & FLAG_LAST)
+			return 0;
+	}
+}
+
+static int kshell_exchange(int fd, const char *cmd, size_t len, int timeout_ms,
+			   bool show_prompt)
+{
+	return ks.keyed ? exchange_auth(fd, cmd, len, timeout_ms, show_prompt)
+			: exchange_plain(fd, cmd, len, timeout_ms, show_prompt);
 }
 
 static void timeout_message(const char *target, int timeout_ms)
@@ -130,18 +421,45 @@ static void timeout_message(const char *target, int timeout_ms)
 		timeout_ms / 1000);
 }
 
+/* A line to send: no NUL, at most KSHELL_LINE_MAX bytes.  Says why not. */
+static bool line_ok(const char *line, size_t len)
+{
+	if (memchr(line, '\0', len)) {
+		fprintf(stderr, "%s: line holds a NUL byte; not sent\n", progname);
+		return false;
+	}
+	if (len > KSHELL_LINE_MAX) {
+		fprintf(stderr, "%s: line longer than %d bytes (got %zu); not sent\n",
+			progname, KSHELL_LINE_MAX, len);
+		return false;
+	}
+	return true;
+}
+
 static int kshell_interactive(int fd, const char *target, int timeout_ms)
 {
-	char line[KSHELL_LINE_MAX];
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
 	int rc;
 
 	/* An empty datagram is answered with the prompt alone: it shows the
 	 * kernel is there before anything is typed. */
-	rc = kshell_exchange(fd, "", timeout_ms, true);
-	while (rc == 0 && fgets(line, sizeof(line), stdin)) {
-		line[strcspn(line, "\r\n")] = '\0';
-		rc = kshell_exchange(fd, line, timeout_ms, true);
+	rc = kshell_exchange(fd, "", 0, timeout_ms, true);
+	while (rc == 0 && (n = getline(&line, &cap, stdin)) >= 0) {
+		size_t len = (size_t)n;
+
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			len--;
+		if (!line_ok(line, len)) {
+			/* Nothing sent; the kernel's prompt is still the last word. */
+			fputs(PROMPT, stdout);
+			fflush(stdout);
+			continue;
+		}
+		rc = kshell_exchange(fd, line, len, timeout_ms, true);
 	}
+	free(line);
 	if (rc == EXIT_TIMEOUT)
 		timeout_message(target, timeout_ms);
 	if (rc == 0)
@@ -174,27 +492,42 @@ int main(int argc, char **argv)
 {
 	const char *target = KSHELL_DEFAULT_HOST ":" KSHELL_DEFAULT_PORT;
 	const char *env = getenv("KSHELL_TIMEOUT");
-	int timeout_s = env ? atoi(env) : KSHELL_DEFAULT_TIMEOUT_S;
+	const char *keyfile = NULL;
+	int timeout_s = KSHELL_DEFAULT_TIMEOUT_S;
 	int opt, fd, rc;
 	char *cmd;
 
-	while ((opt = getopt(argc, argv, "+t:h")) != -1) {
-		if (opt == 't')
-			timeout_s = atoi(optarg);
-		else
-			usage();
-	}
-	if (timeout_s <= 0 || timeout_s > 3600) {
-		fprintf(stderr, "%s: timeout must be 1-3600 s\n", progname);
+	if (env && *env && (timeout_s = parse_timeout(env)) < 0) {
+		fprintf(stderr, "%s: KSHELL_TIMEOUT must be 1-3600 s (got %s)\n", progname, env);
 		return EXIT_USAGE;
 	}
+	while ((opt = getopt(argc, argv, "+t:k:h")) != -1) {
+		if (opt == 't') {
+			timeout_s = parse_timeout(optarg);
+			if (timeout_s < 0) {
+				fprintf(stderr, "%s: -t must be 1-3600 s (got %s)\n", progname, optarg);
+				return EXIT_USAGE;
+			}
+		} else if (opt == 'k') {
+			keyfile = optarg;
+		} else {
+			usage();
+		}
+	}
+	key_load(keyfile);
 	if (optind < argc && looks_like_host(argv[optind]))
 		target = argv[optind++];
-	fd = kshell_connect(target);
-	if (optind == argc)
+	if (optind == argc) {
+		fd = kshell_connect(target);
 		return kshell_interactive(fd, target, timeout_s * 1000);
+	}
 	cmd = join_words(argv + optind, argc - optind);
-	rc = kshell_exchange(fd, cmd, timeout_s * 1000, false);
+	if (!line_ok(cmd, strlen(cmd))) {
+		free(cmd);
+		return EXIT_USAGE;
+	}
+	fd = kshell_connect(target);
+	rc = kshell_exchange(fd, cmd, strlen(cmd), timeout_s * 1000, false);
 	if (rc == EXIT_TIMEOUT)
 		timeout_message(target, timeout_s * 1000);
 	free(cmd);

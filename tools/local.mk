@@ -37,5 +37,6 @@ KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
 # tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
 # program installed with the kernel or the simulator.
 bin_PROGRAMS += %reldir%/kshell
-%canon_reldir%_kshell_SOURCES = %reldir%/kshell.c
+# HMAC-SHA256 for the authenticated protocol: the kernel's own code.
+%canon_reldir%_kshell_SOURCES = %reldir%/kshell.c src/lib/sha256.c src/lib/kstring.c
 %canon_reldir%_kshell_CFLAGS = -Wall -Wextra
