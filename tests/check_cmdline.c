@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "kernel/cmdline.h"
+#include "kernel/profiler.h"
 #include "lib/out.h"
 #include "net/net.h"
 #include "check_main.h"
@@ -191,6 +192,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_cmdline_malformed_words_reported_defaults_kept);
 	tcase_add_test(tc, test_cmdline_too_long_cmd_ignored);
 	tcase_add_test(tc, test_cmdline_next_command_splits_and_trims);
+	tcase_add_test(tc, test_cmdline_profile_source_chooses_the_sampler);
 	tcase_add_test(tc, test_cmdline_udpsh_key_never_echoed);
 	suite_add_tcase(s, tc);
 	return s;

@@ -591,6 +591,42 @@ START_TEST(test_split_profile_with_tick_matches_truth)
 }
 END_TEST
 
+START_TEST(test_irqsoff_spin_hidden_from_tick)
+{
+	cfg_tick(4, 100);
+	simfx_start(&cfg);
+	ck_assert_double_le(simfx_irqsoff_share("tick/sigprof 100hz"), 1.0);
+}
+END_TEST
+
+START_TEST(test_irqsoff_rejects_bad_arguments)
+{
+	static const char *const bad[][2] = {
+		{ "test irqsoff", "test: usage: test irqsoff CPU MS [DELAY_MS]\n" },
+		{ "test irqsoff 9 100", "test: cpu must be 0-1 (got 9)\n" },
+		{ "test irqsoff x 100", "test: cpu must be 0-1 (got x)\n" },
+		{ "test irqsoff 1 0", "test: irqsoff time must be 1-10000 ms (got 0)\n" },
+		{ "test irqsoff 1 10001", "test: irqsoff time must be 1-10000 ms (got 10001)\n" },
+		{ "test irqsoff 1 5 x", "test: irqsoff delay must be 0-10000 ms (got x)\n" },
+		{ "test irqsoff 1 5 6 7", "test: usage: test irqsoff CPU MS [DELAY_MS]\n" },
+	};
+	char *out;
+
+	cfg_tick(2, 100);
+	simfx_start(&cfg);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		out = simfx_run(bad[i][0], 5000);
+		ck_assert_ptr_nonnull(out);
+		ck_assert_str_eq(out, bad[i][1]);
+		free(out);
+	}
+	out = simfx_run("ps", 5000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_ptr_null(strstr(out, "irqsoff"));
+	free(out);
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -620,6 +656,8 @@ static Suite *sim_suite(void)
 	tc = tcase_create("profile");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_split_profile_with_tick_matches_truth);
+	tcase_add_test(tc, test_irqsoff_spin_hidden_from_tick);
+	tcase_add_test(tc, test_irqsoff_rejects_bad_arguments);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("udp");

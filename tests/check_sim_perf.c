@@ -96,11 +96,23 @@ START_TEST(test_split_profile_with_counter_matches_truth)
 	struct simfx_split sp;
 	struct ksim_cpu_stats sum;
 
-	start_counter_machine(4);
-	simfx_profile_split(source, 3000, 12, 5.0, &sp);
+	/* 4 kHz per CPU: over 10k samples in a few profiles, for the
+	 * handler-entry check, even on a loaded host. */
+	cfg_counter(4);
+	cfg.pmu_hz = 4000;
+	simfx_start(&cfg);
+	snprintf(source, sizeof(source), "pmu/signal perf %s", ksim_pmu_event_name());
+	simfx_profile_split(source, 10000, 12, 5.0, &sp);
 	simfx_stats_total(&sum);
 	ck_assert_uint_gt(sum.overflows, 3000);
 	ck_assert_uint_eq(sum.unclaimed, 0);
+}
+END_TEST
+
+START_TEST(test_irqsoff_spin_seen_by_counter)
+{
+	start_counter_machine(4);
+	ck_assert_double_ge(simfx_irqsoff_share(source), 15.0);
 }
 END_TEST
 
@@ -117,6 +129,7 @@ static Suite *sim_perf_suite(void)
 	tc = tcase_create("profile");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_split_profile_with_counter_matches_truth);
+	tcase_add_test(tc, test_irqsoff_spin_seen_by_counter);
 	suite_add_tcase(s, tc);
 	return s;
 }

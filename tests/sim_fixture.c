@@ -12,6 +12,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hal/cpu.h"
+#include "kernel/profiler.h"
+#include "kernel/symbols.h"
+
 static pthread_mutex_t fx_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t fx_grew = PTHREAD_COND_INITIALIZER;
 static char *fx_buf;
@@ -269,6 +273,91 @@ unsigned long simfx_split_leaves(const struct simfx_split *sp)
 	return n;
 }
 
+unsigned long simfx_handler_entry_samples(unsigned long *total)
+{
+	unsigned long n = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		size_t count;
+		const struct prof_record *r = prof_cpu_records(cpu, &count);
+
+		for (size_t i = 0; r && i < count; i++) {
+			struct sym_hit hit;
+
+			*total += 1;
+			if (r[i].nframes && sym_lookup(r[i].frames[0], &hit) &&
+			    hit.start == r[i].frames[0] &&
+			    (!strcmp(hit.name, "sim_tick_handler") ||
+			     !strcmp(hit.name, "sim_pmu_handler")))
+				n++;
+		}
+	}
+	return n;
+}
+
+void simfx_assert_no_bare_address(const char *report)
+{
+	const char *line = report;
+
+	while (line && *line) {
+		const char *next = strchr(line, '\n');
+		char frame[128];
+		unsigned long count;
+		double pct;
+
+		if ((sscanf(line, "%lf%% %lu %127s", &pct, &count, frame) == 3 ||
+		     sscanf(line, " <- %127s", frame) == 1))
+			ck_assert_msg(strncmp(frame, "0x", 2) != 0,
+				      "a bare address in the report: %.*s\n%s",
+				      (int)(next ? next - line : (long)strlen(line)),
+				      line, report);
+		line = next ? next + 1 : NULL;
+	}
+}
+
+double simfx_leaf_share(const char *report, const char *leaf)
+{
+	const char *line = strchr(report, '\n');
+	unsigned long total = 0, hits = 0;
+
+	if (!line || sscanf(line + 1, "%lu samples on", &total) != 1 || !total)
+		return 0.0;
+	while (line && *line) {
+		unsigned long count;
+		char frame[128];
+		double pct;
+
+		if (sscanf(line, "%lf%% %lu %127s", &pct, &count, frame) == 3 &&
+		    !strncmp(frame, leaf, strlen(leaf)) && frame[strlen(leaf)] == '+')
+			hits += count;
+		line = strchr(line, '\n');
+		line = line ? line + 1 : NULL;
+	}
+	return 100.0 * (double)hits / (double)total;
+}
+
+/* Percent of a 2000 ms profile in irqsoff_spin while CPU 1 spins 1700 ms
+ * of it with interrupts off; prints the report's first lines. */
+double simfx_irqsoff_share(const char *want_source)
+{
+	char header[128], *out;
+	double share;
+
+	out = simfx_run("test irqsoff 1 1700 200", 5000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_str_eq(out, "test: irqsoff on cpu 1 for 1700 ms in 200 ms\n");
+	free(out);
+	out = simfx_run("profile 2000 all 128", 30000);
+	ck_assert_ptr_nonnull(out);
+	snprintf(header, sizeof(header), " dropped, source %s\n", want_source);
+	ck_assert_msg(strstr(out, header) != NULL, "report: %s", out);
+	share = simfx_leaf_share(out, "irqsoff_spin");
+	fprintf(stderr, "irqsoff, source %s: %.1f%% of samples in irqsoff_spin\n%.400s\n",
+		want_source, share, out);
+	free(out);
+	return share;
+}
+
 void simfx_profile_split(const char *source, unsigned long min_samples,
 			 unsigned max_profiles, double tolerance,
 			 struct simfx_split *sp)
@@ -288,8 +377,10 @@ void simfx_profile_split(const char *source, unsigned long min_samples,
 		out = simfx_run("profile 2000 all 128", 20000);
 		ck_assert_ptr_nonnull(out);
 		ck_assert_msg(strstr(out, header) != NULL, "report: %s", out);
+		simfx_assert_no_bare_address(out);
 		simfx_split_add(sp, out);
 		free(out);
+		sp->handler_entry += simfx_handler_entry_samples(&sp->records);
 	}
 	out = simfx_run("work stop", 20000);
 	ck_assert_ptr_nonnull(out);
@@ -300,6 +391,15 @@ void simfx_profile_split(const char *source, unsigned long min_samples,
 		"(a %lu b %lu c %lu), truth %.1f/%.1f/%.1f\n", source, sp->profiles,
 		sp->total, simfx_split_leaves(sp), sp->leaf[0], sp->leaf[1], sp->leaf[2],
 		sp->truth[0], sp->truth[1], sp->truth[2]);
+	fprintf(stderr, "split, source %s: frame 1 is the leaf's own split_chain_x "
+		"in %lu of %lu leaf samples (%.2f%%); %lu of %lu records have frame 0 "
+		"at a signal handler's entry\n", source,
+		sp->caller_ok[0] + sp->caller_ok[1] + sp->caller_ok[2],
+		simfx_split_leaves(sp),
+		100.0 * (double)(sp->caller_ok[0] + sp->caller_ok[1] + sp->caller_ok[2]) /
+		(double)(simfx_split_leaves(sp) ? simfx_split_leaves(sp) : 1),
+		sp->handler_entry, sp->records);
+	ck_assert_uint_eq(sp->handler_entry, 0);
 	ck_assert_msg(simfx_split_leaves(sp) >= min_samples,
 		      "%lu leaf samples in %u profiles", simfx_split_leaves(sp),
 		      sp->profiles);

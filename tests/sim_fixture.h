@@ -48,6 +48,8 @@ struct simfx_split {
 	unsigned long caller_ok[SIMFX_SPLIT_CHAINS]; /* ... first "<-" is split_chain_x */
 	unsigned long total;		/* samples the reports covered */
 	unsigned long hidden;		/* in chains the reports left out */
+	unsigned long records;		/* every record of those runs */
+	unsigned long handler_entry;	/* ... with frame 0 at a handler's entry */
 	unsigned profiles;
 	double truth[SIMFX_SPLIT_CHAINS];	/* percent, from `work stop` */
 	bool have_truth;
@@ -59,12 +61,29 @@ void simfx_split_add(struct simfx_split *sp, const char *report);
 void simfx_split_truth(struct simfx_split *sp, const char *out);
 unsigned long simfx_split_leaves(const struct simfx_split *sp);
 
+/* Records of the last run (all CPUs) whose frame 0 is the first
+ * instruction of one of ksim's signal handlers; *total counts them all. */
+unsigned long simfx_handler_entry_samples(unsigned long *total);
+
+/* Fails the test when a report line's frame is a bare address. */
+void simfx_assert_no_bare_address(const char *report);
+
+/* Percent of a report's samples in chains whose leaf is @leaf. */
+double simfx_leaf_share(const char *report, const char *leaf);
+
+/* On a started machine of at least 2 CPUs: `test irqsoff 1 1700 200`,
+ * then `profile 2000 all 128`, whose header must name @want_source.
+ * Returns the percent of its samples with frame 0 in irqsoff_spin. */
+double simfx_irqsoff_share(const char *want_source);
+
 /* End to end on a started machine: `split` on every CPU, profiles of
  * 2000 ms (each must name @source and every CPU) pooled until they hold
  * at least @min_samples leaf samples (at most @max_profiles), then the
  * truth.  Asserts each leaf's share of the leaf samples is within
  * @tolerance points of the truth, and that each leaf's immediate caller
- * is the first "<-" line in >= 99% of its samples. */
+ * is the first "<-" line in >= 99% of its samples, that no report line is
+ * a bare address, and that no record has frame 0 at a signal handler's
+ * entry. */
 void simfx_profile_split(const char *source, unsigned long min_samples,
 			 unsigned max_profiles, double tolerance,
 			 struct simfx_split *sp);
