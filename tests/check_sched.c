@@ -254,6 +254,26 @@ START_TEST(test_sleep_window_without_wakes_ends_on_first_tick_after)
 }
 END_TEST
 
+/* What task_exit() does, short of its never-returning end. */
+START_TEST(test_dead_task_switch_saves_nothing_and_reap_releases_stack)
+{
+	boot_cpus(1);
+	struct task *a = task_create("a", body, NULL, 0);
+	void *stack = a->stack;
+
+	fake_tick(0, TICK_NS);
+	ck_assert_ptr_eq(task_current(), a);
+	a->state = TASK_DEAD;
+	sched_yield_cpu();		/* as a, its last switch */
+	ck_assert_uint_eq(fake_switches, 2);
+	ck_assert_ptr_null(fake_last_switch_from);
+	ck_assert_ptr_eq(fake_last_switch_to, cpus[0].idle->ctx);
+	ck_assert_ptr_null(fake_released_stack);
+	task_reap();
+	ck_assert_ptr_eq(fake_released_stack, stack);
+}
+END_TEST
+
 START_TEST(test_tasks_stay_on_their_cpu)
 {
 	boot_cpus(2);
@@ -459,6 +479,7 @@ static Suite *sched_suite(void)
 	tcase_add_test(tc, test_sleep_until_deadline_outlasts_spurious_wakes);
 	tcase_add_test(tc, test_sleep_until_past_deadline_returns_at_once);
 	tcase_add_test(tc, test_sleep_window_without_wakes_ends_on_first_tick_after);
+	tcase_add_test(tc, test_dead_task_switch_saves_nothing_and_reap_releases_stack);
 	tcase_add_test(tc, test_tasks_stay_on_their_cpu);
 	tcase_add_test(tc, test_runtime_charged_to_running_task);
 	tcase_add_test(tc, test_idle_loop_waits_when_nothing_runs);

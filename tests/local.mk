@@ -38,3 +38,4 @@ include %reldir%/symbols.mk
 include %reldir%/sim.mk
 include %reldir%/net.mk
 include %reldir%/qemu.mk
+include %reldir%/work.mk

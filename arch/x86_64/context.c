@@ -35,6 +35,13 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 	return f;
 }
 
+/* Nothing is kept about a stack outside it. */
+void hal_context_release(void *stack, size_t size)
+{
+	(void)stack;
+	(void)size;
+}
+
 void hal_context_boot_stack(uintptr_t *lo, uintptr_t *hi)
 {
 	struct x86_cpu *c = x86_this_cpu();

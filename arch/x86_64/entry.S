@@ -80,8 +80,10 @@ hal_context_switch:
 	pushq %r13
 	pushq %r14
 	pushq %r15
+	testq %rdi, %rdi		/* NULL: a dead task, never resumed */
+	jz 1f
 	movq %rsp, (%rdi)
-	movq %rsi, %rsp
+1:	movq %rsi, %rsp
 	popq %r15
 	popq %r14
 	popq %r13

@@ -16,8 +16,15 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
  * context @to.  Returns when another switch resumes *save.  Called with
  * interrupts masked, from task context or from the tick's interrupt
  * handler (preemption): the resumed context gets back exactly the
- * interrupt and signal state it was saved with. */
+ * interrupt and signal state it was saved with.  @save is NULL for a
+ * dead task's last switch: that context is never resumed. */
 void hal_context_switch(void **save, void *to);
+
+/* The stack [stack, stack + size) of a context that will never run again
+ * goes back to the heap: forget whatever the platform kept about it (the
+ * simulator's AddressSanitizer build unpoisons the frames left on it).
+ * Task context or the idle loop, any CPU. */
+void hal_context_release(void *stack, size_t size);
 
 /* Bounds [*lo, *hi) of the stack the calling CPU booted on, which its
  * idle task keeps using.  Any context on that CPU. */

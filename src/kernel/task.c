@@ -167,6 +167,7 @@ void task_reap(void)
 	spin_unlock_irqrestore(&task_lock, flags);
 	while (dead) {
 		struct task *next = dead->all_next;
+		hal_context_release(dead->stack, dead->stack_size);
 		kfree(dead->stack);
 		kfree(dead);
 		dead = next;

@@ -1,0 +1,60 @@
+/* `work` on the simulator: start, stop and start again, so that tasks
+ * exit, are reaped, and their stacks and task structures come back from
+ * the heap for the next start.  The sanitizer build (--enable-sanitizers)
+ * runs this too: a dead task's fiber stack went back to the heap with
+ * its frames' redzones still poisoned, and the next start's paint of a
+ * new stack aborted with a stack-buffer-underflow. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim_fixture.h"
+#include "check_main.h"
+
+static struct ksim_config cfg;
+
+static void run_expect(const char *line, const char *want)
+{
+	char *out = simfx_run(line, 10000);
+
+	ck_assert_msg(out != NULL, "no prompt after %s", line);
+	ck_assert_msg(strstr(out, want), "%s said: %s", line, out);
+	free(out);
+}
+
+START_TEST(test_work_restarts_on_reused_stacks)
+{
+	char *out;
+
+	ksim_config_defaults(&cfg);
+	cfg.cpus = 2;
+	cfg.source = KSIM_SOURCE_TICK;
+	simfx_start(&cfg);
+	for (int round = 0; round < 3; round++) {
+		run_expect("work start split 2", "work: started split, 2 tasks, pids ");
+		run_expect("work stop", "work: stopped split (2 tasks)\n");
+	}
+	/* The stopped tasks are gone from the task list. */
+	out = simfx_run("ps", 10000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, " shell\n") && !strstr(out, " split/"), "ps said: %s", out);
+	free(out);
+}
+END_TEST
+
+static Suite *work_suite(void)
+{
+	Suite *s = suite_create("work");
+	TCase *tc = tcase_create("restart");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_work_restarts_on_reused_stacks);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run_forked(work_suite());
+}
