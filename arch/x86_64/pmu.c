@@ -73,12 +73,12 @@ void hal_pmu_probe(struct hal_pmu_info *info)
 int hal_pmu_arm(uint64_t period)
 {
 	(void)period;
-	return -ENODEV;
+	return -ENOSYS;
 }
 
 int hal_pmu_disarm(void)
 {
-	return -ENODEV;
+	return -ENOSYS;
 }
 
 bool hal_pmu_ack(void)
