@@ -9,9 +9,11 @@
 #include "kernel/random.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "shell/udpsh.h"
+#include "shell/udpsh_serving.h"
 #include "sim/sim.h"
 
 /* How often the UDP shell task looks for datagrams: a sleep ends at the
@@ -19,6 +21,12 @@
 #define SIM_UDPSH_POLL_MS 1
 
 static struct udpsh sim_udpsh;
+static char sim_udpsh_name[32];		/* for `net` */
+
+static void sim_udpsh_losses(struct udpsh_losses *l)
+{
+	sim_udp_losses(&l->queue_full, &l->overflowed);
+}
 
 bool sim_kernel_ready(void)
 {
@@ -101,6 +109,9 @@ void sim_kernel_late_init(void)
 		    sim_udpsh_key(&sim_udpsh) != 0 ||
 		    !task_create("udpsh", sim_udpsh_task, NULL, 0))
 			panic("ksim: cannot start the UDP shell");
+		ksnprintf(sim_udpsh_name, sizeof(sim_udpsh_name), "ksim 127.0.0.1:%u",
+			  ksim_udp_port());
+		udpsh_serving_add(&sim_udpsh, sim_udpsh_name, sim_udpsh_losses);
 	}
 	if (sim_config.late_init)
 		sim_config.late_init();

@@ -42,6 +42,9 @@ int sim_netdev_init(void)
 	/* A deep receive queue: frames wait there until the receive task's
 	 * next turn (a tick at most). */
 	setsockopt(sim_net_fd, SOL_SOCKET, SO_RCVBUF, &size, sizeof(size));
+	/* Frames the queue had no room for are counted, not silently lost:
+	 * each datagram taken carries the socket's drop count. */
+	setsockopt(sim_net_fd, SOL_SOCKET, SO_RXQ_OVFL, &(int){ 1 }, sizeof(int));
 	local = sim_net_loopback((unsigned)sim_config.net_port);
 	if (bind(sim_net_fd, (struct sockaddr *)&local, sizeof(local)) != 0) {
 		fprintf(stderr, "ksim: --net: cannot bind 127.0.0.1:%d: %s\n",
@@ -92,18 +95,31 @@ int hal_netdev_send(const void *frame, size_t len)
 	}
 }
 
-size_t sim_netdev_recv(void *buf, size_t size)
+long sim_netdev_recv(void *buf, size_t size, uint32_t *overflowed)
 {
 	for (;;) {
-		ssize_t n = recv(sim_net_fd, buf, size, MSG_DONTWAIT | MSG_TRUNC);
+		union {
+			struct cmsghdr h;
+			char space[CMSG_SPACE(sizeof(uint32_t))];
+		} ctl;
+		struct iovec iov = { .iov_base = buf, .iov_len = size };
+		struct msghdr m = {
+			.msg_iov = &iov, .msg_iovlen = 1,
+			.msg_control = &ctl, .msg_controllen = sizeof(ctl),
+		};
+		ssize_t n = recvmsg(sim_net_fd, &m, MSG_DONTWAIT | MSG_TRUNC);
 
-		if (n >= 0)
-			return (size_t)n;
+		if (n >= 0) {
+			for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+				if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
+					memcpy(overflowed, CMSG_DATA(c), sizeof(*overflowed));
+			return (long)n;
+		}
 		/* Errors queued by earlier sends (ICMP port unreachable
 		 * while the peer is not up yet) are not frames. */
 		if (errno == EINTR || errno == ECONNREFUSED)
 			continue;
-		return 0;
+		return -1;
 	}
 }
 

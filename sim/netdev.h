@@ -11,6 +11,7 @@
 #define KPROF_SIM_NETDEV_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* Open and bind the socket when the configuration asks for a device
  * (sim_config.net_port != 0).  Returns 0, or -1 after saying why on
@@ -19,9 +20,13 @@ int sim_netdev_init(void);
 
 /* Take one waiting frame into @buf of @size bytes without blocking.
  * Returns its length (a longer frame is cut to @size; its length is
- * still returned so that it is counted as oversize), or 0 when none is
- * waiting.  Called by the receive task only. */
-size_t sim_netdev_recv(void *buf, size_t size);
+ * still returned so that it is counted as oversize; an empty datagram is
+ * a frame of 0 bytes, a runt), or -1 when none is waiting.  When the
+ * frame says so, *@overflowed becomes the number of datagrams the socket
+ * dropped, since it opened, because its queue was full (SO_RXQ_OVFL: the
+ * host learns of them with the next datagram it takes).  Called by the
+ * receive task only. */
+long sim_netdev_recv(void *buf, size_t size, uint32_t *overflowed);
 
 /* Kernel side: start the task that feeds received frames to net_rx(). */
 void sim_netdev_start_task(void);

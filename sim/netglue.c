@@ -17,14 +17,19 @@
 static void sim_net_task(void *arg)
 {
 	static unsigned char frame[SIM_NET_BUF];
+	uint32_t overflowed = 0, counted = 0;
 
 	(void)arg;
 	for (;;) {
 		unsigned n = 0;
-		size_t len;
+		long len;
 
-		while ((len = sim_netdev_recv(frame, sizeof(frame))) > 0) {
-			net_rx(frame, len < sizeof(frame) ? len : sizeof(frame));
+		while ((len = sim_netdev_recv(frame, sizeof(frame), &overflowed)) >= 0) {
+			if (overflowed != counted) {
+				net_rx_lost(NET_RX_LOST_OVERFLOW, (uint32_t)(overflowed - counted));
+				counted = overflowed;
+			}
+			net_rx(frame, (size_t)len < sizeof(frame) ? (size_t)len : sizeof(frame));
 			if (++n % SIM_NET_BATCH == 0)
 				sched_yield_cpu();
 		}

@@ -99,6 +99,9 @@ int sim_udp_init(void);
 bool sim_udp_pop(struct sim_dgram *d);
 /* Returns 0 or a negative errno. */
 int sim_udp_reply(uint32_t addr, uint16_t port, const void *buf, size_t len);
+/* Datagrams lost before the shell saw them: *@ring_full while the queue
+ * to the shell's task was full, *@overflowed by the socket's own queue. */
+void sim_udp_losses(uint64_t *ring_full, uint64_t *overflowed);
 
 /* Read --udp-key's file for hal_fw_file_read() (sim/firmware.c).
  * Returns 0, or -1 after saying why on stderr (never the key). */

@@ -20,6 +20,10 @@ static int sim_udp_fd = -1;
 static unsigned sim_udp_bound_port;
 static struct sim_dgram sim_udp_q[SIM_UDP_SLOTS];
 static unsigned sim_udp_head, sim_udp_tail;
+/* Datagrams lost before the shell saw them: the ring was full, or the
+ * socket's own queue was (SO_RXQ_OVFL, learnt with the next datagram). */
+static uint64_t sim_udp_ring_full;
+static uint32_t sim_udp_overflowed;
 
 /* Only loopback sources reach the shell here (the socket is bound to
  * 127.0.0.1 as well: this is the second fence). */
@@ -33,8 +37,11 @@ static void sim_udp_push(const struct sockaddr_in *from, const char *buf, size_t
 	unsigned head = sim_udp_head;
 	struct sim_dgram *d;
 
-	if (head - __atomic_load_n(&sim_udp_tail, __ATOMIC_ACQUIRE) == SIM_UDP_SLOTS)
-		return;		/* the shell is behind: drop, as a NIC would */
+	if (head - __atomic_load_n(&sim_udp_tail, __ATOMIC_ACQUIRE) == SIM_UDP_SLOTS) {
+		/* The shell is behind: drop, as a NIC would, and count it. */
+		__atomic_fetch_add(&sim_udp_ring_full, 1, __ATOMIC_RELAXED);
+		return;
+	}
 	d = &sim_udp_q[head % SIM_UDP_SLOTS];
 	d->addr = ntohl(from->sin_addr.s_addr);
 	d->port = ntohs(from->sin_port);
@@ -46,6 +53,42 @@ static void sim_udp_push(const struct sockaddr_in *from, const char *buf, size_t
 	__atomic_store_n(&sim_udp_head, head + 1, __ATOMIC_RELEASE);
 }
 
+/* recvfrom() that also reads the socket's drop count off the datagram. */
+static ssize_t sim_udp_recv(char *buf, size_t size, struct sockaddr_in *from,
+			    socklen_t *flen)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(uint32_t))];
+	} ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr m = {
+		.msg_name = from, .msg_namelen = *flen,
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = &ctl, .msg_controllen = sizeof(ctl),
+	};
+	ssize_t n = recvmsg(sim_udp_fd, &m, MSG_TRUNC);
+
+	if (n < 0)
+		return n;
+	*flen = m.msg_namelen;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
+			uint32_t v;
+
+			memcpy(&v, CMSG_DATA(c), sizeof(v));
+			__atomic_store_n(&sim_udp_overflowed, v, __ATOMIC_RELAXED);
+		}
+	}
+	return n;
+}
+
+void sim_udp_losses(uint64_t *ring_full, uint64_t *overflowed)
+{
+	*ring_full = __atomic_load_n(&sim_udp_ring_full, __ATOMIC_RELAXED);
+	*overflowed = __atomic_load_n(&sim_udp_overflowed, __ATOMIC_RELAXED);
+}
+
 static void *sim_udp_reader(void *arg)
 {
 	char buf[sizeof(((struct sim_dgram *)0)->data)];
@@ -54,13 +97,12 @@ static void *sim_udp_reader(void *arg)
 	for (;;) {
 		struct sockaddr_in from;
 		socklen_t flen = sizeof(from);
-		ssize_t n = recvfrom(sim_udp_fd, buf, sizeof(buf), MSG_TRUNC,
-				     (struct sockaddr *)&from, &flen);
+		ssize_t n = sim_udp_recv(buf, sizeof(buf), &from, &flen);
 
 		if (n < 0) {
 			if (errno == EINTR || errno == EAGAIN)
 				continue;
-			perror("ksim: udp recvfrom");
+			perror("ksim: udp recvmsg");
 			return NULL;
 		}
 		if (flen < sizeof(from) || from.sin_family != AF_INET ||
@@ -129,6 +171,7 @@ int sim_udp_init(void)
 		return -1;
 	}
 	sim_udp_bound_port = ntohs(a.sin_port);
+	setsockopt(sim_udp_fd, SOL_SOCKET, SO_RXQ_OVFL, &(int){ 1 }, sizeof(int));
 	if (pthread_create(&t, NULL, sim_udp_reader, NULL) != 0) {
 		perror("ksim: udp thread");
 		return -1;

@@ -18,6 +18,7 @@
 #include "net/net.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
+#include "shell/udpsh_serving.h"
 #include "check_main.h"
 #include "test_wire.h"
 
@@ -729,12 +730,40 @@ START_TEST(test_drop_counted_by_reason_nothing_sent)
 }
 END_TEST
 
+/* Frames the platform lost before net_rx(), each its own drop reason. */
+static const struct lost_case {
+	enum net_rx_loss lost;
+	enum net_drop reason;
+} lost_cases[] = {
+	{ NET_RX_LOST_OVERFLOW, NET_DROP_DEV_OVERFLOW },
+	{ NET_RX_LOST_SHORT, NET_DROP_DEV_SHORT },
+	{ NET_RX_LOST_BAD_BUFFER, NET_DROP_DEV_BAD_BUFFER },
+};
+
+#define NLOST_CASES (sizeof(lost_cases) / sizeof(lost_cases[0]))
+
+START_TEST(test_device_loss_counted_by_reason)
+{
+	const struct lost_case *c = &lost_cases[_i];
+	struct net_stats s;
+
+	net_rx_lost(c->lost, 3);
+	s = stats();
+	ck_assert_uint_eq(s.drops[c->reason], 3);
+	ck_assert_uint_eq(net_stats_drops(&s), 3);
+	ck_assert_uint_eq(s.rx_frames, 0);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);
+}
+END_TEST
+
 START_TEST(test_drop_reasons_all_covered_and_named)
 {
 	bool seen[NET_DROP_COUNT] = { false };
 
 	for (unsigned i = 0; i < NDROP_CASES; i++)
 		seen[drop_cases[i].reason] = true;
+	for (unsigned i = 0; i < NLOST_CASES; i++)
+		seen[lost_cases[i].reason] = true;
 	for (unsigned r = 0; r < NET_DROP_COUNT; r++) {
 		ck_assert_msg(seen[r], "no test case for %s", net_drop_name((enum net_drop)r));
 		ck_assert_str_ne(net_drop_name((enum net_drop)r), "?");
@@ -1319,6 +1348,12 @@ END_TEST
 
 /* --- net_start and the net command ----------------------------------- */
 
+static void other_losses(struct udpsh_losses *l)
+{
+	l->queue_full = 88739;
+	l->overflowed = 12;
+}
+
 START_TEST(test_start_without_device_silent_down)
 {
 	char buf[256];
@@ -1355,9 +1390,58 @@ START_TEST(test_net_command_prints_counters_drops_arp)
 		"drops: 2\n"
 		"  runt           1\n"
 		"  udp_port       1\n"
-		"udp shell: 0 datagrams, 0 answered, 0 malformed, 0 replies not sent\n"
-		"udp shell: 0 bad mac, 0 stale, 0 busy, 0 cut short, 0 peers\n"
 		"arp: 10.0.2.2        52:55:0a:00:02:02  0 s ago\n");
+}
+END_TEST
+
+START_TEST(test_net_command_counts_frames_lost_below_the_stack)
+{
+	char buf[4096];
+	struct out_buf ob;
+	struct shell_ctx sh = { .out = &ob.out, .remote = true };
+
+	net_rx_lost(NET_RX_LOST_OVERFLOW, 5);
+	net_rx_lost(NET_RX_LOST_OVERFLOW, 1000);
+	net_rx_lost(NET_RX_LOST_SHORT, 1);
+	out_buf_init(&ob, buf, sizeof(buf));
+	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
+	/* Lost, not received: the frame counts stay at zero. */
+	ck_assert_msg(strstr(buf, "frames: in 0 (0 bytes), out 0 (0 bytes)\n"
+				  "accepted: arp 0, ipv4 0, icmp 0, udp 0\n"), "net said:\n%s", buf);
+	ck_assert_msg(strstr(buf, "drops: 1006\n"
+				  "  dev_overflow   1005\n"
+				  "  dev_short      1\n"), "net said:\n%s", buf);
+}
+END_TEST
+
+START_TEST(test_net_command_shows_every_udp_shell_in_use)
+{
+	static struct udpsh other;
+	char buf[4096];
+	struct out_buf ob;
+	struct shell_ctx sh = { .out = &ob.out, .remote = true };
+	unsigned n;
+
+	learn_gw();
+	ck_assert_int_eq(net_udpsh_open(), 0);
+	rx(udp_gw(frame, SHELL_PORT, "echo hello"));
+	ck_assert_uint_eq(net_udpsh_run_queued(), 1);
+	replies(buf, sizeof(buf), &n);
+	/* A second shell on a transport of its own, as ksim --udp serves,
+	 * with datagrams it lost before the shell saw them. */
+	udpsh_init(&other, NULL, NULL);
+	other.stats.datagrams_in = 7;
+	other.stats.answered = 6;
+	ck_assert_int_eq(udpsh_serving_add(&other, "loopback 9", other_losses), 0);
+	out_buf_init(&ob, buf, sizeof(buf));
+	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
+	ck_assert_msg(strstr(buf,
+		"udp shell (udp port 5555): 1 datagrams, 1 answered, 0 malformed, 0 replies not sent\n"
+		"udp shell (udp port 5555): 0 bad mac, 0 stale, 0 busy, 0 cut short, 0 peers\n"
+		"udp shell (loopback 9): 7 datagrams, 6 answered, 0 malformed, 0 replies not sent\n"
+		"udp shell (loopback 9): 0 bad mac, 0 stale, 0 busy, 0 cut short, 0 peers\n"
+		"udp shell (loopback 9): lost before the shell: 88739 queue full, 12 socket overflow\n"
+		"arp: "), "net said:\n%s", buf);
 }
 END_TEST
 
@@ -1403,6 +1487,7 @@ static Suite *net_suite(void)
 	tc = tcase_create("drops");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_loop_test(tc, test_drop_counted_by_reason_nothing_sent, 0, (int)NDROP_CASES);
+	tcase_add_loop_test(tc, test_device_loss_counted_by_reason, 0, (int)NLOST_CASES);
 	tcase_add_test(tc, test_drop_reasons_all_covered_and_named);
 	suite_add_tcase(s, tc);
 
@@ -1460,6 +1545,8 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_start_without_device_silent_down);
 	tcase_add_test(tc, test_net_command_prints_counters_drops_arp);
 	tcase_add_test(tc, test_net_command_no_drops_empty_cache);
+	tcase_add_test(tc, test_net_command_counts_frames_lost_below_the_stack);
+	tcase_add_test(tc, test_net_command_shows_every_udp_shell_in_use);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -360,7 +360,7 @@ START_TEST(test_injected_arp_ping_shell_and_garbage)
 		      strstr(reply, "  ip_fragment    1\n") &&
 		      strstr(reply, "  udp_checksum   1\n"), "net said:\n%s", reply);
 	/* This command is the second datagram, answered once it is done. */
-	ck_assert_ptr_nonnull(strstr(reply, "udp shell: 2 datagrams, 1 answered"));
+	ck_assert_ptr_nonnull(strstr(reply, "udp shell (udp port 5555): 2 datagrams, 1 answered"));
 	ck_assert_int_eq(proc_finish(&one, 5000), 0);
 	close(wire_fd);
 }

@@ -272,10 +272,15 @@ static __attribute__((noipa)) unsigned vnet_rx_drain(void)
 		uint32_t id = e->id, len = e->len;
 
 		q->used_seen++;
-		if (id >= RX_BUFS)
-			continue;	/* not ours: the device misbehaved */
-		if (len > NET_HDR_LEN)
+		if (id >= RX_BUFS) {
+			/* Not ours: the device misbehaved. */
+			net_rx_lost(NET_RX_LOST_BAD_BUFFER, 1);
+			continue;
+		}
+		if (len >= NET_HDR_LEN)	/* an empty frame is the stack's runt */
 			net_rx(q->bufs + id * BUF_SIZE + NET_HDR_LEN, len - NET_HDR_LEN);
+		else
+			net_rx_lost(NET_RX_LOST_SHORT, 1);
 		vq_push(q, (uint16_t)id);
 		if (++n % RX_BATCH == 0) {
 			vq_kick(q);

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct trap_frame;
 
@@ -28,5 +29,16 @@ bool kernel_nmi(struct trap_frame *tf);
 
 /* One received Ethernet frame, task context (hal/netdev.h). */
 void net_rx(const void *frame, size_t len);
+
+/* Frames the platform lost before it could call net_rx(), so that `net`
+ * counts them with the stack's own drops. */
+enum net_rx_loss {
+	NET_RX_LOST_OVERFLOW,	/* its receive queue (a host socket) was full */
+	NET_RX_LOST_SHORT,	/* too short to hold the device's header */
+	NET_RX_LOST_BAD_BUFFER,	/* the device returned a buffer not ours */
+};
+
+/* @n more frames lost for @why.  Task context (the receive task). */
+void net_rx_lost(enum net_rx_loss why, uint64_t n);
 
 #endif

@@ -13,6 +13,9 @@ const uint8_t eth_broadcast[ETH_ALEN] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 bool net_up;
 
 static const char *const net_drop_names[NET_DROP_COUNT] = {
+	[NET_DROP_DEV_OVERFLOW] = "dev_overflow",
+	[NET_DROP_DEV_SHORT] = "dev_short",
+	[NET_DROP_DEV_BAD_BUFFER] = "dev_bad_buffer",
 	[NET_DROP_RUNT] = "runt",
 	[NET_DROP_OVERSIZE] = "oversize",
 	[NET_DROP_OTHER_HOST] = "other_host",
@@ -94,6 +97,18 @@ void net_reset(void)
 bool net_is_up(void)
 {
 	return __atomic_load_n(&net_up, __ATOMIC_ACQUIRE);
+}
+
+void net_rx_lost(enum net_rx_loss why, uint64_t n)
+{
+	static const enum net_drop reason[] = {
+		[NET_RX_LOST_OVERFLOW] = NET_DROP_DEV_OVERFLOW,
+		[NET_RX_LOST_SHORT] = NET_DROP_DEV_SHORT,
+		[NET_RX_LOST_BAD_BUFFER] = NET_DROP_DEV_BAD_BUFFER,
+	};
+
+	if ((unsigned)why < sizeof(reason) / sizeof(reason[0]))
+		net_count_add(&net_counters.drops[reason[why]], n);
 }
 
 void net_rx(const void *frame, size_t len)

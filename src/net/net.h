@@ -37,6 +37,12 @@ struct out;
 /* Why a received frame was not taken.  net_drop_name() gives the word
  * `net` prints for each. */
 enum net_drop {
+	NET_DROP_DEV_OVERFLOW,	/* lost below net_rx(): the device's receive
+				 * queue (ksim: its socket) was full */
+	NET_DROP_DEV_SHORT,	/* lost below net_rx(): shorter than the
+				 * device's own header */
+	NET_DROP_DEV_BAD_BUFFER, /* lost below net_rx(): the device returned
+				 * a buffer that is not one of ours */
 	NET_DROP_RUNT,		/* shorter than an Ethernet header */
 	NET_DROP_OVERSIZE,	/* longer than an Ethernet frame (1514 bytes) */
 	NET_DROP_OTHER_HOST,	/* Ethernet destination neither ours nor broadcast */

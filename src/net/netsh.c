@@ -7,9 +7,11 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
+#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/spinlock.h"
 #include "net/internal.h"
+#include "shell/udpsh_serving.h"
 
 /* An admitted request (udpsh_admit()) with its command copied in. */
 struct netsh_item {
@@ -25,6 +27,7 @@ static struct netsh_item netsh_queue[NET_UDPSH_QUEUE];
 static unsigned netsh_head, netsh_count;
 static struct task *netsh_task;
 static uint16_t netsh_port;
+static char netsh_name[24];	/* for `net` (shell/udpsh_serving.h) */
 
 void netsh_reset(void)
 {
@@ -190,7 +193,11 @@ int net_udpsh_open(void)
 			return err;
 	}
 	netsh_port = c->udpsh_port;
-	return udp_bind_ex(c->udpsh_port, netsh_rx, NULL, true);
+	err = udp_bind_ex(c->udpsh_port, netsh_rx, NULL, true);
+	if (err < 0)
+		return err;
+	ksnprintf(netsh_name, sizeof(netsh_name), "udp port %u", netsh_port);
+	return udpsh_serving_add(&netsh_core, netsh_name, NULL);
 }
 
 static void netsh_task_main(void *arg)

@@ -1,9 +1,10 @@
-/* net: the stack's configuration, frame counts, drops by reason and the
- * ARP cache. */
+/* net: the stack's configuration, frame counts, drops by reason, the
+ * counters of every UDP shell in use and the ARP cache. */
 #include "lib/out.h"
 #include "net/net.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
+#include "shell/udpsh_serving.h"
 
 static void cmd_net_config(struct out *o)
 {
@@ -72,10 +73,37 @@ static void cmd_net_arp(struct out *o)
 			   (unsigned long long)(e[i].age_ns / 1000000000u));
 }
 
+/* Every UDP shell in use: the stack's, and ksim's on its own socket. */
+static void cmd_net_udpsh(struct out *o)
+{
+	struct udpsh_serving sv;
+
+	for (unsigned i = 0; udpsh_serving_get(i, &sv); i++) {
+		struct udpsh_stats u;
+
+		udpsh_stats_read(sv.u, &u);
+		out_printf(o, "udp shell (%s): %llu datagrams, %llu answered, %llu malformed, %llu replies not sent\n",
+			   sv.name, (unsigned long long)u.datagrams_in,
+			   (unsigned long long)u.answered, (unsigned long long)u.malformed,
+			   (unsigned long long)u.send_failed);
+		out_printf(o, "udp shell (%s): %llu bad mac, %llu stale, %llu busy, %llu cut short, %llu peers\n",
+			   sv.name, (unsigned long long)u.bad_mac, (unsigned long long)u.stale,
+			   (unsigned long long)u.busy, (unsigned long long)u.cut_short,
+			   (unsigned long long)u.peers);
+		if (sv.losses) {
+			struct udpsh_losses l;
+
+			sv.losses(&l);
+			out_printf(o, "udp shell (%s): lost before the shell: %llu queue full, %llu socket overflow\n",
+				   sv.name, (unsigned long long)l.queue_full,
+				   (unsigned long long)l.overflowed);
+		}
+	}
+}
+
 int cmd_net(struct shell_ctx *sh, int argc, char **argv)
 {
 	struct net_stats s;
-	struct udpsh_stats u;
 
 	(void)argv;
 	if (argc > 1) {
@@ -83,17 +111,10 @@ int cmd_net(struct shell_ctx *sh, int argc, char **argv)
 		return SHELL_CMD_FAILED;
 	}
 	net_stats_read(&s);
-	net_udpsh_stats(&u);
 	cmd_net_config(sh->out);
 	cmd_net_counters(sh->out, &s);
 	cmd_net_drops(sh->out, &s);
-	out_printf(sh->out, "udp shell: %llu datagrams, %llu answered, %llu malformed, %llu replies not sent\n",
-		   (unsigned long long)u.datagrams_in, (unsigned long long)u.answered,
-		   (unsigned long long)u.malformed, (unsigned long long)u.send_failed);
-	out_printf(sh->out, "udp shell: %llu bad mac, %llu stale, %llu busy, %llu cut short, %llu peers\n",
-		   (unsigned long long)u.bad_mac, (unsigned long long)u.stale,
-		   (unsigned long long)u.busy, (unsigned long long)u.cut_short,
-		   (unsigned long long)u.peers);
+	cmd_net_udpsh(sh->out);
 	cmd_net_arp(sh->out);
 	return 0;
 }

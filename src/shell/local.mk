@@ -4,6 +4,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/input.c \
 	%reldir%/console.c \
 	%reldir%/udpsh.c %reldir%/udpsh.h \
+	%reldir%/udpsh_serving.c %reldir%/udpsh_serving.h \
 	%reldir%/cmd_help.c
 src_libkprof_la_SOURCES += \
 	%reldir%/cmd_ps.c \
