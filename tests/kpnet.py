@@ -238,8 +238,9 @@ def net_counter(text, name):
 def udpsh_counter(text, name):
     """A 'udp shell:' counter (e.g. 'bad mac', 'stale') in `net` output."""
     for line in text.splitlines():
-        if line.startswith("udp shell: ") and name in line:
-            for part in line[len("udp shell: "):].split(", "):
-                if part.endswith(" " + name):
+        # "udp shell: N datagrams, ..." or "udp shell (which): N ..."
+        if line.startswith("udp shell") and ": " in line and name in line:
+            for part in line.split(": ", 1)[1].split(", "):
+                if part.endswith(" " + name) and part.split()[0].isdigit():
                     return int(part.split()[0])
     raise Fail(f"no udp shell counter {name!r} in:\n{text}")

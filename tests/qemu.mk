@@ -8,7 +8,8 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_panic \
 	%reldir%/qemu/test_profile \
 	%reldir%/qemu/test_smp \
-	%reldir%/qemu/test_net
+	%reldir%/qemu/test_net \
+	%reldir%/qemu/test_udpsh_auth
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR;
@@ -23,6 +24,7 @@ $(qemu_log)panic.log: $(qemu_log)shell.log
 $(qemu_log)profile.log: $(qemu_log)panic.log
 $(qemu_log)smp.log: $(qemu_log)profile.log
 $(qemu_log)net.log: $(qemu_log)smp.log
+$(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 endif
 EXTRA_DIST += \
 	%reldir%/qemu/kpqemu.py \
@@ -32,4 +34,5 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_panic \
 	%reldir%/qemu/test_profile \
 	%reldir%/qemu/test_smp \
-	%reldir%/qemu/test_net
+	%reldir%/qemu/test_net \
+	%reldir%/qemu/test_udpsh_auth

@@ -52,12 +52,23 @@ $(X86_KERNEL): %reldir%/libx86.a src/libkprof.la $(X86_LDSCRIPT) $(KP_LINK3_DEPS
 noinst_DATA = $(X86_KERNEL)
 CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.*
 
-# make run CMDLINE='cmd="help;poweroff"' [SMP=N] [NETPORT=P]: boot under
-# QEMU with N vCPUs (default 4), serial on this terminal (Ctrl-A X quits),
-# the UDP shell forwarded to 127.0.0.1:P (default 5555).  Exits with the
-# status poweroff gave.
+# make run CMDLINE='cmd="help;poweroff"' [SMP=N] [NETPORT=P] [KEY=FILE]:
+# boot under QEMU with N vCPUs (default 4), serial on this terminal
+# (Ctrl-A X quits), the UDP shell forwarded to 127.0.0.1:P (default 5555).
+# The UDP shell's key goes in through fw_cfg: FILE, else udpsh.key in the
+# build folder, made once (32 random bytes in hex, mode 600); KEY=none
+# boots the plain, unauthenticated shell.  Exits with the status poweroff
+# gave.
 run: $(X86_KERNEL)
-	SMP='$(SMP)' NETPORT='$(NETPORT)' $(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
+	@key='$(KEY)'; key=$${key:-udpsh.key}; np='$(NETPORT)'; \
+	if [ "$$key" = udpsh.key ] && [ ! -f udpsh.key ]; then \
+		(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > udpsh.key && \
+		 echo >> udpsh.key) || exit 1; \
+		echo "made udpsh.key: tools/kshell -k $$(pwd)/udpsh.key 127.0.0.1:$${np:-5555} help"; \
+	fi; \
+	[ "$$key" = none ] && key=; \
+	SMP='$(SMP)' NETPORT='$(NETPORT)' KEYFILE="$$key" \
+		$(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
 endif
 .PHONY: run
 EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run

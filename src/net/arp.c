@@ -111,6 +111,20 @@ static bool arp_take_asked_locked(uint32_t ip, uint64_t now)
 	return false;
 }
 
+/* True when a request for @ip went out less than @ns ago. */
+static bool arp_asked_within(uint32_t ip, uint64_t ns)
+{
+	unsigned long flags = spin_lock_irqsave(&arp_lock);
+	uint64_t now = hal_clock_ns();
+	bool recent = false;
+
+	for (unsigned i = 0; i < ARP_CACHE_SIZE; i++)
+		if (arp_asked[i].ip == ip && now - arp_asked[i].asked_ns < ns)
+			recent = true;
+	spin_unlock_irqrestore(&arp_lock, flags);
+	return recent;
+}
+
 /* @ip says it is at @mac.  @reply_to_us: an ARP reply addressed to us;
  * @to_us: any ARP packet whose target is our address (RFC 826 creates an
  * entry only then).  Returns false when the packet tried to move a live
@@ -269,8 +283,7 @@ int net_resolve(uint32_t ip, unsigned timeout_ms)
 {
 	uint32_t hop = ipv4_next_hop(ip);
 	uint8_t mac[ETH_ALEN];
-	uint64_t start = hal_clock_ns(), asked = 0;
-	bool first = true;
+	uint64_t start = hal_clock_ns();
 
 	if (!hop)
 		return -EINVAL;
@@ -281,11 +294,11 @@ int net_resolve(uint32_t ip, unsigned timeout_ms)
 			return 0;
 		if (now - start >= (uint64_t)timeout_ms * 1000000u)
 			return -ETIMEDOUT;
-		if (first || now - asked >= 200000000u) {
+		/* Not again when a request just went out (the send that
+		 * failed for want of this entry made one): one datagram in
+		 * makes at most one request out. */
+		if (!arp_asked_within(hop, 200000000u))
 			arp_request(hop);
-			asked = now;
-			first = false;
-		}
 		sched_sleep_ms(10);
 	}
 	return 0;

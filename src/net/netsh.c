@@ -83,7 +83,10 @@ static void netsh_rx(void *ctx, const struct udp_dgram *d)
 	flags = spin_lock_irqsave(&netsh_lock);
 	if (netsh_count == NET_UDPSH_QUEUE) {
 		spin_unlock_irqrestore(&netsh_lock, flags);
-		net_count_drop(NET_DROP_UDPSH_BUSY);
+		/* A stale request gets its stale answer (udpsh_busy() knows),
+		 * best effort from here; it ran nothing, so it is not busy. */
+		if (!rq.stale)
+			net_count_drop(NET_DROP_UDPSH_BUSY);
 		udpsh_busy(&netsh_core, &rq);
 		return;
 	}

@@ -327,14 +327,14 @@ static bool udpsh_admit_keyed(struct udpsh *u, const uint8_t *d, size_t len,
 	nonce = get64(d + 4);
 	seq = get64(d + 12);
 	udpsh_peer_note(u, rq->addr, rq->port, seq);
-	if (nonce != u->nonce || seq <= __atomic_load_n(&u->mark, __ATOMIC_RELAXED)) {
-		udpsh_count(&u->stats.stale);
-		udpsh_send_short(u, rq->addr, rq->port, seq, UDPSH_FLAG_STALE);
-		return false;
-	}
-	__atomic_store_n(&u->mark, seq, __ATOMIC_RELAXED);
 	rq->authenticated = true;
 	rq->seq = seq;
+	if (nonce != u->nonce || seq <= __atomic_load_n(&u->mark, __ATOMIC_RELAXED)) {
+		udpsh_count(&u->stats.stale);
+		rq->stale = true;
+		return true;
+	}
+	__atomic_store_n(&u->mark, seq, __ATOMIC_RELAXED);
 	rq->cmd = (const char *)d + UDPSH_AUTH_HDR;
 	rq->len = len - UDPSH_AUTH_OVERHEAD;
 	rq->size = rq->len;
@@ -368,6 +368,10 @@ void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq)
 	static const char busy[] = "busy";
 	size_t n = sizeof(busy) - 1;
 
+	if (rq->stale) {
+		udpsh_send_short(u, rq->addr, rq->port, rq->seq, UDPSH_FLAG_STALE);
+		return;
+	}
 	udpsh_count(&u->stats.busy);
 	if (rq->authenticated) {
 		udpsh_send_short(u, rq->addr, rq->port, rq->seq, UDPSH_FLAG_BUSY);
@@ -383,6 +387,10 @@ void udpsh_serve(struct udpsh *u, const struct udpsh_request *rq)
 {
 	struct udpsh_reply r;
 
+	if (rq->stale) {
+		udpsh_send_short(u, rq->addr, rq->port, rq->seq, UDPSH_FLAG_STALE);
+		return;
+	}
 	r.out.write = udpsh_reply_write;
 	r.u = u;
 	r.rq = rq;

@@ -130,6 +130,8 @@ struct udpsh_request {
 	uint32_t addr;
 	uint16_t port;
 	bool authenticated;	/* came with a verified MAC */
+	bool stale;		/* ... but an old nonce or sequence: not run,
+				 * served its stale answer */
 	uint64_t seq;		/* its sequence (authenticated only) */
 	const char *cmd;	/* the command bytes that arrived */
 	size_t len;
@@ -192,10 +194,11 @@ int udpsh_key_parse(const char *text, size_t len, uint8_t *key);
 
 /* First half of handling a datagram of @len bytes from @addr:@port, of
  * which @size were sent (@size > @len: it arrived cut short): check the
- * allowlist and, keyed, the framing, MAC, nonce and sequence, answering
- * a stale request itself.  True when @rq (pointing into @data) should be
- * served.  Never sleeps: a receive path may call it.  One caller at a
- * time. */
+ * allowlist and, keyed, the framing, MAC, nonce and sequence.  True when
+ * @rq (pointing into @data) should be served: its command run, or, when
+ * rq->stale, its stale answer sent (from the serving task, which may
+ * wait for the requester's MAC).  Sends nothing and never sleeps: a
+ * receive path may call it.  One caller at a time. */
 bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
 		 uint32_t addr, uint16_t port, struct udpsh_request *rq);
 
@@ -203,8 +206,9 @@ bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
  * context; one caller at a time (may run alongside udpsh_admit()). */
 void udpsh_serve(struct udpsh *u, const struct udpsh_request *rq);
 
-/* Answer an admitted @rq that cannot be queued with "busy": one datagram,
- * never larger than the request.  Never sleeps. */
+/* Answer an admitted @rq that cannot be queued with "busy" (a stale one
+ * with its stale answer): one datagram, never larger than the request.
+ * Never sleeps. */
 void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq);
 
 /* Both halves: admit, then serve.  Task context; one caller at a time. */

@@ -40,8 +40,13 @@ def free_udp_port():
         return s.getsockname()[1]
 
 
-def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=()):
+def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=()):
     net = []
+    # Firmware files (name, host file): the UDP shell's key goes in as
+    # opt/kprof/udpsh.key, never on the command line.
+    fw = []
+    for name, path in fw_cfg:
+        fw += ["-fw_cfg", f"name={name},file={path}"]
     if net_port:
         # virtio-net on user networking; the UDP shell's port 5555 is
         # forwarded to 127.0.0.1:net_port, each (host, guest) pair of
@@ -61,7 +66,7 @@ def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=()):
         "-serial", "mon:stdio" if monitor else "stdio",
         "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
         "-kernel", kernel, "-append", cmdline,
-    ] + net
+    ] + net + fw
 
 
 def _die_with_parent():
@@ -80,7 +85,7 @@ class Kernel:
     forwarded, from 127.0.0.1:self.fwd[guest_port]."""
 
     def __init__(self, cmdline="", kernel=None, monitor=False, smp=1,
-                 net=False, fwd_ports=()):
+                 net=False, fwd_ports=(), fw_cfg=()):
         self.net_port = free_udp_port() if net else None
         self.fwd = {g: free_udp_port() for g in fwd_ports} if net else {}
         self.start = time.monotonic()
@@ -92,7 +97,7 @@ class Kernel:
         self.proc = subprocess.Popen(
             qemu_command(kernel or kernel_path(), cmdline, monitor, smp,
                          self.net_port,
-                         [(h, g) for g, h in self.fwd.items()]),
+                         [(h, g) for g, h in self.fwd.items()], fw_cfg),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self._reader = threading.Thread(target=self._read, daemon=True)
