@@ -295,24 +295,43 @@ unsigned long simfx_handler_entry_samples(unsigned long *total)
 	return n;
 }
 
-void simfx_assert_no_bare_address(const char *report)
+/* A chain that ended before the record's depth ran out must end in the
+ * image: at a task's entry function, below the terminating frame every
+ * stack begins with, never in host code beyond it. */
+static void fx_check_chain_end(const char *outer, unsigned frames,
+			       const char *report)
+{
+	ck_assert_msg(frames >= PROF_MAX_FRAMES || strcmp(outer, "[host]") != 0,
+		      "a chain of %u frames ends in host code:\n%s", frames, report);
+}
+
+void simfx_assert_chains_end_in_image(const char *report)
 {
 	const char *line = report;
+	char outer[128] = "";
+	unsigned frames = 0;
 
 	while (line && *line) {
 		const char *next = strchr(line, '\n');
 		char frame[128];
 		unsigned long count;
 		double pct;
+		bool leaf = sscanf(line, "%lf%% %lu %127s", &pct, &count, frame) == 3;
 
-		if ((sscanf(line, "%lf%% %lu %127s", &pct, &count, frame) == 3 ||
-		     sscanf(line, " <- %127s", frame) == 1))
+		if (leaf && frames)
+			fx_check_chain_end(outer, frames, report);
+		if (leaf || sscanf(line, " <- %127s", frame) == 1) {
 			ck_assert_msg(strncmp(frame, "0x", 2) != 0,
 				      "a bare address in the report: %.*s\n%s",
 				      (int)(next ? next - line : (long)strlen(line)),
 				      line, report);
+			frames = leaf ? 1 : frames + 1;
+			snprintf(outer, sizeof(outer), "%s", frame);
+		}
 		line = next ? next + 1 : NULL;
 	}
+	if (frames)
+		fx_check_chain_end(outer, frames, report);
 }
 
 double simfx_leaf_share(const char *report, const char *leaf)
@@ -377,7 +396,7 @@ void simfx_profile_split(const char *source, unsigned long min_samples,
 		out = simfx_run("profile 2000 all 128", 20000);
 		ck_assert_ptr_nonnull(out);
 		ck_assert_msg(strstr(out, header) != NULL, "report: %s", out);
-		simfx_assert_no_bare_address(out);
+		simfx_assert_chains_end_in_image(out);
 		simfx_split_add(sp, out);
 		free(out);
 		sp->handler_entry += simfx_handler_entry_samples(&sp->records);

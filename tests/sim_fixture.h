@@ -65,8 +65,10 @@ unsigned long simfx_split_leaves(const struct simfx_split *sp);
  * instruction of one of ksim's signal handlers; *total counts them all. */
 unsigned long simfx_handler_entry_samples(unsigned long *total);
 
-/* Fails the test when a report line's frame is a bare address. */
-void simfx_assert_no_bare_address(const char *report);
+/* Fails the test when a report line's frame is a bare address, or when
+ * a chain shorter than PROF_MAX_FRAMES ends in host code rather than at
+ * a task's entry function. */
+void simfx_assert_chains_end_in_image(const char *report);
 
 /* Percent of a report's samples in chains whose leaf is @leaf. */
 double simfx_leaf_share(const char *report, const char *leaf);
@@ -82,7 +84,7 @@ double simfx_irqsoff_share(const char *want_source);
  * truth.  Asserts each leaf's share of the leaf samples is within
  * @tolerance points of the truth, and that each leaf's immediate caller
  * is the first "<-" line in >= 99% of its samples, that no report line is
- * a bare address, and that no record has frame 0 at a signal handler's
+ * a bare address and every chain ends in the image, and that no record has frame 0 at a signal handler's
  * entry. */
 void simfx_profile_split(const char *source, unsigned long min_samples,
 			 unsigned max_profiles, double tolerance,
