@@ -18,7 +18,7 @@
 
 static char text[65536];
 static struct out_buf ob;
-static struct shell_ctx sh = { &ob.out, false };
+static struct shell_ctx sh = { .out = &ob.out, .remote = false };
 
 static void setup(void)
 {

@@ -347,7 +347,7 @@ static char outbuf[8192];
 static const char *run_ps(void)
 {
 	struct out_buf ob;
-	struct shell_ctx sh = { &ob.out, false };
+	struct shell_ctx sh = { .out = &ob.out, .remote = false };
 	char *argv[] = { "ps", NULL };
 
 	out_buf_init(&ob, outbuf, sizeof(outbuf));
@@ -363,18 +363,55 @@ START_TEST(test_ps_lists_pid_cpu_state_time_name)
 	fake_tick(1, TICK_NS);
 	fake_tick(1, 3 * TICK_NS);
 	fake_tick(1, TICK_NS);
+	/* The worker never switched out: its time is its running slice. */
 	ck_assert_str_eq(run_ps(),
 		"  PID CPU STATE     TIME(ms) NAME\n"
 		"    1   1 ready           10 idle/1\n"
 		"    2   0 running          0 idle/0\n"
-		"    3   1 running          0 worker\n");
+		"    3   1 running         40 worker\n");
+}
+END_TEST
+
+START_TEST(test_ps_time_counts_running_slice_to_now_on_own_cpu)
+{
+	boot_cpus(1);
+	struct task *a = task_create("spin", body, NULL, 0);
+
+	fake_tick(0, TICK_NS);			/* a runs from here */
+	fake_tick(0, TICK_NS);
+	fake_cpu_time[0] += 7000000;		/* 7 ms since that tick */
+	ck_assert_uint_eq(task_runtime(a), TICK_NS + 7000000);
+	ck_assert_uint_eq(task_runtime_self(), TICK_NS + 7000000);	/* as a */
+	ck_assert_str_eq(run_ps(),
+		"  PID CPU STATE     TIME(ms) NAME\n"
+		"    1   0 ready           10 idle/0\n"
+		"    2   0 running         17 spin\n");
+}
+END_TEST
+
+START_TEST(test_ps_time_of_task_running_elsewhere_as_of_its_tick)
+{
+	boot_cpus(2);
+	struct task *a = task_create("spin", body, NULL, 1);
+
+	fake_tick(1, TICK_NS);			/* a runs on cpu 1 from here */
+	for (int i = 0; i < 50; i++)
+		fake_tick(1, TICK_NS);
+	fake_cpu_time[1] += 3000000;		/* not yet ticked */
+	fake_cpu = 0;				/* ps on cpu 0 */
+	ck_assert_uint_eq(task_runtime(a), 50 * TICK_NS);
+	ck_assert_str_eq(run_ps(),
+		"  PID CPU STATE     TIME(ms) NAME\n"
+		"    1   1 ready           10 idle/1\n"
+		"    2   0 running          0 idle/0\n"
+		"    3   1 running        500 spin\n");
 }
 END_TEST
 
 START_TEST(test_ps_rejects_arguments)
 {
 	struct out_buf ob;
-	struct shell_ctx sh = { &ob.out, false };
+	struct shell_ctx sh = { .out = &ob.out, .remote = false };
 	char *argv[] = { "ps", "-a", NULL };
 
 	boot_cpus(1);
@@ -387,7 +424,7 @@ END_TEST
 START_TEST(test_stacks_reports_deepest_use)
 {
 	struct out_buf ob;
-	struct shell_ctx sh = { &ob.out, false };
+	struct shell_ctx sh = { .out = &ob.out, .remote = false };
 	char *argv[] = { "stacks", NULL };
 	char want[256];
 
@@ -485,6 +522,8 @@ static Suite *sched_suite(void)
 	tcase_add_test(tc, test_idle_loop_waits_when_nothing_runs);
 	tcase_add_test(tc, test_idle_loop_runs_a_runnable_task);
 	tcase_add_test(tc, test_ps_lists_pid_cpu_state_time_name);
+	tcase_add_test(tc, test_ps_time_counts_running_slice_to_now_on_own_cpu);
+	tcase_add_test(tc, test_ps_time_of_task_running_elsewhere_as_of_its_tick);
 	tcase_add_test(tc, test_ps_rejects_arguments);
 	tcase_add_test(tc, test_stacks_reports_deepest_use);
 	suite_add_tcase(s, tc);

@@ -102,7 +102,8 @@ static void schedule(void)
 		return;
 
 	now = hal_cpu_time();
-	prev->runtime += now - c->switched_at;
+	__atomic_store_n(&prev->runtime, prev->runtime + (now - c->switched_at),
+			 __ATOMIC_RELAXED);
 	c->switched_at = now;
 	c->switches++;
 	c->last_prev = prev;
@@ -251,11 +252,17 @@ void sched_wake(struct task *t)
 void sched_tick(void)
 {
 	struct cpu *c = this_cpu();
-	uint64_t now = hal_clock_ns();
+	uint64_t now = hal_clock_ns(), ct = hal_cpu_time();
 	struct task **pp;
 
 	spin_lock(&c->rq_lock);
 	c->ticks++;
+	/* Charge the running task its slice so far: another CPU can read
+	 * hal_cpu_time() only for itself, so a task that never switches out
+	 * would otherwise show no time in `ps` (task_runtime()). */
+	__atomic_store_n(&c->current->runtime, c->current->runtime + (ct - c->switched_at),
+			 __ATOMIC_RELAXED);
+	c->switched_at = ct;
 	for (pp = &c->sleepers; *pp;) {
 		struct task *t = *pp;
 		if ((int64_t)(now - t->wake_at_ns) >= 0) {

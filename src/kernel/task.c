@@ -102,14 +102,21 @@ bool task_exists(int pid)
 	return task_find(pid) != NULL;
 }
 
-uint64_t task_runtime_self(void)
+uint64_t task_runtime(const struct task *t)
 {
 	unsigned long flags = hal_irq_save();
 	struct cpu *c = this_cpu();
-	uint64_t rt = c->current->runtime + (hal_cpu_time() - c->switched_at);
+	uint64_t rt = __atomic_load_n(&t->runtime, __ATOMIC_RELAXED);
 
+	if (t == c->current)
+		rt += hal_cpu_time() - c->switched_at;
 	hal_irq_restore(flags);
 	return rt;
+}
+
+uint64_t task_runtime_self(void)
+{
+	return task_runtime(task_current());
 }
 
 void task_for_each(void (*fn)(struct task *t, void *ctx), void *ctx)

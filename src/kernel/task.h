@@ -57,6 +57,12 @@ struct task *task_current(void);
 struct task *task_find(int pid);
 bool task_exists(int pid);
 
+/* @t's CPU time so far in hal_cpu_time() units, including its current
+ * slice: to now when @t runs on the calling CPU, to its CPU's last tick
+ * when it runs on another (each CPU reads its own time only).  Any
+ * context but the profiler's NMI. */
+uint64_t task_runtime(const struct task *t);
+
 /* The calling task's CPU time so far, including the current slice, in
  * hal_cpu_time() units. */
 uint64_t task_runtime_self(void);

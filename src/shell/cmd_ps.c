@@ -38,7 +38,7 @@ static void ps_collect(struct task *t, void *ctx)
 	r->pid = t->pid;
 	r->cpu = t->cpu;
 	r->state = t->state;
-	r->runtime = t->runtime;
+	r->runtime = task_runtime(t);	/* with the slice it is running */
 	kmemcpy(r->name, t->name, sizeof(r->name));
 }
 
