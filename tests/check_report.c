@@ -184,6 +184,51 @@ START_TEST(test_report_unknown_addresses)
 }
 END_TEST
 
+START_TEST(test_report_host_frames_fold_into_one)
+{
+	/* The records of unknown.txt, on a platform that names code outside
+	 * the image: the gap is still the image's and prints as an address;
+	 * everything outside folds into [host], and the samples whose leaf
+	 * is there are counted. */
+	fake_foreign_name = "[host]";
+	add(1, 3, PT_GAP + 0x10, PT_UDP_INPUT + 0x33, END);
+	add(1, 2, PT_GAP + 0x14, PT_UDP_INPUT + 0x33, END);
+	add(1, 1, 0xdead0000ul, 0xfeed0000ul, VNR(0x40), END);
+	add(1, 1, 0xbeef0000ul, 0xfeed0004ul, VNR(0x40), END);
+	add(1, 1, PT_MEMCPY + 0x8, 0xfeed0000ul, END);
+	ck_assert(pt_golden_equal("host.txt",
+				  print(PROF_PID_ALL, 8, 3, 0, "tick/sigprof 100hz", false)));
+	fake_foreign_name = NULL;
+}
+END_TEST
+
+START_TEST(test_report_names_unarmed_missing_and_counter_errors)
+{
+	struct prof_segment seg = { 0, recs, 0, 0 };
+	struct prof_report_in in = {
+		.window_ns = 1000000000ull,
+		.source = "pmu/signal perf task-clock",
+		.counter = true,
+		.pid = PROF_PID_ALL,
+		.chains = 8,
+		.unarmed = (1u << 1) | (1u << 2),
+		.arm_wait_ns = 5000000000ull,
+		.missing = 1u << 3,
+		.wait_ns = 5000000000ull,
+		.errors = 1,
+		.segs = &seg,
+		.nsegs = 1,
+	};
+	struct out_buf ob;
+
+	add(5, 4, PT_SPIN_LOCK + 0x8, PT_UDP_INPUT + 0x33, END);
+	seg.count = nrecs;
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_report_print(&ob.out, &in), 0);
+	ck_assert(pt_golden_equal("unarmed_missing_errors.txt", text));
+}
+END_TEST
+
 START_TEST(test_report_empty_pid_filter)
 {
 	add(7, 5, PT_MEMCPY, END);
@@ -293,6 +338,8 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_report_one_more_chain_singular);
 	tcase_add_test(tc, test_report_keeps_128_of_more_chains);
 	tcase_add_test(tc, test_report_unknown_addresses);
+	tcase_add_test(tc, test_report_host_frames_fold_into_one);
+	tcase_add_test(tc, test_report_names_unarmed_missing_and_counter_errors);
 	tcase_add_test(tc, test_report_empty_pid_filter);
 	tcase_add_test(tc, test_report_empty_when_no_cpu_answered);
 	tcase_add_test(tc, test_fold_leaf_spans_offsets);
