@@ -1038,6 +1038,21 @@ START_TEST(test_config_udpsh_allow)
 	ck_assert_str_eq(errbuf, "net: udpsh.allow=10.0.2.1/24 is not CIDR[,CIDR] (at most 8, host bits zero); keeping 10.0.2.2/32\n");
 	ck_assert_int_eq(net_config_word("udpsh.allow", "10.0.2.0/24,127.0.0.1", err_out()), 0);
 	ck_assert_str_eq(net_config()->udpsh_allow, "10.0.2.0/24,127.0.0.1/32");
+	ck_assert_str_eq(errbuf, "");
+}
+END_TEST
+
+START_TEST(test_config_udpsh_allow_everyone_warned)
+{
+	ck_assert_int_eq(net_config_word("udpsh.allow", "0.0.0.0/0", err_out()), 0);
+	ck_assert_str_eq(net_config()->udpsh_allow, "0.0.0.0/0");
+	ck_assert_str_eq(errbuf, "net: warning: udpsh.allow=0.0.0.0/0 admits every address; "
+			 "only udpsh.key keeps others out\n");
+	ck_assert_int_eq(net_config_word("udpsh.allow", "10.0.2.2/32,0.0.0.0/0", err_out()), 0);
+	ck_assert_str_eq(errbuf, "net: warning: udpsh.allow=10.0.2.2/32,0.0.0.0/0 admits every "
+			 "address; only udpsh.key keeps others out\n");
+	ck_assert_int_eq(net_config_word("udpsh.allow", "128.0.0.0/1", err_out()), 0);
+	ck_assert_str_eq(errbuf, "");
 }
 END_TEST
 
@@ -1518,6 +1533,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_config_gw_outside_subnet_refused);
 	tcase_add_test(tc, test_config_udpsh_port);
 	tcase_add_test(tc, test_config_udpsh_allow);
+	tcase_add_test(tc, test_config_udpsh_allow_everyone_warned);
 	tcase_add_test(tc, test_config_unknown_key_enoent_silent);
 	tcase_add_test(tc, test_config_ip_used_by_stack);
 	suite_add_tcase(s, tc);

@@ -250,6 +250,28 @@ START_TEST(test_run_line_remote_runs_ordinary_commands)
 }
 END_TEST
 
+/* The library's `test` command, called directly: its argument errors. */
+static int run_test_cmd(int argc, char **argv)
+{
+	out_buf_init(&ob, outbuf, sizeof(outbuf));
+	return cmd_test(&sh, argc, argv);
+}
+
+START_TEST(test_test_recurse_without_depth_is_usage_error)
+{
+	char *none[] = { "test", "recurse", NULL };
+	char *two[] = { "test", "recurse", "10", "20", NULL };
+	char *junk[] = { "test", "recurse", "deep", NULL };
+
+	ck_assert_int_ne(run_test_cmd(2, none), 0);
+	ck_assert_str_eq(outbuf, "test: usage: test recurse N\n");
+	ck_assert_int_ne(run_test_cmd(4, two), 0);
+	ck_assert_str_eq(outbuf, "test: usage: test recurse N\n");
+	ck_assert_int_ne(run_test_cmd(3, junk), 0);
+	ck_assert_str_eq(outbuf, "test: recurse depth must be 1-100000 (got deep)\n");
+}
+END_TEST
+
 START_TEST(test_find_exact_names_only)
 {
 	ck_assert_ptr_eq(shell_find("args"), &shell_commands[1]);
@@ -650,6 +672,7 @@ static Suite *shell_suite(void)
 	tcase_add_test(tc, test_run_line_serial_only_refused_remote);
 	tcase_add_test(tc, test_run_line_remote_runs_ordinary_commands);
 	tcase_add_test(tc, test_find_exact_names_only);
+	tcase_add_test(tc, test_test_recurse_without_depth_is_usage_error);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("help");

@@ -4,6 +4,7 @@
 #include "hal/cpu.h"
 #include "hal/mem.h"
 #include "kernel/cmdline.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "x86.h"
 
@@ -63,6 +64,11 @@ void x86_boot_main(uint32_t start_info_paddr)
 	out_printf(&out_console, "kprof x86_64: %zu MiB free (%s), tsc %lu MHz\n",
 		   x86_mem_pages_free() * HAL_PAGE_SIZE >> 20, x86_mem_source(),
 		   (unsigned long)(x86_tsc_hz() / 1000000));
+	/* Said before the words are read: a cut cmd= would otherwise read
+	 * only as an unterminated quote. */
+	if (x86_boot_cmdline_given() > kstrlen(x86_boot_cmdline()))
+		out_printf(&out_console, "cmdline: cut to its first %zu of %zu bytes\n",
+			   kstrlen(x86_boot_cmdline()), x86_boot_cmdline_given());
 	boot_start_cpus(x86_boot_cmdline());
 	kernel_main(x86_boot_cmdline());
 }

@@ -45,6 +45,7 @@ static size_t pages_free;
 static size_t scan_hint;			/* where the next search starts */
 static struct spinlock mem_lock = SPINLOCK_INIT;
 static char cmdline[CMDLINE_MAX];
+static size_t cmdline_len;		/* as QEMU gave it: more when cut */
 static const char *mem_source = "cmos";
 static uint64_t boot_rsdp;
 
@@ -116,8 +117,8 @@ static void mem_read_start_info(const struct hvm_start_info *si)
 	}
 	boot_rsdp = si->rsdp_paddr;
 	if (si->cmdline_paddr && si->cmdline_paddr < MEM_LIMIT)
-		kstrlcpy(cmdline, (const char *)(uintptr_t)si->cmdline_paddr,
-			 sizeof(cmdline));
+		cmdline_len = kstrlcpy(cmdline, (const char *)(uintptr_t)si->cmdline_paddr,
+				       sizeof(cmdline));
 	if (si->version >= 1 && si->memmap_paddr && si->memmap_entries) {
 		const struct hvm_memmap_entry *e =
 			(const struct hvm_memmap_entry *)(uintptr_t)si->memmap_paddr;
@@ -142,6 +143,11 @@ void x86_mem_init(uint32_t start_info_paddr)
 const char *x86_boot_cmdline(void)
 {
 	return cmdline;
+}
+
+size_t x86_boot_cmdline_given(void)
+{
+	return cmdline_len;
 }
 
 uint64_t x86_boot_rsdp(void)

@@ -292,6 +292,9 @@ void x86_idt_init(void);
 void x86_idt_load(void);
 void x86_mem_init(uint32_t start_info_paddr);
 const char *x86_boot_cmdline(void);
+/* The command line's length as the boot loader gave it: longer than
+ * x86_boot_cmdline() when that had to be cut. */
+size_t x86_boot_cmdline_given(void);
 size_t x86_mem_pages_free(void);
 /* Where the memory map came from: "pvh memmap" or "cmos". */
 const char *x86_mem_source(void);

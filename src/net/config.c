@@ -195,6 +195,14 @@ static int net_word_allow(const char *value, struct out *err)
 		return -EINVAL;
 	}
 	udpsh_allow_format(&scratch, net_cfg.udpsh_allow, sizeof(net_cfg.udpsh_allow));
+	/* Taken, as asked, but a /0 is no allowlist at all. */
+	for (unsigned i = 0; i < scratch.nallow; i++) {
+		if (scratch.allow[i].prefix == 0) {
+			out_printf(err, "net: warning: udpsh.allow=%s admits every address; only udpsh.key keeps others out\n",
+				   net_cfg.udpsh_allow);
+			break;
+		}
+	}
 	return 0;
 }
 

@@ -222,8 +222,13 @@ int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 		return test_irqsoff_cmd(sh, argc, argv);
 	if (argc == 3 && kstreq(argv[1], "panic"))
 		return test_panic_on(sh, argv[2]);
-	if (argc == 3 && kstreq(argv[1], "recurse"))
+	if (argc >= 2 && kstreq(argv[1], "recurse")) {
+		if (argc != 3) {
+			out_puts(sh->out, "test: usage: test recurse N\n");
+			return 1;
+		}
 		return test_recurse_cmd(sh, argv[2]);
+	}
 	if (argc != 2) {
 		out_puts(sh->out, TEST_USAGE);
 		return 1;
