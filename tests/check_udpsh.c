@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fake_hal.h"
+#include "kernel/random.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "lib/parse.h"
@@ -823,6 +825,19 @@ START_TEST(test_hmac_incremental_equals_one_shot)
 }
 END_TEST
 
+START_TEST(test_nonce_from_generator_else_jitter)
+{
+	bool hw;
+
+	fake_random = 0x0123456789abcdefull;
+	ck_assert(random_nonce64(&hw) == 0x0123456789abcdefull);
+	ck_assert(hw);
+	fake_random = 0;		/* no generator: the cycle counter's jitter */
+	ck_assert(random_nonce64(&hw) != 0);
+	ck_assert(!hw);
+}
+END_TEST
+
 START_TEST(test_ct_equal_compares_every_byte)
 {
 	uint8_t a[32], b[32];
@@ -1164,6 +1179,7 @@ static Suite *udpsh_suite(void)
 	tcase_add_test(tc, test_hmac_rfc4231_vectors_match);
 	tcase_add_test(tc, test_hmac_incremental_equals_one_shot);
 	tcase_add_test(tc, test_ct_equal_compares_every_byte);
+	tcase_add_test(tc, test_nonce_from_generator_else_jitter);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("plain");

@@ -295,9 +295,11 @@ int net_resolve(uint32_t ip, unsigned timeout_ms)
 		if (now - start >= (uint64_t)timeout_ms * 1000000u)
 			return -ETIMEDOUT;
 		/* Not again when a request just went out (the send that
-		 * failed for want of this entry made one): one datagram in
-		 * makes at most one request out. */
-		if (!arp_asked_within(hop, 200000000u))
+		 * failed for want of this entry made one), nor in the last
+		 * 50 ms of the wait, when no answer could help: one datagram
+		 * in makes at most one request out. */
+		if (start + (uint64_t)timeout_ms * 1000000u - now > 50000000u &&
+		    !arp_asked_within(hop, 200000000u))
 			arp_request(hop);
 		sched_sleep_ms(10);
 	}

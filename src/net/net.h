@@ -228,6 +228,10 @@ void net_udpsh_stats(struct udpsh_stats *s);
 /* True when the UDP shell requires authenticated datagrams (a key). */
 bool net_udpsh_keyed(void);
 
+/* Keyed: true when its boot nonce came from the CPU's random number
+ * generator, false when from cycle-counter jitter. */
+bool net_udpsh_nonce_hw(void);
+
 /* Print "a.b.c.d" for @ip (host order) into @buf of at least 16 bytes. */
 char *net_ip_str(uint32_t ip, char buf[16]);
 

@@ -150,6 +150,14 @@ bool net_udpsh_keyed(void)
 	return netsh_core.keyed;
 }
 
+/* Where the boot nonce came from (random_nonce64()). */
+static bool netsh_nonce_hw;
+
+bool net_udpsh_nonce_hw(void)
+{
+	return netsh_nonce_hw;
+}
+
 /* The key: the firmware's file first (not visible to other users of the
  * host), else udpsh.key= from the command line.  Returns its length, 0
  * when there is none, or -EINVAL when the firmware's file is not a key
@@ -188,9 +196,8 @@ int net_udpsh_open(void)
 	if (klen < 0)
 		return -EKEYREJECTED;
 	if (klen > 0) {
-		bool hw;
-
-		err = udpsh_key_set(&netsh_core, key, (size_t)klen, random_nonce64(&hw));
+		err = udpsh_key_set(&netsh_core, key, (size_t)klen,
+				    random_nonce64(&netsh_nonce_hw));
 		kmemset(key, 0, sizeof(key));
 		if (err < 0)
 			return err;

@@ -31,6 +31,10 @@ void net_start(struct out *o)
 			   net_udpsh_keyed() ? ", authenticated (HMAC-SHA256)" : "");
 		if (!net_udpsh_keyed())
 			out_puts(o, UDPSH_UNAUTH_WARNING "\n");
+		else
+			out_printf(o, "net: udp shell boot nonce from %s\n",
+				   net_udpsh_nonce_hw() ? "the CPU's random number generator"
+							: "cycle-counter jitter");
 	} else if (err == -EKEYREJECTED) {
 		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex\n",
 			   HAL_FW_UDPSH_KEY, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
