@@ -34,7 +34,12 @@ TESTS += %reldir%/test_udpsh_attacks %reldir%/test_kshell
 net_script_log = %reldir%/test_
 $(net_script_log)udpsh_attacks.log $(net_script_log)kshell.log: ksim$(EXEEXT) \
 	tools/kshell$(EXEEXT)
+# profile and netload recv keep their window while the UDP shell's
+# client keeps sending (ksim --net).
+TESTS += %reldir%/test_window_flood
+$(net_script_log)window_flood.log: ksim$(EXEEXT)
 endif
-EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell
+EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
+	%reldir%/test_window_flood
 
 include %reldir%/fuzz/local.mk
