@@ -1,6 +1,7 @@
 /* The kernel command line: key=value words, quoted values, the reports
  * for unknown keys and malformed words, and the cmd= command list. */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
