@@ -19,7 +19,8 @@ const char *hal_timer_tick_source(void);
 
 /* How long a CPU of this platform may take to answer a request made
  * through its tick (arm the profiler, acknowledge its stop) before the
- * asker gives up on it: two ticks on a kernel; in the simulator, where a
+ * asker gives up on it: a few ticks on a kernel (more where its CPUs are
+ * an emulator's threads); in the simulator, where a
  * CPU is a host thread the host may leave unscheduled for a while, long
  * enough that only a dead thread misses it.  Any context. */
 uint64_t hal_timer_answer_ns(void);
