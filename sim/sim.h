@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "hal/cpu.h"
+#include "hal/pmu.h"
 #include "sim/ksim.h"
 
 /* The interrupted state a signal handler hands the kernel: the three
@@ -38,6 +39,7 @@ struct sim_cpu {
 	volatile int pmu_state;		/* enum sim_pmu_state */
 	uint64_t pmu_period;		/* period the counter is set to */
 	const void *nmi_info;		/* siginfo_t of the overflow being handled */
+	int count_fd[HAL_PMU_COUNT_MAX];	/* `stat`'s events, -1 when not open */
 	bool late_init_done;
 	struct ksim_cpu_stats stats;
 };

@@ -10,6 +10,7 @@
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
+#include "kernel/stat.h"
 #include "kernel/task.h"
 #include "sim_fixture.h"
 #include "check_main.h"
@@ -116,6 +117,45 @@ START_TEST(test_irqsoff_spin_seen_by_counter)
 }
 END_TEST
 
+/* ksim's counting backend: on CPUs running split, each CPU's task-clock
+ * count over stat's window agrees with its thread's CPU time
+ * (CLOCK_THREAD_CPUTIME_ID, read by the same tick at the same edges)
+ * within 5%, and the report has a task-clock count on every CPU. */
+START_TEST(test_stat_task_clock_matches_thread_cpu_time)
+{
+	char *out;
+
+	start_counter_machine(2);
+	out = simfx_run("work start split 2", 10000);
+	ck_assert_ptr_nonnull(out);
+	free(out);
+	out = simfx_run("stat 1000", 30000);
+	ck_assert_ptr_nonnull(out);
+	fprintf(stderr, "%s", out);
+	ck_assert_ptr_nonnull(strstr(out, "task-clock"));
+	for (unsigned cpu = 0; cpu < 2; cpu++) {
+		struct stat_cpu_result r;
+		int tc = -1;
+		double ratio;
+
+		stat_result(cpu, &r);
+		ck_assert(r.answered);
+		for (unsigned i = 0; i < r.nevents; i++)
+			if (!strcmp(r.names[i], "task-clock"))
+				tc = (int)i;
+		ck_assert_int_ge(tc, 0);
+		ck_assert_msg(r.counted[tc], "cpu %u: task-clock not counted", cpu);
+		ck_assert_uint_gt(r.cpu_time, 0);
+		ratio = (double)r.delta[tc] / (double)r.cpu_time;
+		fprintf(stderr, "cpu %u: task-clock %llu ns, thread cpu time %llu ns (%.4f)\n",
+			cpu, (unsigned long long)r.delta[tc],
+			(unsigned long long)r.cpu_time, ratio);
+		ck_assert_msg(ratio > 0.95 && ratio < 1.05, "cpu %u: ratio %.4f", cpu, ratio);
+	}
+	free(out);
+}
+END_TEST
+
 static Suite *sim_perf_suite(void)
 {
 	Suite *s = suite_create("sim_perf");
@@ -130,6 +170,7 @@ static Suite *sim_perf_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_split_profile_with_counter_matches_truth);
 	tcase_add_test(tc, test_irqsoff_spin_seen_by_counter);
+	tcase_add_test(tc, test_stat_task_clock_matches_thread_cpu_time);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -129,3 +129,47 @@ bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours)
 		fake_pmu_unclaimed++;
 	return claimed;
 }
+
+/* ---- counting ---- */
+
+unsigned fake_count_n = 2;
+const char *fake_count_names[HAL_PMU_COUNT_MAX] = { "cycles", "instructions" };
+unsigned fake_count_bits[HAL_PMU_COUNT_MAX] = { 48, 48 };
+bool fake_count_can_open[HAL_PMU_COUNT_MAX] = { true, true };
+uint64_t fake_count_value[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
+bool fake_count_is_open[HAL_MAX_CPUS];
+unsigned fake_count_opens, fake_count_closes;
+
+unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
+{
+	for (unsigned i = 0; i < fake_count_n; i++) {
+		names[i] = fake_count_names[i];
+		bits[i] = fake_count_bits[i];
+	}
+	return fake_count_n;
+}
+
+void hal_pmu_count_open(bool open[])
+{
+	unsigned cpu = hal_cpu_id();
+
+	for (unsigned i = 0; i < HAL_PMU_COUNT_MAX; i++)
+		open[i] = i < fake_count_n && fake_count_can_open[i];
+	fake_count_is_open[cpu] = true;
+	fake_count_opens++;
+}
+
+void hal_pmu_count_read(uint64_t values[])
+{
+	unsigned cpu = hal_cpu_id();
+
+	for (unsigned i = 0; i < HAL_PMU_COUNT_MAX; i++)
+		values[i] = i < fake_count_n && fake_count_can_open[i] ?
+			    fake_count_value[cpu][i] : 0;
+}
+
+void hal_pmu_count_close(void)
+{
+	fake_count_is_open[hal_cpu_id()] = false;
+	fake_count_closes++;
+}

@@ -55,4 +55,15 @@ void fake_pmu_set_dead(const char *claim, const char *why);
  * kernel_nmi() answered; a refusal counts in fake_pmu_unclaimed. */
 bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours);
 
+/* Counting (`stat`): the events the fake platform names, their widths,
+ * which can be opened, and each CPU's raw values (the test sets them
+ * between the ticks that open and close). */
+extern unsigned fake_count_n;
+extern const char *fake_count_names[HAL_PMU_COUNT_MAX];
+extern unsigned fake_count_bits[HAL_PMU_COUNT_MAX];
+extern bool fake_count_can_open[HAL_PMU_COUNT_MAX];
+extern uint64_t fake_count_value[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
+extern bool fake_count_is_open[HAL_MAX_CPUS];
+extern unsigned fake_count_opens, fake_count_closes;
+
 #endif

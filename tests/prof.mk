@@ -1,6 +1,6 @@
 # prof suites: the sampler, arming and the report's wait (check_profiler),
 # folding and report texts against tests/golden/ (check_report), and the
-# shell's profile and lscpu (check_profile_cmd).
+# shell's profile and lscpu (check_profile_cmd), counting mode (check_stat).
 if PLATFORM_SIM
 PROF_TEST_SOURCES = \
 	%reldir%/prof_testlib.c %reldir%/prof_testlib.h \
@@ -10,9 +10,9 @@ PROF_TEST_CFLAGS = $(TEST_CFLAGS) \
 	-DGOLDEN_OUT_DIR='"$(abs_top_builddir)/%reldir%/golden-out"'
 
 check_PROGRAMS += %reldir%/check_profiler %reldir%/check_report \
-	%reldir%/check_profile_cmd
+	%reldir%/check_profile_cmd %reldir%/check_stat
 TESTS += %reldir%/check_profiler %reldir%/check_report \
-	%reldir%/check_profile_cmd
+	%reldir%/check_profile_cmd %reldir%/check_stat
 
 %canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES)
 %canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS)
@@ -25,6 +25,10 @@ TESTS += %reldir%/check_profiler %reldir%/check_report \
 %canon_reldir%_check_profile_cmd_SOURCES = %reldir%/check_profile_cmd.c $(PROF_TEST_SOURCES)
 %canon_reldir%_check_profile_cmd_CFLAGS = $(PROF_TEST_CFLAGS)
 %canon_reldir%_check_profile_cmd_LDADD = $(TEST_LDADD)
+
+%canon_reldir%_check_stat_SOURCES = %reldir%/check_stat.c $(PROF_TEST_SOURCES)
+%canon_reldir%_check_stat_CFLAGS = $(PROF_TEST_CFLAGS)
+%canon_reldir%_check_stat_LDADD = $(TEST_LDADD)
 
 CLEANFILES += %reldir%/golden-out/*.txt
 endif

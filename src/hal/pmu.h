@@ -54,4 +54,32 @@ int hal_pmu_disarm(void);
  * for the next period.  False when the interrupt is not this counter's. */
 bool hal_pmu_ack(void);
 
+/* ---- counting (`stat`) ----
+ *
+ * A small fixed set of named events, counted without interrupts on the
+ * calling CPU.  Counting and sampling share the counters on real
+ * hardware: the portable core never counts while a profile samples. */
+
+#define HAL_PMU_COUNT_MAX 4
+
+/* The events this platform can count, in a fixed order: *names and *bits
+ * (the width of each raw count: a difference of two reads is taken
+ * modulo 2^bits, so a counter that wrapped once is still right) for each
+ * of the returned number, at most HAL_PMU_COUNT_MAX.  The names live
+ * forever ("cycles", "instructions", "task-clock").  Any context. */
+unsigned hal_pmu_count_events(const char *names[], unsigned bits[]);
+
+/* Open and start every event on the calling CPU.  open[i] says whether
+ * event i could be opened; one that could not is "not counted".  From
+ * the calling CPU's tick, interrupts off.  Never sleeps. */
+void hal_pmu_count_open(bool open[]);
+
+/* Raw counts of the calling CPU's open events (0 for those not open).
+ * From the calling CPU's tick, interrupts off, after hal_pmu_count_open. */
+void hal_pmu_count_read(uint64_t values[]);
+
+/* Stop and release the calling CPU's events.  From its tick, interrupts
+ * off, after hal_pmu_count_open(). */
+void hal_pmu_count_close(void);
+
 #endif

@@ -6,6 +6,7 @@
 #include "hal/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/profiler.h"
+#include "kernel/stat.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/out.h"
@@ -95,6 +96,7 @@ void kernel_tick(struct trap_frame *tf)
 	if (!sched_cpu_online(hal_cpu_id()))
 		return;
 	prof_tick(tf);
+	stat_tick();
 	sched_tick();
 	sched_preempt();
 }

@@ -8,6 +8,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/sched.c %reldir%/sched.h \
 	%reldir%/split.c %reldir%/split.h \
 	%reldir%/stacktrace.c %reldir%/stacktrace.h \
+	%reldir%/stat.c %reldir%/stat.h \
 	%reldir%/symbols.c %reldir%/symbols.h \
 	%reldir%/task.c %reldir%/task.h \
 	%reldir%/work.c %reldir%/work.h

@@ -260,6 +260,24 @@ static void prof_release(void)
 	spin_unlock_irqrestore(&prof_lock, flags);
 }
 
+int prof_counters_claim(void)
+{
+	unsigned long flags = spin_lock_irqsave(&prof_lock);
+	int r = 0;
+
+	if (prof_busy)
+		r = -EBUSY;
+	else
+		prof_busy = true;
+	spin_unlock_irqrestore(&prof_lock, flags);
+	return r;
+}
+
+void prof_counters_release(void)
+{
+	prof_release();
+}
+
 int prof_start(void)
 {
 	unsigned long flags = spin_lock_irqsave(&prof_lock);

@@ -105,6 +105,14 @@ int prof_start(void);
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 			 void *ctx);
 
+/* Take the counters for a session that is not a profile (`stat`):
+ * counting and sampling share them.  Returns 0, or -EBUSY while a
+ * profile or another session holds them.  Task context. */
+int prof_counters_claim(void);
+
+/* Give them back (after prof_counters_claim()). */
+void prof_counters_release(void);
+
 /* End the sampling window: publish generation 0.  Each CPU disarms and
  * acknowledges on its next tick.  Task context, the session's holder. */
 void prof_stop(void);

@@ -51,6 +51,7 @@ void sched_cpu_init(void)
 	c->current = c->idle;
 	c->slice = SCHED_SLICE_TICKS;
 	c->switched_at = hal_cpu_time();
+	c->idle_since_ns = hal_clock_ns();
 	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
 }
 
@@ -72,6 +73,31 @@ static void sched_finish_switch(struct cpu *c)
 	if (prev && prev->state == TASK_DEAD)
 		__atomic_store_n(&prev->off_cpu, true, __ATOMIC_RELEASE);
 	c->last_prev = NULL;
+}
+
+/* The idle task's wall-clock time, for `stat`'s idle share: the
+ * simulator's CPU time does not advance while a CPU thread idles. */
+static void sched_account_idle(struct cpu *c, struct task *prev, struct task *next)
+{
+	uint64_t now;
+
+	if (!prev->is_idle && !next->is_idle)
+		return;
+	now = hal_clock_ns();
+	if (prev->is_idle)
+		c->idle_ns += now - c->idle_since_ns;
+	if (next->is_idle)
+		c->idle_since_ns = now;
+}
+
+uint64_t sched_idle_ns(void)
+{
+	struct cpu *c = this_cpu();
+	uint64_t idle = c->idle_ns;
+
+	if (c->current && c->current->is_idle)
+		idle += hal_clock_ns() - c->idle_since_ns;
+	return idle;
 }
 
 /* Pick the next task and switch to it.  Interrupts off; the run queue
@@ -106,6 +132,7 @@ static void schedule(void)
 			 __ATOMIC_RELAXED);
 	c->switched_at = now;
 	c->switches++;
+	sched_account_idle(c, prev, next);
 	c->last_prev = prev;
 	c->switch_to = next;
 	/* A dead task is never resumed: nothing of it to save. */

@@ -27,6 +27,8 @@ struct cpu {
 	bool need_resched;
 	int slice;			/* ticks left in current's slice */
 	uint64_t switched_at;		/* hal_cpu_time() at the last switch */
+	uint64_t idle_ns;		/* hal_clock_ns() in idle, up to idle_since */
+	uint64_t idle_since_ns;		/* when idle last started to run */
 	uint64_t ticks;
 	uint64_t switches;
 };
@@ -41,6 +43,10 @@ static inline struct cpu *this_cpu(void)
 /* Adopt the calling context as the calling CPU's idle task and put the
  * CPU online.  Called once per CPU, interrupts off, before its first tick. */
 void sched_cpu_init(void);
+
+/* Wall-clock ns the calling CPU has spent in its idle task since boot,
+ * the current stretch included.  Interrupts off (its tick). */
+uint64_t sched_idle_ns(void);
 
 /* True once @cpu has run sched_cpu_init(). */
 bool sched_cpu_online(unsigned cpu);

@@ -7,6 +7,8 @@ const struct shell_cmd shell_commands[] = {
 	{ "profile", "profile [ms] [pid|all] [chains]",
 	  "sample where the CPUs spend their time (1-2000 ms, 1-128 chains)",
 	  cmd_profile, false },
+	{ "stat", "stat [ms] [all|cpu]",
+	  "count cycles, instructions and IPC per CPU (1-10000 ms)", cmd_stat, false },
 	{ "lscpu", "lscpu", "CPUs, and the sample source profile would use", cmd_lscpu, false },
 	{ "ps", "ps", "tasks: pid, cpu, state, cpu time, name", cmd_ps, false },
 	{ "stacks", "stacks", "each task's stack size and deepest use", cmd_stacks, false },

@@ -11,6 +11,7 @@ int cmd_uptime(struct shell_ctx *sh, int argc, char **argv);
 int cmd_work(struct shell_ctx *sh, int argc, char **argv);
 int cmd_profile(struct shell_ctx *sh, int argc, char **argv);
 int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv);
+int cmd_stat(struct shell_ctx *sh, int argc, char **argv);
 int cmd_net(struct shell_ctx *sh, int argc, char **argv);
 int cmd_netload(struct shell_ctx *sh, int argc, char **argv);
 

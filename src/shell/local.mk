@@ -13,7 +13,8 @@ src_libkprof_la_SOURCES += \
 	%reldir%/cmd_work.c
 src_libkprof_la_SOURCES += \
 	%reldir%/cmd_lscpu.c \
-	%reldir%/cmd_profile.c
+	%reldir%/cmd_profile.c \
+	%reldir%/cmd_stat.c
 src_libkprof_la_SOURCES += \
 	%reldir%/cmd_poweroff.c \
 	%reldir%/cmd_test.c

@@ -1,0 +1,350 @@
+#include "kernel/stat.h"
+
+#include "hal/cpu.h"
+#include "hal/timer.h"
+#include "kernel/profiler.h"
+#include "kernel/sched.h"
+#include "lib/errno.h"
+#include "lib/fmt.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+
+/* One CPU's share: written only by that CPU, on its tick, between the
+ * session's open and its close; read by the session once it answered. */
+struct stat_cpu {
+	unsigned open_gen;		/* the session it opened for */
+	unsigned close_gen;		/* the session it read the end of */
+	bool is_open;			/* its events are open now */
+	bool open[HAL_PMU_COUNT_MAX];
+	uint64_t start[HAL_PMU_COUNT_MAX], end[HAL_PMU_COUNT_MAX];
+	uint64_t t0, t1, idle0, idle1, ct0, ct1;
+} __attribute__((aligned(HAL_CACHELINE)));
+
+static struct stat_cpu stat_cpus[HAL_MAX_CPUS];
+
+/* The running session, 0 when none, and the one last stopped: the stop
+ * generation is published first (as the profiler's is), so a CPU that
+ * sees no session also sees which one ended. */
+static unsigned stat_gen, stat_stop_gen;
+
+/* The session's holder only. */
+static unsigned stat_run_gen, stat_last_gen;
+static uint32_t stat_run_cpus, stat_unopened, stat_unclosed;
+static uint64_t stat_t0, stat_t1, stat_open_wait_ns, stat_close_wait_ns;
+static unsigned stat_nevents;
+static const char *stat_names[HAL_PMU_COUNT_MAX];
+static unsigned stat_bits[HAL_PMU_COUNT_MAX];
+
+uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits)
+{
+	uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
+
+	return (end - start) & mask;
+}
+
+/* ---- on each CPU's tick ---- */
+
+static void stat_cpu_close(struct stat_cpu *c)
+{
+	hal_pmu_count_close();
+	c->is_open = false;
+}
+
+static void stat_cpu_open(struct stat_cpu *c)
+{
+	/* A CPU that missed the last session's stop still holds its events. */
+	if (c->is_open)
+		stat_cpu_close(c);
+	kmemset(c->open, 0, sizeof(c->open));
+	hal_pmu_count_open(c->open);
+	c->is_open = true;
+	c->t0 = hal_clock_ns();
+	c->idle0 = sched_idle_ns();
+	c->ct0 = hal_cpu_time();
+	hal_pmu_count_read(c->start);
+}
+
+static void stat_cpu_read_end(struct stat_cpu *c)
+{
+	hal_pmu_count_read(c->end);
+	c->t1 = hal_clock_ns();
+	c->idle1 = sched_idle_ns();
+	c->ct1 = hal_cpu_time();
+	stat_cpu_close(c);
+}
+
+void stat_tick(void)
+{
+	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];
+	unsigned gen = __atomic_load_n(&stat_gen, __ATOMIC_ACQUIRE);
+	unsigned stopped;
+
+	if (gen) {
+		if (c->open_gen != gen) {
+			stat_cpu_open(c);
+			__atomic_store_n(&c->open_gen, gen, __ATOMIC_RELEASE);
+		}
+		return;
+	}
+	stopped = __atomic_load_n(&stat_stop_gen, __ATOMIC_ACQUIRE);
+	if (stopped && c->is_open && c->open_gen == stopped && c->close_gen != stopped) {
+		stat_cpu_read_end(c);
+		__atomic_store_n(&c->close_gen, stopped, __ATOMIC_RELEASE);
+	}
+}
+
+/* ---- the session: task context ---- */
+
+int stat_start(void)
+{
+	unsigned n = hal_cpu_count();
+
+	if (prof_counters_claim() < 0)
+		return -EBUSY;
+	stat_nevents = hal_pmu_count_events(stat_names, stat_bits);
+	if (stat_nevents > HAL_PMU_COUNT_MAX)
+		stat_nevents = HAL_PMU_COUNT_MAX;
+	if (n > HAL_MAX_CPUS)
+		n = HAL_MAX_CPUS;
+	stat_run_cpus = n >= 32 ? ~0u : (1u << n) - 1;
+	stat_unopened = stat_unclosed = 0;
+	stat_open_wait_ns = stat_close_wait_ns = 0;
+	if (++stat_last_gen == 0)
+		stat_last_gen = 1;
+	stat_run_gen = stat_last_gen;
+	stat_t0 = stat_t1 = hal_clock_ns();
+	__atomic_store_n(&stat_gen, stat_run_gen, __ATOMIC_RELEASE);
+	return 0;
+}
+
+/* CPUs of the session whose @field (open_gen or close_gen) does not yet
+ * name it. */
+static uint32_t stat_pending(bool closing)
+{
+	uint32_t pending = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		const struct stat_cpu *c = &stat_cpus[cpu];
+		unsigned seen;
+
+		if (!((stat_run_cpus >> cpu) & 1) ||
+		    (closing && ((stat_unopened >> cpu) & 1)))
+			continue;
+		seen = closing ? __atomic_load_n(&c->close_gen, __ATOMIC_ACQUIRE)
+			       : __atomic_load_n(&c->open_gen, __ATOMIC_ACQUIRE);
+		if (seen != stat_run_gen)
+			pending |= 1u << cpu;
+	}
+	return pending;
+}
+
+static uint32_t stat_wait(bool closing, uint64_t budget_ns,
+			  void (*pause)(void *ctx), void *ctx)
+{
+	uint64_t t0 = hal_clock_ns();
+	uint32_t pending;
+
+	while ((pending = stat_pending(closing)) && hal_clock_ns() - t0 < budget_ns) {
+		if (pause)
+			pause(ctx);
+		else
+			hal_cpu_relax();
+	}
+	return pending;
+}
+
+uint32_t stat_wait_open(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
+{
+	stat_unopened = stat_wait(false, budget_ns, pause, ctx);
+	stat_open_wait_ns = budget_ns;
+	stat_t0 = hal_clock_ns();
+	return stat_unopened;
+}
+
+void stat_stop(void)
+{
+	if (!__atomic_load_n(&stat_gen, __ATOMIC_RELAXED))
+		return;
+	__atomic_store_n(&stat_stop_gen, stat_run_gen, __ATOMIC_RELEASE);
+	stat_t1 = hal_clock_ns();
+	__atomic_store_n(&stat_gen, 0, __ATOMIC_RELEASE);
+}
+
+uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
+{
+	stat_unclosed = stat_wait(true, budget_ns, pause, ctx);
+	stat_close_wait_ns = budget_ns;
+	return stat_unclosed;
+}
+
+void stat_end(void)
+{
+	stat_stop();
+	prof_counters_release();
+}
+
+void stat_result(unsigned cpu, struct stat_cpu_result *r)
+{
+	const struct stat_cpu *c = &stat_cpus[cpu];
+
+	kmemset(r, 0, sizeof(*r));
+	r->nevents = stat_nevents;
+	for (unsigned i = 0; i < stat_nevents; i++)
+		r->names[i] = stat_names[i];
+	r->answered = ((stat_run_cpus >> cpu) & 1) &&
+		      !(((stat_unopened | stat_unclosed) >> cpu) & 1) &&
+		      __atomic_load_n(&c->close_gen, __ATOMIC_ACQUIRE) == stat_run_gen;
+	if (!r->answered)
+		return;
+	for (unsigned i = 0; i < stat_nevents; i++) {
+		r->delta[i] = stat_delta(c->start[i], c->end[i], stat_bits[i]);
+		/* A count that never moved is no count: never a zero passed
+		 * off as one. */
+		r->counted[i] = c->open[i] && r->delta[i] != 0;
+	}
+	r->window_ns = c->t1 - c->t0;
+	r->idle_ns = c->idle1 - c->idle0;
+	r->cpu_time = c->ct1 - c->ct0;
+}
+
+/* ---- the report ---- */
+
+#define STAT_COL 14
+
+static void stat_count_cell(struct out *o, bool counted, uint64_t v)
+{
+	char buf[24];
+
+	if (counted)
+		ksnprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
+	else
+		kstrlcpy(buf, "not counted", sizeof(buf));
+	out_printf(o, " %*s", STAT_COL, buf);
+}
+
+/* Instructions per cycle, two decimals, integers only; "-" without both. */
+static void stat_ipc_cell(struct out *o, bool have, uint64_t instr, uint64_t cycles)
+{
+	char buf[24];
+
+	if (have && cycles) {
+		uint64_t x100 = (instr * 100 + cycles / 2) / cycles;
+
+		ksnprintf(buf, sizeof(buf), "%llu.%02llu",
+			  (unsigned long long)(x100 / 100), (unsigned long long)(x100 % 100));
+	} else {
+		kstrlcpy(buf, "-", sizeof(buf));
+	}
+	out_printf(o, " %6s", buf);
+}
+
+static void stat_idle_cell(struct out *o, uint64_t idle, uint64_t window)
+{
+	uint64_t tenths = window ? (idle * 1000 + window / 2) / window : 0;
+
+	if (tenths > 1000)
+		tenths = 1000;
+	out_printf(o, " %5llu.%llu%%", (unsigned long long)(tenths / 10),
+		   (unsigned long long)(tenths % 10));
+}
+
+static int stat_event_index(const char *name)
+{
+	for (unsigned i = 0; i < stat_nevents; i++)
+		if (kstreq(stat_names[i], name))
+			return (int)i;
+	return -1;
+}
+
+static void stat_row(struct out *o, const char *label, const struct stat_cpu_result *r)
+{
+	int cyc = stat_event_index("cycles"), ins = stat_event_index("instructions");
+
+	out_printf(o, "%-5s", label);
+	for (unsigned i = 0; i < r->nevents; i++)
+		stat_count_cell(o, r->counted[i], r->delta[i]);
+	stat_ipc_cell(o, cyc >= 0 && ins >= 0 && r->counted[cyc] && r->counted[ins],
+		      ins >= 0 ? r->delta[ins] : 0, cyc >= 0 ? r->delta[cyc] : 0);
+	stat_idle_cell(o, r->idle_ns, r->window_ns);
+	out_puts(o, "\n");
+}
+
+static void stat_header(struct out *o)
+{
+	out_printf(o, "%-5s", "cpu");
+	for (unsigned i = 0; i < stat_nevents; i++)
+		out_printf(o, " %*s", STAT_COL, stat_names[i]);
+	out_printf(o, " %6s %7s\n", "ipc", "idle");
+}
+
+/* Add @r into @sum: an event is counted in the total only when it was
+ * counted on every CPU the total covers. */
+static void stat_add(struct stat_cpu_result *sum, const struct stat_cpu_result *r,
+		     bool first)
+{
+	for (unsigned i = 0; i < r->nevents; i++) {
+		sum->counted[i] = (first || sum->counted[i]) && r->counted[i];
+		sum->delta[i] += r->delta[i];
+	}
+	sum->nevents = r->nevents;
+	sum->window_ns += r->window_ns;
+	sum->idle_ns += r->idle_ns;
+}
+
+static void stat_left_out(struct out *o, uint32_t mask, const char *what,
+			  uint64_t wait_ns)
+{
+	if (!mask)
+		return;
+	out_puts(o, "cpus");
+	for (unsigned cpu = 0, n = 0; cpu < 32; cpu++)
+		if ((mask >> cpu) & 1)
+			out_printf(o, "%s%u", n++ ? "," : " ", cpu);
+	out_printf(o, " did not %s within %llu ms; left out\n", what,
+		   (unsigned long long)(wait_ns / 1000000));
+}
+
+/* Say plainly which events nothing counted, and why that can be. */
+static void stat_not_counted_note(struct out *o, const bool *any_counted)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < stat_nevents; i++) {
+		if (any_counted[i])
+			continue;
+		out_printf(o, "%s%s", n++ ? ", " : "not counted on any cpu: ", stat_names[i]);
+	}
+	if (n)
+		out_puts(o, " (this machine does not count them, or they never moved)\n");
+}
+
+void stat_report(struct out *o, int cpu)
+{
+	struct stat_cpu_result r, sum;
+	unsigned shown = 0;
+	bool any_counted[HAL_PMU_COUNT_MAX] = { false };
+	char label[8];
+
+	kmemset(&sum, 0, sizeof(sum));
+	out_printf(o, "counted %llu ms\n",
+		   (unsigned long long)((stat_t1 - stat_t0 + 500000) / 1000000));
+	stat_header(o);
+	for (unsigned c = 0; c < HAL_MAX_CPUS; c++) {
+		if (!((stat_run_cpus >> c) & 1) || (cpu != STAT_CPU_ALL && (unsigned)cpu != c))
+			continue;
+		stat_result(c, &r);
+		if (!r.answered)
+			continue;
+		ksnprintf(label, sizeof(label), "%u", c);
+		stat_row(o, label, &r);
+		stat_add(&sum, &r, shown++ == 0);
+		for (unsigned i = 0; i < r.nevents; i++)
+			any_counted[i] |= r.counted[i];
+	}
+	if (cpu == STAT_CPU_ALL && shown)
+		stat_row(o, "all", &sum);
+	stat_left_out(o, stat_unopened, "open their counters", stat_open_wait_ns);
+	stat_left_out(o, stat_unclosed & ~stat_unopened, "read their counters",
+		      stat_close_wait_ns);
+	stat_not_counted_note(o, any_counted);
+}

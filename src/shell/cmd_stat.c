@@ -1,0 +1,91 @@
+/* stat [ms] [all|cpu]: count cycles, instructions and whatever else the
+ * platform counts, per CPU, over a window (kernel/stat.h). */
+#include <stdint.h>
+
+#include "hal/cpu.h"
+#include "hal/timer.h"
+#include "kernel/profiler.h"
+#include "kernel/sched.h"
+#include "kernel/stat.h"
+#include "lib/errno.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+
+#define STAT_USAGE "stat: usage: stat [ms] [all|cpu]\n"
+
+struct stat_args {
+	uint64_t window_ms;
+	int cpu;
+};
+
+static int stat_parse(struct out *o, int argc, char **argv, struct stat_args *a)
+{
+	uint64_t v;
+	int r;
+
+	a->window_ms = STAT_WINDOW_DEFAULT_MS;
+	a->cpu = STAT_CPU_ALL;
+	if (argc > 3) {
+		out_puts(o, "stat: too many arguments (usage: stat [ms] [all|cpu])\n");
+		return -E2BIG;
+	}
+	if (argc > 1) {
+		r = parse_u64(argv[1], &a->window_ms);
+		if (r == -EINVAL) {
+			out_printf(o, "stat: window must be a number of ms (got %s)\n", argv[1]);
+			return r;
+		}
+		if (r < 0 || a->window_ms < STAT_WINDOW_MIN_MS ||
+		    a->window_ms > STAT_WINDOW_MAX_MS) {
+			out_printf(o, "stat: window must be %d-%d ms (got %s)\n",
+				   STAT_WINDOW_MIN_MS, STAT_WINDOW_MAX_MS, argv[1]);
+			return -ERANGE;
+		}
+	}
+	if (argc > 2 && !kstreq(argv[2], "all")) {
+		if (parse_u64(argv[2], &v) < 0 || v >= hal_cpu_count()) {
+			out_printf(o, "stat: cpu must be all or 0-%u (got %s)\n",
+				   hal_cpu_count() - 1, argv[2]);
+			return -EINVAL;
+		}
+		a->cpu = (int)v;
+	}
+	return 0;
+}
+
+/* Each CPU answers on its next tick, which also wakes a sleeper. */
+static void stat_pause(void *ctx)
+{
+	(void)ctx;
+	sched_sleep_ms(1);
+}
+
+static uint64_t stat_close_budget_ns(void)
+{
+	uint64_t floor = (uint64_t)PROF_STOP_WAIT_MS * 1000000u;
+	uint64_t platform = hal_timer_answer_ns();
+
+	return platform > floor ? platform : floor;
+}
+
+int cmd_stat(struct shell_ctx *sh, int argc, char **argv)
+{
+	struct stat_args a;
+
+	if (stat_parse(sh->out, argc, argv, &a) < 0)
+		return 1;
+	if (stat_start() < 0) {
+		out_puts(sh->out, "stat: busy\n");
+		return 1;
+	}
+	stat_wait_open(hal_timer_answer_ns(), stat_pause, NULL);
+	sched_sleep_window_ms(a.window_ms);
+	stat_stop();
+	stat_wait_closed(stat_close_budget_ns(), stat_pause, NULL);
+	stat_report(sh->out, a.cpu);
+	stat_end();
+	return 0;
+}

@@ -1,0 +1,232 @@
+/* Counting mode: `stat`'s grammar and errors, the arithmetic (counter
+ * wrap, IPC, totals, events that never moved), and its exclusion with
+ * the profiler, driven through kernel_tick() on the fake platform. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_hal.h"
+#include "fake_pmu.h"
+#include "prof_testlib.h"
+#include "hal/entry.h"
+#include "kernel/profiler.h"
+#include "kernel/sched.h"
+#include "kernel/stat.h"
+#include "lib/errno.h"
+#include "lib/out.h"
+#include "shell/commands.h"
+#include "shell/shell.h"
+#include "check_main.h"
+
+#define W48 (1ull << 48)
+
+static char text[65536];
+static struct out_buf ob;
+static struct shell_ctx sh = { .out = &ob.out, .remote = false };
+
+static void setup(void)
+{
+	pt_boot_cpus(2);
+	out_buf_init(&ob, text, sizeof(text));
+}
+
+static int run(const char *line)
+{
+	static char copy[256];
+	char *argv[SHELL_ARGS_MAX];
+	int argc = 0;
+
+	out_buf_init(&ob, text, sizeof(text));
+	strcpy(copy, line);
+	for (char *w = strtok(copy, " "); w && argc < SHELL_ARGS_MAX; w = strtok(NULL, " "))
+		argv[argc++] = w;
+	return cmd_stat(&sh, argc, argv);
+}
+
+static void expect_error(const char *line, const char *message)
+{
+	ck_assert_int_ne(run(line), 0);
+	ck_assert_str_eq(text, message);
+	ck_assert_uint_eq(fake_count_opens, 0);
+}
+
+/* A session on 2 CPUs: open on their ticks with the values set now, let
+ * @ms pass, set the end values with @set_end, close, report. */
+static const char *session(unsigned ms, void (*set_end)(void), int cpu)
+{
+	ck_assert_int_eq(stat_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
+	fake_now_ns += (uint64_t)ms * 1000000u;
+	set_end();
+	stat_stop();
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
+	out_buf_init(&ob, text, sizeof(text));
+	stat_report(&ob.out, cpu);
+	stat_end();
+	return text;
+}
+
+START_TEST(test_stat_delta_wraps_at_counter_width)
+{
+	ck_assert_uint_eq(stat_delta(W48 - 10, 5, 48), 15);
+	ck_assert_uint_eq(stat_delta(100, 250, 48), 150);
+	ck_assert_uint_eq(stat_delta(~0ull - 1, 3, 64), 5);
+	ck_assert_uint_eq(stat_delta(7, 7, 48), 0);
+}
+END_TEST
+
+static void end_counts(void)
+{
+	/* cpu 0: 2.5 G cycles (across a wrap), 5 G instructions: IPC 2.00.
+	 * cpu 1: 1 G cycles, 500 M instructions: IPC 0.50. */
+	fake_count_value[0][0] = (W48 - 500000000ull + 2500000000ull) % W48;
+	fake_count_value[0][1] = 5000000000ull;
+	fake_count_value[1][0] = 1000000000ull;
+	fake_count_value[1][1] = 500000000ull;
+}
+
+START_TEST(test_stat_report_wrap_ipc_and_total)
+{
+	fake_count_value[0][0] = W48 - 500000000ull;	/* wraps in the window */
+	fake_count_value[0][1] = 0;
+	fake_count_value[1][0] = 0;
+	fake_count_value[1][1] = 0;
+	ck_assert_str_eq(session(1000, end_counts, STAT_CPU_ALL),
+		"counted 1000 ms\n"
+		"cpu           cycles   instructions    ipc    idle\n"
+		"0         2500000000     5000000000   2.00   100.0%\n"
+		"1         1000000000      500000000   0.50   100.0%\n"
+		"all       3500000000     5500000000   1.57   100.0%\n");
+	ck_assert(!fake_count_is_open[0] && !fake_count_is_open[1]);
+}
+END_TEST
+
+static void end_cpu1_only(void)
+{
+	fake_count_value[1][0] = 300;
+	fake_count_value[1][1] = 0;	/* instructions never moved */
+}
+
+START_TEST(test_stat_never_moved_is_not_counted_never_zero)
+{
+	memset(fake_count_value, 0, sizeof(fake_count_value));
+	ck_assert_str_eq(session(10, end_cpu1_only, STAT_CPU_ALL),
+		"counted 10 ms\n"
+		"cpu           cycles   instructions    ipc    idle\n"
+		"0        not counted    not counted      -   100.0%\n"
+		"1                300    not counted      -   100.0%\n"
+		"all      not counted    not counted      -   100.0%\n"
+		"not counted on any cpu: instructions (this machine does not count them, or they never moved)\n");
+}
+END_TEST
+
+static void end_nothing(void)
+{
+}
+
+START_TEST(test_stat_absent_events_say_so_plainly)
+{
+	fake_count_can_open[0] = fake_count_can_open[1] = false;
+	ck_assert_str_eq(session(10, end_nothing, 1),
+		"counted 10 ms\n"
+		"cpu           cycles   instructions    ipc    idle\n"
+		"1        not counted    not counted      -   100.0%\n"
+		"not counted on any cpu: cycles, instructions (this machine does not count them, or they never moved)\n");
+}
+END_TEST
+
+START_TEST(test_stat_zero_cycles_ipc_is_a_dash)
+{
+	fake_count_n = 2;
+	memset(fake_count_value, 0, sizeof(fake_count_value));
+	ck_assert_int_eq(stat_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	stat_wait_open(0, NULL, NULL);
+	fake_count_value[0][1] = 42;	/* instructions, and no cycles */
+	stat_stop();
+	pt_tick_all(2, PT_CPU_IDLE);
+	stat_wait_closed(0, NULL, NULL);
+	out_buf_init(&ob, text, sizeof(text));
+	stat_report(&ob.out, 0);
+	stat_end();
+	ck_assert_ptr_nonnull(strstr(text, "0        not counted             42      -"));
+}
+END_TEST
+
+/* Ten milliseconds pass; only cpu 0 ticks. */
+static void pause_cpu1_silent(void *ctx)
+{
+	(void)ctx;
+	fake_now_ns += 10000000;
+	pt_tick(0, PT_CPU_IDLE);
+}
+
+START_TEST(test_stat_cpu_that_never_opens_is_left_out)
+{
+	ck_assert_int_eq(stat_start(), 0);
+	ck_assert_uint_eq(stat_wait_open(20000000, pause_cpu1_silent, NULL), 1u << 1);
+	stat_stop();
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
+	out_buf_init(&ob, text, sizeof(text));
+	stat_report(&ob.out, STAT_CPU_ALL);
+	stat_end();
+	ck_assert_ptr_null(strstr(text, "\n1 "));
+	ck_assert_ptr_nonnull(strstr(text, "cpus 1 did not open their counters within 20 ms; left out\n"));
+}
+END_TEST
+
+START_TEST(test_stat_and_profile_exclude_each_other)
+{
+	ck_assert_int_eq(prof_start(), 0);
+	ck_assert_int_eq(stat_start(), -EBUSY);
+	ck_assert_int_ne(run("stat 10"), 0);
+	ck_assert_str_eq(text, "stat: busy\n");
+	prof_end();
+	ck_assert_int_eq(stat_start(), 0);
+	ck_assert_int_eq(prof_start(), -EBUSY);
+	stat_end();
+	ck_assert_int_eq(prof_start(), 0);
+	prof_end();
+}
+END_TEST
+
+START_TEST(test_stat_arguments_rejected)
+{
+	expect_error("stat 0", "stat: window must be 1-10000 ms (got 0)\n");
+	expect_error("stat 10001", "stat: window must be 1-10000 ms (got 10001)\n");
+	expect_error("stat 99999999999999999999",
+		     "stat: window must be 1-10000 ms (got 99999999999999999999)\n");
+	expect_error("stat 5x", "stat: window must be a number of ms (got 5x)\n");
+	expect_error("stat 100 2", "stat: cpu must be all or 0-1 (got 2)\n");
+	expect_error("stat 100 cpu1", "stat: cpu must be all or 0-1 (got cpu1)\n");
+	expect_error("stat 100 all x",
+		     "stat: too many arguments (usage: stat [ms] [all|cpu])\n");
+}
+END_TEST
+
+static Suite *stat_suite(void)
+{
+	Suite *s = suite_create("stat");
+	TCase *tc = tcase_create("stat");
+
+	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_stat_delta_wraps_at_counter_width);
+	tcase_add_test(tc, test_stat_report_wrap_ipc_and_total);
+	tcase_add_test(tc, test_stat_never_moved_is_not_counted_never_zero);
+	tcase_add_test(tc, test_stat_absent_events_say_so_plainly);
+	tcase_add_test(tc, test_stat_zero_cycles_ipc_is_a_dash);
+	tcase_add_test(tc, test_stat_cpu_that_never_opens_is_left_out);
+	tcase_add_test(tc, test_stat_and_profile_exclude_each_other);
+	tcase_add_test(tc, test_stat_arguments_rejected);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(stat_suite());
+}
