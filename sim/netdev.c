@@ -95,26 +95,39 @@ int hal_netdev_send(const void *frame, size_t len)
 	}
 }
 
+long sim_recv_counting_drops(int fd, void *buf, size_t size, int flags,
+			     void *from, unsigned *fromlen, uint32_t *overflowed)
+{
+	union {
+		struct cmsghdr h;
+		char space[CMSG_SPACE(sizeof(uint32_t))];
+	} ctl;
+	struct iovec iov = { .iov_base = buf, .iov_len = size };
+	struct msghdr m = {
+		.msg_name = from, .msg_namelen = from ? *fromlen : 0,
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = &ctl, .msg_controllen = sizeof(ctl),
+	};
+	ssize_t n = recvmsg(fd, &m, flags | MSG_TRUNC);
+
+	if (n < 0)
+		return -1;
+	if (from)
+		*fromlen = m.msg_namelen;
+	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
+		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
+			memcpy(overflowed, CMSG_DATA(c), sizeof(*overflowed));
+	return (long)n;
+}
+
 long sim_netdev_recv(void *buf, size_t size, uint32_t *overflowed)
 {
 	for (;;) {
-		union {
-			struct cmsghdr h;
-			char space[CMSG_SPACE(sizeof(uint32_t))];
-		} ctl;
-		struct iovec iov = { .iov_base = buf, .iov_len = size };
-		struct msghdr m = {
-			.msg_iov = &iov, .msg_iovlen = 1,
-			.msg_control = &ctl, .msg_controllen = sizeof(ctl),
-		};
-		ssize_t n = recvmsg(sim_net_fd, &m, MSG_DONTWAIT | MSG_TRUNC);
+		long n = sim_recv_counting_drops(sim_net_fd, buf, size, MSG_DONTWAIT,
+						 NULL, NULL, overflowed);
 
-		if (n >= 0) {
-			for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c))
-				if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL)
-					memcpy(overflowed, CMSG_DATA(c), sizeof(*overflowed));
-			return (long)n;
-		}
+		if (n >= 0)
+			return n;
 		/* Errors queued by earlier sends (ICMP port unreachable
 		 * while the peer is not up yet) are not frames. */
 		if (errno == EINTR || errno == ECONNREFUSED)

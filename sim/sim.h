@@ -88,6 +88,14 @@ void sim_clock_start(void);
 /* Console (sim/console.c). */
 void sim_console_init(void);
 
+/* recvmsg() on @fd (with @flags, and MSG_TRUNC: the datagram's real
+ * length is returned even when cut to @size), also reading the socket's
+ * drop count (SO_RXQ_OVFL) into *@overflowed when the datagram carries
+ * one.  @from, *@fromlen: the sender's address, as recvfrom(); NULL when
+ * not wanted.  Returns the length, or -1 with errno set (sim/netdev.c). */
+long sim_recv_counting_drops(int fd, void *buf, size_t size, int flags,
+			     void *from, unsigned *fromlen, uint32_t *overflowed);
+
 /* UDP shell transport (sim/udp.c): the socket thread fills a queue of
  * datagrams; the kernel task (sim/kglue.c) drains it and answers. */
 struct sim_dgram {

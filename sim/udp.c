@@ -57,29 +57,15 @@ static void sim_udp_push(const struct sockaddr_in *from, const char *buf, size_t
 static ssize_t sim_udp_recv(char *buf, size_t size, struct sockaddr_in *from,
 			    socklen_t *flen)
 {
-	union {
-		struct cmsghdr h;
-		char space[CMSG_SPACE(sizeof(uint32_t))];
-	} ctl;
-	struct iovec iov = { .iov_base = buf, .iov_len = size };
-	struct msghdr m = {
-		.msg_name = from, .msg_namelen = *flen,
-		.msg_iov = &iov, .msg_iovlen = 1,
-		.msg_control = &ctl, .msg_controllen = sizeof(ctl),
-	};
-	ssize_t n = recvmsg(sim_udp_fd, &m, MSG_TRUNC);
+	unsigned len = *flen;
+	/* Kept unless the datagram carries a newer count. */
+	uint32_t v = (uint32_t)__atomic_load_n(&sim_udp_overflowed, __ATOMIC_RELAXED);
+	long n = sim_recv_counting_drops(sim_udp_fd, buf, size, 0, from, &len, &v);
 
 	if (n < 0)
-		return n;
-	*flen = m.msg_namelen;
-	for (struct cmsghdr *c = CMSG_FIRSTHDR(&m); c; c = CMSG_NXTHDR(&m, c)) {
-		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SO_RXQ_OVFL) {
-			uint32_t v;
-
-			memcpy(&v, CMSG_DATA(c), sizeof(v));
-			__atomic_store_n(&sim_udp_overflowed, v, __ATOMIC_RELAXED);
-		}
-	}
+		return -1;
+	*flen = len;
+	__atomic_store_n(&sim_udp_overflowed, v, __ATOMIC_RELAXED);
 	return n;
 }
 

@@ -10,6 +10,7 @@
 
 #include "fake_hal.h"
 #include "kernel/random.h"
+#include "lib/bytes.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "lib/parse.h"
@@ -859,20 +860,7 @@ END_TEST
 #define TEST_NONCE 0x1122334455667788ull
 static const uint8_t tkey[16] = "0123456789abcdef";
 
-static void kput64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
 
-static uint64_t kget64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* An authenticated request for @cmd into @d; its length. */
 static size_t auth_req(uint8_t *d, uint64_t nonce, uint64_t seq, const char *cmd,
@@ -882,8 +870,8 @@ static size_t auth_req(uint8_t *d, uint64_t nonce, uint64_t seq, const char *cmd
 
 	memset(d, 0, UDPSH_AUTH_HDR);
 	memcpy(d, UDPSH_AUTH_MAGIC, 4);
-	kput64(d + 4, nonce);
-	kput64(d + 12, seq);
+	be64_put(d + 4, nonce);
+	be64_put(d + 12, seq);
 	d[20] = UDPSH_DIR_REQUEST;
 	memcpy(d + UDPSH_AUTH_HDR, cmd, n);
 	hmac_sha256(key, 16, d, UDPSH_AUTH_HDR + n, d + UDPSH_AUTH_HDR + n);
@@ -911,8 +899,8 @@ static void assert_auth_reply(unsigned i, uint64_t seq, uint16_t num, uint8_t fl
 	ck_assert_mem_eq(d, UDPSH_AUTH_MAGIC, 4);
 	hmac_sha256(tkey, 16, d, len - 32, mac);
 	ck_assert_mem_eq(mac, d + len - 32, 32);
-	ck_assert(kget64(d + 4) == TEST_NONCE);
-	ck_assert(kget64(d + 12) == seq);
+	ck_assert(be64_get(d + 4) == TEST_NONCE);
+	ck_assert(be64_get(d + 12) == seq);
 	ck_assert_uint_eq(d[20], UDPSH_DIR_REPLY);
 	ck_assert_uint_eq(d[21], flags);
 	ck_assert_uint_eq((unsigned)(d[22] << 8 | d[23]), num);
@@ -982,7 +970,7 @@ START_TEST(test_auth_replay_gets_stale_not_run)
 	ck_assert_uint_eq(nsent, 3);
 	assert_auth_reply(1, 7, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
 	assert_auth_reply(2, 6, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
-	ck_assert(kget64((const uint8_t *)sent[1].data + 24) == 7);	/* the mark */
+	ck_assert(be64_get((const uint8_t *)sent[1].data + 24) == 7);	/* the mark */
 	ck_assert_uint_eq(sent[1].len, UDPSH_AUTH_OVERHEAD);
 	ck_assert_uint_eq(u.stats.stale, 2);
 }
@@ -995,8 +983,8 @@ START_TEST(test_auth_wrong_nonce_gets_stale_with_nonce)
 	ck_assert_uint_eq(nsent, 1);
 	assert_auth_reply(0, 1, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
 	/* The client retries with what the stale reply said. */
-	auth_send(kget64((const uint8_t *)sent[0].data + 4),
-		  kget64((const uint8_t *)sent[0].data + 24) + 1, "args a");
+	auth_send(be64_get((const uint8_t *)sent[0].data + 4),
+		  be64_get((const uint8_t *)sent[0].data + 24) + 1, "args a");
 	ck_assert_uint_eq(args_runs, 1);
 }
 END_TEST

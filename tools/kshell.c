@@ -39,6 +39,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "lib/bytes.h"
 #include "lib/sha256.h"
 
 #define KSHELL_DEFAULT_HOST "127.0.0.1"
@@ -225,20 +226,7 @@ static void key_load(const char *file)
 	}
 }
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
 
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (int i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* --- one exchange ----------------------------------------------------- */
 
@@ -258,8 +246,8 @@ static int send_auth(int fd, const char *cmd, size_t len)
 	ks.seq++;
 	memset(d, 0, AUTH_HDR);
 	memcpy(d, AUTH_MAGIC, 4);
-	put64(d + 4, ks.nonce);
-	put64(d + 12, ks.seq);
+	be64_put(d + 4, ks.nonce);
+	be64_put(d + 12, ks.seq);
 	d[20] = DIR_REQUEST;
 	memcpy(d + AUTH_HDR, cmd, len);
 	hmac_sha256(ks.key, ks.key_len, d, AUTH_HDR + len, d + AUTH_HDR + len);
@@ -371,25 +359,25 @@ static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 					progname);
 			continue;
 		}
-		if (get64(buf + 12) != ks.seq)
+		if (be64_get(buf + 12) != ks.seq)
 			continue;	/* an answer to an earlier request */
 		flags = buf[21];
 		num = (unsigned)(buf[22] << 8 | buf[23]);
 		if (flags & FLAG_STALE) {
-			uint64_t mark = get64(buf + 24);
+			uint64_t mark = be64_get(buf + 24);
 
 			if (expect || ++retries > STALE_RETRIES) {
 				fprintf(stderr, "%s: the kernel keeps answering stale\n", progname);
 				return EXIT_INCOMPLETE;
 			}
-			ks.nonce = get64(buf + 4);
+			ks.nonce = be64_get(buf + 4);
 			if (ks.seq < mark)
 				ks.seq = mark;
 			if ((rc = send_auth(fd, cmd, len)))
 				return rc;
 			continue;
 		}
-		if (get64(buf + 4) != ks.nonce)
+		if (be64_get(buf + 4) != ks.nonce)
 			continue;
 		if (flags & FLAG_BUSY) {
 			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);

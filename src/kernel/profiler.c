@@ -314,30 +314,29 @@ int prof_start(void)
 	return 0;
 }
 
-/* CPUs of the run whose tick has not yet armed them for it. */
-static uint32_t prof_unarmed(void)
+/* CPUs of the run that have not yet answered: armed for it (@stopping
+ * false) or acknowledged its stop (@stopping true). */
+static uint32_t prof_unanswered(void *stopping)
 {
 	uint32_t pending = 0;
 
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
-		if (((run_cpus >> cpu) & 1) &&
-		    __atomic_load_n(&prof_cpus[cpu].armed_gen, __ATOMIC_ACQUIRE) != run_gen)
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		const struct prof_cpu *c = &prof_cpus[cpu];
+		unsigned seen = stopping ? __atomic_load_n(&c->ack, __ATOMIC_ACQUIRE)
+					 : __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE);
+
+		if (((run_cpus >> cpu) & 1) && seen != run_gen)
 			pending |= 1u << cpu;
+	}
 	return pending;
 }
 
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 			 void *ctx)
 {
-	uint64_t t0 = hal_clock_ns();
-	uint32_t pending;
+	uint32_t pending = sched_wait_cpus(prof_unanswered, NULL, budget_ns,
+					   pause, ctx);
 
-	while ((pending = prof_unarmed()) && hal_clock_ns() - t0 < budget_ns) {
-		if (pause)
-			pause(ctx);
-		else
-			hal_cpu_relax();
-	}
 	run_unarmed = pending;
 	run_arm_wait_ns = budget_ns;
 	run_start_ns = hal_clock_ns();
@@ -363,30 +362,13 @@ void prof_stop(void)
 	__atomic_store_n(&prof_gen, 0, __ATOMIC_RELEASE);
 }
 
-/* CPUs of the run that have not acknowledged its stop. */
-static uint32_t prof_pending(void)
-{
-	uint32_t pending = 0;
-
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
-		if (((run_cpus >> cpu) & 1) &&
-		    __atomic_load_n(&prof_cpus[cpu].ack, __ATOMIC_ACQUIRE) != run_gen)
-			pending |= 1u << cpu;
-	return pending;
-}
-
 uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 			   void *ctx)
 {
-	uint64_t t0 = hal_clock_ns();
-	uint32_t pending;
+	/* Any non-NULL argument: the stop's acknowledgements. */
+	uint32_t pending = sched_wait_cpus(prof_unanswered, &run_gen, budget_ns,
+					   pause, ctx);
 
-	while ((pending = prof_pending()) && hal_clock_ns() - t0 < budget_ns) {
-		if (pause)
-			pause(ctx);
-		else
-			hal_cpu_relax();
-	}
 	run_missing = pending;
 	run_wait_ns = budget_ns;
 	return pending;
@@ -453,6 +435,14 @@ const struct prof_record *prof_cpu_records(unsigned cpu, size_t *n)
 bool prof_cpu_armed(unsigned cpu)
 {
 	return __atomic_load_n(&prof_cpus[cpu].armed, __ATOMIC_RELAXED);
+}
+
+uint64_t prof_answer_budget_ns(void)
+{
+	uint64_t floor = (uint64_t)PROF_STOP_WAIT_MS * 1000000u;
+	uint64_t platform = hal_timer_answer_ns();
+
+	return platform > floor ? platform : floor;
 }
 
 const void *prof_cpu_state(unsigned cpu)

@@ -105,6 +105,11 @@ int prof_start(void);
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 			 void *ctx);
 
+/* How long a session waits for every CPU to acknowledge its stop:
+ * PROF_STOP_WAIT_MS, or longer where the platform's CPUs may answer later
+ * (hal_timer_answer_ns()).  Any context. */
+uint64_t prof_answer_budget_ns(void);
+
 /* Take the counters for a session that is not a profile (`stat`):
  * counting and sampling share them.  Returns 0, or -EBUSY while a
  * profile or another session holds them.  Task context. */

@@ -90,6 +90,27 @@ static void sched_account_idle(struct cpu *c, struct task *prev, struct task *ne
 		c->idle_since_ns = now;
 }
 
+uint32_t sched_wait_cpus(uint32_t (*pending)(void *arg), void *arg,
+			 uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
+{
+	uint64_t t0 = hal_clock_ns();
+	uint32_t left;
+
+	while ((left = pending(arg)) && hal_clock_ns() - t0 < budget_ns) {
+		if (pause)
+			pause(ctx);
+		else
+			hal_cpu_relax();
+	}
+	return left;
+}
+
+void sched_pause_tick(void *ctx)
+{
+	(void)ctx;
+	sched_sleep_ms(1);
+}
+
 uint64_t sched_idle_ns(void)
 {
 	struct cpu *c = this_cpu();

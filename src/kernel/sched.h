@@ -48,6 +48,17 @@ void sched_cpu_init(void);
  * the current stretch included.  Interrupts off (its tick). */
 uint64_t sched_idle_ns(void);
 
+/* Poll @pending(@arg), a mask of CPUs yet to answer a request they take
+ * on their tick, until it is empty or @budget_ns have passed by
+ * hal_clock_ns(), calling @pause(@ctx) between polls (NULL: spin).
+ * Returns the CPUs that never answered.  Task context. */
+uint32_t sched_wait_cpus(uint32_t (*pending)(void *arg), void *arg,
+			 uint64_t budget_ns, void (*pause)(void *ctx), void *ctx);
+
+/* A pause for sched_wait_cpus(): sleep until the next tick, which is
+ * also when a CPU answers. */
+void sched_pause_tick(void *ctx);
+
 /* True once @cpu has run sched_cpu_init(). */
 bool sched_cpu_online(unsigned cpu);
 

@@ -117,9 +117,9 @@ int stat_start(void)
 	return 0;
 }
 
-/* CPUs of the session whose @field (open_gen or close_gen) does not yet
- * name it. */
-static uint32_t stat_pending(bool closing)
+/* CPUs of the session that have not yet opened (@closing NULL) or read
+ * their end and closed (@closing non-NULL). */
+static uint32_t stat_pending(void *closing)
 {
 	uint32_t pending = 0;
 
@@ -138,24 +138,9 @@ static uint32_t stat_pending(bool closing)
 	return pending;
 }
 
-static uint32_t stat_wait(bool closing, uint64_t budget_ns,
-			  void (*pause)(void *ctx), void *ctx)
-{
-	uint64_t t0 = hal_clock_ns();
-	uint32_t pending;
-
-	while ((pending = stat_pending(closing)) && hal_clock_ns() - t0 < budget_ns) {
-		if (pause)
-			pause(ctx);
-		else
-			hal_cpu_relax();
-	}
-	return pending;
-}
-
 uint32_t stat_wait_open(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unopened = stat_wait(false, budget_ns, pause, ctx);
+	stat_unopened = sched_wait_cpus(stat_pending, NULL, budget_ns, pause, ctx);
 	stat_open_wait_ns = budget_ns;
 	stat_t0 = hal_clock_ns();
 	return stat_unopened;
@@ -172,7 +157,8 @@ void stat_stop(void)
 
 uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unclosed = stat_wait(true, budget_ns, pause, ctx);
+	stat_unclosed = sched_wait_cpus(stat_pending, &stat_run_gen, budget_ns,
+					pause, ctx);
 	stat_close_wait_ns = budget_ns;
 	return stat_unclosed;
 }

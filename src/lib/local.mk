@@ -1,4 +1,5 @@
 src_libkprof_la_SOURCES += \
+	%reldir%/bytes.h \
 	%reldir%/errno.h \
 	%reldir%/fmt.c %reldir%/fmt.h \
 	%reldir%/kstring.c %reldir%/kstring.h \

@@ -95,24 +95,6 @@ static int profile_parse(struct out *o, int argc, char **argv,
 	return 0;
 }
 
-/* Between polls for the CPUs' acknowledgements: each answers on its
- * next tick, which is also what wakes a sleeper. */
-static void profile_pause(void *ctx)
-{
-	(void)ctx;
-	sched_sleep_ms(1);
-}
-
-/* A CPU answers the stop on its next tick, and a platform whose CPUs may
- * answer later says how much later. */
-static uint64_t profile_stop_budget_ns(void)
-{
-	uint64_t floor = (uint64_t)PROF_STOP_WAIT_MS * 1000000u;
-	uint64_t platform = hal_timer_answer_ns();
-
-	return platform > floor ? platform : floor;
-}
-
 int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
 {
 	const struct hal_pmu_info *info;
@@ -138,10 +120,10 @@ int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
 	}
 	/* The window opens once every CPU samples, so that all of it is
 	 * sampled time. */
-	prof_wait_armed(hal_timer_answer_ns(), profile_pause, NULL);
+	prof_wait_armed(hal_timer_answer_ns(), sched_pause_tick, NULL);
 	sched_sleep_window_ms(a.window_ms);
 	prof_stop();
-	prof_wait_stopped(profile_stop_budget_ns(), profile_pause, NULL);
+	prof_wait_stopped(prof_answer_budget_ns(), sched_pause_tick, NULL);
 	r = prof_report(sh->out, a.pid, a.chains);
 	prof_end();
 	if (r < 0) {

@@ -56,21 +56,6 @@ static int stat_parse(struct out *o, int argc, char **argv, struct stat_args *a)
 	return 0;
 }
 
-/* Each CPU answers on its next tick, which also wakes a sleeper. */
-static void stat_pause(void *ctx)
-{
-	(void)ctx;
-	sched_sleep_ms(1);
-}
-
-static uint64_t stat_close_budget_ns(void)
-{
-	uint64_t floor = (uint64_t)PROF_STOP_WAIT_MS * 1000000u;
-	uint64_t platform = hal_timer_answer_ns();
-
-	return platform > floor ? platform : floor;
-}
-
 int cmd_stat(struct shell_ctx *sh, int argc, char **argv)
 {
 	struct stat_args a;
@@ -81,10 +66,10 @@ int cmd_stat(struct shell_ctx *sh, int argc, char **argv)
 		out_puts(sh->out, "stat: busy\n");
 		return 1;
 	}
-	stat_wait_open(hal_timer_answer_ns(), stat_pause, NULL);
+	stat_wait_open(hal_timer_answer_ns(), sched_pause_tick, NULL);
 	sched_sleep_window_ms(a.window_ms);
 	stat_stop();
-	stat_wait_closed(stat_close_budget_ns(), stat_pause, NULL);
+	stat_wait_closed(prof_answer_budget_ns(), sched_pause_tick, NULL);
 	stat_report(sh->out, a.cpu);
 	stat_end();
 	return 0;

@@ -1,6 +1,7 @@
 /* The UDP shell core: see udpsh.h for the protocol. */
 #include "shell/udpsh.h"
 
+#include "lib/bytes.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -28,20 +29,7 @@ static void udpsh_count(uint64_t *counter)
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
 }
 
-static void put64(uint8_t *p, uint64_t v)
-{
-	for (unsigned i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (56 - 8 * i));
-}
 
-static uint64_t get64(const uint8_t *p)
-{
-	uint64_t v = 0;
-
-	for (unsigned i = 0; i < 8; i++)
-		v = v << 8 | p[i];
-	return v;
-}
 
 /* Frame @n payload bytes at @payload as a keyed reply into @d (room for
  * UDPSH_DGRAM_MAX); returns the datagram's length. */
@@ -50,13 +38,13 @@ static size_t udpsh_frame_reply(const struct udpsh *u, uint8_t *d, uint64_t seq,
 				size_t n)
 {
 	kmemcpy(d, UDPSH_AUTH_MAGIC, 4);
-	put64(d + 4, u->nonce);
-	put64(d + 12, seq);
+	be64_put(d + 4, u->nonce);
+	be64_put(d + 12, seq);
 	d[20] = UDPSH_DIR_REPLY;
 	d[21] = flags;
 	d[22] = (uint8_t)(num >> 8);
 	d[23] = (uint8_t)num;
-	put64(d + 24, __atomic_load_n(&u->mark, __ATOMIC_RELAXED));
+	be64_put(d + 24, __atomic_load_n(&u->mark, __ATOMIC_RELAXED));
 	if (n)
 		kmemcpy(d + UDPSH_AUTH_HDR, payload, n);
 	hmac_sha256(u->key, u->key_len, d, UDPSH_AUTH_HDR + n, d + UDPSH_AUTH_HDR + n);
@@ -324,8 +312,8 @@ static bool udpsh_admit_keyed(struct udpsh *u, const uint8_t *d, size_t len,
 		udpsh_count(&u->stats.bad_mac);
 		return false;
 	}
-	nonce = get64(d + 4);
-	seq = get64(d + 12);
+	nonce = be64_get(d + 4);
+	seq = be64_get(d + 12);
 	udpsh_peer_note(u, rq->addr, rq->port, seq);
 	rq->authenticated = true;
 	rq->seq = seq;
