@@ -101,15 +101,6 @@ __attribute__((noinline)) void hal_cpu_idle(void)
 	uint64_t kmask;
 	long ret;
 
-	if (sim_self && !sim_self->late_init_done) {
-		sim_self->late_init_done = true;
-		if (sim_self->id == 0) {
-			/* It may have made tasks runnable: back to the idle
-			 * loop to run them rather than wait for a tick. */
-			sim_kernel_late_init();
-			return;
-		}
-	}
 	/* The kernel's sigset is the first 64-bit word of glibc's. */
 	pthread_sigmask(SIG_BLOCK, NULL, &cur);
 	__builtin_memcpy(&kmask, &cur, sizeof(kmask));

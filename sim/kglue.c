@@ -4,6 +4,7 @@
 #include "hal/cpu.h"
 #include "hal/console.h"
 #include "hal/firmware.h"
+#include "hal/platform.h"
 #include "kernel/backtrace.h"
 #include "kernel/kernel.h"
 #include "kernel/random.h"
@@ -91,18 +92,10 @@ static void sim_udpsh_task(void *arg)
 	}
 }
 
-/* The machine is up once every CPU runs its scheduler: late work may
- * then place tasks on any of them. */
-static void sim_wait_cpus_online(void)
+/* The boot story calls this once every CPU runs its scheduler, so late
+ * work may place tasks on any of them. */
+void hal_platform_late_init(void)
 {
-	for (unsigned i = 0; i < hal_cpu_count(); i++)
-		while (!sched_cpu_online(i))
-			hal_cpu_relax();
-}
-
-void sim_kernel_late_init(void)
-{
-	sim_wait_cpus_online();
 	if (sim_config.udp_port >= 0) {
 		udpsh_init(&sim_udpsh, sim_udpsh_send, NULL);
 		if (udpsh_allow_set(&sim_udpsh, "127.0.0.0/8") != 0 ||

@@ -17,6 +17,7 @@ sim_libksim_la_SOURCES = \
 	%reldir%/netdev.c %reldir%/netdev.h \
 	%reldir%/netglue.c \
 	%reldir%/pmu.c \
+	%reldir%/platform.c \
 	%reldir%/pmu_count.c \
 	%reldir%/thread_entry.S \
 	%reldir%/tick.c \

@@ -165,7 +165,7 @@ void *sim_cpu_thread(void *arg)
 	while (!__atomic_load_n(&sim_go, __ATOMIC_ACQUIRE))
 		nanosleep(&wait_ts, NULL);
 	if (c->id == 0)
-		kernel_main(sim_config.cmdline);
+		kernel_main();
 	while (!sim_kernel_ready())
 		nanosleep(&wait_ts, NULL);
 	kernel_ap_main();

@@ -40,7 +40,6 @@ struct sim_cpu {
 	uint64_t pmu_period;		/* period the counter is set to */
 	const void *nmi_info;		/* siginfo_t of the overflow being handled */
 	int count_fd[HAL_PMU_COUNT_MAX];	/* `stat`'s events, -1 when not open */
-	bool late_init_done;
 	struct ksim_cpu_stats stats;
 };
 
@@ -122,7 +121,6 @@ void sim_fault_install_handlers(void);
 
 /* Kernel-side glue (sim/kglue.c, the only sim file with kernel headers). */
 bool sim_kernel_ready(void);
-void sim_kernel_late_init(void);
 /* A CPU faulted at @tf: panic with the faulting state.  Never returns. */
 void sim_kernel_fault(const struct trap_frame *tf, const char *what,
 		      uintptr_t addr) __attribute__((noreturn));

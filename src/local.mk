@@ -9,6 +9,7 @@ src_libkprof_la_SOURCES = \
 	%reldir%/hal/entry.h \
 	%reldir%/hal/firmware.h \
 	%reldir%/hal/mem.h \
+	%reldir%/hal/platform.h \
 	%reldir%/hal/netdev.h \
 	%reldir%/hal/pmu.h \
 	%reldir%/hal/power.h \
@@ -20,3 +21,4 @@ include %reldir%/lib/local.mk
 include %reldir%/kernel/local.mk
 include %reldir%/shell/local.mk
 include %reldir%/net/local.mk
+include %reldir%/init/local.mk

@@ -5,29 +5,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "init/boot_args.h"
 #include "kernel/cmdline.h"
 #include "kernel/profiler.h"
 #include "lib/out.h"
 #include "net/net.h"
+#include "shell/udpsh_net.h"
 #include "check_main.h"
 
 static char msgs[2048];
 static struct out_buf ob;
-static struct cmdline cl;
 
+/* cmd= and cpus= back to their defaults, then @s read; the other keys'
+ * owners keep what earlier words set, as at boot. */
 static int parse(const char *s)
 {
 	out_buf_init(&ob, msgs, sizeof(msgs));
-	cmdline_init(&cl);
-	return cmdline_parse(&cl, s, &ob.out);
+	boot_args_reset();
+	return cmdline_parse(s, &ob.out);
 }
 
 START_TEST(test_cmdline_empty_keeps_defaults)
 {
 	ck_assert_int_eq(parse(""), 0);
-	ck_assert_str_eq(cl.cmd, "");
+	ck_assert_str_eq(boot_args()->cmd, "");
 	ck_assert_int_eq(parse("   \t "), 0);
-	ck_assert_str_eq(cl.cmd, "");
+	ck_assert_str_eq(boot_args()->cmd, "");
 	ck_assert_str_eq(msgs, "");
 }
 END_TEST
@@ -35,18 +38,18 @@ END_TEST
 START_TEST(test_cmdline_quoted_cmd_keeps_spaces_and_semicolons)
 {
 	ck_assert_int_eq(parse("cmd=\"work start split; profile 2000 all 3;poweroff\""), 0);
-	ck_assert_str_eq(cl.cmd, "work start split; profile 2000 all 3;poweroff");
+	ck_assert_str_eq(boot_args()->cmd, "work start split; profile 2000 all 3;poweroff");
 	ck_assert_int_eq(parse("  cmd=help  "), 0);
-	ck_assert_str_eq(cl.cmd, "help");
+	ck_assert_str_eq(boot_args()->cmd, "help");
 	ck_assert_int_eq(parse("cmd=\"\""), 0);
-	ck_assert_str_eq(cl.cmd, "");
+	ck_assert_str_eq(boot_args()->cmd, "");
 }
 END_TEST
 
 START_TEST(test_cmdline_last_cmd_wins)
 {
 	ck_assert_int_eq(parse("cmd=ps cmd=\"help;uptime\""), 0);
-	ck_assert_str_eq(cl.cmd, "help;uptime");
+	ck_assert_str_eq(boot_args()->cmd, "help;uptime");
 }
 END_TEST
 
@@ -55,16 +58,16 @@ START_TEST(test_cmdline_unknown_key_reported_once)
 	ck_assert_int_eq(parse("foo=1 cmd=ps foo=2 bar=\"x y\" foo=3"), 2);
 	ck_assert_str_eq(msgs, "cmdline: unknown key 'foo' ignored\n"
 			       "cmdline: unknown key 'bar' ignored\n");
-	ck_assert_str_eq(cl.cmd, "ps");
+	ck_assert_str_eq(boot_args()->cmd, "ps");
 }
 END_TEST
 
 START_TEST(test_cmdline_cpus_sets_limit)
 {
 	ck_assert_int_eq(parse(""), 0);
-	ck_assert_uint_eq(cl.cpus, 0);
+	ck_assert_uint_eq(boot_args()->cpus, 0);
 	ck_assert_int_eq(parse("cpus=2 cmd=ps"), 0);
-	ck_assert_uint_eq(cl.cpus, 2);
+	ck_assert_uint_eq(boot_args()->cpus, 2);
 	ck_assert_str_eq(msgs, "");
 }
 END_TEST
@@ -76,7 +79,7 @@ START_TEST(test_cmdline_cpus_out_of_range_reported_default_kept)
 			       "cmdline: cpus= must be 1-16 (got '17'); ignored\n"
 			       "cmdline: cpus= must be 1-16 (got 'x'); ignored\n"
 			       "cmdline: cpus= must be 1-16 (got ''); ignored\n");
-	ck_assert_uint_eq(cl.cpus, 0);
+	ck_assert_uint_eq(boot_args()->cpus, 0);
 }
 END_TEST
 
@@ -87,28 +90,28 @@ START_TEST(test_cmdline_malformed_words_reported_defaults_kept)
 		"cmdline: malformed word 'quiet' (expected key=value); ignored\n"
 		"cmdline: malformed word '=x' (empty key); ignored\n"
 		"cmdline: malformed word 'cmd=\"ps' (unterminated quote); ignored\n");
-	ck_assert_str_eq(cl.cmd, "");
+	ck_assert_str_eq(boot_args()->cmd, "");
 	ck_assert_int_eq(parse("cmd=a\"b\" cmd=\"a\"b cmd=ok"), 2);
 	ck_assert_str_eq(msgs,
 		"cmdline: malformed word 'cmd=a\"b\"' (stray quote in the value); ignored\n"
 		"cmdline: malformed word 'cmd=\"a\"b' (text after the closing quote); ignored\n");
-	ck_assert_str_eq(cl.cmd, "ok");
+	ck_assert_str_eq(boot_args()->cmd, "ok");
 }
 END_TEST
 
 START_TEST(test_cmdline_too_long_cmd_ignored)
 {
-	char line[CMDLINE_CMD_MAX + 16];
+	char line[BOOT_CMD_MAX + 16];
 
 	strcpy(line, "cmd=");
-	memset(line + 4, 'x', CMDLINE_CMD_MAX + 1);
-	line[4 + CMDLINE_CMD_MAX + 1] = '\0';
+	memset(line + 4, 'x', BOOT_CMD_MAX + 1);
+	line[4 + BOOT_CMD_MAX + 1] = '\0';
 	ck_assert_int_eq(parse(line), 1);
 	ck_assert_str_eq(msgs, "cmdline: cmd= is 512 bytes, longer than 511; ignored\n");
-	ck_assert_str_eq(cl.cmd, "");
-	line[4 + CMDLINE_CMD_MAX] = '\0';
+	ck_assert_str_eq(boot_args()->cmd, "");
+	line[4 + BOOT_CMD_MAX] = '\0';
 	ck_assert_int_eq(parse(line), 0);
-	ck_assert_uint_eq(strlen(cl.cmd), CMDLINE_CMD_MAX);
+	ck_assert_uint_eq(strlen(boot_args()->cmd), BOOT_CMD_MAX);
 }
 END_TEST
 
@@ -138,15 +141,16 @@ START_TEST(test_cmdline_udpsh_key_never_echoed)
 	char word[512];
 
 	net_config_reset();
+	udpsh_config_reset();
 	ck_assert_int_eq(parse("udpsh.key=000102030405060708090a0b0c0d0e0f"), 0);
-	ck_assert_uint_eq(net_config()->udpsh_key_len, 16);
-	ck_assert_uint_eq(net_config()->udpsh_key[15], 0x0f);
+	ck_assert_uint_eq(udpsh_config()->key_len, 16);
+	ck_assert_uint_eq(udpsh_config()->key[15], 0x0f);
 	ck_assert_str_eq(msgs, "");
 
 	ck_assert_int_eq(parse("udpsh.key=" "5ec2e75ec2e75ec2e75ec2e75ec2e7"), 1);	/* 15 bytes */
 	ck_assert_ptr_null(strstr(msgs, secret));
 	ck_assert_ptr_nonnull(strstr(msgs, "udpsh.key= is not 16-64 bytes in hex"));
-	ck_assert_uint_eq(net_config()->udpsh_key_len, 16);	/* the old key stays */
+	ck_assert_uint_eq(udpsh_config()->key_len, 16);	/* the old key stays */
 
 	ck_assert_int_eq(parse("udpsh.key=\"" "5ec2e75ec2e75ec2e75ec2e75ec2e7"), 1);	/* unterminated quote */
 	ck_assert_ptr_null(strstr(msgs, secret));
@@ -158,6 +162,7 @@ START_TEST(test_cmdline_udpsh_key_never_echoed)
 	ck_assert_ptr_null(strstr(msgs, secret));
 	ck_assert_ptr_nonnull(strstr(msgs, "udpsh.key= is 240 bytes, too long"));
 	net_config_reset();
+	udpsh_config_reset();
 }
 END_TEST
 

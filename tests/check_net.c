@@ -16,6 +16,7 @@
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "net/net.h"
+#include "shell/udpsh_net.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
 #include "shell/udpsh_serving.h"
@@ -229,7 +230,9 @@ static void setup(void)
 	fake_netdev_clear();
 	fake_netdev_present = true;
 	net_config_reset();
+	udpsh_config_reset();
 	net_reset();
+	udpsh_net_reset();
 }
 
 /* --- ARP ------------------------------------------------------------ */
@@ -313,7 +316,7 @@ START_TEST(test_arp_entry_refreshed_by_traffic_from_same_mac)
 	uint8_t mac[6];
 
 	learn_gw();
-	net_udpsh_open();
+	udpsh_net_open();
 	fake_now_ns += ARP_TTL_NS - 1000;
 	rx(udp_gw(frame, 9, "x"));		/* any IPv4 from its MAC */
 	fake_now_ns += 1000;
@@ -657,7 +660,7 @@ static size_t d_udpsh_denied(uint8_t *f)
 
 static size_t d_udpsh_busy(uint8_t *f)
 {
-	for (int i = 0; i < NET_UDPSH_QUEUE; i++)
+	for (int i = 0; i < UDPSH_NET_QUEUE; i++)
 		net_rx(f, udp_gw(f, SHELL_PORT, "echo queued"));
 	return udp_gw(f, SHELL_PORT, "echo one too many");
 }
@@ -715,7 +718,7 @@ START_TEST(test_drop_counted_by_reason_nothing_sent)
 	size_t n;
 
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	n = c->build(frame);
 	fake_netdev_clear();
 	rx(n);
@@ -954,12 +957,13 @@ static struct out *err_out(void)
 START_TEST(test_config_defaults)
 {
 	const struct net_config *c = net_config();
+	const struct udpsh_config *u = udpsh_config();
 
 	ck_assert_uint_eq(c->ip, OUR_IP);
 	ck_assert_uint_eq(c->prefix, 24);
 	ck_assert_uint_eq(c->gw, GW_IP);
-	ck_assert_uint_eq(c->udpsh_port, 5555);
-	ck_assert_str_eq(c->udpsh_allow, "10.0.2.2/32");
+	ck_assert_uint_eq(u->port, 5555);
+	ck_assert_str_eq(u->allow, "10.0.2.2/32");
 }
 END_TEST
 
@@ -1020,38 +1024,38 @@ END_TEST
 
 START_TEST(test_config_udpsh_port)
 {
-	ck_assert_int_eq(net_config_word("udpsh", "0", err_out()), -EINVAL);
+	ck_assert_int_eq(udpsh_config_word("udpsh", "0", err_out()), -EINVAL);
 	ck_assert_str_eq(errbuf, "net: udpsh=0 is not a port 1-65535 or off; keeping 5555\n");
-	ck_assert_int_eq(net_config_word("udpsh", "65536", err_out()), -EINVAL);
-	ck_assert_int_eq(net_config_word("udpsh", "-1", err_out()), -EINVAL);
-	ck_assert_uint_eq(net_config()->udpsh_port, 5555);
-	ck_assert_int_eq(net_config_word("udpsh", "6000", err_out()), 0);
-	ck_assert_uint_eq(net_config()->udpsh_port, 6000);
-	ck_assert_int_eq(net_config_word("udpsh", "off", err_out()), 0);
-	ck_assert_uint_eq(net_config()->udpsh_port, 0);
+	ck_assert_int_eq(udpsh_config_word("udpsh", "65536", err_out()), -EINVAL);
+	ck_assert_int_eq(udpsh_config_word("udpsh", "-1", err_out()), -EINVAL);
+	ck_assert_uint_eq(udpsh_config()->port, 5555);
+	ck_assert_int_eq(udpsh_config_word("udpsh", "6000", err_out()), 0);
+	ck_assert_uint_eq(udpsh_config()->port, 6000);
+	ck_assert_int_eq(udpsh_config_word("udpsh", "off", err_out()), 0);
+	ck_assert_uint_eq(udpsh_config()->port, 0);
 }
 END_TEST
 
 START_TEST(test_config_udpsh_allow)
 {
-	ck_assert_int_eq(net_config_word("udpsh.allow", "10.0.2.1/24", err_out()), -EINVAL);
+	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "10.0.2.1/24", err_out()), -EINVAL);
 	ck_assert_str_eq(errbuf, "net: udpsh.allow=10.0.2.1/24 is not CIDR[,CIDR] (at most 8, host bits zero); keeping 10.0.2.2/32\n");
-	ck_assert_int_eq(net_config_word("udpsh.allow", "10.0.2.0/24,127.0.0.1", err_out()), 0);
-	ck_assert_str_eq(net_config()->udpsh_allow, "10.0.2.0/24,127.0.0.1/32");
+	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "10.0.2.0/24,127.0.0.1", err_out()), 0);
+	ck_assert_str_eq(udpsh_config()->allow, "10.0.2.0/24,127.0.0.1/32");
 	ck_assert_str_eq(errbuf, "");
 }
 END_TEST
 
 START_TEST(test_config_udpsh_allow_everyone_warned)
 {
-	ck_assert_int_eq(net_config_word("udpsh.allow", "0.0.0.0/0", err_out()), 0);
-	ck_assert_str_eq(net_config()->udpsh_allow, "0.0.0.0/0");
+	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "0.0.0.0/0", err_out()), 0);
+	ck_assert_str_eq(udpsh_config()->allow, "0.0.0.0/0");
 	ck_assert_str_eq(errbuf, "net: warning: udpsh.allow=0.0.0.0/0 admits every address; "
 			 "only udpsh.key keeps others out\n");
-	ck_assert_int_eq(net_config_word("udpsh.allow", "10.0.2.2/32,0.0.0.0/0", err_out()), 0);
+	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "10.0.2.2/32,0.0.0.0/0", err_out()), 0);
 	ck_assert_str_eq(errbuf, "net: warning: udpsh.allow=10.0.2.2/32,0.0.0.0/0 admits every "
 			 "address; only udpsh.key keeps others out\n");
-	ck_assert_int_eq(net_config_word("udpsh.allow", "128.0.0.0/1", err_out()), 0);
+	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "128.0.0.0/1", err_out()), 0);
 	ck_assert_str_eq(errbuf, "");
 }
 END_TEST
@@ -1109,14 +1113,14 @@ START_TEST(test_udpsh_round_trip_prompt_last)
 	unsigned n;
 
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	rx(udp_gw(frame, SHELL_PORT, "echo hello world\n"));
 	ck_assert_uint_eq(fake_netdev_nsent, 0);	/* queued, not run in net_rx */
-	ck_assert_uint_eq(net_udpsh_run_queued(), 1);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 1);
 	replies(buf, sizeof(buf), &n);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(buf, "hello world\n> ");
-	ck_assert_uint_eq(net_udpsh_run_queued(), 0);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 0);
 }
 END_TEST
 
@@ -1127,9 +1131,9 @@ START_TEST(test_udpsh_long_output_split_at_lines)
 	size_t off = 0;
 
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	rx(udp_gw(frame, SHELL_PORT, "lines 100"));
-	net_udpsh_run_queued();
+	udpsh_net_run_queued();
 	replies(buf, sizeof(buf), &n);
 	for (int i = 0; i < 100; i++)
 		sprintf(expect + strlen(expect), "line %04d ..............................\n", i);
@@ -1160,9 +1164,9 @@ START_TEST(test_udpsh_empty_datagram_prompt_only)
 	unsigned n;
 
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	rx(udp_gw(frame, SHELL_PORT, ""));
-	net_udpsh_run_queued();
+	udpsh_net_run_queued();
 	replies(buf, sizeof(buf), &n);
 	ck_assert_str_eq(buf, "> ");
 }
@@ -1176,18 +1180,18 @@ START_TEST(test_udpsh_allowlist_refuses_then_admits)
 	learn_gw();
 	rx(arp(frame, 1, peer_mac, PEER_IP, OUR_IP, bcast_mac));
 	fake_netdev_clear();
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	rx(udp_from(frame, peer_mac, PEER_IP, CLIENT_PORT, SHELL_PORT, "echo hi", 7, true));
-	ck_assert_uint_eq(net_udpsh_run_queued(), 0);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 0);
 	ck_assert_uint_eq(fake_netdev_nsent, 0);
 	ck_assert_uint_eq(stats().drops[NET_DROP_UDPSH_DENIED], 1);
 
-	ck_assert_int_eq(net_config_word("udpsh.allow", "10.0.2.8/29", err_out()), 0);
-	ck_assert_int_eq(net_udpsh_open(), -EBUSY);	/* already bound */
+	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "10.0.2.8/29", err_out()), 0);
+	ck_assert_int_eq(udpsh_net_open(), -EBUSY);	/* already bound */
 	udp_unbind(SHELL_PORT);
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	rx(udp_from(frame, peer_mac, PEER_IP, CLIENT_PORT, SHELL_PORT, "echo hi", 7, true));
-	ck_assert_uint_eq(net_udpsh_run_queued(), 1);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 1);
 	ck_assert_uint_eq(fake_netdev_nsent, 1);
 	ck_assert_uint_eq(sent_udp(0).dst, PEER_IP);
 	memcpy(buf, sent_udp(0).data, sent_udp(0).len);
@@ -1196,7 +1200,7 @@ START_TEST(test_udpsh_allowlist_refuses_then_admits)
 	(void)n;
 	/* The gateway is no longer in the list. */
 	rx(udp_gw(frame, SHELL_PORT, "echo gw"));
-	ck_assert_uint_eq(net_udpsh_run_queued(), 0);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 0);
 	ck_assert_uint_eq(stats().drops[NET_DROP_UDPSH_DENIED], 2);
 }
 END_TEST
@@ -1207,8 +1211,8 @@ START_TEST(test_udpsh_queue_full_drops_then_recovers)
 	unsigned n;
 
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
-	for (int i = 0; i < NET_UDPSH_QUEUE + 2; i++)
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	for (int i = 0; i < UDPSH_NET_QUEUE + 2; i++)
 		rx(udp_gw(frame, SHELL_PORT, "echo q"));
 	ck_assert_uint_eq(stats().drops[NET_DROP_UDPSH_BUSY], 2);
 	/* The two that did not fit heard "busy" at once. */
@@ -1216,12 +1220,12 @@ START_TEST(test_udpsh_queue_full_drops_then_recovers)
 	ck_assert_uint_eq(n, 2);
 	ck_assert_str_eq(buf, "busybusy");
 	fake_netdev_clear();
-	ck_assert_uint_eq(net_udpsh_run_queued(), NET_UDPSH_QUEUE);
+	ck_assert_uint_eq(udpsh_net_run_queued(), UDPSH_NET_QUEUE);
 	replies(buf, sizeof(buf), &n);
-	ck_assert_uint_eq(n, NET_UDPSH_QUEUE);
+	ck_assert_uint_eq(n, UDPSH_NET_QUEUE);
 	fake_netdev_clear();
 	rx(udp_gw(frame, SHELL_PORT, "echo again"));
-	ck_assert_uint_eq(net_udpsh_run_queued(), 1);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 1);
 	replies(buf, sizeof(buf), &n);
 	ck_assert_str_eq(buf, "again\n> ");
 }
@@ -1229,8 +1233,8 @@ END_TEST
 
 START_TEST(test_udpsh_off_binds_nothing)
 {
-	ck_assert_int_eq(net_config_word("udpsh", "off", err_out()), 0);
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_config_word("udpsh", "off", err_out()), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	rx(udp_gw(frame, SHELL_PORT, "echo x"));
 	ck_assert_uint_eq(stats().drops[NET_DROP_UDP_PORT], 1);
 }
@@ -1240,11 +1244,11 @@ START_TEST(test_udpsh_reply_without_arp_entry_counted)
 {
 	struct udpsh_stats u;
 
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	/* No ARP entry for the gateway (never learnt). */
 	rx(udp_gw(frame, SHELL_PORT, "echo x"));
-	net_udpsh_run_queued();
-	net_udpsh_stats(&u);
+	udpsh_net_run_queued();
+	udpsh_net_stats(&u);
 	ck_assert_uint_eq(u.datagrams_in, 1);
 	ck_assert_uint_eq(u.send_failed, 1);
 	ck_assert_uint_eq(stats().tx_no_arp, 1);
@@ -1315,14 +1319,14 @@ START_TEST(test_udpsh_firmware_key_wins_plain_refused)
 	struct udpsh_stats u;
 
 	fake_fw_key = "00112233445566778899aabbccddeeff\n";
-	ck_assert_int_eq(net_config_word("udpsh.key", "ffeeddccbbaa99887766554433221100", err_out()), 0);
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "ffeeddccbbaa99887766554433221100", err_out()), 0);
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
-	ck_assert(net_udpsh_keyed());
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	ck_assert(udpsh_net_keyed());
 	rx(udp_gw(frame, SHELL_PORT, "echo forged"));
-	ck_assert_uint_eq(net_udpsh_run_queued(), 0);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 0);
 	ck_assert_uint_eq(fake_netdev_nsent, 0);
-	net_udpsh_stats(&u);
+	udpsh_net_stats(&u);
 	ck_assert_uint_eq(u.bad_mac, 1);
 	fake_fw_key = NULL;
 }
@@ -1331,7 +1335,7 @@ END_TEST
 START_TEST(test_udpsh_bad_firmware_key_not_started)
 {
 	fake_fw_key = "not a key";
-	ck_assert_int_eq(net_udpsh_open(), -EKEYREJECTED);
+	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
 	fake_fw_key = NULL;
 }
 END_TEST
@@ -1343,7 +1347,7 @@ START_TEST(test_udpsh_first_fragment_answered_rest_counted)
 	size_t len;
 
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	/* A 1500-byte command's first fragment: the UDP length says 1508. */
 	len = udp_gw(frame, SHELL_PORT, "echo x");
 	put16(frame + 14 + 6, 0x2000);			/* more fragments */
@@ -1354,7 +1358,7 @@ START_TEST(test_udpsh_first_fragment_answered_rest_counted)
 	put16(frame + 14 + 6, 0x00b9);			/* offset 1480 */
 	ip_fix_csum(frame);
 	rx(len);
-	ck_assert_uint_eq(net_udpsh_run_queued(), 1);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 1);
 	replies(buf, sizeof(buf), &n);
 	ck_assert_str_eq(buf, "line longer than 255 bytes (got 1500); not run\n> ");
 	ck_assert_uint_eq(stats().drops[NET_DROP_IP_FRAGMENT], 1);
@@ -1377,6 +1381,7 @@ START_TEST(test_start_without_device_silent_down)
 	fake_netdev_present = false;
 	out_buf_init(&ob, buf, sizeof(buf));
 	net_start(&ob.out);
+	udpsh_net_start(&ob.out);
 	ck_assert_str_eq(buf, "");
 	ck_assert(!net_is_up());
 	ck_assert_uint_eq(fake_netdev_starts, 0);
@@ -1438,9 +1443,9 @@ START_TEST(test_net_command_shows_every_udp_shell_in_use)
 	unsigned n;
 
 	learn_gw();
-	ck_assert_int_eq(net_udpsh_open(), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
 	rx(udp_gw(frame, SHELL_PORT, "echo hello"));
-	ck_assert_uint_eq(net_udpsh_run_queued(), 1);
+	ck_assert_uint_eq(udpsh_net_run_queued(), 1);
 	replies(buf, sizeof(buf), &n);
 	/* A second shell on a transport of its own, as ksim --udp serves,
 	 * with datagrams it lost before the shell saw them. */

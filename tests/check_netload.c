@@ -16,6 +16,7 @@
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "net/net.h"
+#include "shell/udpsh_net.h"
 #include "net/netload.h"
 #include "check_main.h"
 #include "test_wire.h"
@@ -423,9 +424,11 @@ START_TEST(test_recv_window_outlasts_shell_datagrams)
 	fake_cpu_boot(0);
 	fake_netdev_present = true;
 	net_config_reset();
+	udpsh_config_reset();
 	out_buf_init(&ob, text, sizeof(text));
 	net_start(&ob.out);
-	/* The shell task net_start() made runs from the next tick. */
+	udpsh_net_start(&ob.out);
+	/* The shell task udpsh_net_start() made runs from the next tick. */
 	for (struct task *t = NULL; !t; t = cpus[0].current->is_idle ? NULL : cpus[0].current)
 		fake_tick(0, TICK_NS);
 	shell_task = cpus[0].current;

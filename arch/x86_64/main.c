@@ -1,9 +1,12 @@
-/* The boot CPU's C entry, from boot.S in long mode on the boot stack. */
+/* The boot CPU's C entry, from boot.S in long mode on the boot stack, and
+ * the platform's steps of the boot story (hal/platform.h): the story
+ * itself is src/init/main.c. */
 #include "hal/entry.h"
 
 #include "hal/cpu.h"
 #include "hal/mem.h"
-#include "kernel/cmdline.h"
+#include "hal/platform.h"
+#include "hal/timer.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "x86.h"
@@ -12,31 +15,55 @@
 
 void x86_boot_main(uint32_t start_info_paddr) __attribute__((noreturn));
 
-static void discard_write(struct out *o, const char *s, size_t n)
+static uint32_t boot_start_info;	/* PVH start_info, physical */
+
+void x86_boot_main(uint32_t start_info_paddr)
 {
-	(void)o;
-	(void)s;
-	(void)n;
+	boot_start_info = start_info_paddr;
+	kernel_main();
 }
 
-/* cpus= from the command line, 0 for all.  Its problems are reported
- * once, by kernel_main()'s own reading of the line: this one is quiet. */
-static unsigned boot_cpus_limit(const char *cmdline)
+/* The serial port first, so that every later step can report. */
+void hal_platform_early_init(void)
 {
-	static struct cmdline cl;
-	struct out quiet = { .write = discard_write };
-
-	cmdline_init(&cl);
-	cmdline_parse(&cl, cmdline, &quiet);
-	return cl.cpus ? cl.cpus : HAL_MAX_CPUS;
+	x86_cpu_init_boot();
+	x86_serial_init();
+	x86_idt_init();
 }
 
-/* The MADT's CPUs, at most cpus= of them, each left waiting for
- * kernel_main(); one line says what came up. */
-static void boot_start_cpus(const char *cmdline)
+void hal_mem_init(void)
+{
+	x86_mem_init(boot_start_info);
+}
+
+void hal_timer_init(void)
+{
+	x86_timer_init();
+}
+
+void hal_platform_banner(struct out *o)
+{
+	out_printf(o, "kprof x86_64: %zu MiB free (%s), tsc %lu MHz\n",
+		   x86_mem_pages_free() * HAL_PAGE_SIZE >> 20, x86_mem_source(),
+		   (unsigned long)(x86_tsc_hz() / 1000000));
+	/* Said before the words are read: a cut cmd= would otherwise read
+	 * only as an unterminated quote. */
+	if (x86_boot_cmdline_given() > kstrlen(x86_boot_cmdline()))
+		out_printf(o, "cmdline: cut to its first %zu of %zu bytes\n",
+			   kstrlen(x86_boot_cmdline()), x86_boot_cmdline_given());
+}
+
+const char *hal_platform_cmdline(void)
+{
+	return x86_boot_cmdline();
+}
+
+/* The MADT's CPUs, at most @max of them, each left waiting for the
+ * scheduler; one line says what came up. */
+void hal_cpus_start(unsigned max)
 {
 	static struct x86_madt madt;
-	unsigned limit = boot_cpus_limit(cmdline);
+	unsigned limit = max ? max : HAL_MAX_CPUS;
 
 	if (!x86_acpi_read_madt(x86_boot_rsdp(), &madt)) {
 		out_puts(&out_console, "smp: no ACPI MADT; running on the boot cpu\n");
@@ -54,21 +81,7 @@ static void boot_start_cpus(const char *cmdline)
 	out_puts(&out_console, "\n");
 }
 
-void x86_boot_main(uint32_t start_info_paddr)
+/* Nothing the x86 kernel serves outside the portable kernel. */
+void hal_platform_late_init(void)
 {
-	x86_cpu_init_boot();
-	x86_serial_init();
-	x86_idt_init();
-	x86_mem_init(start_info_paddr);
-	x86_timer_init();
-	out_printf(&out_console, "kprof x86_64: %zu MiB free (%s), tsc %lu MHz\n",
-		   x86_mem_pages_free() * HAL_PAGE_SIZE >> 20, x86_mem_source(),
-		   (unsigned long)(x86_tsc_hz() / 1000000));
-	/* Said before the words are read: a cut cmd= would otherwise read
-	 * only as an unterminated quote. */
-	if (x86_boot_cmdline_given() > kstrlen(x86_boot_cmdline()))
-		out_printf(&out_console, "cmdline: cut to its first %zu of %zu bytes\n",
-			   kstrlen(x86_boot_cmdline()), x86_boot_cmdline_given());
-	boot_start_cpus(x86_boot_cmdline());
-	kernel_main(x86_boot_cmdline());
 }

@@ -19,6 +19,13 @@
  * task pinned to its CPU, as every task here is). */
 unsigned hal_cpu_id(void);
 
+/* The boot story's CPU step: start at most @max CPUs in all (0: every
+ * one the platform finds), the boot CPU included; each other CPU waits
+ * for kernel_cpus_ready() and then enters kernel_ap_main().  Prints one
+ * line saying what came up, or why only the boot CPU did.  Boot CPU,
+ * once, interrupts off. */
+void hal_cpus_start(unsigned max);
+
 /* Number of CPUs that are up and running the scheduler.  Any context.
  * Fixed once kernel_main() has been entered on every CPU. */
 unsigned hal_cpu_count(void);

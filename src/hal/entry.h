@@ -8,10 +8,11 @@
 
 struct trap_frame;
 
-/* The boot CPU, once the platform's own set-up is done: memory, console
- * and the tick are ready but the tick is not yet delivered.  @cmdline is
- * the kernel command line (key=value words), never NULL.  Never returns. */
-void kernel_main(const char *cmdline) __attribute__((noreturn));
+/* The boot story (src/init/main.c), on the boot CPU, called by the
+ * platform's entry as soon as it runs C on a stack: it calls the
+ * platform's own steps (hal/platform.h) in their order.  Interrupts off.
+ * Never returns. */
+void kernel_main(void) __attribute__((noreturn));
 
 /* Every other CPU, once kernel_main() has published the scheduler
  * (kernel_cpus_ready() is true).  Never returns: it becomes that CPU's

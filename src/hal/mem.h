@@ -6,6 +6,10 @@
 
 #define HAL_PAGE_SIZE 4096
 
+/* The boot story's memory step: find the machine's RAM and make it what
+ * hal_mem_alloc_pages() hands out.  Boot CPU, once, interrupts off. */
+void hal_mem_init(void);
+
 /* @npages physically and virtually contiguous pages, zeroed, aligned to
  * HAL_PAGE_SIZE, or NULL when memory is exhausted.  Task context
  * (callers hold no spinlock); may take the allocator's own lock. */

@@ -8,6 +8,11 @@
  * kernel_tick(tf) on the CPU it interrupted, HZ times a second. */
 #define HZ 100
 
+/* The boot story's tick step: prepare this CPU's tick (x86: calibrate
+ * the local APIC timer against the TSC) without delivering it yet.  Boot
+ * CPU, once, after memory, before hal_platform_banner(). */
+void hal_timer_init(void);
+
 /* Nanoseconds since boot, monotonic, the same clock on every CPU.
  * Any context; never sleeps. */
 uint64_t hal_clock_ns(void);

@@ -1,12 +1,7 @@
 #include "kernel/cmdline.h"
 
-#include "hal/cpu.h"
-#include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
-#include "lib/parse.h"
-#include "kernel/profiler.h"
-#include "net/net.h"
 
 /* Unknown keys remembered so each is reported once; keys past these
  * limits are still reported, possibly more than once. */
@@ -30,12 +25,6 @@ struct cmdline_seen {
 static bool cmdline_is_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-void cmdline_init(struct cmdline *cl)
-{
-	cl->cmd[0] = '\0';
-	cl->cpus = 0;
 }
 
 /* The word starting at @s ends at the first space outside quotes.  An
@@ -91,8 +80,7 @@ static bool cmdline_key_is(const struct cmdline_word *w, const char *key)
 	return w->key_len == kstrlen(key) && !kmemcmp(w->key, key, w->key_len);
 }
 
-/* @len bytes at @s as a string in @dst; false when they do not fit. */
-static bool cmdline_copy(char *dst, size_t size, const char *s, size_t len)
+bool cmdline_value_copy(char *dst, size_t size, const char *s, size_t len)
 {
 	if (len >= size)
 		return false;
@@ -109,90 +97,54 @@ static bool cmdline_first_unknown(struct cmdline_seen *seen,
 		if (cmdline_key_is(w, seen->keys[i]))
 			return false;
 	if (seen->n < CMDLINE_UNKNOWN_MAX &&
-	    cmdline_copy(seen->keys[seen->n], sizeof(seen->keys[0]), w->key,
+	    cmdline_value_copy(seen->keys[seen->n], sizeof(seen->keys[0]), w->key,
 			 w->key_len))
 		seen->n++;
 	return true;
 }
 
-/* Keys the network stack owns (ip, gw, udpsh, udpsh.allow: net/net.h)
- * go to net_config_word(), which reports a malformed value itself.
- * Returns the number of lines reported, or -1 when the key is not one of
- * the network's. */
-static int cmdline_apply_net(const struct cmdline_word *w, struct out *o)
-{
-	char key[CMDLINE_KEY_MAX + 1], value[192];
-	int rc;
+/* The table's bounds, from the linker (ld defines __start_/__stop_ for
+ * a section named like a C identifier; the kernel's linker script names
+ * them itself).  Weak: a program with no key at all still links. */
+extern const struct cmdline_key *const __start_kp_cmdline_keys[] __attribute__((weak));
+extern const struct cmdline_key *const __stop_kp_cmdline_keys[] __attribute__((weak));
 
-	if (!cmdline_copy(key, sizeof(key), w->key, w->key_len))
-		return -1;
-	if (!cmdline_copy(value, sizeof(value), w->value, w->value_len)) {
-		/* Ours or not, say so without the value: it may be a key. */
-		if (!net_config_key(key))
-			return -1;
-		out_printf(o, "cmdline: %s= is %zu bytes, too long; ignored\n",
-			   key, w->value_len);
-		return 1;
-	}
-	rc = net_config_word(key, value, o);
-	if (rc == -ENOENT)
-		return -1;
-	return rc < 0 ? 1 : 0;
+const struct cmdline_key *const *cmdline_keys(size_t *n)
+{
+	*n = __start_kp_cmdline_keys ?
+	     (size_t)(__stop_kp_cmdline_keys - __start_kp_cmdline_keys) : 0;
+	return __start_kp_cmdline_keys;
 }
 
-/* cpus=N, N in 1 .. HAL_MAX_CPUS.  Returns the number of lines reported. */
-static int cmdline_apply_cpus(struct cmdline *cl, const struct cmdline_word *w,
-			      struct out *o)
+const struct cmdline_key *cmdline_key_find(const char *name, size_t len)
 {
-	char value[24];
-	uint64_t n = 0;
+	size_t n;
+	const struct cmdline_key *const *keys = cmdline_keys(&n);
 
-	if (!cmdline_copy(value, sizeof(value), w->value, w->value_len) ||
-	    parse_u64(value, &n) < 0 || n < 1 || n > HAL_MAX_CPUS) {
-		out_printf(o, "cmdline: cpus= must be 1-%d (got '%.*s'); ignored\n",
-			   HAL_MAX_CPUS, (int)w->value_len, w->value);
-		return 1;
-	}
-	cl->cpus = (unsigned)n;
-	return 0;
+	for (size_t i = 0; i < n; i++)
+		if (kstrlen(keys[i]->name) == len && !kmemcmp(keys[i]->name, name, len))
+			return keys[i];
+	return NULL;
 }
 
-/* profile.source=auto|pmu|tick, as ksim's --source.  Returns the number
- * of lines reported. */
-static int cmdline_apply_profile_source(const struct cmdline_word *w,
-					struct out *o)
+bool cmdline_value_fits(char *dst, size_t size, const char *key,
+			const char *value, size_t len, struct out *err)
 {
-	char value[8];
-
-	if (!cmdline_copy(value, sizeof(value), w->value, w->value_len) ||
-	    prof_set_source(value) < 0) {
-		out_printf(o, "cmdline: profile.source= must be auto, pmu or tick (got '%.*s'); ignored\n",
-			   (int)w->value_len, w->value);
-		return 1;
-	}
-	return 0;
+	if (cmdline_value_copy(dst, size, value, len))
+		return true;
+	out_printf(err, "cmdline: %s= is %zu bytes, too long; ignored\n", key, len);
+	return false;
 }
 
-/* Apply one well-formed word; returns the number of lines reported. */
-static int cmdline_apply(struct cmdline *cl, const struct cmdline_word *w,
-			 struct cmdline_seen *seen, struct out *o)
+/* Hand one well-formed word to its key's owner; returns the number of
+ * lines reported. */
+static int cmdline_apply(const struct cmdline_word *w, struct cmdline_seen *seen,
+			 struct out *o)
 {
-	int net;
+	const struct cmdline_key *k = cmdline_key_find(w->key, w->key_len);
 
-	if (cmdline_key_is(w, "cmd")) {
-		if (!cmdline_copy(cl->cmd, sizeof(cl->cmd), w->value, w->value_len)) {
-			out_printf(o, "cmdline: cmd= is %zu bytes, longer than %d; ignored\n",
-				   w->value_len, CMDLINE_CMD_MAX);
-			return 1;
-		}
-		return 0;
-	}
-	if (cmdline_key_is(w, "cpus"))
-		return cmdline_apply_cpus(cl, w, o);
-	if (cmdline_key_is(w, "profile.source"))
-		return cmdline_apply_profile_source(w, o);
-	if ((net = cmdline_apply_net(w, o)) >= 0)
-		return net;
+	if (k)
+		return k->set(w->value, w->value_len, o) < 0 ? 1 : 0;
 	if (!cmdline_first_unknown(seen, w))
 		return 0;
 	out_printf(o, "cmdline: unknown key '%.*s' ignored\n", (int)w->key_len,
@@ -200,22 +152,30 @@ static int cmdline_apply(struct cmdline *cl, const struct cmdline_word *w,
 	return 1;
 }
 
-/* A word that carries the UDP shell's key: never echoed, even when it is
- * malformed. */
-static bool cmdline_secret(const struct cmdline_word *w)
+/* A word that carries a secret key's value (the UDP shell's key): never
+ * echoed, even when it is malformed.  Returns the key, or NULL. */
+static const struct cmdline_key *cmdline_secret(const struct cmdline_word *w)
 {
-	static const char key[] = "udpsh.key";
+	size_t n;
+	const struct cmdline_key *const *keys = cmdline_keys(&n);
 
-	return w->len >= sizeof(key) - 1 && !kmemcmp(w->start, key, sizeof(key) - 1);
+	for (size_t i = 0; i < n; i++) {
+		size_t len = kstrlen(keys[i]->name);
+
+		if (keys[i]->secret && w->len >= len && !kmemcmp(w->start, keys[i]->name, len))
+			return keys[i];
+	}
+	return NULL;
 }
 
-int cmdline_parse(struct cmdline *cl, const char *s, struct out *o)
+int cmdline_parse(const char *s, struct out *o)
 {
 	struct cmdline_seen seen = { .n = 0 };
 	int problems = 0;
 
 	while (*s) {
 		struct cmdline_word w = { .start = s };
+		const struct cmdline_key *secret;
 		const char *why;
 
 		if (cmdline_is_space(*s)) {
@@ -225,8 +185,9 @@ int cmdline_parse(struct cmdline *cl, const char *s, struct out *o)
 		w.len = cmdline_word_len(s);
 		s += w.len;
 		why = cmdline_split(&w);
-		if (why && cmdline_secret(&w)) {
-			out_printf(o, "cmdline: malformed udpsh.key= word (%s); ignored\n", why);
+		if (why && (secret = cmdline_secret(&w))) {
+			out_printf(o, "cmdline: malformed %s= word (%s); ignored\n",
+				   secret->name, why);
 			problems++;
 			continue;
 		}
@@ -236,7 +197,7 @@ int cmdline_parse(struct cmdline *cl, const char *s, struct out *o)
 			problems++;
 			continue;
 		}
-		problems += cmdline_apply(cl, &w, &seen, o);
+		problems += cmdline_apply(&w, &seen, o);
 	}
 	return problems;
 }

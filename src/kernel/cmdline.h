@@ -1,6 +1,13 @@
 /* The kernel command line: space-separated key=value words.  A value may
  * be double-quoted to hold spaces and semicolons: cmd="work;ps".  No
- * escapes inside quotes. */
+ * escapes inside quotes.
+ *
+ * Each key is declared by the code that owns it, with CMDLINE_KEY() next
+ * to its handler (in the spirit of Linux's __setup()); the parser walks
+ * the table of them and knows no subsystem by name.  The table is a
+ * linker section of pointers, so an entry exists in a program exactly
+ * when its owner's object is linked in: doc/boot.md lists every key, and
+ * `test keys` (tests/check-boot-keys) checks both against each other. */
 #ifndef KPROF_KERNEL_CMDLINE_H
 #define KPROF_KERNEL_CMDLINE_H
 
@@ -9,29 +16,51 @@
 
 struct out;
 
-/* Longest value of cmd=, terminator excluded. */
-#define CMDLINE_CMD_MAX 511
-
-struct cmdline {
-	/* Shell commands to run once the kernel is up, separated by ';'.
-	 * Empty by default. */
-	char cmd[CMDLINE_CMD_MAX + 1];
-	/* cpus=N: bring up at most N CPUs (1 .. HAL_MAX_CPUS); 0, the
-	 * default, brings up every CPU the platform finds.  The platform
-	 * reads it (it starts its CPUs before kernel_main()). */
-	unsigned cpus;
+struct cmdline_key {
+	const char *name;
+	/* Take the @len bytes at @value (not terminated; the quotes of a
+	 * quoted value already removed).  Returns 0 when taken, or a
+	 * negative errno after one line on @err saying what was wrong and
+	 * which value stays.  Boot only (and tests); allocates nothing. */
+	int (*set)(const char *value, size_t len, struct out *err);
+	/* The value is never printed, not even in a malformed word. */
+	bool secret;
+	/* "VALUE  what it does", one line, for `test keys`. */
+	const char *help;
 };
 
-/* Defaults: no commands, every CPU. */
-void cmdline_init(struct cmdline *cl);
+/* Declare @ident as a command-line key: CMDLINE_KEY(net_key_ip, .name =
+ * "ip", .set = ..., .help = ...).  Only a pointer goes into the section,
+ * so no sanitizer pads between entries. */
+#define CMDLINE_KEY(ident, ...)						\
+	static const struct cmdline_key ident = { __VA_ARGS__ };		\
+	static const struct cmdline_key *const ident##_entry		\
+		__attribute__((used, section("kp_cmdline_keys"),		\
+			       aligned(sizeof(void *)))) = &ident
 
-/* Read @s into @cl.  A well-formed word with a known key sets it (the
+/* The keys linked into this program, in link order; *n is their count. */
+const struct cmdline_key *const *cmdline_keys(size_t *n);
+
+/* The key named by the @len bytes at @name, or NULL. */
+const struct cmdline_key *cmdline_key_find(const char *name, size_t len);
+
+/* Read @s: each well-formed word with a known key goes to its owner (the
  * last one wins).  Problems are reported on @o, one line each, and change
  * nothing: an unknown key (once, however often it appears), a malformed
- * word (no '=', empty key, stray or unterminated quote), a value too
- * long.  Returns the number of lines reported.  Any context that may
- * write to @o; allocates nothing. */
-int cmdline_parse(struct cmdline *cl, const char *s, struct out *o);
+ * word (no '=', empty key, stray or unterminated quote), a value its
+ * owner refuses.  Returns the number of lines reported.  Any context that
+ * may write to @o; allocates nothing. */
+int cmdline_parse(const char *s, struct out *o);
+
+/* For owners: @len bytes at @value as a string in @dst of @size bytes;
+ * false (and nothing copied) when they do not fit. */
+bool cmdline_value_copy(char *dst, size_t size, const char *value, size_t len);
+
+/* For owners whose values fit a fixed buffer: as cmdline_value_copy(),
+ * and when the value does not fit, one line on @err: "cmdline: KEY= is
+ * N bytes, too long; ignored" (never the value: it may be a secret). */
+bool cmdline_value_fits(char *dst, size_t size, const char *key,
+			const char *value, size_t len, struct out *err);
 
 /* Step through the ';'-separated commands of @cmd: *pos starts at @cmd;
  * each call returns the next non-blank command (leading and trailing

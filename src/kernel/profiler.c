@@ -3,6 +3,7 @@
 #include "hal/cpu.h"
 #include "hal/pmu.h"
 #include "hal/timer.h"
+#include "kernel/cmdline.h"
 #include "kernel/heap.h"
 #include "kernel/report.h"
 #include "kernel/sched.h"
@@ -10,6 +11,7 @@
 #include "kernel/task.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
+#include "lib/out.h"
 #include "lib/spinlock.h"
 
 /* One CPU's share.  Only that CPU writes it while a run is on (from its
@@ -214,6 +216,23 @@ int prof_set_source(const char *name)
 		return -EINVAL;
 	return 0;
 }
+
+/* profile.source=auto|pmu|tick, as ksim's --source. */
+static int prof_key_source(const char *value, size_t len, struct out *err)
+{
+	char name[8];
+
+	if (!cmdline_value_copy(name, sizeof(name), value, len) ||
+	    prof_set_source(name) < 0) {
+		out_printf(err, "cmdline: profile.source= must be auto, pmu or tick (got '%.*s'); ignored\n",
+			   (int)len, value);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+CMDLINE_KEY(prof_key_source_entry, .name = "profile.source", .set = prof_key_source,
+	    .help = "auto|pmu|tick  what profile samples on (default auto)");
 
 bool prof_counter_usable(const struct hal_pmu_info *info)
 {

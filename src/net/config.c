@@ -5,14 +5,12 @@
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "lib/parse.h"
-#include "shell/udpsh.h"
+#include "kernel/cmdline.h"
 
 static struct net_config net_cfg = {
 	.ip = NET_DEFAULT_IP,
 	.prefix = NET_DEFAULT_PREFIX,
 	.gw = NET_DEFAULT_GW,
-	.udpsh_port = NET_DEFAULT_UDPSH_PORT,
-	.udpsh_allow = NET_DEFAULT_UDPSH_ALLOW,
 };
 
 const struct net_config *net_config(void)
@@ -25,11 +23,6 @@ void net_config_reset(void)
 	net_cfg.ip = NET_DEFAULT_IP;
 	net_cfg.prefix = NET_DEFAULT_PREFIX;
 	net_cfg.gw = NET_DEFAULT_GW;
-	net_cfg.udpsh_port = NET_DEFAULT_UDPSH_PORT;
-	kstrlcpy(net_cfg.udpsh_allow, NET_DEFAULT_UDPSH_ALLOW,
-		 sizeof(net_cfg.udpsh_allow));
-	kmemset(net_cfg.udpsh_key, 0, sizeof(net_cfg.udpsh_key));
-	net_cfg.udpsh_key_len = 0;
 }
 
 static uint32_t net_mask(unsigned prefix)
@@ -163,86 +156,37 @@ static int net_word_gw(const char *value, struct out *err)
 	return 0;
 }
 
-static int net_word_udpsh(const char *value, struct out *err)
-{
-	uint64_t port;
-
-	if (kstreq(value, "off")) {
-		net_cfg.udpsh_port = 0;
-		return 0;
-	}
-	if (parse_u64(value, &port) < 0 || port < 1 || port > 65535) {
-		out_printf(err, "net: udpsh=%s is not a port 1-65535 or off; keeping %u\n",
-			   value, net_cfg.udpsh_port);
-		return -EINVAL;
-	}
-	net_cfg.udpsh_port = (uint16_t)port;
-	return 0;
-}
-
-static int net_word_allow(const char *value, struct out *err)
-{
-	/* udpsh_allow_set() is the one parser of the list; a scratch core
-	 * checks the text and gives it back in canonical form. */
-	struct udpsh scratch;
-	int rc;
-
-	udpsh_init(&scratch, NULL, NULL);
-	rc = udpsh_allow_set(&scratch, value);
-	if (rc < 0) {
-		out_printf(err, "net: udpsh.allow=%s is not CIDR[,CIDR] (at most %u, host bits zero); keeping %s\n",
-			   value, UDPSH_ALLOW_MAX, net_cfg.udpsh_allow);
-		return -EINVAL;
-	}
-	udpsh_allow_format(&scratch, net_cfg.udpsh_allow, sizeof(net_cfg.udpsh_allow));
-	/* Taken, as asked, but a /0 is no allowlist at all. */
-	for (unsigned i = 0; i < scratch.nallow; i++) {
-		if (scratch.allow[i].prefix == 0) {
-			out_printf(err, "net: warning: udpsh.allow=%s admits every address; only udpsh.key keeps others out\n",
-				   net_cfg.udpsh_allow);
-			break;
-		}
-	}
-	return 0;
-}
-
-/* The key's value is never printed, right or wrong: the message says
- * what a key looks like and which key stays in force. */
-static int net_word_key(const char *value, struct out *err)
-{
-	uint8_t key[UDPSH_KEY_MAX];
-	int len = udpsh_key_parse(value, kstrlen(value), key);
-
-	if (len < 0) {
-		out_printf(err, "net: udpsh.key= is not %u-%u bytes in hex (%u-%u hex digits); %s\n",
-			   UDPSH_KEY_MIN, UDPSH_KEY_MAX, 2 * UDPSH_KEY_MIN,
-			   2 * UDPSH_KEY_MAX,
-			   net_cfg.udpsh_key_len ? "keeping the key given before" : "no key");
-		return -EINVAL;
-	}
-	kmemcpy(net_cfg.udpsh_key, key, (size_t)len);
-	net_cfg.udpsh_key_len = (size_t)len;
-	kmemset(key, 0, sizeof(key));
-	return 0;
-}
-
-bool net_config_key(const char *key)
-{
-	return kstreq(key, "ip") || kstreq(key, "gw") || kstreq(key, "udpsh") ||
-	       kstreq(key, "udpsh.allow") || kstreq(key, "udpsh.key");
-}
-
 int net_config_word(const char *key, const char *value, struct out *err)
 {
 	if (kstreq(key, "ip"))
 		return net_word_ip(value, err);
 	if (kstreq(key, "gw"))
 		return net_word_gw(value, err);
-	if (kstreq(key, "udpsh"))
-		return net_word_udpsh(value, err);
-	if (kstreq(key, "udpsh.allow"))
-		return net_word_allow(value, err);
-	if (kstreq(key, "udpsh.key"))
-		return net_word_key(value, err);
 	return -ENOENT;
 }
+
+/* The command line's ip= and gw= (kernel/cmdline.h). */
+static int net_key_set(const char *key, const char *value, size_t len,
+		       struct out *err)
+{
+	char text[192];
+
+	if (!cmdline_value_fits(text, sizeof(text), key, value, len, err))
+		return -EINVAL;
+	return net_config_word(key, text, err);
+}
+
+static int net_key_ip(const char *value, size_t len, struct out *err)
+{
+	return net_key_set("ip", value, len, err);
+}
+
+static int net_key_gw(const char *value, size_t len, struct out *err)
+{
+	return net_key_set("gw", value, len, err);
+}
+
+CMDLINE_KEY(net_key_ip_entry, .name = "ip", .set = net_key_ip,
+	    .help = "ADDR[/PREFIX][,gw=GW]  this host's address (default 10.0.2.15/24,gw=10.0.2.2)");
+CMDLINE_KEY(net_key_gw_entry, .name = "gw", .set = net_key_gw,
+	    .help = "GW|none  the gateway, inside ip's subnet (default 10.0.2.2)");

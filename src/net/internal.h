@@ -79,10 +79,5 @@ void arp_confirm(uint32_t ip, const uint8_t mac[ETH_ALEN]);
 
 void arp_reset(void);
 void udp_reset(void);
-void netsh_reset(void);
-
-/* Bind the UDP shell to its configured port and start its task.  Returns
- * 0 or a negative errno. */
-int netsh_start(void);
 
 #endif

@@ -51,6 +51,12 @@ const char *net_drop_name(enum net_drop reason)
 	return net_drop_names[reason];
 }
 
+void net_drop_count(enum net_drop reason)
+{
+	if ((unsigned)reason < NET_DROP_COUNT)
+		net_count_drop(reason);
+}
+
 static uint64_t net_load(const uint64_t *counter)
 {
 	return __atomic_load_n(counter, __ATOMIC_RELAXED);
@@ -91,7 +97,6 @@ void net_reset(void)
 	hal_netdev_mac(net_mac);
 	arp_reset();
 	udp_reset();
-	netsh_reset();
 }
 
 bool net_is_up(void)

@@ -12,13 +12,8 @@
  *                             (default ip=10.0.2.15/24,gw=10.0.2.2)
  *   gw=GW | gw=none           the gateway alone; it must lie inside the
  *                             subnet of ip (default 10.0.2.2)
- *   udpsh=PORT | udpsh=off    the UDP shell's port, 1-65535 (default 5555)
- *   udpsh.allow=CIDR[,CIDR]   sources the UDP shell answers, at most 8
- *                             (default 10.0.2.2/32)
- *   udpsh.key=HEX             the UDP shell's key, 16-64 bytes in hex
- *                             (shell/udpsh.h); the firmware's
- *                             opt/kprof/udpsh.key file wins over it.  Its
- *                             value is never printed, not even when wrong.
+ * (the UDP shell's keys are its own: shell/udpsh_net.h; every key is in
+ * doc/boot.md)
  *
  * A malformed word is reported in one line and the value it would have
  * replaced is kept.
@@ -29,8 +24,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-
-#include "shell/udpsh.h"
 
 struct out;
 
@@ -67,12 +60,18 @@ enum net_drop {
 	NET_DROP_UDP_LENGTH,	/* short, or length field disagrees with IPv4's */
 	NET_DROP_UDP_CHECKSUM,	/* checksum present and wrong */
 	NET_DROP_UDP_PORT,	/* nothing bound to the destination port */
-	NET_DROP_UDPSH_DENIED,	/* UDP shell: source outside udpsh.allow */
+	NET_DROP_UDPSH_DENIED,	/* UDP shell: source outside udpsh.allow
+				 * (counted by the shell: net_drop_count()) */
 	NET_DROP_UDPSH_BUSY,	/* UDP shell: its queue was full */
 	NET_DROP_COUNT
 };
 
 const char *net_drop_name(enum net_drop reason);
+
+/* Count one datagram a UDP handler refused, for @reason: the stack
+ * delivered it, its client (the UDP shell) would not take it.  Any
+ * context. */
+void net_drop_count(enum net_drop reason);
 
 /* Counters since boot (or net_reset()).  Read with net_stats_read(). */
 struct net_stats {
@@ -97,17 +96,11 @@ uint64_t net_stats_drops(const struct net_stats *s);
 #define NET_DEFAULT_IP 0x0a00020fu	/* 10.0.2.15 */
 #define NET_DEFAULT_PREFIX 24u
 #define NET_DEFAULT_GW 0x0a000202u	/* 10.0.2.2 */
-#define NET_DEFAULT_UDPSH_PORT 5555u
-#define NET_DEFAULT_UDPSH_ALLOW "10.0.2.2/32"
 
 struct net_config {
 	uint32_t ip;		/* host byte order */
 	unsigned prefix;	/* 1-30 */
 	uint32_t gw;		/* 0: none */
-	uint16_t udpsh_port;	/* 0: no UDP shell */
-	char udpsh_allow[UDPSH_ALLOW_TEXT_MAX];
-	uint8_t udpsh_key[UDPSH_KEY_MAX];	/* udpsh.key=, never printed */
-	size_t udpsh_key_len;	/* 0: none given */
 };
 
 /* The configuration in force.  Changed only by net_config_word() and
@@ -117,20 +110,18 @@ const struct net_config *net_config(void);
 /* Back to the defaults above. */
 void net_config_reset(void);
 
-/* Apply one command-line word key=value.  Returns 0 when @key is one of
- * ours and @value was taken; -EINVAL when @value is malformed, after one
- * line on @err saying so and which value stays; -ENOENT, printing
- * nothing, when @key is not a network key.  Boot only, before net_start(). */
+/* Apply one command-line word key=value (ip or gw; config.c declares
+ * them as command-line keys).  Returns 0 when @key is one of ours and
+ * @value was taken; -EINVAL when @value is malformed, after one line on
+ * @err saying so and which value stays; -ENOENT, printing nothing, when
+ * @key is not a network key.  Boot only, before net_start(). */
 int net_config_word(const char *key, const char *value, struct out *err);
-
-/* True when @key is one of the network's command-line keys. */
-bool net_config_key(const char *key);
 
 /* ---- life cycle ---- */
 
 /* Bring the stack up: reset its state, start the device's receive path
- * (hal_netdev_start()), the UDP shell's task on its port, and ask for the
- * gateway's MAC.  Prints the configuration to @o (two lines).  When
+ * (hal_netdev_start()) and ask for the gateway's MAC.  Prints the
+ * configuration to @o (one line).  When
  * hal_netdev_present() is false it does nothing and prints nothing.
  * Task context, once, with the scheduler running. */
 void net_start(struct out *o);
@@ -138,8 +129,7 @@ void net_start(struct out *o);
 /* True once net_start() found a device. */
 bool net_is_up(void);
 
-/* Forget all state: counters, ARP cache, UDP bindings, the UDP shell's
- * queue.  The configuration stays.  For tests and net_start(); not while
+/* Forget all state: counters, ARP cache, UDP bindings.  The configuration stays.  For tests and net_start(); not while
  * frames are being received. */
 void net_reset(void);
 
@@ -206,31 +196,6 @@ void udp_unbind(uint16_t port);
  * sent: try again later); or the device's error.  Task context. */
 int udp_send(uint32_t dst, uint16_t sport, uint16_t dport,
 	     const void *data, size_t len);
-
-/* ---- the UDP shell on src/net ---- */
-
-/* Bind the UDP shell core to the configured port and allowlist, with no
- * task behind it: datagrams queue (at most NET_UDPSH_QUEUE) until
- * net_udpsh_run_queued().  net_start() does this, then starts the task.
- * Returns 0 (also when udpsh=off) or a negative errno. */
-int net_udpsh_open(void);
-
-#define NET_UDPSH_QUEUE 4
-
-/* Run the UDP shell's queued datagrams, if any, in the calling task;
- * returns how many ran.  The UDP shell's task does this; tests and fuzz
- * targets call it directly. */
-unsigned net_udpsh_run_queued(void);
-
-/* The UDP shell core's own counters. */
-void net_udpsh_stats(struct udpsh_stats *s);
-
-/* True when the UDP shell requires authenticated datagrams (a key). */
-bool net_udpsh_keyed(void);
-
-/* Keyed: true when its boot nonce came from the CPU's random number
- * generator, false when from cycle-counter jitter. */
-bool net_udpsh_nonce_hw(void);
 
 /* Print "a.b.c.d" for @ip (host order) into @buf of at least 16 bytes. */
 char *net_ip_str(uint32_t ip, char buf[16]);

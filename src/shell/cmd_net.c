@@ -4,21 +4,23 @@
 #include "net/net.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
+#include "shell/udpsh_net.h"
 #include "shell/udpsh_serving.h"
 
 static void cmd_net_config(struct out *o)
 {
 	const struct net_config *c = net_config();
+	const struct udpsh_config *u = udpsh_config();
 	char ip[16], gw[16];
 
 	out_printf(o, "net: %s, %s/%u gw %s\n", net_is_up() ? "up" : "down",
 		   net_ip_str(c->ip, ip), c->prefix,
 		   c->gw ? net_ip_str(c->gw, gw) : "none");
-	if (c->udpsh_port) {
-		out_printf(o, "udp shell: port %u, allow %s, %s\n", c->udpsh_port,
-			   c->udpsh_allow[0] ? c->udpsh_allow : "nobody",
-			   net_udpsh_keyed() ? "authenticated (HMAC-SHA256)" : "unauthenticated");
-		if (!net_udpsh_keyed())
+	if (u->port) {
+		out_printf(o, "udp shell: port %u, allow %s, %s\n", u->port,
+			   u->allow[0] ? u->allow : "nobody",
+			   udpsh_net_keyed() ? "authenticated (HMAC-SHA256)" : "unauthenticated");
+		if (!udpsh_net_keyed())
 			out_puts(o, UDPSH_UNAUTH_WARNING "\n");
 	} else
 		out_puts(o, "udp shell: off\n");

@@ -5,6 +5,8 @@ src_libkprof_la_SOURCES += \
 	%reldir%/console.c \
 	%reldir%/udpsh.c %reldir%/udpsh.h \
 	%reldir%/udpsh_serving.c %reldir%/udpsh_serving.h \
+	%reldir%/udpsh_config.c \
+	%reldir%/udpsh_net.c %reldir%/udpsh_net.h \
 	%reldir%/cmd_help.c
 src_libkprof_la_SOURCES += \
 	%reldir%/cmd_ps.c \

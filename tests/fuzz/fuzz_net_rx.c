@@ -20,6 +20,7 @@
 #include "hal/entry.h"
 #include "hal/netdev.h"
 #include "net/net.h"
+#include "shell/udpsh_net.h"
 #include "net/netload.h"
 #include "net/wire.h"
 
@@ -114,8 +115,10 @@ static void fz_reset(void)
 	fake_now_ns = 1000000000ull;
 	fake_netdev_clear();
 	net_config_reset();
+	udpsh_config_reset();
 	net_reset();
-	net_udpsh_open();
+	udpsh_net_reset();
+	udpsh_net_open();
 	netload_rx_init(&fz_rx);
 	udp_bind(FZ_NETLOAD_PORT, fz_netload, NULL);
 	udp_bind(FZ_REPORT_PORT, fz_report, NULL);
@@ -154,11 +157,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_fix(frame, len, flags);
 		net_rx(frame, len);
 		if (flags & 0x08)
-			net_udpsh_run_queued();
+			udpsh_net_run_queued();
 		fz_check_sent();
 		fake_netdev_clear();
 	}
-	net_udpsh_run_queued();
+	udpsh_net_run_queued();
 	fz_check_sent();
 	return 0;
 }

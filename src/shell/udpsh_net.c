@@ -1,7 +1,10 @@
-/* The UDP shell core (shell/udpsh.h) served on src/net's UDP.  Datagrams
+/* The UDP shell core (shell/udpsh.h) served on src/net's UDP
+ * (shell/udpsh_net.h).  Datagrams
  * are queued by net_rx()'s task and run by a task of their own, because a
  * command may take seconds (a profile takes up to 2 s) and the receive
  * path must keep going meanwhile. */
+#include "shell/udpsh_net.h"
+
 #include "hal/firmware.h"
 #include "kernel/random.h"
 #include "kernel/sched.h"
@@ -10,7 +13,9 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/spinlock.h"
-#include "net/internal.h"
+#include "lib/out.h"
+#include "net/net.h"
+#include "net/wire.h"
 #include "shell/udpsh_serving.h"
 
 /* An admitted request (udpsh_admit()) with its command copied in. */
@@ -23,13 +28,13 @@ static struct udpsh netsh_core;
 static struct spinlock netsh_lock = SPINLOCK_INIT;
 /* A ring with one consumer: the head slot stays owned by the consumer
  * until it has run, so producers never write it. */
-static struct netsh_item netsh_queue[NET_UDPSH_QUEUE];
+static struct netsh_item netsh_queue[UDPSH_NET_QUEUE];
 static unsigned netsh_head, netsh_count;
 static struct task *netsh_task;
 static uint16_t netsh_port;
 static char netsh_name[24];	/* for `net` (shell/udpsh_serving.h) */
 
-void netsh_reset(void)
+void udpsh_net_reset(void)
 {
 	unsigned long flags = spin_lock_irqsave(&netsh_lock);
 
@@ -67,13 +72,13 @@ static void netsh_rx(void *ctx, const struct udp_dgram *d)
 	/* Refused here, not in the shell's task, so that nobody outside the
 	 * allowlist can fill the queue. */
 	if (!udpsh_allowed(&netsh_core, d->src)) {
-		net_count_drop(NET_DROP_UDPSH_DENIED);
+		net_drop_count(NET_DROP_UDPSH_DENIED);
 		return;
 	}
 	/* A first fragment: keyed there is no MAC to check on a part, so it
 	 * goes with the rest; keyless it is answered "line too long". */
 	if (d->size > d->len && netsh_core.keyed) {
-		net_count_drop(NET_DROP_IP_FRAGMENT);
+		net_drop_count(NET_DROP_IP_FRAGMENT);
 		return;
 	}
 	/* The MAC and the sequence are checked before the request takes a
@@ -81,16 +86,16 @@ static void netsh_rx(void *ctx, const struct udp_dgram *d)
 	if (!udpsh_admit(&netsh_core, d->data, d->len, d->size, d->src, d->sport, &rq))
 		return;
 	flags = spin_lock_irqsave(&netsh_lock);
-	if (netsh_count == NET_UDPSH_QUEUE) {
+	if (netsh_count == UDPSH_NET_QUEUE) {
 		spin_unlock_irqrestore(&netsh_lock, flags);
 		/* A stale request gets its stale answer (udpsh_busy() knows),
 		 * best effort from here; it ran nothing, so it is not busy. */
 		if (!rq.stale)
-			net_count_drop(NET_DROP_UDPSH_BUSY);
+			net_drop_count(NET_DROP_UDPSH_BUSY);
 		udpsh_busy(&netsh_core, &rq);
 		return;
 	}
-	it = &netsh_queue[(netsh_head + netsh_count) % NET_UDPSH_QUEUE];
+	it = &netsh_queue[(netsh_head + netsh_count) % UDPSH_NET_QUEUE];
 	it->rq = rq;
 	/* udp_input() bounds the payload by one frame. */
 	if (it->rq.len > sizeof(it->data))
@@ -104,7 +109,7 @@ static void netsh_rx(void *ctx, const struct udp_dgram *d)
 		sched_wake(t);
 }
 
-unsigned net_udpsh_run_queued(void)
+unsigned udpsh_net_run_queued(void)
 {
 	unsigned ran = 0;
 
@@ -123,13 +128,13 @@ unsigned net_udpsh_run_queued(void)
 		ran++;
 
 		flags = spin_lock_irqsave(&netsh_lock);
-		netsh_head = (netsh_head + 1) % NET_UDPSH_QUEUE;
+		netsh_head = (netsh_head + 1) % UDPSH_NET_QUEUE;
 		netsh_count--;
 		spin_unlock_irqrestore(&netsh_lock, flags);
 	}
 }
 
-void net_udpsh_stats(struct udpsh_stats *s)
+void udpsh_net_stats(struct udpsh_stats *s)
 {
 	const struct udpsh_stats *c = &netsh_core.stats;
 
@@ -145,7 +150,7 @@ void net_udpsh_stats(struct udpsh_stats *s)
 	s->peers = __atomic_load_n(&c->peers, __ATOMIC_RELAXED);
 }
 
-bool net_udpsh_keyed(void)
+bool udpsh_net_keyed(void)
 {
 	return netsh_core.keyed;
 }
@@ -153,7 +158,7 @@ bool net_udpsh_keyed(void)
 /* Where the boot nonce came from (random_nonce64()). */
 static bool netsh_nonce_hw;
 
-bool net_udpsh_nonce_hw(void)
+bool udpsh_net_nonce_hw(void)
 {
 	return netsh_nonce_hw;
 }
@@ -165,7 +170,7 @@ bool net_udpsh_nonce_hw(void)
 static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
 {
 	static char text[2 * UDPSH_KEY_MAX + 16];
-	const struct net_config *c = net_config();
+	const struct udpsh_config *c = udpsh_config();
 	long n = hal_fw_file_read(HAL_FW_UDPSH_KEY, text, sizeof(text));
 	int len;
 
@@ -174,23 +179,23 @@ static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
 		kmemset(text, 0, sizeof(text));
 		return len;
 	}
-	if (!c->udpsh_key_len)
+	if (!c->key_len)
 		return 0;
-	kmemcpy(key, c->udpsh_key, c->udpsh_key_len);
-	return (int)c->udpsh_key_len;
+	kmemcpy(key, c->key, c->key_len);
+	return (int)c->key_len;
 }
 
-int net_udpsh_open(void)
+int udpsh_net_open(void)
 {
-	const struct net_config *c = net_config();
+	const struct udpsh_config *c = udpsh_config();
 	uint8_t key[UDPSH_KEY_MAX];
 	int err, klen;
 
-	if (!c->udpsh_port)
+	if (!c->port)
 		return 0;
 	udpsh_init(&netsh_core, netsh_send, NULL);
 	/* An empty list answers nobody; the text was checked when set. */
-	if (c->udpsh_allow[0] && (err = udpsh_allow_set(&netsh_core, c->udpsh_allow)) < 0)
+	if (c->allow[0] && (err = udpsh_allow_set(&netsh_core, c->allow)) < 0)
 		return err;
 	klen = netsh_key(key);
 	if (klen < 0)
@@ -202,8 +207,8 @@ int net_udpsh_open(void)
 		if (err < 0)
 			return err;
 	}
-	netsh_port = c->udpsh_port;
-	err = udp_bind_ex(c->udpsh_port, netsh_rx, NULL, true);
+	netsh_port = c->port;
+	err = udp_bind_ex(c->port, netsh_rx, NULL, true);
 	if (err < 0)
 		return err;
 	ksnprintf(netsh_name, sizeof(netsh_name), "udp port %u", netsh_port);
@@ -214,21 +219,21 @@ static void netsh_task_main(void *arg)
 {
 	(void)arg;
 	for (;;)
-		if (net_udpsh_run_queued() == 0)
+		if (udpsh_net_run_queued() == 0)
 			sched_block();
 }
 
-int netsh_start(void)
+static int netsh_start(void)
 {
 	struct task *t;
 	unsigned long flags;
-	int err = net_udpsh_open();
+	int err = udpsh_net_open();
 
-	if (err < 0 || !net_config()->udpsh_port)
+	if (err < 0 || !udpsh_config()->port)
 		return err;
 	t = task_create("udpsh", netsh_task_main, NULL, 0);
 	if (!t) {
-		udp_unbind(net_config()->udpsh_port);
+		udp_unbind(udpsh_config()->port);
 		return -ENOMEM;
 	}
 	flags = spin_lock_irqsave(&netsh_lock);
@@ -237,4 +242,30 @@ int netsh_start(void)
 	/* Anything queued before the task was known. */
 	sched_wake(t);
 	return 0;
+}
+
+void udpsh_net_start(struct out *o)
+{
+	const struct udpsh_config *c = udpsh_config();
+	int err;
+
+	/* No device, no noise: net_start() said nothing either. */
+	if (!net_is_up())
+		return;
+	err = netsh_start();
+	if (err == 0 && c->port) {
+		out_printf(o, "net: udp shell on port %u for %s%s\n",
+			   c->port, c->allow[0] ? c->allow : "nobody",
+			   udpsh_net_keyed() ? ", authenticated (HMAC-SHA256)" : "");
+		if (!udpsh_net_keyed())
+			out_puts(o, UDPSH_UNAUTH_WARNING "\n");
+		else
+			out_printf(o, "net: udp shell boot nonce from %s\n",
+				   udpsh_net_nonce_hw() ? "the CPU's random number generator"
+							: "cycle-counter jitter");
+	} else if (err == -EKEYREJECTED) {
+		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex\n",
+			   HAL_FW_UDPSH_KEY, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
+	} else if (err < 0)
+		out_printf(o, "net: udp shell not started (error %d)\n", err);
 }

@@ -1,0 +1,134 @@
+/* The UDP shell's configuration from kernel command-line words
+ * (shell/udpsh_net.h): udpsh=, udpsh.allow=, udpsh.key=. */
+#include "shell/udpsh_net.h"
+
+#include "kernel/cmdline.h"
+#include "lib/errno.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+
+static struct udpsh_config udpsh_cfg = {
+	.port = UDPSH_DEFAULT_PORT,
+	.allow = UDPSH_DEFAULT_ALLOW,
+};
+
+const struct udpsh_config *udpsh_config(void)
+{
+	return &udpsh_cfg;
+}
+
+void udpsh_config_reset(void)
+{
+	udpsh_cfg.port = UDPSH_DEFAULT_PORT;
+	kstrlcpy(udpsh_cfg.allow, UDPSH_DEFAULT_ALLOW, sizeof(udpsh_cfg.allow));
+	kmemset(udpsh_cfg.key, 0, sizeof(udpsh_cfg.key));
+	udpsh_cfg.key_len = 0;
+}
+
+static int udpsh_word_port(const char *value, struct out *err)
+{
+	uint64_t port;
+
+	if (kstreq(value, "off")) {
+		udpsh_cfg.port = 0;
+		return 0;
+	}
+	if (parse_u64(value, &port) < 0 || port < 1 || port > 65535) {
+		out_printf(err, "net: udpsh=%s is not a port 1-65535 or off; keeping %u\n",
+			   value, udpsh_cfg.port);
+		return -EINVAL;
+	}
+	udpsh_cfg.port = (uint16_t)port;
+	return 0;
+}
+
+static int udpsh_word_allow(const char *value, struct out *err)
+{
+	/* udpsh_allow_set() is the one parser of the list; a scratch core
+	 * checks the text and gives it back in canonical form. */
+	struct udpsh scratch;
+	int rc;
+
+	udpsh_init(&scratch, NULL, NULL);
+	rc = udpsh_allow_set(&scratch, value);
+	if (rc < 0) {
+		out_printf(err, "net: udpsh.allow=%s is not CIDR[,CIDR] (at most %u, host bits zero); keeping %s\n",
+			   value, UDPSH_ALLOW_MAX, udpsh_cfg.allow);
+		return -EINVAL;
+	}
+	udpsh_allow_format(&scratch, udpsh_cfg.allow, sizeof(udpsh_cfg.allow));
+	/* Taken, as asked, but a /0 is no allowlist at all. */
+	for (unsigned i = 0; i < scratch.nallow; i++) {
+		if (scratch.allow[i].prefix == 0) {
+			out_printf(err, "net: warning: udpsh.allow=%s admits every address; only udpsh.key keeps others out\n",
+				   udpsh_cfg.allow);
+			break;
+		}
+	}
+	return 0;
+}
+
+/* The key's value is never printed, right or wrong: the message says
+ * what a key looks like and which key stays in force. */
+static int udpsh_word_key(const char *value, struct out *err)
+{
+	uint8_t key[UDPSH_KEY_MAX];
+	int len = udpsh_key_parse(value, kstrlen(value), key);
+
+	if (len < 0) {
+		out_printf(err, "net: udpsh.key= is not %u-%u bytes in hex (%u-%u hex digits); %s\n",
+			   UDPSH_KEY_MIN, UDPSH_KEY_MAX, 2 * UDPSH_KEY_MIN,
+			   2 * UDPSH_KEY_MAX,
+			   udpsh_cfg.key_len ? "keeping the key given before" : "no key");
+		return -EINVAL;
+	}
+	kmemcpy(udpsh_cfg.key, key, (size_t)len);
+	udpsh_cfg.key_len = (size_t)len;
+	kmemset(key, 0, sizeof(key));
+	return 0;
+}
+
+int udpsh_config_word(const char *key, const char *value, struct out *err)
+{
+	if (kstreq(key, "udpsh"))
+		return udpsh_word_port(value, err);
+	if (kstreq(key, "udpsh.allow"))
+		return udpsh_word_allow(value, err);
+	if (kstreq(key, "udpsh.key"))
+		return udpsh_word_key(value, err);
+	return -ENOENT;
+}
+
+/* The command line's words (kernel/cmdline.h), through the checks above. */
+static int udpsh_cmdline_set(const char *key, const char *value, size_t len,
+			 struct out *err)
+{
+	char text[192];
+
+	if (!cmdline_value_fits(text, sizeof(text), key, value, len, err))
+		return -EINVAL;
+	return udpsh_config_word(key, text, err);
+}
+
+static int udpsh_key_port(const char *value, size_t len, struct out *err)
+{
+	return udpsh_cmdline_set("udpsh", value, len, err);
+}
+
+static int udpsh_key_allow(const char *value, size_t len, struct out *err)
+{
+	return udpsh_cmdline_set("udpsh.allow", value, len, err);
+}
+
+static int udpsh_key_key(const char *value, size_t len, struct out *err)
+{
+	return udpsh_cmdline_set("udpsh.key", value, len, err);
+}
+
+CMDLINE_KEY(udpsh_key_port_entry, .name = "udpsh", .set = udpsh_key_port,
+	    .help = "PORT|off  the UDP shell's port (default 5555)");
+CMDLINE_KEY(udpsh_key_allow_entry, .name = "udpsh.allow", .set = udpsh_key_allow,
+	    .help = "CIDR[,CIDR]  sources the UDP shell answers, at most 8 (default 10.0.2.2/32)");
+CMDLINE_KEY(udpsh_key_key_entry, .name = "udpsh.key", .set = udpsh_key_key, .secret = true,
+	    .help = "HEX  the UDP shell's key, 16-64 bytes; never printed");
