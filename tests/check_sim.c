@@ -11,6 +11,7 @@
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -599,6 +600,60 @@ START_TEST(test_irqsoff_spin_hidden_from_tick)
 }
 END_TEST
 
+/* The key names of doc/boot.md's table ("| `KEY=` |" rows), sorted by
+ * the caller's comparison; returns how many. */
+static size_t doc_boot_keys(char names[][32], size_t max)
+{
+	const char *dir = getenv("srcdir");
+	char path[512], line[512];
+	size_t n = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/doc/boot.md", dir ? dir : ".");
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	while (fgets(line, sizeof(line), f) && n < max)
+		if (sscanf(line, "| `%31[^=`]=` |", names[n]) == 1)
+			n++;
+	fclose(f);
+	return n;
+}
+
+static bool name_in(const char *name, char names[][32], size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* Every key documented is registered in ksim, and every key registered
+ * is documented: `test keys` lists what the image holds. */
+START_TEST(test_boot_keys_match_doc)
+{
+	char doc[32][32], img[32][32];
+	size_t ndoc, nimg = 0;
+	char *out, *line, *save = NULL;
+
+	cfg_tick(1, 100);
+	simfx_start(&cfg);
+	ndoc = doc_boot_keys(doc, 32);
+	ck_assert_uint_ge(ndoc, 8);
+	out = simfx_run("test keys", 5000);
+	ck_assert_ptr_nonnull(out);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		ck_assert_uint_lt(nimg, 32);
+		ck_assert_int_eq(sscanf(line, "%31[^=]=", img[nimg]), 1);
+		nimg++;
+	}
+	free(out);
+	for (size_t i = 0; i < nimg; i++)
+		ck_assert_msg(name_in(img[i], doc, ndoc), "key %s= is not in doc/boot.md", img[i]);
+	for (size_t i = 0; i < ndoc; i++)
+		ck_assert_msg(name_in(doc[i], img, nimg), "doc/boot.md's %s= is not a key of ksim", doc[i]);
+}
+END_TEST
+
 START_TEST(test_irqsoff_rejects_bad_arguments)
 {
 	static const char *const bad[][2] = {
@@ -651,6 +706,7 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, test_panic_halts_the_machine_with_its_status);
 	tcase_add_test(tc, test_fault_on_a_cpu_panics_with_a_backtrace);
 	tcase_add_test(tc, test_ksim_program_ends_after_its_commands);
+	tcase_add_test(tc, test_boot_keys_match_doc);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("profile");

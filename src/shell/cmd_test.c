@@ -5,6 +5,7 @@
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
+#include "kernel/cmdline.h"
 #include "kernel/heap.h"
 #include "kernel/kernel.h"
 #include "kernel/sched.h"
@@ -15,7 +16,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|fault|gp|ud|irqsoff CPU MS [DELAY_MS]\n"
+#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|fault|gp|ud|irqsoff CPU MS [DELAY_MS]|keys\n"
 /* How long `test panic CPU` waits for the machine to stop. */
 #define TEST_PANIC_WAIT_MS 5000
 /* Bytes each `test recurse` frame holds besides its frame record. */
@@ -216,8 +217,22 @@ __attribute__((noipa)) static void test_invalid_opcode(void)
 	__builtin_trap();
 }
 
+/* Every command-line key linked into this image, one per line, "KEY=
+ * VALUE  what it does": tests check doc/boot.md against it. */
+static int test_keys_cmd(struct shell_ctx *sh)
+{
+	size_t n;
+	const struct cmdline_key *const *keys = cmdline_keys(&n);
+
+	for (size_t i = 0; i < n; i++)
+		out_printf(sh->out, "%s= %s\n", keys[i]->name, keys[i]->help);
+	return 0;
+}
+
 int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 {
+	if (argc == 2 && kstreq(argv[1], "keys"))
+		return test_keys_cmd(sh);
 	if (argc >= 2 && kstreq(argv[1], "irqsoff"))
 		return test_irqsoff_cmd(sh, argc, argv);
 	if (argc == 3 && kstreq(argv[1], "panic"))
@@ -246,7 +261,7 @@ int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 	} else if (kstreq(argv[1], "ud")) {
 		test_invalid_opcode();
 	} else {
-		out_printf(sh->out, "test: unknown test '%s' (panic, recurse, fault, gp, ud or irqsoff)\n",
+		out_printf(sh->out, "test: unknown test '%s' (panic, recurse, fault, gp, ud, irqsoff or keys)\n",
 			   argv[1]);
 		return 1;
 	}
