@@ -14,7 +14,12 @@ TEST_LDADD = src/libkprof.la $(CHECK_LIBS)
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 # Check's own per-test timeout; suites that need longer set it per case.
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
-	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR;
+	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	$(LAYERS_TESTS_ENVIRONMENT)
+
+# The layer check reads the simulator's objects as the backend.
+TESTS += %reldir%/check-layers
+LAYERS_BACKEND_OBJECTS = $(sim_libksim_la_OBJECTS)
 
 check_PROGRAMS += tests/check_lib tests/check_sched
 TESTS += tests/check_lib tests/check_sched
@@ -31,6 +36,20 @@ tests_check_cmdline_SOURCES = tests/check_cmdline.c $(FAKE_HAL_SOURCES)
 tests_check_cmdline_CFLAGS = $(TEST_CFLAGS)
 tests_check_cmdline_LDADD = $(TEST_LDADD)
 endif
+
+# The layer check (doc/hacking.md, "The layer check"), in every
+# configuration: the HAL against the backend's objects, and src/'s layers
+# calling downward only, read with nm from the objects automake links.
+# Each configuration adds it to TESTS with its LAYERS_BACKEND_OBJECTS.
+LAYERS_TESTS_ENVIRONMENT = \
+	KPROF_SRCDIR=$(abs_top_srcdir); export KPROF_SRCDIR; \
+	KPROF_BACKEND=$(kp_platform); export KPROF_BACKEND; \
+	KPROF_NM='$(NM)'; export KPROF_NM; \
+	KPROF_SRC_OBJECTS='$(src_libkprof_la_OBJECTS)'; \
+	export KPROF_SRC_OBJECTS; \
+	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
+	export KPROF_BACKEND_OBJECTS;
+EXTRA_DIST += %reldir%/check-layers
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk

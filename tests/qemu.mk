@@ -12,7 +12,11 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_udpsh_auth
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
-	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR;
+	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	$(LAYERS_TESTS_ENVIRONMENT)
+# The layer check (tests/local.mk) reads the arch objects as the backend.
+TESTS += %reldir%/check-layers
+LAYERS_BACKEND_OBJECTS = $(arch_x86_64_libx86_a_OBJECTS)
 # One QEMU at a time, even under make -j: beside another TCG guest (test_smp
 # spins 4 vCPUs) on a 2-core machine, QEMU hands the guest its frames and
 # its tick in the same late bursts, and test_net's profile of the receive
