@@ -19,6 +19,7 @@
 #include "shell/udpsh_net.h"
 #include "net/iperf.h"
 #include "net/netload.h"
+#include "shell/netload_args.h"
 #include "check_main.h"
 #include "test_wire.h"
 
@@ -279,7 +280,7 @@ static int parse(const char *line, struct netload_args *a)
 	for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "))
 		argv[argc++] = w;
 	out_buf_init(&eb, errbuf, sizeof(errbuf));
-	return netload_parse(argc, argv, a, &eb.out);
+	return netload_args_parse(argc, argv, a, &eb.out);
 }
 
 START_TEST(test_args_recv)

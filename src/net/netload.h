@@ -9,7 +9,8 @@
  * report's "datagrams" is the total iperf prints after "lost/": the
  * datagrams the sender's ids say were sent (received + lost), and its
  * "lost" leaves out gaps that a late datagram filled (netload_rx_lost()).
- * Integer arithmetic only.
+ * Integer arithmetic only.  The shell turns the command's words into a
+ * struct netload_args; nothing here knows them.
  */
 #ifndef KPROF_NET_NETLOAD_H
 #define KPROF_NET_NETLOAD_H
@@ -19,10 +20,13 @@
 #include <stdint.h>
 
 #include "net/iperf.h"
+#include "net/wire.h"
 
 struct out;
 
+/* The limits of a request; the shell's parser holds words to them. */
 #define NETLOAD_SIZE_MIN IPERF_HDR_LEN
+#define NETLOAD_SIZE_MAX UDP_PAYLOAD_MAX
 #define NETLOAD_SIZE_DEFAULT 1470u	/* iperf 2's default */
 #define NETLOAD_MS_MAX 60000u
 #define NETLOAD_RATE_DEFAULT 1000000u	/* 1 Mbit/s, iperf 2's UDP default */
@@ -71,7 +75,7 @@ size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
 uint64_t netload_pps(uint64_t count, uint64_t ns);
 uint64_t netload_mbit100(uint64_t bytes, uint64_t ns);
 
-/* The command's arguments, parsed. */
+/* A request: the command's arguments, parsed. */
 struct netload_args {
 	bool send;
 	uint32_t ip;		/* send only */
@@ -80,10 +84,6 @@ struct netload_args {
 	unsigned size;		/* send only */
 	uint64_t rate;		/* bits/s, 0: no limit; send only */
 };
-
-/* Parse "recv PORT ms" or "send IP PORT ms [size] [rate]" (argv[0] is the
- * command).  Returns 0, or -EINVAL after one line on @err. */
-int netload_parse(int argc, char **argv, struct netload_args *a, struct out *err);
 
 /* Receive on a->port for a->ms, answering final datagrams, then print the
  * counts and rates.  Returns 0 or a negative errno (printed).  Task
