@@ -17,7 +17,9 @@
 #include "lib/out.h"
 #include "net/net.h"
 #include "shell/udpsh_net.h"
+#include "net/iperf.h"
 #include "net/netload.h"
+#include "shell/netload_args.h"
 #include "check_main.h"
 #include "test_wire.h"
 
@@ -36,7 +38,7 @@ static uint8_t dg[1500];
  * @now_ns. */
 static bool feed(int32_t id, size_t size, uint64_t sent_ns, uint64_t now_ns)
 {
-	netload_dgram_build(dg, size, id, sent_ns);
+	iperf_dgram_build(dg, size, id, sent_ns);
 	return netload_rx_account(&rx, PEER, PEER_PORT, dg, size, now_ns);
 }
 
@@ -47,7 +49,7 @@ static void setup(void)
 
 START_TEST(test_dgram_layout_iperf_header)
 {
-	netload_dgram_build(dg, 20, -5, 12345678901234ull);
+	iperf_dgram_build(dg, 20, -5, 12345678901234ull);
 	ck_assert_uint_eq(be32(dg), 0xfffffffbu);
 	ck_assert_uint_eq(be32(dg + 4), 12345);
 	ck_assert_uint_eq(be32(dg + 8), 678901);
@@ -121,7 +123,7 @@ END_TEST
 START_TEST(test_rx_other_sender_and_short_ignored)
 {
 	feed(1, 100, 0, 0);
-	netload_dgram_build(dg, 100, 2, 0);
+	iperf_dgram_build(dg, 100, 2, 0);
 	ck_assert(!netload_rx_account(&rx, PEER, PEER_PORT + 1, dg, 100, 0));
 	ck_assert(!netload_rx_account(&rx, PEER + 1, PEER_PORT, dg, 100, 0));
 	ck_assert(!netload_rx_account(&rx, PEER, PEER_PORT, dg, 3, 0));
@@ -130,7 +132,7 @@ START_TEST(test_rx_other_sender_and_short_ignored)
 	ck_assert_uint_eq(rx.short_dgrams, 2);
 	ck_assert_uint_eq(rx.datagrams, 1);
 	/* A final datagram from a stranger is not ours to answer. */
-	netload_dgram_build(dg, 100, -2, 0);
+	iperf_dgram_build(dg, 100, -2, 0);
 	ck_assert(!netload_rx_account(&rx, PEER + 1, PEER_PORT, dg, 100, 0));
 	ck_assert(!rx.finished);
 }
@@ -151,7 +153,7 @@ END_TEST
 
 START_TEST(test_rx_final_before_data_answered_zero)
 {
-	uint8_t rep[NETLOAD_REPORT_LEN];
+	uint8_t rep[IPERF_REPORT_LEN];
 
 	ck_assert(feed(-1, 16, 0, 0));
 	netload_report_build(&rx, dg, 16, rep);
@@ -176,7 +178,7 @@ END_TEST
 
 START_TEST(test_report_fields_at_iperf_offsets)
 {
-	uint8_t rep[NETLOAD_REPORT_LEN];
+	uint8_t rep[IPERF_REPORT_LEN];
 	static const int32_t ids[] = { 1, 2, 3, 5, 4, 7 };
 
 	for (unsigned i = 0; i < 6; i++)
@@ -204,8 +206,8 @@ END_TEST
 
 START_TEST(test_report_wide_counts_split)
 {
-	uint8_t rep[NETLOAD_REPORT_LEN];
-	struct netload_report r;
+	uint8_t rep[IPERF_REPORT_LEN];
+	struct iperf_report r;
 
 	rx.datagrams = 0x100000005ull;
 	rx.lost = 0x200000003ull;		/* net of late arrivals: 0x100000002 */
@@ -224,7 +226,7 @@ START_TEST(test_report_wide_counts_split)
 	ck_assert_uint_eq(be32(rep + 120), 1);
 	ck_assert_uint_eq(be32(rep + 48), 1);
 	ck_assert_uint_eq(be32(rep + 52), 500002);
-	ck_assert_int_eq(netload_report_parse(rep, sizeof(rep), &r), 0);
+	ck_assert_int_eq(iperf_report_parse(rep, sizeof(rep), &r), 0);
 	ck_assert_uint_eq(r.datagrams, 0x200000007ull);
 	ck_assert_uint_eq(r.lost, 0x100000002ull);
 	ck_assert_uint_eq(r.out_of_order, 0x100000001ull);
@@ -236,14 +238,14 @@ END_TEST
 
 START_TEST(test_report_parse_refuses_short_or_unflagged)
 {
-	uint8_t rep[NETLOAD_REPORT_LEN];
-	struct netload_report r;
+	uint8_t rep[IPERF_REPORT_LEN];
+	struct iperf_report r;
 
 	netload_report_build(&rx, dg, 0, rep);
-	ck_assert_int_eq(netload_report_parse(rep, 55, &r), -EINVAL);
-	ck_assert_int_eq(netload_report_parse(rep, 56, &r), 0);
+	ck_assert_int_eq(iperf_report_parse(rep, 55, &r), -EINVAL);
+	ck_assert_int_eq(iperf_report_parse(rep, 56, &r), 0);
 	rep[16] = 0;
-	ck_assert_int_eq(netload_report_parse(rep, sizeof(rep), &r), -EINVAL);
+	ck_assert_int_eq(iperf_report_parse(rep, sizeof(rep), &r), -EINVAL);
 }
 END_TEST
 
@@ -278,7 +280,7 @@ static int parse(const char *line, struct netload_args *a)
 	for (char *w = strtok(copy, " "); w; w = strtok(NULL, " "))
 		argv[argc++] = w;
 	out_buf_init(&eb, errbuf, sizeof(errbuf));
-	return netload_parse(argc, argv, a, &eb.out);
+	return netload_args_parse(argc, argv, a, &eb.out);
 }
 
 START_TEST(test_args_recv)
@@ -401,7 +403,7 @@ static void play_window(void)
 		fake_tick(0, TICK_NS);
 		if (i % 5 != 4)
 			continue;
-		netload_dgram_build(dg, 100, (int32_t)++load_sent, fake_now_ns);
+		iperf_dgram_build(dg, 100, (int32_t)++load_sent, fake_now_ns);
 		rx_udp(LOAD_PORT, dg, 100);
 		if (shell_cmds_left > 0) {
 			shell_cmds_left--;

@@ -4,6 +4,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/checksum.c \
 	%reldir%/config.c \
 	%reldir%/icmp.c \
+	%reldir%/iperf.c %reldir%/iperf.h \
 	%reldir%/internal.h \
 	%reldir%/ipv4.c \
 	%reldir%/net.c %reldir%/net.h \

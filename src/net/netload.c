@@ -1,4 +1,5 @@
-/* netload: iperf 2 compatible UDP load, see netload.h. */
+/* netload: iperf 2 compatible UDP load, see netload.h; the bytes on the
+ * wire are iperf.c's. */
 #include "net/netload.h"
 
 #include "hal/timer.h"
@@ -6,9 +7,8 @@
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
-#include "lib/parse.h"
+#include "net/iperf.h"
 #include "net/net.h"
-#include "net/wire.h"
 
 /* ---- receiving end: accounting ---- */
 
@@ -26,8 +26,7 @@ static void netload_rx_jitter(struct netload_rx *r, const uint8_t *data,
 
 	if (len < 12)
 		return;
-	sent_ns = (int64_t)wire_get32(data + 4) * 1000000000 +
-		  (int64_t)wire_get32(data + 8) * 1000;
+	sent_ns = iperf_dgram_sent_ns(data);
 	transit = (int64_t)now_ns - sent_ns;
 	if (r->have_transit) {
 		d = transit - r->last_transit_ns;
@@ -60,7 +59,7 @@ bool netload_rx_account(struct netload_rx *r, uint32_t src, uint16_t sport,
 		r->short_dgrams++;
 		return false;
 	}
-	id = (int32_t)wire_get32(data);
+	id = iperf_dgram_id(data);
 	if (r->started && (src != r->peer || sport != r->peer_port)) {
 		r->foreign++;
 		return false;
@@ -120,60 +119,20 @@ size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
 {
 	uint64_t span = netload_rx_span_ns(r);
 	uint64_t lost = netload_rx_lost(r);
-	uint64_t total = r->datagrams + lost;
 	uint64_t jitter = r->jitter_ns > 0 ? (uint64_t)r->jitter_ns : 0;
+	struct iperf_report rep = {
+		.bytes = r->bytes,
+		.stop_sec = (uint32_t)(span / 1000000000u),
+		.stop_usec = (uint32_t)(span % 1000000000u / 1000u),
+		.lost = lost,
+		.out_of_order = r->out_of_order,
+		/* iperf prints the ids sent, not the datagrams taken. */
+		.datagrams = r->datagrams + lost,
+		.jitter_sec = (uint32_t)(jitter / 1000000000u),
+		.jitter_usec = (uint32_t)(jitter % 1000000000u / 1000u),
+	};
 
-	kmemset(buf, 0, NETLOAD_REPORT_LEN);
-	kmemcpy(buf, fin, fin_len < NETLOAD_HDR_LEN ? fin_len : NETLOAD_HDR_LEN);
-	wire_put32(buf + 16, NETLOAD_IPERF_VERSION1 | NETLOAD_IPERF_SEQNO64B);
-	wire_put32(buf + 20, (uint32_t)(r->bytes >> 32));
-	wire_put32(buf + 24, (uint32_t)r->bytes);
-	wire_put32(buf + 28, (uint32_t)(span / 1000000000u));
-	wire_put32(buf + 32, (uint32_t)(span % 1000000000u / 1000u));
-	wire_put32(buf + 36, (uint32_t)lost);
-	wire_put32(buf + 40, (uint32_t)r->out_of_order);
-	wire_put32(buf + 44, (uint32_t)total);
-	wire_put32(buf + 48, (uint32_t)(jitter / 1000000000u));
-	wire_put32(buf + 52, (uint32_t)(jitter % 1000000000u / 1000u));
-	wire_put32(buf + 116, (uint32_t)(lost >> 32));
-	wire_put32(buf + 120, (uint32_t)(r->out_of_order >> 32));
-	wire_put32(buf + 124, (uint32_t)(total >> 32));
-	return NETLOAD_REPORT_LEN;
-}
-
-int netload_report_parse(const uint8_t *buf, size_t len,
-			 struct netload_report *rep)
-{
-	bool wide;
-
-	if (len < NETLOAD_HDR_LEN + 40)
-		return -EINVAL;
-	rep->flags = wire_get32(buf + 16);
-	if (!(rep->flags & NETLOAD_IPERF_VERSION1))
-		return -EINVAL;
-	wide = (rep->flags & NETLOAD_IPERF_SEQNO64B) && len >= NETLOAD_REPORT_LEN;
-	rep->bytes = (uint64_t)wire_get32(buf + 20) << 32 | wire_get32(buf + 24);
-	rep->stop_sec = wire_get32(buf + 28);
-	rep->stop_usec = wire_get32(buf + 32);
-	rep->lost = wire_get32(buf + 36);
-	rep->out_of_order = wire_get32(buf + 40);
-	rep->datagrams = wire_get32(buf + 44);
-	rep->jitter_sec = wire_get32(buf + 48);
-	rep->jitter_usec = wire_get32(buf + 52);
-	if (wide) {
-		rep->lost |= (uint64_t)wire_get32(buf + 116) << 32;
-		rep->out_of_order |= (uint64_t)wire_get32(buf + 120) << 32;
-		rep->datagrams |= (uint64_t)wire_get32(buf + 124) << 32;
-	}
-	return 0;
-}
-
-void netload_dgram_build(uint8_t *buf, size_t size, int32_t id, uint64_t now_ns)
-{
-	kmemset(buf, 0, size);
-	wire_put32(buf, (uint32_t)id);
-	wire_put32(buf + 4, (uint32_t)(now_ns / 1000000000u));
-	wire_put32(buf + 8, (uint32_t)(now_ns % 1000000000u / 1000u));
+	return iperf_report_build(&rep, fin, fin_len, buf);
 }
 
 uint64_t netload_pps(uint64_t count, uint64_t ns)
@@ -185,103 +144,6 @@ uint64_t netload_mbit100(uint64_t bytes, uint64_t ns)
 {
 	/* bits per microsecond is Mbit/s; times 100 for two decimals. */
 	return ns ? bytes * 800000u / ns : 0;
-}
-
-/* ---- arguments ---- */
-
-static const char netload_usage[] =
-	"netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n";
-
-static int netload_parse_port(const char *s, uint16_t *port, struct out *err)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) < 0 || v < 1 || v > 65535) {
-		out_printf(err, "netload: port must be 1-65535 (got '%s')\n", s);
-		return -EINVAL;
-	}
-	*port = (uint16_t)v;
-	return 0;
-}
-
-static int netload_parse_ms(const char *s, unsigned *ms, struct out *err)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) < 0 || v < 1 || v > NETLOAD_MS_MAX) {
-		out_printf(err, "netload: ms must be 1-%u (got '%s')\n", NETLOAD_MS_MAX, s);
-		return -EINVAL;
-	}
-	*ms = (unsigned)v;
-	return 0;
-}
-
-static int netload_parse_size(const char *s, unsigned *size, struct out *err)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) < 0 || v < NETLOAD_SIZE_MIN || v > UDP_PAYLOAD_MAX) {
-		out_printf(err, "netload: size must be %u-%u bytes (got '%s')\n",
-			   NETLOAD_SIZE_MIN, UDP_PAYLOAD_MAX, s);
-		return -EINVAL;
-	}
-	*size = (unsigned)v;
-	return 0;
-}
-
-/* Bits per second with an optional decimal suffix k, M or G. */
-static int netload_parse_rate(const char *s, uint64_t *rate, struct out *err)
-{
-	char digits[24];
-	size_t n = kstrnlen(s, sizeof(digits));
-	uint64_t v, mult = 1;
-
-	if (n > 0 && n < sizeof(digits)) {
-		kmemcpy(digits, s, n + 1);
-		switch (digits[n - 1]) {
-		case 'k': case 'K': mult = 1000; break;
-		case 'm': case 'M': mult = 1000000; break;
-		case 'g': case 'G': mult = 1000000000; break;
-		}
-		if (mult > 1)
-			digits[n - 1] = '\0';
-		if (parse_u64(digits, &v) == 0 && v <= NETLOAD_RATE_MAX / mult &&
-		    v * mult <= NETLOAD_RATE_MAX) {
-			*rate = v * mult;
-			return 0;
-		}
-	}
-	out_printf(err, "netload: rate must be bits/s up to 10G, with an optional k, M or G, or 0 for no limit (got '%s')\n", s);
-	return -EINVAL;
-}
-
-int netload_parse(int argc, char **argv, struct netload_args *a, struct out *err)
-{
-	kmemset(a, 0, sizeof(*a));
-	a->size = NETLOAD_SIZE_DEFAULT;
-	a->rate = NETLOAD_RATE_DEFAULT;
-	if (argc == 4 && kstreq(argv[1], "recv")) {
-		if (netload_parse_port(argv[2], &a->port, err) < 0)
-			return -EINVAL;
-		return netload_parse_ms(argv[3], &a->ms, err);
-	}
-	if (argc < 5 || argc > 7 || !kstreq(argv[1], "send")) {
-		out_puts(err, netload_usage);
-		return -EINVAL;
-	}
-	a->send = true;
-	if (parse_ipv4(argv[2], &a->ip) < 0) {
-		out_printf(err, "netload: '%s' is not an IPv4 address\n", argv[2]);
-		return -EINVAL;
-	}
-	if (netload_parse_port(argv[3], &a->port, err) < 0 ||
-	    netload_parse_ms(argv[4], &a->ms, err) < 0)
-		return -EINVAL;
-	if (argc > 5 && netload_parse_size(argv[5], &a->size, err) < 0)
-		return -EINVAL;
-	if (argc > 6 && netload_parse_rate(argv[6], &a->rate, err) < 0)
-		return -EINVAL;
-	return 0;
 }
 
 /* ---- printing ---- */
@@ -315,7 +177,7 @@ struct netload_recv_ctx {
 static void netload_recv_handler(void *ctx, const struct udp_dgram *d)
 {
 	struct netload_recv_ctx *c = ctx;
-	uint8_t report[NETLOAD_REPORT_LEN];
+	uint8_t report[IPERF_REPORT_LEN];
 
 	if (!netload_rx_account(&c->rx, d->src, d->sport, d->data, d->len,
 				hal_clock_ns()))
@@ -377,17 +239,17 @@ struct netload_send_ctx {
 	uint32_t peer;
 	uint16_t peer_port;
 	bool got;
-	struct netload_report rep;
+	struct iperf_report rep;
 };
 
 static void netload_send_handler(void *ctx, const struct udp_dgram *d)
 {
 	struct netload_send_ctx *c = ctx;
-	struct netload_report rep;
+	struct iperf_report rep;
 
 	if (d->src != c->peer || d->sport != c->peer_port ||
 	    __atomic_load_n(&c->got, __ATOMIC_ACQUIRE) ||
-	    netload_report_parse(d->data, d->len, &rep) < 0)
+	    iperf_report_parse(d->data, d->len, &rep) < 0)
 		return;
 	c->rep = rep;
 	__atomic_store_n(&c->got, true, __ATOMIC_RELEASE);
@@ -432,7 +294,7 @@ static void netload_send_data(const struct netload_args *a, uint16_t sport,
 			sched_sleep_ns(due - now < end - now ? due - now : end - now);
 			continue;
 		}
-		netload_dgram_build(buf, a->size, (int32_t)(i + 1), now);
+		iperf_dgram_build(buf, a->size, (int32_t)(i + 1), now);
 		if (udp_send(a->ip, sport, a->port, buf, a->size) == 0)
 			tx->sent++;
 		else
@@ -454,7 +316,7 @@ static bool netload_send_final(const struct netload_args *a, uint16_t sport,
 	for (unsigned try = 0; try < 10; try++) {
 		uint64_t sent = hal_clock_ns();
 
-		netload_dgram_build(buf, a->size, -(int32_t)(last_id + 1 + try), sent);
+		iperf_dgram_build(buf, a->size, -(int32_t)(last_id + 1 + try), sent);
 		udp_send(a->ip, sport, a->port, buf, a->size);
 		/* 250 ms per try, by the clock, looking every 10 ms. */
 		for (unsigned w = 1; w <= 25; w++) {
@@ -470,7 +332,7 @@ int netload_send(struct out *o, const struct netload_args *a)
 {
 	struct netload_send_ctx c = { .peer = a->ip, .peer_port = a->port };
 	struct netload_tx tx = { 0, 0 };
-	uint8_t buf[UDP_PAYLOAD_MAX];
+	uint8_t buf[NETLOAD_SIZE_MAX];
 	uint64_t t0, span;
 	uint16_t sport;
 	char ip[16];
@@ -499,7 +361,7 @@ int netload_send(struct out *o, const struct netload_args *a)
 		out_printf(o, "netload send: %llu datagrams not sent (device busy or no ARP entry)\n",
 			   (unsigned long long)tx.failed);
 	if (netload_send_final(a, sport, buf, tx.sent + tx.failed, &c)) {
-		const struct netload_report *r = &c.rep;
+		const struct iperf_report *r = &c.rep;
 		uint64_t rspan = (uint64_t)r->stop_sec * 1000000000u + (uint64_t)r->stop_usec * 1000u;
 
 		out_printf(o, "netload send: receiver got %llu datagrams, %llu bytes in %llu ms: ",

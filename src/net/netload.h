@@ -1,28 +1,16 @@
-/* netload: UDP load in iperf 2's format, either end of the wire.
+/* netload: UDP load in iperf 2's format (net/iperf.h), either end of
+ * the wire: the engines that send and receive it on the stack, and the
+ * receiver's accounting.
  *
- * Every datagram starts with iperf 2's 16-byte UDP header, big-endian:
- * a 32-bit signed sequence id, the sender's clock (tv_sec, tv_usec) and
- * a 32-bit word iperf 2.1 uses for the id's upper half (0 here).  Data
- * datagrams are numbered from 1; the final datagram carries a negative
- * id, -(last + 1), and is repeated (with ids further below) until the
- * receiver answers it with a server report: the final datagram's header
- * echoed, then iperf 2.1's struct server_hdr, big-endian int32 fields:
- *
- *   16 flags (HEADER_VERSION1 | HEADER_SEQNO64B)   20 bytes >> 32
- *   24 bytes & 0xffffffff   28 stop_sec   32 stop_usec
- *   36 lost (low 32 bits)   40 out of order (low)   44 datagrams (low)
- *   48 jitter sec   52 jitter usec   56-115 extension (0, not flagged)
- *   116 lost >> 32   120 out of order >> 32   124 datagrams >> 32
- *
- * so `iperf -u -c` (2.1 and later) prints the receiver's view.  Gaps and
- * reordering are counted as iperf 2 counts them: an id above the highest
- * so far plus one adds the gap to "lost"; an id at or below it is "out of
- * order".  Datagrams, bytes and rates count data datagrams only, never
- * the final one, so both ends' counts compare directly.  The report's
- * "datagrams" is the total iperf prints after "lost/": the datagrams the
- * sender's ids say were sent (received + lost), and its "lost" leaves
- * out gaps that a late datagram filled (netload_rx_lost()).  Integer
- * arithmetic only.
+ * Gaps and reordering are counted as iperf 2 counts them: an id above
+ * the highest so far plus one adds the gap to "lost"; an id at or below
+ * it is "out of order".  Datagrams, bytes and rates count data datagrams
+ * only, never the final one, so both ends' counts compare directly.  The
+ * report's "datagrams" is the total iperf prints after "lost/": the
+ * datagrams the sender's ids say were sent (received + lost), and its
+ * "lost" leaves out gaps that a late datagram filled (netload_rx_lost()).
+ * Integer arithmetic only.  The shell turns the command's words into a
+ * struct netload_args; nothing here knows them.
  */
 #ifndef KPROF_NET_NETLOAD_H
 #define KPROF_NET_NETLOAD_H
@@ -31,13 +19,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "net/iperf.h"
+#include "net/wire.h"
+
 struct out;
 
-#define NETLOAD_HDR_LEN 16
-#define NETLOAD_REPORT_LEN 128
-#define NETLOAD_IPERF_VERSION1 0x80000000u
-#define NETLOAD_IPERF_SEQNO64B 0x08000000u
-#define NETLOAD_SIZE_MIN NETLOAD_HDR_LEN
+/* The limits of a request; the shell's parser holds words to them. */
+#define NETLOAD_SIZE_MIN IPERF_HDR_LEN
+#define NETLOAD_SIZE_MAX UDP_PAYLOAD_MAX
 #define NETLOAD_SIZE_DEFAULT 1470u	/* iperf 2's default */
 #define NETLOAD_MS_MAX 60000u
 #define NETLOAD_RATE_DEFAULT 1000000u	/* 1 Mbit/s, iperf 2's UDP default */
@@ -77,34 +66,16 @@ bool netload_rx_account(struct netload_rx *r, uint32_t src, uint16_t sport,
 uint64_t netload_rx_lost(const struct netload_rx *r);
 
 /* Write the server report answering the final datagram @fin (@fin_len
- * bytes) into @buf (NETLOAD_REPORT_LEN bytes); returns its length. */
+ * bytes) into @buf (IPERF_REPORT_LEN bytes); returns its length. */
 size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
 			    size_t fin_len, uint8_t *buf);
-
-/* A server report, decoded. */
-struct netload_report {
-	uint32_t flags;
-	uint64_t bytes;
-	uint32_t stop_sec, stop_usec;
-	uint64_t lost, out_of_order, datagrams;
-	uint32_t jitter_sec, jitter_usec;
-};
-
-/* Decode a server report of @len bytes.  Returns 0, or -EINVAL when it is
- * too short or not flagged as one. */
-int netload_report_parse(const uint8_t *buf, size_t len,
-			 struct netload_report *rep);
-
-/* Fill a sender's datagram of @size bytes (at least NETLOAD_HDR_LEN) with
- * sequence id @id, stamped @now_ns; the rest is zero. */
-void netload_dgram_build(uint8_t *buf, size_t size, int32_t id, uint64_t now_ns);
 
 /* Rates without floating point: packets per second, and Mbit/s times 100
  * (print as x / 100 "." x % 100).  0 when @ns is 0. */
 uint64_t netload_pps(uint64_t count, uint64_t ns);
 uint64_t netload_mbit100(uint64_t bytes, uint64_t ns);
 
-/* The command's arguments, parsed. */
+/* A request: the command's arguments, parsed. */
 struct netload_args {
 	bool send;
 	uint32_t ip;		/* send only */
@@ -113,10 +84,6 @@ struct netload_args {
 	unsigned size;		/* send only */
 	uint64_t rate;		/* bits/s, 0: no limit; send only */
 };
-
-/* Parse "recv PORT ms" or "send IP PORT ms [size] [rate]" (argv[0] is the
- * command).  Returns 0, or -EINVAL after one line on @err. */
-int netload_parse(int argc, char **argv, struct netload_args *a, struct out *err);
 
 /* Receive on a->port for a->ms, answering final datagrams, then print the
  * counts and rates.  Returns 0 or a negative errno (printed).  Task

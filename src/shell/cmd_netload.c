@@ -3,13 +3,14 @@
 #include "net/net.h"
 #include "net/netload.h"
 #include "shell/commands.h"
+#include "shell/netload_args.h"
 #include "shell/shell.h"
 
 int cmd_netload(struct shell_ctx *sh, int argc, char **argv)
 {
 	struct netload_args a;
 
-	if (netload_parse(argc, argv, &a, sh->out) < 0)
+	if (netload_args_parse(argc, argv, &a, sh->out) < 0)
 		return SHELL_CMD_FAILED;
 	/* A forged source could aim the load at a victim. */
 	if (a.send && shell_refuse_unauthenticated(sh, "netload send"))

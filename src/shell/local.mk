@@ -22,4 +22,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/cmd_test.c
 src_libkprof_la_SOURCES += \
 	%reldir%/cmd_net.c \
-	%reldir%/cmd_netload.c
+	%reldir%/cmd_netload.c \
+	%reldir%/netload_args.c %reldir%/netload_args.h

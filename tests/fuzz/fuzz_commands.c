@@ -7,6 +7,7 @@
 #include "lib/out.h"
 #include "net/netload.h"
 #include "shell/commands.h"
+#include "shell/netload_args.h"
 #include "shell/shell.h"
 
 static int fz_print_args(struct shell_ctx *sh, int argc, char **argv)
@@ -21,7 +22,7 @@ static int fz_netload(struct shell_ctx *sh, int argc, char **argv)
 {
 	struct netload_args a;
 
-	if (netload_parse(argc, argv, &a, sh->out) < 0)
+	if (netload_args_parse(argc, argv, &a, sh->out) < 0)
 		return SHELL_CMD_FAILED;
 	out_printf(sh->out, "netload %s port %u ms %u size %u rate %llu\n",
 		   a.send ? "send" : "recv", a.port, a.ms, a.size,

@@ -21,6 +21,7 @@
 #include "hal/netdev.h"
 #include "net/net.h"
 #include "shell/udpsh_net.h"
+#include "net/iperf.h"
 #include "net/netload.h"
 #include "net/wire.h"
 
@@ -32,7 +33,7 @@ static struct netload_rx fz_rx;
 
 static void fz_netload(void *ctx, const struct udp_dgram *d)
 {
-	uint8_t report[NETLOAD_REPORT_LEN];
+	uint8_t report[IPERF_REPORT_LEN];
 
 	(void)ctx;
 	if (netload_rx_account(&fz_rx, d->src, d->sport, d->data, d->len, fake_now_ns)) {
@@ -43,10 +44,10 @@ static void fz_netload(void *ctx, const struct udp_dgram *d)
 
 static void fz_report(void *ctx, const struct udp_dgram *d)
 {
-	struct netload_report r;
+	struct iperf_report r;
 
 	(void)ctx;
-	netload_report_parse(d->data, d->len, &r);
+	iperf_report_parse(d->data, d->len, &r);
 }
 
 static void fz_fix(uint8_t *f, size_t len, unsigned flags)
