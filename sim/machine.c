@@ -240,7 +240,7 @@ int ksim_start(const struct ksim_config *cfg)
 		perror("ksim: pipe");
 		return -1;
 	}
-	sim_clock_start();
+	sim_timer_start();
 	sim_pmu_init();
 	if (cfg->source == KSIM_SOURCE_PMU && !ksim_pmu_event_name()) {
 		fprintf(stderr, "ksim: --source pmu: perf_event_open refused\n");

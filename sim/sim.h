@@ -81,8 +81,9 @@ static inline void sim_stat_inc(uint64_t *v)
 	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
 }
 
-/* Start hal_clock_ns() at zero (sim/cpu.c). */
-void sim_clock_start(void);
+/* Start hal_clock_ns() at zero and name the tick source from
+ * sim_config.hz (sim/timer.c).  Once, before the CPUs start. */
+void sim_timer_start(void);
 
 /* Console (sim/console.c). */
 void sim_console_init(void);
@@ -124,6 +125,9 @@ bool sim_kernel_ready(void);
 /* A CPU faulted at @tf: panic with the faulting state.  Never returns. */
 void sim_kernel_fault(const struct trap_frame *tf, const char *what,
 		      uintptr_t addr) __attribute__((noreturn));
+/* Start the UDP shell's kernel task, serving what sim/udp.c queues
+ * (hal_platform_late_init(), when --udp asked for the shell). */
+void sim_udpsh_start(void);
 
 /* End the simulation with @status: wakes whoever waits in ksim_wait(). */
 void sim_machine_exit(int status);
