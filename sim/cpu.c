@@ -1,7 +1,6 @@
-/* hal/cpu.h for ksim.  "Interrupts"
- * are SIGPROF, the tick: masking them is blocking SIGPROF on the CPU's
- * thread.  The counter's overflow signal stands in for the NMI and is
- * never blocked by hal_irq_save(). */
+/* hal/cpu.h for ksim.  "Interrupts" are SIGPROF, the tick: masking them
+ * is blocking SIGPROF on the CPU's thread.  The counter's overflow signal
+ * stands in for the NMI and is never blocked by hal_irq_save(). */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <sys/syscall.h>
@@ -11,7 +10,6 @@
 #include "hal/power.h"
 #include "sim/sim.h"
 
-__thread struct sim_cpu *sim_self;
 static uint64_t sim_clock_read(clockid_t id)
 {
 	struct timespec ts;

@@ -1,6 +1,6 @@
-/* The simulator's kernel-side glue: the only file of sim/ that includes
- * the portable kernel's headers (and no libc header), as User-mode Linux
- * keeps its host calls apart from its kernel code. */
+/* The simulator's kernel-side glue: it includes the portable kernel's
+ * headers and no libc header (sim/sim.h says why).  Fault reports, and
+ * the UDP shell's kernel task over the socket of sim/udp.c. */
 #include "hal/cpu.h"
 #include "hal/console.h"
 #include "hal/firmware.h"

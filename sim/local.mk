@@ -22,6 +22,7 @@ sim_libksim_la_SOURCES = \
 	%reldir%/pmu_count.c \
 	%reldir%/power.c \
 	%reldir%/random.c \
+	%reldir%/start.c \
 	%reldir%/thread_entry.S \
 	%reldir%/tick.c \
 	%reldir%/timer.c \
