@@ -1,21 +1,14 @@
-/* hal/cpu.h, hal/timer.h's clock and hal/mem.h for ksim.  "Interrupts"
- * are SIGPROF, the tick: masking them is blocking SIGPROF on the CPU's
- * thread.  The counter's overflow signal stands in for the NMI and is
- * never blocked by hal_irq_save(). */
+/* hal/cpu.h for ksim.  "Interrupts" are SIGPROF, the tick: masking them
+ * is blocking SIGPROF on the CPU's thread.  The counter's overflow signal
+ * stands in for the NMI and is never blocked by hal_irq_save(). */
 #define _GNU_SOURCE
 #include <signal.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 
 #include "hal/cpu.h"
-#include "hal/mem.h"
 #include "hal/power.h"
-#include "hal/timer.h"
 #include "sim/sim.h"
-
-__thread struct sim_cpu *sim_self;
-static uint64_t sim_boot_ns;
 
 static uint64_t sim_clock_read(clockid_t id)
 {
@@ -23,11 +16,6 @@ static uint64_t sim_clock_read(clockid_t id)
 
 	clock_gettime(id, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-void sim_clock_start(void)
-{
-	sim_boot_ns = sim_clock_read(CLOCK_MONOTONIC);
 }
 
 /* Threads that are not CPUs (console, UDP, a test's own) never run
@@ -40,6 +28,13 @@ unsigned hal_cpu_id(void)
 unsigned hal_cpu_count(void)
 {
 	return sim_ncpus;
+}
+
+/* The CPUs are ksim's threads, all started by ksim_start() (--cpus), each
+ * already waiting for the scheduler; cpus= cannot take one away. */
+void hal_cpus_start(unsigned max)
+{
+	(void)max;
 }
 
 static bool sim_sigprof_blocked(void)
@@ -139,12 +134,6 @@ void hal_cpu_halt(void)
 	hal_power_off(KSIM_EXIT_PANIC);
 }
 
-void hal_power_off(int status)
-{
-	sim_machine_exit(status);
-	sim_thread_park();
-}
-
 uint64_t hal_cycles(void)
 {
 	return sim_clock_read(CLOCK_MONOTONIC);
@@ -163,23 +152,4 @@ uint64_t hal_cpu_time(void)
 uint64_t hal_cpu_time_per_sec(void)
 {
 	return 1000000000ull;
-}
-
-uint64_t hal_clock_ns(void)
-{
-	return sim_clock_read(CLOCK_MONOTONIC) - sim_boot_ns;
-}
-
-/* Anonymous mappings come zeroed and page aligned; mmap needs no lock. */
-void *hal_mem_alloc_pages(size_t npages)
-{
-	void *p = mmap(NULL, npages * HAL_PAGE_SIZE, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-	return p == MAP_FAILED ? NULL : p;
-}
-
-void hal_mem_free_pages(void *pages, size_t npages)
-{
-	munmap(pages, npages * HAL_PAGE_SIZE);
 }

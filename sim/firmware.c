@@ -1,17 +1,14 @@
-/* ksim's firmware files and random numbers (hal/firmware.h,
- * hal/random.h): `--udp-key FILE` is read once at start and served as
- * QEMU's fw_cfg serves opt/kprof/udpsh.key, so the kernel takes its key
- * the same way on every platform. */
+/* hal/firmware.h for ksim, its firmware files: `--udp-key FILE` is read
+ * once at start and served as QEMU's fw_cfg serves opt/kprof/udpsh.key,
+ * so the kernel takes its key the same way on every platform. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/random.h>
 #include <unistd.h>
 
 #include "hal/firmware.h"
-#include "hal/random.h"
 #include "sim/sim.h"
 
 /* Room for the longest key in hex and some blanks; a longer file is not
@@ -71,14 +68,4 @@ long hal_fw_file_read(const char *name, void *buf, size_t size)
 		return -ENOENT;
 	memcpy(buf, sim_fw_key, size < (size_t)sim_fw_key_len ? size : (size_t)sim_fw_key_len);
 	return sim_fw_key_len;
-}
-
-bool hal_random_hw(uint64_t *v)
-{
-	ssize_t n;
-
-	do
-		n = getrandom(v, sizeof(*v), GRND_NONBLOCK);
-	while (n < 0 && errno == EINTR);
-	return n == (ssize_t)sizeof(*v);
 }

@@ -1,10 +1,9 @@
-/* The simulator's kernel-side glue: the only file of sim/ that includes
- * the portable kernel's headers (and no libc header), as User-mode Linux
- * keeps its host calls apart from its kernel code. */
+/* The simulator's kernel-side glue: it includes the portable kernel's
+ * headers and no libc header (sim/sim.h says why).  Fault reports, and
+ * the UDP shell's kernel task over the socket of sim/udp.c. */
 #include "hal/cpu.h"
 #include "hal/console.h"
 #include "hal/firmware.h"
-#include "hal/platform.h"
 #include "kernel/backtrace.h"
 #include "kernel/kernel.h"
 #include "kernel/random.h"
@@ -92,20 +91,14 @@ static void sim_udpsh_task(void *arg)
 	}
 }
 
-/* The boot story calls this once every CPU runs its scheduler, so late
- * work may place tasks on any of them. */
-void hal_platform_late_init(void)
+void sim_udpsh_start(void)
 {
-	if (sim_config.udp_port >= 0) {
-		udpsh_init(&sim_udpsh, sim_udpsh_send, NULL);
-		if (udpsh_allow_set(&sim_udpsh, "127.0.0.0/8") != 0 ||
-		    sim_udpsh_key(&sim_udpsh) != 0 ||
-		    !task_create("udpsh", sim_udpsh_task, NULL, 0))
-			panic("ksim: cannot start the UDP shell");
-		ksnprintf(sim_udpsh_name, sizeof(sim_udpsh_name), "ksim 127.0.0.1:%u",
-			  ksim_udp_port());
-		udpsh_serving_add(&sim_udpsh, sim_udpsh_name, sim_udpsh_losses);
-	}
-	if (sim_config.late_init)
-		sim_config.late_init();
+	udpsh_init(&sim_udpsh, sim_udpsh_send, NULL);
+	if (udpsh_allow_set(&sim_udpsh, "127.0.0.0/8") != 0 ||
+	    sim_udpsh_key(&sim_udpsh) != 0 ||
+	    !task_create("udpsh", sim_udpsh_task, NULL, 0))
+		panic("ksim: cannot start the UDP shell");
+	ksnprintf(sim_udpsh_name, sizeof(sim_udpsh_name), "ksim 127.0.0.1:%u",
+		  ksim_udp_port());
+	udpsh_serving_add(&sim_udpsh, sim_udpsh_name, sim_udpsh_losses);
 }

@@ -14,13 +14,18 @@ sim_libksim_la_SOURCES = \
 	%reldir%/firmware.c \
 	%reldir%/kglue.c \
 	%reldir%/machine.c \
+	%reldir%/mem.c \
 	%reldir%/netdev.c %reldir%/netdev.h \
 	%reldir%/netglue.c \
-	%reldir%/pmu.c \
 	%reldir%/platform.c \
+	%reldir%/pmu.c \
 	%reldir%/pmu_count.c \
+	%reldir%/power.c \
+	%reldir%/random.c \
+	%reldir%/start.c \
 	%reldir%/thread_entry.S \
 	%reldir%/tick.c \
+	%reldir%/timer.c \
 	%reldir%/trap.c \
 	%reldir%/udp.c
 sim_libksim_la_LIBADD = src/libkprof.la

@@ -1,6 +1,8 @@
-/* The simulated machine: its CPUs are threads, started here; the machine
- * ends when something calls sim_machine_exit() (power off, a panic, the
- * end of a script), which wakes ksim_wait(). */
+/* The simulated machine's state and its end: the table of CPUs and the
+ * configuration that every file of sim/ reads, and sim_machine_exit()
+ * (power off, a panic, the end of a script), which wakes ksim_wait().
+ * This file calls no other file of sim/: the others stand on it, and
+ * sim/start.c, which brings the machine up, stands on them. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -8,36 +10,26 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "hal/entry.h"
-#include "sim/netdev.h"
 #include "sim/sim.h"
-
-#define SIM_CPU_STACK_SIZE (256 * 1024)
 
 struct sim_cpu sim_cpus[HAL_MAX_CPUS];
 unsigned sim_ncpus;
+__thread struct sim_cpu *sim_self;
 struct ksim_config sim_config;
 
 static int sim_exit_pipe[2] = { -1, -1 };
 static int sim_exit_claimed;
-static unsigned sim_cpus_up;
-static bool sim_go;
 
-void ksim_config_defaults(struct ksim_config *cfg)
+int sim_machine_exit_init(void)
 {
-	memset(cfg, 0, sizeof(*cfg));
-	cfg->cpus = 4;
-	cfg->hz = 100;
-	cfg->source = KSIM_SOURCE_AUTO;
-	cfg->udp_port = -1;
-	cfg->in_fd = -1;
-	cfg->out_fd = 1;
-	cfg->cmdline = "";
+	if (pipe2(sim_exit_pipe, O_CLOEXEC) != 0) {
+		perror("ksim: pipe");
+		return -1;
+	}
+	return 0;
 }
 
 /* The first caller wins; a status written to a pipe wakes ksim_wait()
@@ -114,149 +106,4 @@ void ksim_cpu_stats(unsigned cpu, struct ksim_cpu_stats *st)
 int ksim_cpu_tid(unsigned cpu)
 {
 	return sim_cpus[cpu].tid;
-}
-
-static void sim_cpu_find_stack(struct sim_cpu *c)
-{
-	pthread_attr_t a;
-	void *addr;
-	size_t size;
-
-	if (pthread_getattr_np(pthread_self(), &a) != 0 ||
-	    pthread_attr_getstack(&a, &addr, &size) != 0) {
-		perror("ksim: cpu stack bounds");
-		exit(1);
-	}
-	pthread_attr_destroy(&a);
-	c->stack_lo = (uintptr_t)addr;
-	c->stack_hi = (uintptr_t)addr + size;
-}
-
-/* The CPU's signal mask outside its handlers: the tick masked until the
- * kernel enables it, the overflow signal always open. */
-static void sim_cpu_initial_mask(void)
-{
-	sigset_t s;
-
-	sigemptyset(&s);
-	sigaddset(&s, SIGPROF);
-	pthread_sigmask(SIG_BLOCK, &s, NULL);
-	sigemptyset(&s);
-	sigaddset(&s, sim_pmu_signo);
-	pthread_sigmask(SIG_UNBLOCK, &s, NULL);
-}
-
-/* Entered through sim_cpu_thread_start (thread_entry.S). */
-void *sim_cpu_thread(void *arg);
-void *sim_cpu_thread_start(void *arg);
-
-void *sim_cpu_thread(void *arg)
-{
-	struct sim_cpu *c = arg;
-	struct timespec wait_ts = { 0, 100000 };
-
-	sim_self = c;
-	c->tid = gettid();
-	sim_cpu_initial_mask();
-	sim_cpu_find_stack(c);
-	sim_pmu_cpu_init(c);
-	sim_tick_cpu_init(c);
-	__atomic_fetch_add(&sim_cpus_up, 1, __ATOMIC_RELEASE);
-	while (!__atomic_load_n(&sim_go, __ATOMIC_ACQUIRE))
-		nanosleep(&wait_ts, NULL);
-	if (c->id == 0)
-		kernel_main();
-	while (!sim_kernel_ready())
-		nanosleep(&wait_ts, NULL);
-	kernel_ap_main();
-}
-
-static int sim_check_config(const struct ksim_config *cfg)
-{
-	if (cfg->cpus < 1 || cfg->cpus > HAL_MAX_CPUS) {
-		fprintf(stderr, "ksim: cpus must be 1-%u (got %u)\n", HAL_MAX_CPUS,
-			cfg->cpus);
-		return -1;
-	}
-	if (cfg->hz < 1 || cfg->hz > 100000) {
-		fprintf(stderr, "ksim: hz must be 1-100000 (got %u)\n", cfg->hz);
-		return -1;
-	}
-	if (cfg->udp_port > 65535) {
-		fprintf(stderr, "ksim: udp port must be 0-65535 (got %d)\n",
-			cfg->udp_port);
-		return -1;
-	}
-	return 0;
-}
-
-/* Everything that is not a CPU (this thread, the console reader, the UDP
- * thread, which inherit its mask) keeps both signals blocked, so a
- * process-wide SIGPROF can only land on a CPU. */
-static void sim_block_cpu_signals(void)
-{
-	sigset_t s;
-
-	sigemptyset(&s);
-	sigaddset(&s, SIGPROF);
-	sigaddset(&s, sim_pmu_signo);
-	pthread_sigmask(SIG_BLOCK, &s, NULL);
-}
-
-static int sim_start_cpus(void)
-{
-	struct timespec wait_ts = { 0, 100000 };
-	pthread_attr_t a;
-
-	pthread_attr_init(&a);
-	pthread_attr_setstacksize(&a, SIM_CPU_STACK_SIZE);
-	for (unsigned i = 0; i < sim_ncpus; i++) {
-		pthread_t t;
-
-		sim_cpus[i].id = i;
-		if (pthread_create(&t, &a, sim_cpu_thread_start, &sim_cpus[i]) != 0) {
-			perror("ksim: cpu thread");
-			return -1;
-		}
-		pthread_detach(t);
-	}
-	pthread_attr_destroy(&a);
-	while (__atomic_load_n(&sim_cpus_up, __ATOMIC_ACQUIRE) < sim_ncpus)
-		nanosleep(&wait_ts, NULL);
-	return 0;
-}
-
-int ksim_start(const struct ksim_config *cfg)
-{
-	if (sim_check_config(cfg) != 0)
-		return -1;
-	if (cfg->udp_key_file && sim_fw_load_key(cfg->udp_key_file) != 0)
-		return -1;
-	sim_config = *cfg;
-	if (!sim_config.cmdline)
-		sim_config.cmdline = "";
-	sim_ncpus = cfg->cpus;
-	if (pipe2(sim_exit_pipe, O_CLOEXEC) != 0) {
-		perror("ksim: pipe");
-		return -1;
-	}
-	sim_clock_start();
-	sim_pmu_init();
-	if (cfg->source == KSIM_SOURCE_PMU && !ksim_pmu_event_name()) {
-		fprintf(stderr, "ksim: --source pmu: perf_event_open refused\n");
-		return -1;
-	}
-	sim_block_cpu_signals();
-	sim_tick_install_handler();
-	sim_pmu_install_handler();
-	sim_fault_install_handlers();
-	if (cfg->udp_port >= 0 && sim_udp_init() != 0)
-		return -1;
-	if (sim_netdev_init() != 0)
-		return -1;
-	sim_console_init();
-	if (sim_start_cpus() != 0)
-		return -1;
-	__atomic_store_n(&sim_go, true, __ATOMIC_RELEASE);
-	return 0;
 }

@@ -1,24 +1,11 @@
 /* ksim's steps of the boot story (hal/platform.h).  ksim_start() has done
  * what a kernel's early set-up does (signal handlers for traps, the CPU
- * threads, the console); the steps left here are small.  The late step,
- * which starts kernel tasks, is kernel-side glue: sim/kglue.c. */
-#include "hal/cpu.h"
-#include "hal/mem.h"
+ * threads, the console); the steps left here are small.  The late step
+ * starts the UDP shell's kernel task (sim/kglue.c). */
 #include "hal/platform.h"
-#include "hal/timer.h"
 #include "sim/sim.h"
 
 void hal_platform_early_init(void)
-{
-}
-
-/* Pages come from the host's allocator (hal_mem_alloc_pages()). */
-void hal_mem_init(void)
-{
-}
-
-/* Each CPU thread set up its own tick timer when it started. */
-void hal_timer_init(void)
 {
 }
 
@@ -33,9 +20,12 @@ const char *hal_platform_cmdline(void)
 	return sim_config.cmdline;
 }
 
-/* The CPUs are ksim's threads, all started by ksim_start() (--cpus), each
- * already waiting for the scheduler; cpus= cannot take one away. */
-void hal_cpus_start(unsigned max)
+/* The boot story calls this once every CPU runs its scheduler, so late
+ * work may place tasks on any of them. */
+void hal_platform_late_init(void)
 {
-	(void)max;
+	if (sim_config.udp_port >= 0)
+		sim_udpsh_start();
+	if (sim_config.late_init)
+		sim_config.late_init();
 }

@@ -1,6 +1,21 @@
-/* ksim internals shared by the files of sim/.  Plain C types only: the
- * files that include libc headers and the one that includes the kernel's
- * (sim/kglue.c) both see this, and neither sees the other's headers. */
+/* ksim internals shared by the files of sim/.
+ *
+ * Host side and kernel side, as User-mode Linux keeps its *_user.c files
+ * apart: a file of sim/ either uses the host (libc and system headers,
+ * pthreads, signals, sockets) or includes the portable kernel's headers
+ * (kernel/, net/, shell/, lib/), never both.  The kernel side is
+ * kglue.c (fault reports, the UDP shell's task) and netglue.c (the
+ * network device's receive task); every other file is host side.  The
+ * headers of src/hal/, this header, sim/ksim.h and sim/netdev.h are the
+ * boundary both sides include: plain C types only.  lib/errno.h counts
+ * as a boundary header too (constants only, no code): sim/netdev.c
+ * includes it beside <errno.h>, so that a host whose values differ from
+ * the kernel's draws a redefinition warning (an error under
+ * --enable-werror).
+ *
+ * File names: sim/X.c implements src/hal/X.h (pmu_count.c the counting
+ * half of hal/pmu.h), as arch/x86_64/X.c does; the other files are named
+ * for what they do (doc/hacking.md, "ksim's files"). */
 #ifndef KPROF_SIM_SIM_H
 #define KPROF_SIM_SIM_H
 
@@ -43,6 +58,7 @@ struct sim_cpu {
 	struct ksim_cpu_stats stats;
 };
 
+/* The machine's state (sim/machine.c). */
 extern struct sim_cpu sim_cpus[HAL_MAX_CPUS];
 extern unsigned sim_ncpus;
 extern __thread struct sim_cpu *sim_self;
@@ -81,8 +97,9 @@ static inline void sim_stat_inc(uint64_t *v)
 	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
 }
 
-/* Start hal_clock_ns() at zero (sim/cpu.c). */
-void sim_clock_start(void);
+/* Start hal_clock_ns() at zero and name the tick source from
+ * sim_config.hz (sim/timer.c).  Once, before the CPUs start. */
+void sim_timer_start(void);
 
 /* Console (sim/console.c). */
 void sim_console_init(void);
@@ -119,18 +136,25 @@ int sim_fw_load_key(const char *path);
 /* Faults on CPU threads become kernel panics (sim/fault.c). */
 void sim_fault_install_handlers(void);
 
-/* Kernel-side glue (sim/kglue.c, the only sim file with kernel headers). */
+/* Kernel-side glue (sim/kglue.c). */
 bool sim_kernel_ready(void);
 /* A CPU faulted at @tf: panic with the faulting state.  Never returns. */
 void sim_kernel_fault(const struct trap_frame *tf, const char *what,
 		      uintptr_t addr) __attribute__((noreturn));
+/* Start the UDP shell's kernel task, serving what sim/udp.c queues
+ * (hal_platform_late_init(), when --udp asked for the shell). */
+void sim_udpsh_start(void);
 
+/* The machine's end (sim/machine.c).  Open what sim_machine_exit()
+ * writes to: 0, or -1 after saying why on stderr.  Once, from
+ * ksim_start(). */
+int sim_machine_exit_init(void);
 /* End the simulation with @status: wakes whoever waits in ksim_wait(). */
 void sim_machine_exit(int status);
 
 /* Park the calling thread for good, every signal blocked. */
 void sim_thread_park(void) __attribute__((noreturn));
-/* True once another CPU's panic has asked this one to stop. */
+/* True once another CPU's panic has asked this one to stop (sim/cpu.c). */
 bool sim_cpu_stopped_by_other(void);
 
 #endif

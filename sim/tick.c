@@ -1,8 +1,8 @@
-/* The tick: SIGPROF from a per-thread CLOCK_MONOTONIC timer.  A
- * process-wide CPU-time timer (setitimer(ITIMER_PROF)) would skew samples
- * between threads and be checked only at the host's own tick; a
- * monotonic timer aimed at one thread ticks that CPU whether it works or
- * idles, as a real timer does. */
+/* The tick: SIGPROF from a per-thread CLOCK_MONOTONIC timer (the rest of
+ * hal/timer.h is sim/timer.c).  A process-wide CPU-time timer
+ * (setitimer(ITIMER_PROF)) would skew samples between threads and be
+ * checked only at the host's own tick; a monotonic timer aimed at one
+ * thread ticks that CPU whether it works or idles, as a real timer does. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
@@ -12,28 +12,11 @@
 #include <time.h>
 
 #include "hal/entry.h"
-#include "hal/timer.h"
 #include "sim/sim.h"
 
 #ifndef sigev_notify_thread_id
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
-
-/* Written once from the configured rate, before any CPU starts. */
-static char tick_source[32];
-
-const char *hal_timer_tick_source(void)
-{
-	return tick_source;
-}
-
-/* A CPU thread the host leaves unscheduled is late, not dead: on a
- * loaded 2-core host, threads of four CPUs have waited over 200 ms for a
- * core.  Only a thread that is really stuck misses this. */
-uint64_t hal_timer_answer_ns(void)
-{
-	return 5000000000ull;
-}
 
 /* SIGPROF is blocked while this runs (the kernel adds it); the overflow
  * signal is not, so it may nest in here exactly as an NMI nests into a
@@ -69,8 +52,6 @@ void sim_tick_install_handler(void)
 {
 	struct sigaction sa;
 
-	snprintf(tick_source, sizeof(tick_source), "tick/sigprof %uhz",
-		 sim_config.hz);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = sim_tick_handler;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
