@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hal/cpu.h"
 #include "hal/power.h"
@@ -109,24 +110,23 @@ __attribute__((noinline)) void hal_cpu_idle(void)
 	(void)ret;
 }
 
-/* The CPU whose panic stops the others; -1 while none has. */
-static int sim_stop_owner = -1;
-
-void hal_cpu_stop_others(void)
+/* The overflow signal is ksim's NMI: hal_irq_save() does not block it,
+ * so a CPU spinning with "interrupts off" still takes it, and its
+ * handler hands a signal from this process to kernel_nmi(). */
+const char *hal_cpu_interrupt_others(void)
 {
-	int me = (int)hal_cpu_id(), none = -1;
+	unsigned me = hal_cpu_id();
+	pid_t pid = getpid();
 
-	if (!__atomic_compare_exchange_n(&sim_stop_owner, &none, me, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE) &&
-	    none != me)
-		sim_thread_park();
+	for (unsigned i = 0; i < sim_ncpus; i++)
+		if (i != me)
+			syscall(SYS_tgkill, pid, sim_cpus[i].tid, sim_pmu_signo);
+	return "signal";
 }
 
-bool sim_cpu_stopped_by_other(void)
+void hal_cpu_park(void)
 {
-	int owner = __atomic_load_n(&sim_stop_owner, __ATOMIC_ACQUIRE);
-
-	return owner >= 0 && owner != (int)hal_cpu_id();
+	sim_thread_park();
 }
 
 void hal_cpu_halt(void)

@@ -5,7 +5,9 @@
 #include "hal/console.h"
 #include "hal/firmware.h"
 #include "kernel/backtrace.h"
+#include "kernel/console.h"
 #include "kernel/kernel.h"
+#include "kernel/panic.h"
 #include "kernel/random.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
@@ -33,20 +35,18 @@ bool sim_kernel_ready(void)
 	return kernel_cpus_ready();
 }
 
-/* As the kernel's trap panic: the faulting instruction and its callers.
- * A fault while reporting one only halts. */
+/* As the kernel's trap panic: the other CPUs stopped, then the faulting
+ * instruction and its callers.  A fault while reporting one only halts
+ * (panic_begin()). */
 void sim_kernel_fault(const struct trap_frame *tf, const char *what,
 		      uintptr_t addr)
 {
-	static int faulting;
-
-	if (__atomic_exchange_n(&faulting, 1, __ATOMIC_ACQ_REL))
-		hal_cpu_halt();
+	panic_begin();
 	out_printf(&out_console, "\npanic on cpu %u: %s, address 0x%lx\n",
 		   hal_cpu_id(), what, (unsigned long)addr);
 	out_puts(&out_console, "backtrace:\n");
 	backtrace_print_trap(&out_console, tf);
-	hal_cpu_halt();
+	panic_end();
 }
 
 static int sim_udpsh_send(void *ctx, uint32_t addr, uint16_t port,

@@ -191,6 +191,15 @@ static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
 	int saved_errno = errno;
 	struct trap_frame tf;
 
+	if (c && si->si_code == SI_TKILL && si->si_pid == getpid()) {
+		/* Another CPU's hal_cpu_interrupt_others(): kernel_nmi()
+		 * answers a panic's stop (and does not return). */
+		sim_trap_from_signal(&tf, uc);
+		if (!kernel_nmi(&tf))
+			sim_trap_foreign(c, si->si_code);
+		errno = saved_errno;
+		return;
+	}
 	if (!c || (si->si_code != POLL_IN && si->si_code != POLL_HUP)) {
 		sim_trap_foreign(c, si->si_code);
 		return;

@@ -154,7 +154,5 @@ void sim_machine_exit(int status);
 
 /* Park the calling thread for good, every signal blocked. */
 void sim_thread_park(void) __attribute__((noreturn));
-/* True once another CPU's panic has asked this one to stop (sim/cpu.c). */
-bool sim_cpu_stopped_by_other(void);
 
 #endif

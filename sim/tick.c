@@ -33,10 +33,6 @@ static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
 		sim_trap_foreign(c, si->si_code);
 		return;
 	}
-	/* Another CPU is panicking: stop here, as an NMI IPI stops a real
-	 * CPU, so nothing prints over its report before the process ends. */
-	if (sim_cpu_stopped_by_other())
-		sim_thread_park();
 	sim_trap_from_ucontext(&tf, uc);
 	sim_stat_inc(&c->stats.ticks);
 	if (si->si_overrun > 0)

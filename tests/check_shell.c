@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "fake_hal.h"
+#include "kernel/console.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "shell/commands.h"

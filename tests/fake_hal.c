@@ -14,6 +14,7 @@
 #include "hal/random.h"
 #include "hal/timer.h"
 #include "hal/trap.h"
+#include "kernel/page.h"
 #include "kernel/sched.h"
 
 unsigned fake_cpu;
@@ -58,7 +59,8 @@ void hal_cpu_idle(void)
 }
 
 /* The test plays every CPU: there is no other to stop. */
-void hal_cpu_stop_others(void) { }
+const char *hal_cpu_interrupt_others(void) { return "fake"; }
+void hal_cpu_park(void) { abort(); }
 void hal_cpu_halt(void) { abort(); }
 /* As the simulator does: a test can expect the exit (tcase_add_exit_test). */
 void hal_power_off(int status) { exit(status); }
@@ -117,19 +119,28 @@ void fake_console_input(const char *bytes, size_t n)
 	console_in_len += n;
 }
 
-void *hal_mem_alloc_pages(size_t npages)
-{
-	void *p = aligned_alloc(HAL_PAGE_SIZE, npages * HAL_PAGE_SIZE);
+/* The fake machine's RAM: enough for every suite's tasks and buffers.
+ * Its pages are handed out by the kernel's own allocator, made ready
+ * before main() as a boot would. */
+#define FAKE_RAM_SIZE (64u << 20)
 
-	if (p)
-		memset(p, 0, npages * HAL_PAGE_SIZE);
-	return p;
+size_t hal_mem_ranges(struct hal_mem_range *r, size_t max)
+{
+	static void *ram;
+
+	if (!ram)
+		ram = aligned_alloc(HAL_PAGE_SIZE, FAKE_RAM_SIZE);
+	if (max && ram) {
+		r[0].addr = (uintptr_t)ram;
+		r[0].size = FAKE_RAM_SIZE;
+		r[0].kind = HAL_MEM_RAM;
+	}
+	return ram ? 1 : 0;
 }
 
-void hal_mem_free_pages(void *pages, size_t npages)
+__attribute__((constructor)) static void fake_mem_boot(void)
 {
-	(void)npages;
-	free(pages);
+	page_init();
 }
 
 void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),

@@ -1,8 +1,47 @@
-/* hal/cpu.h for x86_64 (hal_cpu_id() and hal_cpu_count() are in smp.c). */
+/* hal/cpu.h for x86_64: the CPUs themselves are smp.c's. */
 #include "hal/cpu.h"
 
+#include "kernel/console.h"
 #include "lib/out.h"
 #include "x86.h"
+
+#define LAPIC_ADDR 0xfee00000u	/* the only window lapic.c maps */
+
+unsigned hal_cpu_id(void)
+{
+	unsigned id;
+
+	__asm__ volatile("movl %%gs:0, %0" : "=r"(id));
+	return id;
+}
+
+unsigned hal_cpu_count(void)
+{
+	return x86_smp_cpu_count();
+}
+
+/* The MADT's CPUs, at most @max of them, each left waiting for the
+ * scheduler; one line says what came up. */
+void hal_cpus_start(unsigned max)
+{
+	static struct x86_madt madt;
+	unsigned limit = max ? max : HAL_MAX_CPUS;
+
+	if (!x86_acpi_read_madt(x86_pvh_rsdp(), &madt)) {
+		out_puts(&out_console, "smp: no ACPI MADT; running on the boot cpu\n");
+		return;
+	}
+	if (madt.lapic_addr != LAPIC_ADDR) {
+		out_printf(&out_console, "smp: local APIC at 0x%x, not 0x%x; running on the boot cpu\n",
+			   madt.lapic_addr, LAPIC_ADDR);
+		return;
+	}
+	x86_smp_start(&madt, limit);
+	out_printf(&out_console, "smp: %u of %u cpus up", hal_cpu_count(), madt.ncpus);
+	if (limit < madt.ncpus)
+		out_printf(&out_console, " (cpus=%u)", limit);
+	out_puts(&out_console, "\n");
+}
 
 unsigned long hal_irq_save(void)
 {
@@ -30,7 +69,7 @@ bool hal_irq_disabled(void)
 
 void hal_cpu_relax(void)
 {
-	__asm__ volatile("pause" : : : "memory");
+	cpu_pause();
 }
 
 /* `sti; hlt` is one step: sti holds interrupts off for one more
@@ -46,17 +85,20 @@ __attribute__((noinline)) void hal_cpu_idle(void)
 		cli();
 }
 
-/* Says so on the console first: after a panic that line is the end of
- * the output, which tells a reader (and the QEMU tests) that nothing
- * more is coming.  A CPU that another CPU is stopping says nothing: that
- * CPU's report is the whole output. */
+/* An NMI is the one interrupt masking does not hold off. */
+const char *hal_cpu_interrupt_others(void)
+{
+	x86_smp_nmi_others();
+	return "nmi";
+}
+
+void hal_cpu_park(void)
+{
+	x86_cpu_park();
+}
+
 void hal_cpu_halt(void)
 {
-	cli();
-	if (x86_smp_stopped_by_other())
-		x86_cpu_park();
-	x86_smp_print_stopped();
-	out_printf(&out_console, "cpu %u halted\n", hal_cpu_id());
 	x86_cpu_park();
 }
 

@@ -14,23 +14,26 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/boot.S \
 	%reldir%/entry.S \
 	%reldir%/trampoline.S \
-	%reldir%/main.c \
 	%reldir%/acpi.c \
+	%reldir%/console.c \
 	%reldir%/context.c \
-	%reldir%/fw_cfg.c \
 	%reldir%/cpu.c \
+	%reldir%/firmware.c \
 	%reldir%/gdt.c \
+	%reldir%/ioapic.c \
+	%reldir%/lapic.c \
 	%reldir%/libc.c \
 	%reldir%/mem.c \
-	%reldir%/ioapic.c \
+	%reldir%/netdev.c \
 	%reldir%/pci.c \
+	%reldir%/platform.c \
 	%reldir%/pmu.c \
 	%reldir%/power.c \
-	%reldir%/serial.c \
+	%reldir%/pvh.c \
+	%reldir%/random.c \
 	%reldir%/smp.c \
 	%reldir%/timer.c \
-	%reldir%/traps.c \
-	%reldir%/virtio_net.c
+	%reldir%/trap.c
 
 X86_LDSCRIPT = $(srcdir)/%reldir%/kernel.ld
 X86_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(X86_LDSCRIPT) \

@@ -4,6 +4,7 @@
 #include "hal/power.h"
 
 #include "hal/cpu.h"
+#include "kernel/panic.h"
 #include "x86.h"
 
 #define DEBUG_EXIT_PORT 0xf4
@@ -13,6 +14,6 @@ void hal_power_off(int status)
 	hal_irq_save();
 	outl(DEBUG_EXIT_PORT, (uint32_t)status);
 	/* No such device: the machine stops here, every CPU of it. */
-	x86_smp_stop_others();
-	hal_cpu_halt();
+	panic_stop_others();
+	panic_end();
 }

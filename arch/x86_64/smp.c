@@ -1,11 +1,13 @@
 /* The CPUs: per-CPU data behind the GS base, the application processors
  * started with INIT-SIPI-SIPI through the real-mode trampoline
- * (trampoline.S), and the NMI that stops them when one CPU panics. */
+ * (trampoline.S), and the NMI that reaches them all. */
 #include "hal/cpu.h"
 
 #include "hal/entry.h"
 #include "hal/mem.h"
+#include "kernel/console.h"
 #include "kernel/kernel.h"
+#include "kernel/page.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "x86.h"
@@ -24,8 +26,6 @@
 #define AP_INIT_DELAY_US	10000
 #define AP_SIPI1_WAIT_US	200
 #define AP_SIPI2_WAIT_US	2000000	/* TCG: a vCPU thread may start late */
-/* How long a panicking CPU waits for the others to take its NMI. */
-#define STOP_WAIT_US		200000
 
 /* The boot CPU's IST stacks (the APs' come from the page allocator). */
 static char bsp_ist_stacks[3 * X86_IST_STACK_SIZE] __attribute__((aligned(16)));
@@ -49,21 +49,14 @@ static void x86_cpu_set_self(struct x86_cpu *c)
 	wrmsr(MSR_GS_BASE, (uintptr_t)c);
 }
 
-unsigned hal_cpu_id(void)
-{
-	unsigned id;
-
-	__asm__ volatile("movl %%gs:0, %0" : "=r"(id));
-	return id;
-}
-
-unsigned hal_cpu_count(void)
+unsigned x86_smp_cpu_count(void)
 {
 	return __atomic_load_n(&ncpus, __ATOMIC_ACQUIRE);
 }
 
 /* The boot CPU's per-CPU data, GDT and TSS: the first thing
- * x86_boot_main() does, since the console already asks hal_cpu_id(). */
+ * hal_platform_early_init() does, since the console already asks
+ * hal_cpu_id(). */
 void x86_cpu_init_boot(void)
 {
 	struct x86_cpu *c = &x86_cpus[0];
@@ -92,19 +85,19 @@ void x86_ap_main(struct x86_cpu *c)
 	x86_cpu_set_self(c);
 	x86_gdt_init_cpu(c);
 	x86_idt_load();
-	x86_lapic_init_ap();
+	x86_timer_init_ap();
 	__atomic_store_n(&c->started, true, __ATOMIC_RELEASE);
 	while (!kernel_cpus_ready())
-		hal_cpu_relax();
+		cpu_pause();
 	kernel_ap_main();
 }
 
 static bool ap_wait_started(struct x86_cpu *c, uint64_t us)
 {
-	uint64_t start = hal_cycles(), limit = hal_cycles_per_sec() / 1000000 * us;
+	uint64_t start = rdtsc(), limit = x86_tsc_hz() / 1000000 * us;
 
 	while (!__atomic_load_n(&c->started, __ATOMIC_ACQUIRE))
-		if (hal_cycles() - start >= limit)
+		if (rdtsc() - start >= limit)
 			return false;
 	return true;
 }
@@ -113,8 +106,8 @@ static bool ap_wait_started(struct x86_cpu *c, uint64_t us)
 static bool ap_start(unsigned apic_id)
 {
 	struct x86_cpu *c = &x86_cpus[ncpus];
-	void *stack = hal_mem_alloc_pages(AP_STACK_PAGES);
-	void *ist = hal_mem_alloc_pages(AP_IST_PAGES);
+	void *stack = page_alloc(AP_STACK_PAGES);
+	void *ist = page_alloc(AP_IST_PAGES);
 
 	if (!stack || !ist) {
 		out_printf(&out_console, "smp: no memory for cpu %u's stacks\n", ncpus);
@@ -163,67 +156,11 @@ void x86_smp_start(const struct x86_madt *m, unsigned max_cpus)
 	}
 }
 
-/* ---- stopping the machine ---- */
-
-static int stop_owner = -1;		/* the CPU stopping the others */
-static unsigned stop_acks;		/* CPUs parked by its NMI */
-
-void x86_smp_stop_others(void)
+void x86_smp_nmi_others(void)
 {
-	int me = (int)hal_cpu_id(), expected = -1;
-	uint64_t start, limit;
+	unsigned me = x86_this_cpu()->id, n = x86_smp_cpu_count();
 
-	if (!__atomic_compare_exchange_n(&stop_owner, &expected, me, false,
-					 __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
-		if (expected == me)
-			return;
-		x86_cpu_park();	/* another CPU is stopping the machine */
-	}
-	for (unsigned i = 0; i < ncpus; i++)
-		if ((int)i != me)
+	for (unsigned i = 0; i < n; i++)
+		if (i != me)
 			x86_lapic_send_ipi(x86_cpus[i].apic_id, ICR_NMI | ICR_ASSERT);
-	start = hal_cycles();
-	limit = hal_cycles_per_sec() / 1000000 * STOP_WAIT_US;
-	while (__atomic_load_n(&stop_acks, __ATOMIC_ACQUIRE) < ncpus - 1 &&
-	       hal_cycles() - start < limit)
-		hal_cpu_relax();
-	x86_console_break();
-}
-
-/* The other CPUs stop before the panic prints. */
-void hal_cpu_stop_others(void)
-{
-	x86_smp_stop_others();
-}
-
-bool x86_smp_nmi_stop(void)
-{
-	if (!x86_smp_stopped_by_other())
-		return false;
-	__atomic_fetch_add(&stop_acks, 1, __ATOMIC_ACQ_REL);
-	x86_cpu_park();
-}
-
-bool x86_smp_stopped_by_other(void)
-{
-	int owner = __atomic_load_n(&stop_owner, __ATOMIC_ACQUIRE);
-
-	return owner >= 0 && owner != (int)hal_cpu_id();
-}
-
-/* On the stopping CPU, before its last line: how many of the others
- * took the NMI. */
-void x86_smp_print_stopped(void)
-{
-	unsigned others = ncpus - 1, acks;
-
-	if (__atomic_load_n(&stop_owner, __ATOMIC_ACQUIRE) != (int)hal_cpu_id() ||
-	    !others)
-		return;
-	acks = __atomic_load_n(&stop_acks, __ATOMIC_ACQUIRE);
-	if (acks == others)
-		out_printf(&out_console, "stopped %u other cpus (nmi)\n", others);
-	else
-		out_printf(&out_console, "stopped %u of %u other cpus (nmi); the rest did not answer\n",
-			   acks, others);
 }

@@ -1,30 +1,10 @@
 /* The tick (hal/timer.h): every CPU's local APIC timer at HZ, the APIC
  * timer and the TSC calibrated once, on the boot CPU, against the PIT
  * (the APs' timers run off the same bus clock); hal_clock_ns() from the
- * TSC.  Also the local APIC's IPIs, for starting and stopping CPUs. */
+ * TSC.  The local APIC's registers are lapic.c's. */
 #include "hal/timer.h"
 
 #include "x86.h"
-
-#define LAPIC_BASE	0xfee00000ul
-#define LAPIC_ID	0x020
-#define LAPIC_TPR	0x080
-#define LAPIC_EOI	0x0b0
-#define LAPIC_SVR	0x0f0
-#define LAPIC_LVT_TIMER	0x320
-#define LAPIC_LVT_LINT0	0x350
-#define LAPIC_LVT_LINT1	0x360
-#define LVT_DELIVER_NMI	(4u << 8)
-#define LAPIC_ICR_LO	0x300
-#define LAPIC_ICR_HI	0x310
-#define ICR_PENDING	(1u << 12)
-#define ICR_SPINS	1000000
-#define LAPIC_TIMER_INIT 0x380
-#define LAPIC_TIMER_CUR	0x390
-#define LAPIC_TIMER_DIV	0x3e0
-#define LVT_MASKED	(1u << 16)
-#define LVT_PERIODIC	(1u << 17)
-#define TIMER_DIV_16	0x3
 
 #define PIT_HZ		1193182u
 #define CALIBRATE_MS	10
@@ -35,21 +15,6 @@ static uint64_t apic_hz;
 static uint64_t tsc_boot;
 /* ns = (tsc delta * ns_mult) >> 32, in 128-bit arithmetic. */
 static uint64_t ns_mult;
-
-static uint32_t lapic_read(unsigned reg)
-{
-	return mmio_read32(LAPIC_BASE + reg);
-}
-
-static void lapic_write(unsigned reg, uint32_t v)
-{
-	mmio_write32(LAPIC_BASE + reg, v);
-}
-
-void x86_lapic_eoi(void)
-{
-	lapic_write(LAPIC_EOI, 0);
-}
 
 uint64_t x86_tsc_hz(void)
 {
@@ -76,7 +41,7 @@ static void clock_sample_take(struct clock_sample *cs)
 	outb(0x43, 0x80);			/* latch channel 2's count */
 	lo = inb(0x42);
 	hi = inb(0x42);
-	cs->apic = lapic_read(LAPIC_TIMER_CUR);
+	cs->apic = x86_lapic_timer_current();
 	b = rdtsc();
 	cs->pit = (uint16_t)(lo | hi << 8);
 	cs->tsc = a + (b - a) / 2;
@@ -109,14 +74,13 @@ static void timer_calibrate(uint64_t *tsc_hz_out, uint64_t *apic_hz_out)
 	outb(0x43, 0xb0);			/* ch 2, lo/hi byte, mode 0 */
 	outb(0x42, 0xff);
 	outb(0x42, 0xff);
-	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
-	lapic_write(LAPIC_TIMER_INIT, 0xffffffffu);
+	x86_lapic_timer_count_down(0xffffffffu);
 	clock_sample_best(&s0);
 	do
 		clock_sample_take(&s1);
 	while ((uint16_t)(s0.pit - s1.pit) < window);
 	clock_sample_best(&s1);
-	lapic_write(LAPIC_TIMER_INIT, 0);
+	x86_lapic_timer_count_down(0);
 	pit_ticks = (uint16_t)(s0.pit - s1.pit);
 	*tsc_hz_out = (s1.tsc - s0.tsc) * PIT_HZ / pit_ticks;
 	*apic_hz_out = (uint64_t)(s0.apic - s1.apic) * PIT_HZ / pit_ticks;
@@ -125,58 +89,25 @@ static void timer_calibrate(uint64_t *tsc_hz_out, uint64_t *apic_hz_out)
 /* Periodic from here on; delivered once interrupts are enabled. */
 static void lapic_timer_start(void)
 {
-	lapic_write(LAPIC_TIMER_DIV, TIMER_DIV_16);
-	lapic_write(LAPIC_LVT_TIMER, LVT_PERIODIC | X86_VEC_TIMER);
-	lapic_write(LAPIC_TIMER_INIT, (uint32_t)(apic_hz / HZ));
+	x86_lapic_timer_periodic((uint32_t)(apic_hz / HZ));
 }
 
-static void lapic_enable(uint32_t lint1)
-{
-	lapic_write(LAPIC_TPR, 0);
-	lapic_write(LAPIC_SVR, 0x100 | X86_VEC_SPURIOUS);	/* enable */
-	lapic_write(LAPIC_LVT_LINT0, LVT_MASKED);	/* the 8259s are unused */
-	lapic_write(LAPIC_LVT_LINT1, lint1);
-	lapic_write(LAPIC_LVT_TIMER, LVT_MASKED | X86_VEC_TIMER);
-}
-
-void x86_timer_init(void)
+void hal_timer_init(void)
 {
 	/* LINT1 carries the platform's NMI (QEMU's `nmi` monitor command,
 	 * a board's NMI button): unmasked, delivered as NMI, on the boot
 	 * CPU only, so that one NMI makes one report. */
-	lapic_enable(LVT_DELIVER_NMI);
+	x86_lapic_enable(X86_LVT_NMI);
 	timer_calibrate(&tsc_hz, &apic_hz);
 	ns_mult = (1000000000ull << 32) / tsc_hz;
 	tsc_boot = rdtsc();
 	lapic_timer_start();
 }
 
-void x86_lapic_init_ap(void)
+void x86_timer_init_ap(void)
 {
-	lapic_enable(LVT_MASKED);
+	x86_lapic_enable(X86_LVT_MASKED);
 	lapic_timer_start();
-}
-
-uint32_t x86_lapic_id(void)
-{
-	return lapic_read(LAPIC_ID) >> 24;
-}
-
-static void lapic_icr_wait(void)
-{
-	for (int i = 0; i < ICR_SPINS; i++) {
-		if (!(lapic_read(LAPIC_ICR_LO) & ICR_PENDING))
-			return;
-		__asm__ volatile("pause");
-	}
-}
-
-void x86_lapic_send_ipi(unsigned apic_id, uint32_t icr_lo)
-{
-	lapic_icr_wait();
-	lapic_write(LAPIC_ICR_HI, apic_id << 24);
-	lapic_write(LAPIC_ICR_LO, icr_lo);	/* this write sends it */
-	lapic_icr_wait();
 }
 
 void x86_delay_us(uint64_t us)

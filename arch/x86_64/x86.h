@@ -123,6 +123,11 @@ static inline uint64_t read_rflags(void)
 	return f;
 }
 
+static inline void cpu_pause(void)
+{
+	__asm__ volatile("pause" : : : "memory");
+}
+
 static inline void cli(void)
 {
 	__asm__ volatile("cli" : : : "memory");
@@ -249,62 +254,64 @@ bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m);
  * before kernel_main(), interrupts off. */
 void x86_smp_start(const struct x86_madt *m, unsigned max_cpus);
 
-/* The first CPU to call it stops every other CPU with an NMI and returns
- * once they are stopped (bounded wait); on any other CPU it never
- * returns.  A second call on the stopping CPU returns at once. */
-void x86_smp_stop_others(void);
+/* NMI every other CPU that was started.  Any context. */
+void x86_smp_nmi_others(void);
 
-/* From the NMI handler, first: true when the NMI is another CPU's stop
- * request (then it does not return: the CPU parks for good). */
-bool x86_smp_nmi_stop(void);
+/* CPUs up: the boot CPU and each application processor that answered. */
+unsigned x86_smp_cpu_count(void);
 
-/* On the CPU that stopped the others: one line saying how many took
- * the NMI.  Nothing elsewhere. */
-void x86_smp_print_stopped(void);
-
-/* Park this CPU for good, silently, interrupts off. */
+/* Stop this CPU for good, silently: interrupts off, halted.  A real
+ * function, so that a CPU's RIP names it (the SMP tests look). */
 void x86_cpu_park(void) __attribute__((noreturn));
 
-/* True when another CPU has stopped the machine. */
-bool x86_smp_stopped_by_other(void);
-
-/* The local APIC (xAPIC). */
+/* The local APIC (xAPIC), identity-mapped at its architectural address
+ * (lapic.c). */
+#define X86_LVT_NMI	(4u << 8)	/* an LVT entry delivering an NMI */
+#define X86_LVT_MASKED	(1u << 16)
+/* Enable the calling CPU's APIC: LINT0 masked (the 8259s are unused),
+ * LINT1 as @lint1, the timer masked. */
+void x86_lapic_enable(uint32_t lint1);
 uint32_t x86_lapic_id(void);
+void x86_lapic_eoi(void);
 /* Send an IPI: @icr_lo is the low ICR word (vector, delivery mode, ...),
  * to the APIC @apic_id.  Waits (bounded) for the previous one to go. */
 void x86_lapic_send_ipi(unsigned apic_id, uint32_t icr_lo);
-/* An application processor's APIC: enabled, LINT0/LINT1 masked, the
- * tick at HZ with the boot CPU's calibration. */
-void x86_lapic_init_ap(void);
-/* Busy-wait at least @us microseconds (TSC; after x86_timer_init()). */
+/* The APIC timer, divided by 16: one count down from @initial (0 stops
+ * it), its current count, or periodic at @count, delivering
+ * X86_VEC_TIMER. */
+void x86_lapic_timer_count_down(uint32_t initial);
+uint32_t x86_lapic_timer_current(void);
+void x86_lapic_timer_periodic(uint32_t count);
+
+/* An application processor's APIC enabled (LINT0/LINT1 masked) and its
+ * tick started with the boot CPU's calibration (hal_timer_init()). */
+void x86_timer_init_ap(void);
+/* Busy-wait at least @us microseconds (TSC; after hal_timer_init()). */
 void x86_delay_us(uint64_t us);
+/* TSC rate in Hz, known once hal_timer_init() has calibrated it. */
+uint64_t x86_tsc_hz(void);
 
-/* A stopped CPU may have held the console: take it back. */
-void x86_console_break(void);
+/* The PVH start info (pvh.c), read once by hal_platform_early_init(). */
+void x86_pvh_read(uint32_t start_info_paddr);
+/* Its RSDP address, 0 when it gave none. */
+uint64_t x86_pvh_rsdp(void);
+const char *x86_pvh_cmdline(void);
+/* The command line's length as the boot loader gave it: longer than
+ * x86_pvh_cmdline() when that had to be cut. */
+size_t x86_pvh_cmdline_given(void);
+/* Its memory map: the number of RAM entries, and entry @i's range. */
+unsigned x86_pvh_ram_count(void);
+void x86_pvh_ram(unsigned i, uint64_t *addr, uint64_t *size);
 
-/* The PVH start info's RSDP address, 0 when it gave none. */
-uint64_t x86_boot_rsdp(void);
+/* Where the RAM ranges came from: "pvh memmap" or "cmos" (mem.c). */
+const char *x86_mem_source(void);
 
-/* Set-up steps of the boot CPU, in the order x86_boot_main() runs them. */
+/* Set-up steps of the boot CPU, in the order hal_platform_early_init()
+ * runs them. */
 void x86_serial_init(void);
 void x86_idt_init(void);
 /* Load the shared IDT on the calling CPU (an AP). */
 void x86_idt_load(void);
-void x86_mem_init(uint32_t start_info_paddr);
-const char *x86_boot_cmdline(void);
-/* The command line's length as the boot loader gave it: longer than
- * x86_boot_cmdline() when that had to be cut. */
-size_t x86_boot_cmdline_given(void);
-size_t x86_mem_pages_free(void);
-/* Where the memory map came from: "pvh memmap" or "cmos". */
-const char *x86_mem_source(void);
-void x86_timer_init(void);
-
-/* The local APIC, identity-mapped at its architectural address. */
-void x86_lapic_eoi(void);
-
-/* TSC rate in Hz, known once x86_timer_init() has calibrated it. */
-uint64_t x86_tsc_hz(void);
 
 /* Print an exception or an unclaimed NMI with the registers and a
  * backtrace, then stop.  Never returns. */

@@ -5,8 +5,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* Write @len bytes to the console, waiting for the device as needed.
- * Any context, including a panic with the console already held. */
+/* Write @len bytes to the console, waiting (bounded) for the device.
+ * Only moves bytes: which CPU writes when is kernel/console.c's, which
+ * calls this with interrupts off, at most a line at a time.  Any
+ * context, including a panic. */
 void hal_console_write(const char *buf, size_t len);
 
 /* The next received byte, or -1 when none is waiting.  Task context;

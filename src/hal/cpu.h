@@ -53,12 +53,21 @@ void hal_cpu_relax(void);
  * so samples taken while idle resolve to it. */
 void hal_cpu_idle(void);
 
-/* Stop every other CPU before a panic prints, so its report is the
- * only output.  Interrupts off.  Returns on the first CPU to call it (and
- * again on that CPU); any other caller stops inside it for good. */
-void hal_cpu_stop_others(void);
+/* Interrupt every other CPU at the highest priority the platform has
+ * (an NMI on x86; on arm64 an SGI at the pseudo-NMI priority), so that
+ * each enters kernel_nmi() even while spinning with interrupts masked
+ * where the platform allows.  Returns once the interrupts are sent, with
+ * a word for how ("nmi") that the panic report prints.  The panic
+ * protocol's one hook (kernel/panic.h); interrupts off. */
+const char *hal_cpu_interrupt_others(void);
 
-/* Stop this CPU for good, interrupts off (after a panic).  Never returns. */
+/* Stop this CPU for good, interrupts off, saying nothing; the rest of
+ * the machine goes on.  A CPU answering a panic's stop parks here. */
+void hal_cpu_park(void) __attribute__((noreturn));
+
+/* The panicking CPU's last act, after its report: stop for good.  Where
+ * the machine is a process (ksim) the process ends, with the panic's
+ * exit status.  Never returns. */
 void hal_cpu_halt(void) __attribute__((noreturn));
 
 /* A free-running cycle clock of the calling CPU and its rate in Hz.

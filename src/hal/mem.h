@@ -1,21 +1,30 @@
-/* Pages for the kernel heap. */
+/* Memory: what RAM the machine has.  Which pages are free is the
+ * kernel's business (kernel/page.c). */
 #ifndef KPROF_HAL_MEM_H
 #define KPROF_HAL_MEM_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #define HAL_PAGE_SIZE 4096
 
-/* The boot story's memory step: find the machine's RAM and make it what
- * hal_mem_alloc_pages() hands out.  Boot CPU, once, interrupts off. */
-void hal_mem_init(void);
+enum hal_mem_kind {
+	HAL_MEM_RAM,		/* usable once the kernel is up */
+	HAL_MEM_RESERVED,	/* inside RAM but never to be handed out: the
+				 * kernel image, firmware tables, a device tree */
+};
 
-/* @npages physically and virtually contiguous pages, zeroed, aligned to
- * HAL_PAGE_SIZE, or NULL when memory is exhausted.  Task context
- * (callers hold no spinlock); may take the allocator's own lock. */
-void *hal_mem_alloc_pages(size_t npages);
+struct hal_mem_range {
+	uintptr_t addr;		/* as the kernel addresses it */
+	size_t size;
+	enum hal_mem_kind kind;
+};
 
-/* Return pages hal_mem_alloc_pages() gave, with the same count. */
-void hal_mem_free_pages(void *pages, size_t npages);
+/* Fill @r with at most @max ranges, RAM and reserved in any order
+ * (reserved wins where they overlap), and return how many the platform
+ * has: more than @max means some were left out.  RAM the kernel cannot
+ * address (beyond the platform's mapping) is not reported.  Boot CPU,
+ * once, interrupts off, after hal_platform_early_init(). */
+size_t hal_mem_ranges(struct hal_mem_range *r, size_t max);
 
 #endif

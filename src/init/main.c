@@ -5,12 +5,13 @@
 #include "hal/console.h"
 #include "hal/cpu.h"
 #include "hal/entry.h"
-#include "hal/mem.h"
 #include "hal/platform.h"
 #include "hal/timer.h"
 #include "init/boot_args.h"
 #include "kernel/cmdline.h"
+#include "kernel/console.h"
 #include "kernel/kernel.h"
+#include "kernel/page.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/out.h"
@@ -71,7 +72,7 @@ void kernel_main(void)
 {
 	hal_irq_save();
 	hal_platform_early_init();		/* platform: boot CPU, traps, early console */
-	hal_mem_init();				/* memory */
+	page_init();				/* memory: RAM less what is reserved */
 	hal_timer_init();			/* the tick, calibrated, not yet delivered */
 	kernel_clock_start();			/* uptime counts from here */
 	hal_platform_banner(&out_console);	/* console: what the platform found */

@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "hal/mem.h"
+#include "kernel/page.h"
 #include "lib/kstring.h"
 #include "lib/spinlock.h"
 
@@ -63,7 +64,7 @@ static void slab_add(char *page, unsigned shift)
 static void *alloc_large(size_t size)
 {
 	size_t npages = (size + HEAP_HDR + HAL_PAGE_SIZE - 1) / HAL_PAGE_SIZE;
-	char *page = hal_mem_alloc_pages(npages);
+	char *page = page_alloc(npages);
 	struct page_hdr *h = (struct page_hdr *)page;
 	unsigned long flags;
 
@@ -95,7 +96,7 @@ void *kmalloc(size_t size)
 
 		/* Pages come with no spinlock held (hal/mem.h). */
 		spin_unlock_irqrestore(&heap_lock, flags);
-		page = hal_mem_alloc_pages(1);
+		page = page_alloc(1);
 		if (!page)
 			return NULL;
 		flags = spin_lock_irqsave(&heap_lock);
@@ -128,7 +129,7 @@ void kfree(void *p)
 		heap_pages -= npages;
 		heap_in_use -= npages * HAL_PAGE_SIZE - HEAP_HDR;
 		spin_unlock_irqrestore(&heap_lock, flags);
-		hal_mem_free_pages(h, npages);
+		page_free(h, npages);
 		return;
 	}
 	/* Slab pages are never returned: objects are few and long-lived. */

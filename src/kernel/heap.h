@@ -1,5 +1,5 @@
 /* The kernel heap: small objects from per-size slabs, large ones as
- * whole pages from hal_mem_alloc_pages(). */
+ * whole pages from page_alloc(). */
 #ifndef KPROF_KERNEL_HEAP_H
 #define KPROF_KERNEL_HEAP_H
 

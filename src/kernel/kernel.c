@@ -3,6 +3,7 @@
 #include "hal/cpu.h"
 #include "hal/entry.h"
 #include "hal/timer.h"
+#include "kernel/panic.h"
 #include "kernel/profiler.h"
 #include "kernel/stat.h"
 #include "kernel/sched.h"
@@ -30,8 +31,12 @@ uint64_t kernel_uptime_ns(void)
 	return hal_clock_ns() - boot_ns;
 }
 
+/* Another CPU is panicking: stop here, so that nothing prints over its
+ * report.  Where the platform's stop is an NMI that comes first; where
+ * it cannot interrupt a CPU at all, the tick is its answer. */
 void kernel_tick(struct trap_frame *tf)
 {
+	panic_answer_stop();
 	/* A CPU may tick before its scheduler exists (early boot). */
 	if (!sched_cpu_online(hal_cpu_id()))
 		return;
@@ -41,7 +46,10 @@ void kernel_tick(struct trap_frame *tf)
 	sched_preempt();
 }
 
+/* A panicking CPU's stop is answered before the profiler looks: it
+ * never sees that interrupt. */
 bool kernel_nmi(struct trap_frame *tf)
 {
+	panic_answer_stop();
 	return prof_nmi(tf);
 }

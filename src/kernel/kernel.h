@@ -17,7 +17,7 @@ uint64_t kernel_uptime_ns(void);
 void kernel_clock_start(void);
 
 /* Stop the machine with a message: every CPU halts, the console is taken
- * even if its holder was interrupted. */
+ * even if its holder was interrupted (the protocol: kernel/panic.h). */
 void panic(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
 #endif

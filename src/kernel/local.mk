@@ -1,9 +1,11 @@
 src_libkprof_la_SOURCES += \
 	%reldir%/backtrace.c %reldir%/backtrace.h \
 	%reldir%/cmdline.c %reldir%/cmdline.h \
+	%reldir%/console.c %reldir%/console.h \
 	%reldir%/heap.c %reldir%/heap.h \
 	%reldir%/kernel.c %reldir%/kernel.h \
-	%reldir%/panic.c \
+	%reldir%/page.c %reldir%/page.h \
+	%reldir%/panic.c %reldir%/panic.h \
 	%reldir%/random.c %reldir%/random.h \
 	%reldir%/sched.c %reldir%/sched.h \
 	%reldir%/split.c %reldir%/split.h \

@@ -76,8 +76,7 @@ void task_exit(void)
 	task_current()->state = TASK_DEAD;
 	__atomic_fetch_add(&zombies, 1, __ATOMIC_RELAXED);
 	sched_yield_cpu();
-	for (;;)		/* a dead task is never switched back to */
-		hal_cpu_halt();
+	hal_cpu_park();		/* a dead task is never switched back to */
 }
 
 struct task *task_current(void)

@@ -1,6 +1,5 @@
 #include "lib/out.h"
 
-#include "hal/console.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 
@@ -57,10 +56,3 @@ void out_buf_init(struct out_buf *ob, char *buf, size_t size)
 		buf[0] = '\0';
 }
 
-static void out_console_write(struct out *o, const char *s, size_t n)
-{
-	(void)o;
-	hal_console_write(s, n);
-}
-
-struct out out_console = { .write = out_console_write };

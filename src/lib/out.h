@@ -30,7 +30,4 @@ struct out_buf {
 
 void out_buf_init(struct out_buf *ob, char *buf, size_t size);
 
-/* A sink that writes to the console (hal/console.h). */
-extern struct out out_console;
-
 #endif

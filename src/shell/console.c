@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "hal/console.h"
+#include "kernel/console.h"
 #include "kernel/sched.h"
 #include "lib/out.h"
 

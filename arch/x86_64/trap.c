@@ -5,6 +5,8 @@
 #include "hal/cpu.h"
 #include "hal/entry.h"
 #include "kernel/backtrace.h"
+#include "kernel/console.h"
+#include "kernel/panic.h"
 #include "lib/out.h"
 #include "x86.h"
 
@@ -104,8 +106,6 @@ void x86_idt_init(void)
 	pic_disable();
 }
 
-static int trap_panicking;
-
 /* One line of the register dump: three names, each with its value. */
 static void print_regs3(struct out *o, const char *n1, uint64_t v1,
 			const char *n2, uint64_t v2, const char *n3, uint64_t v3)
@@ -134,13 +134,10 @@ void x86_trap_panic(const struct trap_frame *tf, const char *what)
 	struct out *o = &out_console;
 	uint64_t cr2 = read_cr2();
 
-	cli();
 	/* The other CPUs stop first, so this CPU's report is the only
-	 * output; a CPU that loses that race parks inside the call. */
-	x86_smp_stop_others();
-	/* A fault while printing a panic only stops. */
-	if (__atomic_exchange_n(&trap_panicking, 1, __ATOMIC_ACQ_REL))
-		hal_cpu_halt();
+	 * output; a CPU that loses that race parks inside, and a fault
+	 * while printing a panic only stops. */
+	panic_begin();
 	out_printf(o, "\npanic on cpu %u: %s (vector %lu), error 0x%lx\n",
 		   hal_cpu_id(), what, (unsigned long)tf->vector,
 		   (unsigned long)tf->error);
@@ -152,15 +149,13 @@ void x86_trap_panic(const struct trap_frame *tf, const char *what)
 	print_regs(tf);
 	out_puts(o, "backtrace:\n");
 	backtrace_print_trap(o, tf);
-	hal_cpu_halt();
+	panic_end();
 }
 
-/* A panicking CPU's stop request is claimed here, before the profiler
- * looks: kernel_nmi() never sees it. */
+/* kernel_nmi() answers a panicking CPU's stop first, then asks the
+ * profiler. */
 static void trap_nmi(struct trap_frame *tf)
 {
-	if (x86_smp_nmi_stop())
-		return;		/* not reached: the CPU parked */
 	if (!kernel_nmi(tf))
 		x86_trap_panic(tf, "unclaimed NMI");
 }

@@ -13,7 +13,9 @@
 #include "hal/cpu.h"
 #include "hal/entry.h"
 #include "hal/mem.h"
+#include "kernel/console.h"
 #include "kernel/kernel.h"
+#include "kernel/page.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
@@ -142,8 +144,8 @@ static bool vq_setup(struct vq *q, unsigned index, unsigned nbufs)
 		return false;
 	avail_end = vq_align(16 * q->size + 2 * (3 + q->size));
 	total = avail_end + vq_align(2 * 3 + 8 * q->size);
-	mem = hal_mem_alloc_pages(total / HAL_PAGE_SIZE);
-	q->bufs = hal_mem_alloc_pages(nbufs * BUF_SIZE / HAL_PAGE_SIZE);
+	mem = page_alloc(total / HAL_PAGE_SIZE);
+	q->bufs = page_alloc(nbufs * BUF_SIZE / HAL_PAGE_SIZE);
 	if (!mem || !q->bufs)
 		return false;
 	q->desc = (struct vring_desc *)mem;
