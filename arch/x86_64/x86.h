@@ -338,7 +338,7 @@ uint16_t x86_pci_io_bar(unsigned dev, unsigned fn, unsigned bar);
  * 0 when it has none or it is not routed. */
 uint8_t x86_pci_irq(unsigned dev, unsigned fn);
 
-/* The virtio-net device's interrupt (virtio_net.c), from
+/* The virtio-net device's interrupt (netdev.c), from
  * x86_trap_dispatch() for X86_VEC_NET. */
 void x86_virtio_net_irq(void);
 
