@@ -379,3 +379,17 @@ bool hal_pmu_ack(void)
 	return si->si_fd == c->perf_fd &&
 	       (state == SIM_PMU_RUNNING || state == SIM_PMU_DISARMING);
 }
+
+/* perf_event_open's period is the simulator's to choose (--pmu-hz): it
+ * never throttles on its own. */
+uint64_t hal_pmu_throttled(void)
+{
+	return 0;
+}
+
+/* Every simulated CPU opens the same perf event: the probe above already
+ * checked them all, and lscpu's portable lines say it. */
+void hal_pmu_lscpu(struct out *o)
+{
+	(void)o;
+}

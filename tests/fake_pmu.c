@@ -25,6 +25,7 @@ uint64_t fake_pmu_period[HAL_MAX_CPUS];
 void (*fake_pmu_disarm_hook)(unsigned cpu);
 unsigned fake_pmu_unclaimed;
 bool fake_pmu_fail_ops;
+uint64_t fake_pmu_throttled[HAL_MAX_CPUS];
 char fake_pmu_log[16384];
 size_t fake_pmu_log_len;
 
@@ -112,6 +113,17 @@ bool hal_pmu_ack(void)
 	if (ours)
 		fake_pmu_pending[cpu] = false;
 	return ours;
+}
+
+uint64_t hal_pmu_throttled(void)
+{
+	return fake_pmu_throttled[hal_cpu_id()];
+}
+
+/* The fake has no per-CPU lines of its own. */
+void hal_pmu_lscpu(struct out *o)
+{
+	(void)o;
 }
 
 bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours)

@@ -37,6 +37,8 @@ extern void (*fake_pmu_disarm_hook)(unsigned cpu);
 /* When set, hal_pmu_arm() and hal_pmu_disarm() do their work but report
  * failure (-EIO), as an ioctl the host refused does. */
 extern bool fake_pmu_fail_ops;
+/* What hal_pmu_throttled() answers on each CPU (0: not throttled). */
+extern uint64_t fake_pmu_throttled[HAL_MAX_CPUS];
 
 /* Overflow interrupts kernel_nmi() refused: the genuine-NMI path. */
 extern unsigned fake_pmu_unclaimed;

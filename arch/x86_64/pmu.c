@@ -109,3 +109,13 @@ bool hal_pmu_ack(void)
 {
 	return false;
 }
+
+uint64_t hal_pmu_throttled(void)
+{
+	return 0;
+}
+
+void hal_pmu_lscpu(struct out *o)
+{
+	(void)o;
+}

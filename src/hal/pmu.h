@@ -26,11 +26,16 @@ struct hal_pmu_info {
 	char why_not[64];
 };
 
-/* Find out whether this machine has a counter that really counts: ask
- * what the part claims, then enable the counter without its interrupt and
- * read it until it moves, bounded by the cycle clock (about 10 us), with
- * interrupts off on the calling CPU.  Task context, under the profiler's
- * lock, called once; the caller caches and publishes the answer. */
+/* The calling CPU's verdict: what the part claims, then whether this
+ * CPU's own counter really counts -- enabled without its interrupt and
+ * read until it moves, bounded by the cycle clock (about 10 us), with
+ * interrupts off.  CPUs of one machine may differ (hybrid parts), so the
+ * backend probes each CPU's counter on that CPU, once -- here for the
+ * calling CPU, and at a CPU's bring-up or its first hal_pmu_arm() for
+ * the others -- and caches each verdict; hal_pmu_arm() on a CPU whose
+ * counter did not prove itself programs nothing and returns -ENODEV.
+ * Any context on the calling CPU (the profiler calls it once, under its
+ * lock, and caches the answer as the machine's). */
 void hal_pmu_probe(struct hal_pmu_info *info);
 
 /* Start the calling CPU's counter so that it overflows, raising the
@@ -53,6 +58,20 @@ int hal_pmu_disarm(void);
  * overflowed; the overflow is then acknowledged and the counter rearmed
  * for the next period.  False when the interrupt is not this counter's. */
 bool hal_pmu_ack(void);
+
+/* The calling CPU's period when the backend has throttled it since
+ * hal_pmu_arm() -- the overflow handler took more than 2% of the CPU's
+ * time over the last 64 samples, so the period doubled -- else 0.  From
+ * the calling CPU's tick, interrupts off, before hal_pmu_disarm(). */
+uint64_t hal_pmu_throttled(void);
+
+struct out;
+
+/* Lines of its own for `lscpu`, after the portable ones: each CPU's
+ * verdict (claimed, proven, used) and counts of NMIs no source claimed,
+ * where the platform has them; nothing where it has nothing to add.
+ * Task context. */
+void hal_pmu_lscpu(struct out *o);
 
 /* ---- counting (`stat`) ----
  *

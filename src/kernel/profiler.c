@@ -25,6 +25,7 @@ struct prof_cpu {
 	uint64_t dropped;		/* buffer full */
 	uint64_t late;			/* claimed outside the window, not kept */
 	uint64_t errors;		/* the platform failed to arm or disarm */
+	uint64_t throttled;		/* the longest throttled period, 0 if none */
 	unsigned gen_seen;		/* the run the buffer belongs to */
 	unsigned armed_gen;		/* the last run it acknowledged arming for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
@@ -91,6 +92,7 @@ static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
 	c->dropped = 0;
 	c->late = 0;
 	c->errors = 0;
+	c->throttled = 0;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELAXED);
 }
@@ -108,6 +110,10 @@ static void prof_cpu_arm(struct prof_cpu *c)
 
 static void prof_cpu_disarm(struct prof_cpu *c)
 {
+	uint64_t throttled = hal_pmu_throttled();
+
+	if (throttled > c->throttled)
+		c->throttled = throttled;
 	/* May deliver a late overflow through kernel_nmi() while it waits:
 	 * armed is still set, so that one is claimed. */
 	if (hal_pmu_disarm() < 0)
@@ -408,6 +414,7 @@ int prof_report(struct out *o, int pid, unsigned chains)
 		.arm_wait_ns = run_arm_wait_ns,
 		.segs = segs,
 	};
+	uint64_t throttled = 0;
 
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		struct prof_cpu *c = &prof_cpus[cpu];
@@ -420,8 +427,13 @@ int prof_report(struct out *o, int pid, unsigned chains)
 		segs[in.nsegs].count = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE);
 		segs[in.nsegs].dropped = c->dropped;
 		in.errors += c->errors;
+		if (c->throttled > throttled)
+			throttled = c->throttled;
 		in.nsegs++;
 	}
+	/* The slowest CPU's rate: the one the header names. */
+	if (throttled)
+		in.throttled_hz = pmu_info.events_per_sec / throttled;
 	return prof_report_print(o, &in);
 }
 

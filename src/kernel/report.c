@@ -165,6 +165,9 @@ int prof_report_print(struct out *o, const struct prof_report_in *in)
 	out_printf(o, "%llu samples on %u cpus, %llu dropped%s, source %s\n",
 		   (unsigned long long)kept, cpus, (unsigned long long)dropped,
 		   in->pid != PROF_PID_ALL ? " (all tasks)" : "", in->source);
+	if (in->throttled_hz)
+		out_printf(o, "throttled to %llu Hz: the overflow handler took more than 2%% of a cpu\n",
+			   (unsigned long long)in->throttled_hz);
 	report_missing(o, in);
 	if (in->pid != PROF_PID_ALL)
 		out_printf(o, "pid %d only, out of %llu samples\n", in->pid,

@@ -31,6 +31,7 @@ struct prof_report_in {
 	uint32_t unarmed;		/* CPUs that never armed: left out */
 	uint64_t arm_wait_ns;		/* how long the window waited for them */
 	uint64_t errors;		/* the counter failed to arm or disarm */
+	uint64_t throttled_hz;		/* the rate a throttled counter fell to, 0 if none */
 	const struct prof_segment *segs;	/* the CPUs that did */
 	size_t nsegs;
 };

@@ -37,5 +37,6 @@ int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
 			   info->source, PROF_COUNTER_HZ);
 	else
 		out_printf(sh->out, "profile source: %s\n", prof_source_name(info));
+	hal_pmu_lscpu(sh->out);
 	return 0;
 }
