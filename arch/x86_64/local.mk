@@ -28,6 +28,8 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/pci.c \
 	%reldir%/platform.c \
 	%reldir%/pmu.c \
+	%reldir%/pmu_hw.c \
+	%reldir%/pmu_hw.h \
 	%reldir%/power.c \
 	%reldir%/pvh.c \
 	%reldir%/random.c \

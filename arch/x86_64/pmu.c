@@ -1,121 +1,725 @@
-/* hal/pmu.h for x86_64, first stage: the probe reports what CPUID claims;
- * no counter is programmed yet, so the profiler stays on the tick. */
+/* hal/pmu.h for x86_64: one cycles counter per CPU overflowing into an
+ * NMI, behind an ops table per vendor (Intel architectural perfmon, AMD
+ * core-ext counters, AMD PerfMonV2), chosen once by the first probe.
+ * Every access to the machine goes through pmu_hw.h, so that the Check
+ * suite can compile this file against a modelled CPU (tests/x86_model.c):
+ * no inline assembly here. */
 #include "hal/pmu.h"
-#include "lib/errno.h"
 
+#include "hal/cpu.h"
+#include "hal/entry.h"
+#include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "x86.h"
+#include "lib/out.h"
+#include "pmu_hw.h"
 
+/* Intel SDM Vol. 3B ch. 20 (architectural performance monitoring). */
+#define MSR_IA32_FIXED_CTR0		0x309	/* instructions retired */
+#define MSR_IA32_FIXED_CTR1		0x30a	/* unhalted core cycles */
+#define MSR_IA32_FIXED_CTR_CTRL		0x38d
+#define MSR_IA32_PERF_GLOBAL_STATUS	0x38e
+#define MSR_IA32_PERF_GLOBAL_CTRL	0x38f
+#define MSR_IA32_PERF_GLOBAL_OVF_CTRL	0x390	/* STATUS_RESET from v4 */
+#define MSR_IA32_DEBUGCTL		0x1d9
+#define DEBUGCTL_FREEZE_PERFMON_ON_PMI	(1ull << 12)
+#define FIXED_CTRL_OS(i)		(1ull << (4 * (i)))
+#define FIXED_CTRL_PMI(i)		(1ull << (4 * (i) + 3))
+#define FIXED_CTRL_FIELD(i)		(0xfull << (4 * (i)))
+#define GLOBAL_FIXED(i)			(1ull << (32 + (i)))
+
+/* AMD APM Vol. 2 ch. 13.2 (core performance counters) and 13.2.2.1
+ * (PerfMonV2 global control). */
+#define MSR_AMD_PERF_CTL(i)		(0xc0010200u + 2 * (i))
+#define MSR_AMD_PERF_CTR(i)		(0xc0010201u + 2 * (i))
+#define MSR_AMD_GLOBAL_STATUS		0xc0000300
+#define MSR_AMD_GLOBAL_CTL		0xc0000301
+#define MSR_AMD_GLOBAL_STATUS_CLR	0xc0000302
+#define AMD_CTL_OS			(1ull << 17)
+#define AMD_CTL_INT			(1ull << 20)
+#define AMD_CTL_EN			(1ull << 22)
+#define AMD_EVENT_CYCLES		0x76	/* PMCx076, CPU clocks not halted */
+#define AMD_EVENT_INSTRUCTIONS		0xc0	/* PMCx0C0, retired instructions */
+#define AMD_WIDTH			48
+
+/* The local APIC's performance-counter LVT entry: xAPIC offset 0x340,
+ * x2APIC MSR 0x834 (IA32_APIC_BASE bit 10 says which is live). */
+#define MSR_IA32_APIC_BASE		0x1b
+#define APIC_BASE_X2APIC		(1ull << 10)
+#define LAPIC_LVT_PERF			0x340
+#define MSR_X2APIC_LVT_PERF		0x834
+#define LVT_DELIVER_NMI			(4u << 8)
+
+#define PROBE_SPIN_US			10	/* a live counter moves at once */
+#define DISARM_WAIT_US			50	/* an overflow NMI in flight */
+#define LATE_WINDOW_US			1000	/* a late overflow lands by then */
+#define THROTTLE_SAMPLES		64
+#define THROTTLE_PERCENT		2
+
+/* One vendor's way with the one counter. */
+struct x86_pmu_ops {
+	const char *name;		/* in the report's source */
+	int (*prove)(char *why, size_t len);	/* probe: firmware, moves */
+	void (*start)(uint64_t count);	/* write, enable with the PMI */
+	void (*stop)(void);		/* disable, nothing else */
+	bool (*overflowed)(void);	/* this counter's overflow, exactly */
+	void (*clear)(void);		/* acknowledge it */
+	void (*count_start)(void);	/* cycles and instructions, no PMI */
+	void (*count_read)(uint64_t v[2]);
+	void (*count_stop)(void);
+};
+
+/* What CPUID says about the calling CPU. */
 struct x86_pmu_claim {
 	char vendor[13];
-	unsigned arch_perfmon;		/* CPUID 0xA EAX[7:0] */
+	unsigned version;		/* CPUID 0xA EAX[7:0] */
 	unsigned gp_counters;		/* CPUID 0xA EAX[15:8] */
+	unsigned fixed_width;		/* CPUID 0xA EDX[12:5] */
+	bool fixed0, fixed1;		/* EDX[4:0] counters, or (v5) ECX bits */
 	bool amd_core_ext;		/* CPUID 0x80000001 ECX bit 23 */
 	bool amd_perfmon_v2;		/* CPUID 0x80000022 EAX bit 0 */
 };
 
+enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
+
+/* One CPU's counter: only that CPU writes it. */
+struct x86_pmu_cpu {
+	int verdict;
+	bool used;			/* armed at least once */
+	bool x2apic;
+	bool running;			/* armed, PMI on */
+	bool waiting;			/* disarm waits for an overflow NMI */
+	bool landed;			/* ... and it came */
+	uint64_t period;
+	uint64_t throttled;		/* doubled period since arming, or 0 */
+	uint64_t late_until;		/* TSC: one late overflow is ours */
+	uint64_t unknown_nmis, late_nmis;
+	unsigned win_n;			/* the throttle's 64-sample window */
+	uint64_t win_start, win_cost;
+	char why[64];
+} __attribute__((aligned(HAL_CACHELINE)));
+
+static struct x86_pmu_cpu x86_pmu_cpus[HAL_MAX_CPUS];
+static const struct x86_pmu_ops *x86_pmu;	/* chosen by the first probe */
+static unsigned x86_pmu_width;			/* bits of the counter */
+static struct x86_pmu_claim x86_pmu_first;	/* the first probe's claim */
+
+static struct x86_pmu_cpu *pmu_self(void)
+{
+	return &x86_pmu_cpus[hal_cpu_id()];
+}
+
+static uint64_t pmu_mask(void)
+{
+	return x86_pmu_width >= 64 ? ~0ull : (1ull << x86_pmu_width) - 1;
+}
+
+static uint64_t us_to_tsc(uint64_t us)
+{
+	return x86_hw_tsc_hz() / 1000000 * us;
+}
+
+/* ---- CPUID: the claim ---- */
+
 static void pmu_read_cpuid(struct x86_pmu_claim *c)
 {
 	uint32_t r[4], max, max_ext;
+	unsigned nfixed;
 
-	cpuid(0, 0, r);
+	kmemset(c, 0, sizeof(*c));
+	x86_hw_cpuid(0, 0, r);
 	max = r[0];
 	kmemcpy(c->vendor, &r[1], 4);
 	kmemcpy(c->vendor + 4, &r[3], 4);
 	kmemcpy(c->vendor + 8, &r[2], 4);
-	c->vendor[12] = '\0';
 	if (max >= 0xa) {
-		cpuid(0xa, 0, r);
-		c->arch_perfmon = r[0] & 0xff;
+		x86_hw_cpuid(0xa, 0, r);
+		c->version = r[0] & 0xff;
 		c->gp_counters = (r[0] >> 8) & 0xff;
+		nfixed = r[3] & 0x1f;
+		c->fixed_width = (r[3] >> 5) & 0xff;
+		/* SDM: from v5, ECX bit i also enumerates fixed counter i. */
+		c->fixed0 = nfixed >= 1 || (c->version >= 5 && (r[2] & 1));
+		c->fixed1 = nfixed >= 2 || (c->version >= 5 && (r[2] & 2));
 	}
-	cpuid(0x80000000, 0, r);
+	x86_hw_cpuid(0x80000000, 0, r);
 	max_ext = r[0];
-	if (max_ext >= 0x80000001) {
-		cpuid(0x80000001, 0, r);
+	if (max_ext >= 0x80000001 && max_ext < 0x8000ffff) {
+		x86_hw_cpuid(0x80000001, 0, r);
 		c->amd_core_ext = r[2] >> 23 & 1;
 	}
-	if (max_ext >= 0x80000022) {
-		cpuid(0x80000022, 0, r);
+	if (max_ext >= 0x80000022 && max_ext < 0x8000ffff) {
+		x86_hw_cpuid(0x80000022, 0, r);
 		c->amd_perfmon_v2 = r[0] & 1;
 	}
 }
 
-void hal_pmu_probe(struct hal_pmu_info *info)
+static bool intel_claims(const struct x86_pmu_claim *c)
 {
-	struct x86_pmu_claim c = { 0 };
-
-	pmu_read_cpuid(&c);
-	kmemset(info, 0, sizeof(*info));
-	if (c.arch_perfmon)
-		ksnprintf(info->claim, sizeof(info->claim),
-			  "%s arch perfmon v%u, %u counters", c.vendor,
-			  c.arch_perfmon, c.gp_counters);
-	else if (c.amd_perfmon_v2)
-		ksnprintf(info->claim, sizeof(info->claim),
-			  "%s core-ext counters, perfmonv2", c.vendor);
-	else if (c.amd_core_ext)
-		ksnprintf(info->claim, sizeof(info->claim),
-			  "%s core-ext counters", c.vendor);
-	else
-		ksnprintf(info->claim, sizeof(info->claim),
-			  "%s, no performance counters", c.vendor);
-	info->claimed = c.arch_perfmon >= 2 || c.amd_core_ext;
-	info->counts = false;
-	info->events_per_sec = x86_tsc_hz();
-	kstrlcpy(info->why_not, "counter backend not implemented yet",
-		 sizeof(info->why_not));
+	return c->version >= 2 && c->fixed1 && c->fixed_width >= 32;
 }
 
-/* Never called: the probe never proves a counter, so the profiler uses
- * the tick (the backend is its own issue). */
+static void pmu_claim_text(const struct x86_pmu_claim *c, char *s, size_t n)
+{
+	if (c->version)
+		ksnprintf(s, n, "%s arch perfmon v%u, %u counters", c->vendor,
+			  c->version, c->gp_counters);
+	else if (c->amd_perfmon_v2)
+		ksnprintf(s, n, "%s core-ext counters, perfmonv2", c->vendor);
+	else if (c->amd_core_ext)
+		ksnprintf(s, n, "%s core-ext counters", c->vendor);
+	else
+		ksnprintf(s, n, "%s, no performance counters", c->vendor);
+}
+
+/* Spin until @read moves from @first, bounded by TSC time. */
+static bool pmu_moves(uint64_t (*read)(void), uint64_t first)
+{
+	uint64_t start = x86_hw_tsc(), limit = us_to_tsc(PROBE_SPIN_US);
+
+	do {
+		if (read() != first)
+			return true;
+	} while (x86_hw_tsc() - start < limit);
+	return false;
+}
+
+/* ---- Intel: fixed counter 1, unhalted core cycles ---- */
+
+static uint64_t intel_ctr1(void)
+{
+	return x86_hw_rdmsr(MSR_IA32_FIXED_CTR1);
+}
+
+static void intel_stop(void)
+{
+	uint64_t g = x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+	uint64_t f = x86_hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+
+	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, g & ~GLOBAL_FIXED(1));
+	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, f & ~FIXED_CTRL_FIELD(1));
+}
+
+static void intel_enable(uint64_t count, uint64_t field)
+{
+	uint64_t f;
+
+	intel_stop();
+	x86_hw_wrmsr(MSR_IA32_FIXED_CTR1, count & pmu_mask());
+	f = x86_hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL) & ~FIXED_CTRL_FIELD(1);
+	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, f | field);
+	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
+		     x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL) | GLOBAL_FIXED(1));
+}
+
+static int intel_prove(char *why, size_t len)
+{
+	uint64_t f, g, dbg;
+	bool moved;
+
+	if (x86_hw_rdmsr_safe(MSR_IA32_FIXED_CTR_CTRL, &f) < 0 ||
+	    x86_hw_rdmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, &g) < 0 ||
+	    x86_hw_rdmsr_safe(MSR_IA32_FIXED_CTR1, &(uint64_t){ 0 }) < 0 ||
+	    x86_hw_rdmsr_safe(MSR_IA32_PERF_GLOBAL_STATUS, &(uint64_t){ 0 }) < 0) {
+		ksnprintf(why, len, "claimed, but its MSRs fault");
+		return -EIO;
+	}
+	/* Linux's check_hw_exists: a counter already enabled is someone
+	 * else's (firmware, a hypervisor's own use). */
+	if (f & FIXED_CTRL_FIELD(1) & 0x30) {
+		ksnprintf(why, len, "fixed counter 1 in use by firmware");
+		return -EBUSY;
+	}
+	/* Set, the counters freeze at the first PMI and never restart. */
+	if (x86_hw_rdmsr_safe(MSR_IA32_DEBUGCTL, &dbg) == 0 &&
+	    (dbg & DEBUGCTL_FREEZE_PERFMON_ON_PMI) &&
+	    x86_hw_wrmsr_safe(MSR_IA32_DEBUGCTL,
+			      dbg & ~DEBUGCTL_FREEZE_PERFMON_ON_PMI) < 0) {
+		ksnprintf(why, len, "FREEZE_PERFMON_ON_PMI cannot be cleared");
+		return -EIO;
+	}
+	if (x86_hw_wrmsr_safe(MSR_IA32_FIXED_CTR1, 0) < 0 ||
+	    x86_hw_wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL,
+			      (f & ~FIXED_CTRL_FIELD(1)) | FIXED_CTRL_OS(1)) < 0 ||
+	    x86_hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, g | GLOBAL_FIXED(1)) < 0) {
+		ksnprintf(why, len, "claimed, but its MSRs fault");
+		return -EIO;
+	}
+	moved = pmu_moves(intel_ctr1, 0);
+	x86_hw_wrmsr_safe(MSR_IA32_PERF_GLOBAL_CTRL, g & ~GLOBAL_FIXED(1));
+	x86_hw_wrmsr_safe(MSR_IA32_FIXED_CTR_CTRL, f & ~FIXED_CTRL_FIELD(1));
+	x86_hw_wrmsr_safe(MSR_IA32_FIXED_CTR1, 0);
+	if (!moved) {
+		ksnprintf(why, len, "counter did not move in %u us", PROBE_SPIN_US);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void intel_start(uint64_t count)
+{
+	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_FIXED(1));
+	intel_enable(count, FIXED_CTRL_OS(1) | FIXED_CTRL_PMI(1));
+}
+
+static bool intel_overflowed(void)
+{
+	/* Masked to the one counter we own. */
+	return x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_STATUS) & GLOBAL_FIXED(1);
+}
+
+static void intel_clear(void)
+{
+	/* GLOBAL_OVF_CTRL, named GLOBAL_STATUS_RESET from v4: same MSR,
+	 * same bit. */
+	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_FIXED(1));
+}
+
+static void intel_count_start(void)
+{
+	uint64_t f = x86_hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+	uint64_t g = x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+
+	f &= ~(FIXED_CTRL_FIELD(0) | FIXED_CTRL_FIELD(1));
+	if (x86_pmu_first.fixed0)
+		f |= FIXED_CTRL_OS(0);
+	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, f | FIXED_CTRL_OS(1));
+	g |= GLOBAL_FIXED(1) | (x86_pmu_first.fixed0 ? GLOBAL_FIXED(0) : 0);
+	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, g);
+}
+
+static void intel_count_read(uint64_t v[2])
+{
+	v[0] = x86_hw_rdmsr(MSR_IA32_FIXED_CTR1);
+	v[1] = x86_pmu_first.fixed0 ? x86_hw_rdmsr(MSR_IA32_FIXED_CTR0) : 0;
+}
+
+static void intel_count_stop(void)
+{
+	uint64_t f = x86_hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL);
+	uint64_t g = x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
+
+	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, g & ~(GLOBAL_FIXED(0) | GLOBAL_FIXED(1)));
+	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL,
+		     f & ~(FIXED_CTRL_FIELD(0) | FIXED_CTRL_FIELD(1)));
+}
+
+static const struct x86_pmu_ops intel_ops = {
+	.name = "intel fixed-ctr1",
+	.prove = intel_prove,
+	.start = intel_start,
+	.stop = intel_stop,
+	.overflowed = intel_overflowed,
+	.clear = intel_clear,
+	.count_start = intel_count_start,
+	.count_read = intel_count_read,
+	.count_stop = intel_count_stop,
+};
+
+/* ---- AMD: PERF_CTL0/CTR0 of the core extension, PMCx076 ---- */
+
+static bool amd_v2(void)
+{
+	return x86_pmu_first.amd_perfmon_v2;
+}
+
+static uint64_t amd_ctr0(void)
+{
+	return x86_hw_rdmsr(MSR_AMD_PERF_CTR(0));
+}
+
+static int amd_prove(char *why, size_t len)
+{
+	uint64_t ctl, g = 0;
+	bool moved;
+
+	if (x86_hw_rdmsr_safe(MSR_AMD_PERF_CTL(0), &ctl) < 0 ||
+	    x86_hw_rdmsr_safe(MSR_AMD_PERF_CTR(0), &(uint64_t){ 0 }) < 0 ||
+	    (amd_v2() && x86_hw_rdmsr_safe(MSR_AMD_GLOBAL_CTL, &g) < 0)) {
+		ksnprintf(why, len, "claimed, but its MSRs fault");
+		return -EIO;
+	}
+	if (ctl & AMD_CTL_EN) {
+		ksnprintf(why, len, "counter 0 in use by firmware");
+		return -EBUSY;
+	}
+	if (x86_hw_wrmsr_safe(MSR_AMD_PERF_CTR(0), 0) < 0 ||
+	    x86_hw_wrmsr_safe(MSR_AMD_PERF_CTL(0), AMD_EVENT_CYCLES | AMD_CTL_OS) < 0 ||
+	    (amd_v2() && x86_hw_wrmsr_safe(MSR_AMD_GLOBAL_CTL, g | 1) < 0) ||
+	    x86_hw_wrmsr_safe(MSR_AMD_PERF_CTL(0),
+			      AMD_EVENT_CYCLES | AMD_CTL_OS | AMD_CTL_EN) < 0) {
+		ksnprintf(why, len, "claimed, but its MSRs fault");
+		return -EIO;
+	}
+	moved = pmu_moves(amd_ctr0, 0);
+	x86_hw_wrmsr_safe(MSR_AMD_PERF_CTL(0), 0);
+	if (amd_v2())
+		x86_hw_wrmsr_safe(MSR_AMD_GLOBAL_CTL, g & ~1ull);
+	x86_hw_wrmsr_safe(MSR_AMD_PERF_CTR(0), 0);
+	if (!moved) {
+		ksnprintf(why, len, "counter did not move in %u us", PROBE_SPIN_US);
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static void amd_stop(void)
+{
+	x86_hw_wrmsr(MSR_AMD_PERF_CTL(0), AMD_EVENT_CYCLES | AMD_CTL_OS);
+	if (amd_v2())
+		x86_hw_wrmsr(MSR_AMD_GLOBAL_CTL,
+			     x86_hw_rdmsr(MSR_AMD_GLOBAL_CTL) & ~1ull);
+}
+
+static void amd_start(uint64_t count)
+{
+	amd_stop();
+	x86_hw_wrmsr(MSR_AMD_PERF_CTR(0), count & pmu_mask());
+	if (amd_v2())
+		x86_hw_wrmsr(MSR_AMD_GLOBAL_STATUS_CLR, 1);
+	x86_hw_wrmsr(MSR_AMD_PERF_CTL(0),
+		     AMD_EVENT_CYCLES | AMD_CTL_OS | AMD_CTL_INT | AMD_CTL_EN);
+	/* PerfMonV2: counts only with both EN and its GLOBAL_CTL bit. */
+	if (amd_v2())
+		x86_hw_wrmsr(MSR_AMD_GLOBAL_CTL,
+			     x86_hw_rdmsr(MSR_AMD_GLOBAL_CTL) | 1);
+}
+
+static bool amd_overflowed(void)
+{
+	/* Masked to our counter: some microcode sets reserved bits. */
+	if (amd_v2())
+		return x86_hw_rdmsr(MSR_AMD_GLOBAL_STATUS) & 1;
+	/* Armed below zero: the top bit clears when it passes zero. */
+	return !(amd_ctr0() & (1ull << (AMD_WIDTH - 1)));
+}
+
+static void amd_clear(void)
+{
+	if (amd_v2())
+		x86_hw_wrmsr(MSR_AMD_GLOBAL_STATUS_CLR, 1);
+	else	/* below zero again: cannot read as overflowed */
+		x86_hw_wrmsr(MSR_AMD_PERF_CTR(0), pmu_mask());
+}
+
+static void amd_count_start(void)
+{
+	x86_hw_wrmsr(MSR_AMD_PERF_CTL(0), AMD_EVENT_CYCLES | AMD_CTL_OS | AMD_CTL_EN);
+	x86_hw_wrmsr(MSR_AMD_PERF_CTL(1),
+		     AMD_EVENT_INSTRUCTIONS | AMD_CTL_OS | AMD_CTL_EN);
+	if (amd_v2())
+		x86_hw_wrmsr(MSR_AMD_GLOBAL_CTL,
+			     x86_hw_rdmsr(MSR_AMD_GLOBAL_CTL) | 3);
+}
+
+static void amd_count_read(uint64_t v[2])
+{
+	v[0] = x86_hw_rdmsr(MSR_AMD_PERF_CTR(0));
+	v[1] = x86_hw_rdmsr(MSR_AMD_PERF_CTR(1));
+}
+
+static void amd_count_stop(void)
+{
+	x86_hw_wrmsr(MSR_AMD_PERF_CTL(0), 0);
+	x86_hw_wrmsr(MSR_AMD_PERF_CTL(1), 0);
+	if (amd_v2())
+		x86_hw_wrmsr(MSR_AMD_GLOBAL_CTL,
+			     x86_hw_rdmsr(MSR_AMD_GLOBAL_CTL) & ~3ull);
+}
+
+static const struct x86_pmu_ops amd_ops = {
+	.name = "amd pmc0",
+	.prove = amd_prove,
+	.start = amd_start,
+	.stop = amd_stop,
+	.overflowed = amd_overflowed,
+	.clear = amd_clear,
+	.count_start = amd_count_start,
+	.count_read = amd_count_read,
+	.count_stop = amd_count_stop,
+};
+
+static const struct x86_pmu_ops amd_v2_ops = {
+	.name = "amd perfmonv2",
+	.prove = amd_prove,
+	.start = amd_start,
+	.stop = amd_stop,
+	.overflowed = amd_overflowed,
+	.clear = amd_clear,
+	.count_start = amd_count_start,
+	.count_read = amd_count_read,
+	.count_stop = amd_count_stop,
+};
+
+/* ---- the LVT entry ---- */
+
+/* Delivers NMI, unmasked: the APIC masks the entry as it delivers a PMI
+ * (Intel SDM 3B 11.5.1; AMD APM 2, 16.4.1), so this follows every one. */
+static void pmu_lvt_nmi(const struct x86_pmu_cpu *pc)
+{
+	if (pc->x2apic)
+		x86_hw_wrmsr(MSR_X2APIC_LVT_PERF, LVT_DELIVER_NMI);
+	else
+		x86_hw_xapic_write(LAPIC_LVT_PERF, LVT_DELIVER_NMI);
+}
+
+/* ---- the probe: per CPU, cached ---- */
+
+/* Choose the ops table from the first CPU's claim: the vendor does not
+ * change from one CPU to the next. */
+static void pmu_choose(const struct x86_pmu_claim *c)
+{
+	if (x86_pmu || !(intel_claims(c) || c->amd_core_ext))
+		return;
+	x86_pmu_first = *c;
+	if (intel_claims(c)) {
+		x86_pmu_width = c->fixed_width;
+		x86_pmu = &intel_ops;
+	} else {
+		x86_pmu_width = AMD_WIDTH;
+		x86_pmu = c->amd_perfmon_v2 ? &amd_v2_ops : &amd_ops;
+	}
+}
+
+/* The calling CPU's counter, once: interrupts off, no PMI. */
+static void pmu_probe_self(struct x86_pmu_cpu *pc)
+{
+	struct x86_pmu_claim claim, *c = &claim;
+	uint64_t base;
+
+	if (pc->verdict != V_UNKNOWN)
+		return;
+	pmu_read_cpuid(c);
+	pmu_choose(c);
+	if (!x86_pmu || !(intel_claims(c) || c->amd_core_ext)) {
+		pc->verdict = V_NONE;
+		kstrlcpy(pc->why, c->version || c->amd_core_ext ?
+			 "no counter this backend can drive" : "nothing claimed",
+			 sizeof(pc->why));
+		return;
+	}
+	pc->x2apic = x86_hw_rdmsr_safe(MSR_IA32_APIC_BASE, &base) == 0 &&
+		     (base & APIC_BASE_X2APIC);
+	pc->verdict = x86_pmu->prove(pc->why, sizeof(pc->why)) == 0 ? V_COUNTS
+								     : V_CLAIMED;
+}
+
+void hal_pmu_probe(struct hal_pmu_info *info)
+{
+	struct x86_pmu_cpu *pc = pmu_self();
+	struct x86_pmu_claim c;
+
+	pmu_probe_self(pc);
+	pmu_read_cpuid(&c);
+	kmemset(info, 0, sizeof(*info));
+	pmu_claim_text(&c, info->claim, sizeof(info->claim));
+	info->claimed = pc->verdict >= V_CLAIMED;
+	info->counts = pc->verdict == V_COUNTS;
+	info->events_per_sec = x86_hw_tsc_hz();
+	if (info->counts)
+		ksnprintf(info->source, sizeof(info->source), "pmu/nmi %s",
+			  x86_pmu->name);
+	else if (pc->verdict == V_CLAIMED)
+		kstrlcpy(info->why_not, pc->why, sizeof(info->why_not));
+}
+
+/* ---- sampling ---- */
+
 int hal_pmu_arm(uint64_t period)
 {
-	(void)period;
-	return -ENOSYS;
+	struct x86_pmu_cpu *pc = pmu_self();
+
+	pmu_probe_self(pc);
+	if (pc->verdict != V_COUNTS || !period)
+		return -ENODEV;
+	pc->period = period;
+	pc->throttled = 0;
+	pc->late_until = 0;
+	pc->win_n = 0;
+	pc->win_cost = 0;
+	pc->win_start = x86_hw_tsc();
+	pc->used = true;
+	pmu_lvt_nmi(pc);
+	__atomic_store_n(&pc->running, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	x86_pmu->start(-period);
+	return 0;
 }
 
 int hal_pmu_disarm(void)
 {
-	return -ENOSYS;
+	struct x86_pmu_cpu *pc = pmu_self();
+	uint64_t start;
+	bool pending;
+
+	if (!pc->running)
+		return pc->verdict == V_COUNTS ? 0 : -ENODEV;
+	x86_pmu->stop();
+	__atomic_store_n(&pc->running, false, __ATOMIC_RELAXED);
+	pending = x86_pmu->overflowed();
+	if (pending && x86_pmu == &amd_ops) {
+		/* No global status to say the NMI was raised: wait, bounded,
+		 * for the one an overflow sends (the profiler still counts
+		 * it as ours). */
+		__atomic_store_n(&pc->landed, false, __ATOMIC_RELAXED);
+		__atomic_store_n(&pc->waiting, true, __ATOMIC_RELEASE);
+		start = x86_hw_tsc();
+		while (!__atomic_load_n(&pc->landed, __ATOMIC_ACQUIRE) &&
+		       x86_hw_tsc() - start < us_to_tsc(DISARM_WAIT_US))
+			;
+		__atomic_store_n(&pc->waiting, false, __ATOMIC_RELEASE);
+		pending = !__atomic_load_n(&pc->landed, __ATOMIC_ACQUIRE);
+	}
+	x86_pmu->clear();
+	/* An overflow seen now may still have its NMI on the way: the
+	 * first NMI no other source claims, shortly, is that one. */
+	if (pending)
+		pc->late_until = x86_hw_tsc() + us_to_tsc(LATE_WINDOW_US);
+	return 0;
 }
 
-/* Counting: the events `stat` names, none of them counted until the
- * counter backend exists (and QEMU's TCG claims no PMU at all). */
+bool hal_pmu_ack(void)
+{
+	struct x86_pmu_cpu *pc = pmu_self();
+	bool running = __atomic_load_n(&pc->running, __ATOMIC_RELAXED);
+
+	if (!x86_pmu || (!running && !__atomic_load_n(&pc->waiting, __ATOMIC_ACQUIRE)))
+		return false;
+	if (!x86_pmu->overflowed())
+		return false;
+	x86_pmu->clear();
+	if (running) {
+		x86_pmu->start(-pc->period);
+	} else {
+		__atomic_store_n(&pc->landed, true, __ATOMIC_RELEASE);
+	}
+	pmu_lvt_nmi(pc);
+	return true;
+}
+
+uint64_t hal_pmu_throttled(void)
+{
+	return pmu_self()->throttled;
+}
+
+/* 64 samples' handler time against the time they spanned: above 2%,
+ * the period doubles from the next rearm. */
+static void pmu_throttle_account(struct x86_pmu_cpu *pc, uint64_t cost, uint64_t now)
+{
+	pc->win_cost += cost;
+	if (++pc->win_n < THROTTLE_SAMPLES)
+		return;
+	if (pc->win_cost * 100 > (now - pc->win_start) * THROTTLE_PERCENT &&
+	    pc->period < (pmu_mask() >> 1)) {
+		pc->period *= 2;
+		pc->throttled = pc->period;
+	}
+	pc->win_n = 0;
+	pc->win_cost = 0;
+	pc->win_start = now;
+}
+
+unsigned x86_pmu_nmi(struct trap_frame *tf)
+{
+	struct x86_pmu_cpu *pc = pmu_self();
+	uint64_t t0 = x86_hw_tsc(), t1;
+	unsigned found = 0;
+	uint8_t reason;
+
+	/* The panic stop first (it never returns), then our overflow. */
+	if (kernel_nmi(tf))
+		found |= X86_NMI_STOP_OR_OVERFLOW;
+	reason = x86_hw_inb(0x61);
+	if (reason & 0x80)
+		found |= X86_NMI_SERR;
+	if (reason & 0x40)
+		found |= X86_NMI_IOCHK;
+	t1 = x86_hw_tsc();
+	if (found & X86_NMI_STOP_OR_OVERFLOW) {
+		if (pc->running)
+			pmu_throttle_account(pc, t1 - t0, t1);
+	} else if (pc->late_until) {
+		/* Once: the credit is spent whatever else came with it. */
+		if (!found && t1 < pc->late_until) {
+			found |= X86_NMI_LATE;
+			pc->late_nmis++;
+		}
+		pc->late_until = 0;
+	}
+	if (!found)
+		pc->unknown_nmis++;
+	return found;
+}
+
+void hal_pmu_lscpu(struct out *o)
+{
+	uint64_t unknown = 0, late = 0;
+	unsigned n = hal_cpu_count();
+
+	if (n > HAL_MAX_CPUS)
+		n = HAL_MAX_CPUS;
+	for (unsigned cpu = 0; cpu < n; cpu++) {
+		const struct x86_pmu_cpu *pc = &x86_pmu_cpus[cpu];
+
+		unknown += pc->unknown_nmis;
+		late += pc->late_nmis;
+		switch (pc->verdict) {
+		case V_UNKNOWN:
+			out_printf(o, "cpu %u: counter not probed yet\n", cpu);
+			break;
+		case V_NONE:
+			out_printf(o, "cpu %u: counter not claimed\n", cpu);
+			break;
+		case V_CLAIMED:
+			out_printf(o, "cpu %u: counter claimed, not proven (%s)\n",
+				   cpu, pc->why);
+			break;
+		default:
+			out_printf(o, "cpu %u: counter claimed, proven, %s\n", cpu,
+				   pc->used ? "used" : "not used yet");
+		}
+	}
+	out_printf(o, "nmis: %llu unknown, %llu late overflows claimed\n",
+		   (unsigned long long)unknown, (unsigned long long)late);
+}
+
+/* ---- counting (`stat`): cycles and instructions ---- */
+
+static bool count_on[HAL_MAX_CPUS];
+
 unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
 {
 	names[0] = "cycles";
 	names[1] = "instructions";
-	bits[0] = bits[1] = 48;
+	bits[0] = bits[1] = x86_pmu_width ? x86_pmu_width : 48;
 	return 2;
 }
 
 void hal_pmu_count_open(bool open[])
 {
+	struct x86_pmu_cpu *pc = pmu_self();
+
+	pmu_probe_self(pc);
 	open[0] = open[1] = false;
+	if (pc->verdict != V_COUNTS || pc->running)
+		return;
+	x86_pmu->count_start();
+	count_on[hal_cpu_id()] = true;
+	open[0] = true;
+	open[1] = x86_pmu != &intel_ops || x86_pmu_first.fixed0;
 }
 
 void hal_pmu_count_read(uint64_t values[])
 {
 	values[0] = values[1] = 0;
+	if (count_on[hal_cpu_id()])
+		x86_pmu->count_read(values);
 }
 
 void hal_pmu_count_close(void)
 {
-}
-
-bool hal_pmu_ack(void)
-{
-	return false;
-}
-
-uint64_t hal_pmu_throttled(void)
-{
-	return 0;
-}
-
-void hal_pmu_lscpu(struct out *o)
-{
-	(void)o;
+	if (!count_on[hal_cpu_id()])
+		return;
+	x86_pmu->count_stop();
+	count_on[hal_cpu_id()] = false;
 }

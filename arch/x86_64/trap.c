@@ -8,6 +8,7 @@
 #include "kernel/console.h"
 #include "kernel/panic.h"
 #include "lib/out.h"
+#include "pmu_hw.h"
 #include "x86.h"
 
 struct idt_gate {
@@ -152,11 +153,19 @@ void x86_trap_panic(const struct trap_frame *tf, const char *what)
 	panic_end();
 }
 
-/* kernel_nmi() answers a panicking CPU's stop first, then asks the
- * profiler. */
+/* Every source, every time (pmu.c): the panic stop and the profiler's
+ * overflow through kernel_nmi(), then port 0x61's hardware errors.  A
+ * hardware error is reported even when an overflow came with it; an NMI
+ * nobody claims is counted (lscpu) and panics. */
 static void trap_nmi(struct trap_frame *tf)
 {
-	if (!kernel_nmi(tf))
+	unsigned found = x86_pmu_nmi(tf);
+
+	if (found & X86_NMI_SERR)
+		x86_trap_panic(tf, "NMI: PCI system error (SERR, port 0x61 bit 7)");
+	if (found & X86_NMI_IOCHK)
+		x86_trap_panic(tf, "NMI: I/O channel check (IOCHK, port 0x61 bit 6)");
+	if (!found)
 		x86_trap_panic(tf, "unclaimed NMI");
 }
 
@@ -180,6 +189,9 @@ void x86_trap_dispatch(struct trap_frame *tf)
 		trap_nmi(tf);
 		return;
 	}
+	/* A _safe MSR access that faulted resumes at its fixup. */
+	if (v == 13 && x86_extable_fixup(tf))
+		return;
 	if (v < 32) {
 		const char *name = exception_names[v];
 

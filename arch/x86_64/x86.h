@@ -318,6 +318,10 @@ void x86_idt_load(void);
 void x86_trap_panic(const struct trap_frame *tf, const char *what)
 	__attribute__((noreturn));
 
+/* A fault at an access with an exception-table entry (pmu_hw.c): move
+ * @tf to its fixup and return true; false when the address has none. */
+bool x86_extable_fixup(struct trap_frame *tf);
+
 /* Called from entry.S for every vector. */
 void x86_trap_dispatch(struct trap_frame *tf);
 

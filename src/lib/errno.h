@@ -9,6 +9,7 @@
 #define EAGAIN 11
 #define ENOMEM 12
 #define EBUSY 16
+#define ENODEV 19
 #define EINVAL 22
 #define ENOSPC 28
 #define ERANGE 34
