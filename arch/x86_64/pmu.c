@@ -603,7 +603,7 @@ uint64_t hal_pmu_throttled(void)
 }
 
 /* 64 samples' handler time against the time they spanned: above 2%,
- * the period doubles from the next rearm. */
+ * the period doubles. */
 static void pmu_throttle_account(struct x86_pmu_cpu *pc, uint64_t cost, uint64_t now)
 {
 	pc->win_cost += cost;
@@ -613,6 +613,8 @@ static void pmu_throttle_account(struct x86_pmu_cpu *pc, uint64_t cost, uint64_t
 	    pc->period < (pmu_mask() >> 1)) {
 		pc->period *= 2;
 		pc->throttled = pc->period;
+		/* Rearmed moments ago by the ack: at the new period now. */
+		x86_pmu->start(-pc->period);
 	}
 	pc->win_n = 0;
 	pc->win_cost = 0;

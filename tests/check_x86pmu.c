@@ -1,0 +1,581 @@
+/* The x86 PMU backend (arch/x86_64/pmu.c) against modelled CPUs
+ * (tests/x86_model.c): probe verdicts, arm/overflow/ack/re-arm per
+ * vendor, the late overflow, every NMI source, the throttle, stat's
+ * counts and the x2APIC LVT entry. */
+#include <check.h>
+#include <setjmp.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "hal/entry.h"
+#include "hal/pmu.h"
+#include "lib/errno.h"
+#include "lib/out.h"
+#include "x86_model.h"
+#include "../arch/x86_64/pmu_hw.h"
+
+#define MASK48	((1ull << 48) - 1)
+
+/* The portable kernel's side of an NMI, as kernel_nmi() does it: the
+ * panic stop first (parks: never returns), then the profiler, whose
+ * overflow is ours only while it is armed and the backend acks. */
+static bool stub_armed, stub_stop;
+static unsigned stub_samples, stub_parked;
+static uint64_t stub_cost;
+static jmp_buf stub_park;
+
+bool kernel_nmi(struct trap_frame *tf)
+{
+	(void)tf;
+	if (stub_stop) {
+		stub_parked++;
+		longjmp(stub_park, 1);
+	}
+	if (!stub_armed || !hal_pmu_ack())
+		return false;
+	stub_samples++;
+	model_tsc += stub_cost;		/* the handler's own time */
+	return true;
+}
+
+static void setup(enum model_part p)
+{
+	model_init(p, 2);
+	stub_armed = stub_stop = false;
+	stub_samples = stub_parked = 0;
+	stub_cost = 0;
+}
+
+static struct hal_pmu_info probe(void)
+{
+	struct hal_pmu_info info;
+
+	hal_pmu_probe(&info);
+	return info;
+}
+
+static void arm(uint64_t period)
+{
+	stub_armed = true;
+	ck_assert_int_eq(hal_pmu_arm(period), 0);
+}
+
+static void disarm(void)
+{
+	ck_assert_int_eq(hal_pmu_disarm(), 0);
+	stub_armed = false;
+}
+
+static void no_violations(void)
+{
+	ck_assert_msg(model_violations == 0, "model: %s", model_violation);
+}
+
+static const char *lscpu(void)
+{
+	static char buf[1024];
+	struct out_buf ob;
+
+	out_buf_init(&ob, buf, sizeof(buf));
+	hal_pmu_lscpu(&ob.out);
+	return buf;
+}
+
+/* ---- probe verdicts ---- */
+
+START_TEST(test_intel_v2_probe_proves_fixed_ctr1)
+{
+	struct hal_pmu_info i;
+
+	setup(MODEL_INTEL_V2);
+	i = probe();
+	ck_assert_str_eq(i.claim, "GenuineIntel arch perfmon v2, 4 counters");
+	ck_assert(i.claimed && i.counts);
+	ck_assert_str_eq(i.source, "pmu/nmi intel fixed-ctr1");
+	ck_assert_uint_eq(i.events_per_sec, model_tsc_hz);
+	/* The probe leaves the counter off and its PMI never enabled. */
+	ck_assert_uint_eq(model_msr(0x38d) & 0xf0, 0);
+	ck_assert(!model_nmi_pending());
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_intel_v5_fixed_ctr1_from_ecx)
+{
+	setup(MODEL_INTEL_V5);
+	ck_assert(probe().counts);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_intel_v4_freeze_cleared_by_probe)
+{
+	setup(MODEL_INTEL_V4_FREEZE);
+	ck_assert(probe().counts);
+	ck_assert_uint_eq(model_msr(0x1d9) & (1u << 12), 0);
+	/* And so the counter keeps counting across PMIs. */
+	arm(1000);
+	for (int n = 0; n < 3; n++) {
+		model_run(1000);
+		ck_assert_int_eq(model_deliver_nmi(), 1);
+	}
+	ck_assert_uint_eq(stub_samples, 3);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_amd_zen2_probe_pmc0)
+{
+	struct hal_pmu_info i;
+
+	setup(MODEL_AMD_ZEN2);
+	i = probe();
+	ck_assert_str_eq(i.claim, "AuthenticAMD core-ext counters");
+	ck_assert_str_eq(i.source, "pmu/nmi amd pmc0");
+	ck_assert(!model_touched(0xc0000300, 0xc0000302));
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_amd_zen4_probe_perfmonv2)
+{
+	struct hal_pmu_info i;
+
+	setup(MODEL_AMD_ZEN4);
+	i = probe();
+	ck_assert_str_eq(i.claim, "AuthenticAMD core-ext counters, perfmonv2");
+	ck_assert_str_eq(i.source, "pmu/nmi amd perfmonv2");
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_hypervisor_ignoring_writes_not_proven)
+{
+	struct hal_pmu_info i;
+
+	setup(MODEL_HV_IGNORES);
+	i = probe();
+	ck_assert(i.claimed && !i.counts);
+	ck_assert_str_eq(i.why_not, "counter did not move in 10 us");
+	ck_assert_int_eq(hal_pmu_arm(1000), -ENODEV);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_claims_but_msrs_fault)
+{
+	struct hal_pmu_info i;
+
+	setup(MODEL_MSR_FAULTS);
+	i = probe();
+	ck_assert(i.claimed && !i.counts);
+	ck_assert_str_eq(i.why_not, "claimed, but its MSRs fault");
+	ck_assert_int_eq(hal_pmu_arm(1000), -ENODEV);
+	no_violations();	/* only _safe accesses touched them */
+}
+END_TEST
+
+START_TEST(test_no_pmu_claimed)
+{
+	struct hal_pmu_info i;
+
+	setup(MODEL_NO_PMU);
+	i = probe();
+	ck_assert_str_eq(i.claim, "GenuineIntel, no performance counters");
+	ck_assert(!i.claimed && !i.counts);
+	ck_assert_int_eq(hal_pmu_arm(1000), -ENODEV);
+	ck_assert(!model_touched(0x300, 0x400));
+	ck_assert_str_eq(lscpu(), "cpu 0: counter not claimed\n"
+			 "cpu 1: counter not probed yet\n"
+			 "nmis: 0 unknown, 0 late overflows claimed\n");
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_intel_in_use_by_firmware)
+{
+	setup(MODEL_INTEL_V2);
+	model_firmware_uses_counter(0);
+	ck_assert_str_eq(probe().why_not, "fixed counter 1 in use by firmware");
+	/* Left as firmware had it. */
+	ck_assert_uint_eq(model_msr(0x38d) & 0xf0, 0x30);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_amd_in_use_by_firmware)
+{
+	setup(MODEL_AMD_ZEN2);
+	model_firmware_uses_counter(0);
+	ck_assert_str_eq(probe().why_not, "counter 0 in use by firmware");
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_per_cpu_verdicts_differ)
+{
+	setup(MODEL_INTEL_V4_FREEZE);
+	model_firmware_uses_counter(1);
+	ck_assert(probe().counts);
+	arm(1000);
+	model_set_cpu(1);
+	ck_assert_int_eq(hal_pmu_arm(1000), -ENODEV);
+	ck_assert_str_eq(lscpu(), "cpu 0: counter claimed, proven, used\n"
+			 "cpu 1: counter claimed, not proven (fixed counter 1 in use by firmware)\n"
+			 "nmis: 0 unknown, 0 late overflows claimed\n");
+	no_violations();
+}
+END_TEST
+
+/* ---- arm, overflow, ack, re-arm ---- */
+
+START_TEST(test_intel_arm_overflow_ack_rearm)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(1000);
+	ck_assert_uint_eq(model_msr(0x38d) & 0xf0, 0x90);	/* OS, PMI */
+	ck_assert(model_msr(0x38f) >> 33 & 1);
+	ck_assert_uint_eq(model_lvtpc(), 0x400);		/* NMI, unmasked */
+	ck_assert(model_msr(0x30a) >= MASK48 - 1000);	/* -period, 48 bits */
+	model_run(1000);
+	ck_assert(model_nmi_pending());
+	ck_assert(model_lvtpc() & (1u << 16));	/* masked by the delivery */
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert_uint_eq(stub_samples, 1);
+	ck_assert_uint_eq(model_msr(0x38e) >> 33 & 1, 0);	/* acked */
+	ck_assert_uint_eq(model_lvtpc(), 0x400);		/* unmasked again */
+	ck_assert(model_msr(0x30a) >= MASK48 - 1000);		/* re-armed */
+	model_run(1000);
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert_uint_eq(stub_samples, 2);
+	disarm();
+	ck_assert_uint_eq(model_msr(0x38d) & 0xf0, 0);
+	ck_assert_uint_eq(model_msr(0x38f) >> 33 & 1, 0);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_amd_zen2_arm_overflow_ack_rearm)
+{
+	setup(MODEL_AMD_ZEN2);
+	probe();
+	arm(1000);
+	ck_assert_uint_eq(model_msr(0xc0010200), 0x76 | 1u << 17 | 1u << 20 | 1u << 22);
+	ck_assert(model_msr(0xc0010201) >> 47 & 1);	/* below zero */
+	model_run(1000);
+	ck_assert(!(model_msr(0xc0010201) >> 47 & 1));	/* overflowed */
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert(model_msr(0xc0010201) >> 47 & 1);	/* re-armed */
+	ck_assert_uint_eq(model_lvtpc(), 0x400);
+	model_run(1000);
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert_uint_eq(stub_samples, 2);
+	disarm();
+	ck_assert(!model_touched(0xc0010000, 0xc0010007));
+	ck_assert(!model_touched(0xc0000300, 0xc0000302));
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_amd_zen4_arm_overflow_ack_rearm)
+{
+	setup(MODEL_AMD_ZEN4);
+	probe();
+	arm(1000);
+	ck_assert_uint_eq(model_msr(0xc0000301) & 1, 1);	/* GLOBAL_CTL */
+	model_run(1000);
+	ck_assert_uint_eq(model_msr(0xc0000300) & 1, 1);
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert_uint_eq(model_msr(0xc0000300) & 1, 0);	/* STATUS_CLR */
+	model_run(1000);
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	disarm();
+	ck_assert_uint_eq(model_msr(0xc0000301) & 1, 0);
+	ck_assert_uint_eq(stub_samples, 2);
+	no_violations();
+}
+END_TEST
+
+/* Masked to our counter: another counter's status bit is not ours. */
+START_TEST(test_intel_status_masked_to_our_counter)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(1000000);
+	model_set_msr(0x38e, 1ull << 0 | 1ull << 32);
+	model_raise_nmi(0);
+	ck_assert_int_eq(model_deliver_nmi(), 0);
+	ck_assert_uint_eq(stub_samples, 0);
+	no_violations();
+}
+END_TEST
+
+/* ---- late overflows and genuine NMIs ---- */
+
+START_TEST(test_intel_late_overflow_claimed_once)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(1000);
+	model_run(1000);		/* overflow: its NMI not yet taken */
+	disarm();
+	ck_assert_int_eq(model_deliver_nmi(), 8);	/* late, no sample */
+	ck_assert_uint_eq(stub_samples, 0);
+	model_raise_nmi(0);
+	ck_assert_int_eq(model_deliver_nmi(), 0);	/* the next is unknown */
+	ck_assert(strstr(lscpu(), "nmis: 1 unknown, 1 late overflows claimed\n"));
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_amd_zen2_disarm_waits_for_inflight_overflow)
+{
+	setup(MODEL_AMD_ZEN2);
+	probe();
+	arm(1000);
+	model_run(1000);
+	model_deliver_on_access = true;	/* lands while disarm waits */
+	disarm();
+	ck_assert_uint_eq(stub_samples, 1);	/* still the profiler's */
+	ck_assert(model_msr(0xc0010201) >> 47 & 1);	/* cannot read as overflowed */
+	model_deliver_on_access = false;
+	model_raise_nmi(0);
+	ck_assert_int_eq(model_deliver_nmi(), 0);	/* no credit left */
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_amd_zen2_late_overflow_claimed_once)
+{
+	setup(MODEL_AMD_ZEN2);
+	probe();
+	arm(1000);
+	model_run(1000);
+	disarm();		/* waited; the NMI did not come in time */
+	ck_assert_int_eq(model_deliver_nmi(), 8);
+	model_raise_nmi(0);
+	ck_assert_int_eq(model_deliver_nmi(), 0);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_serr_alone_not_swallowed)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(1000000);
+	model_raise_nmi(0x80);
+	ck_assert_int_eq(model_deliver_nmi(), 2);	/* X86_NMI_SERR only */
+	model_raise_nmi(0x40);
+	ck_assert_int_eq(model_deliver_nmi(), 4);	/* X86_NMI_IOCHK */
+	ck_assert_uint_eq(stub_samples, 0);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_serr_with_overflow_both_seen)
+{
+	setup(MODEL_AMD_ZEN4);
+	probe();
+	arm(1000);
+	model_run(1000);
+	model_raise_nmi(0x80);		/* collapses into the same NMI */
+	ck_assert_int_eq(model_deliver_nmi(), 1 | 2);
+	ck_assert_uint_eq(stub_samples, 1);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_late_credit_does_not_hide_serr)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(1000);
+	model_run(1000);
+	disarm();
+	model_raise_nmi(0x80);
+	ck_assert_int_eq(model_deliver_nmi(), 2);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_unknown_nmi_counted)
+{
+	setup(MODEL_NO_PMU);
+	probe();
+	model_raise_nmi(0);
+	ck_assert_int_eq(model_deliver_nmi(), 0);
+	ck_assert(strstr(lscpu(), "nmis: 1 unknown, 0 late overflows claimed\n"));
+}
+END_TEST
+
+START_TEST(test_panic_stop_answered_first)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(1000);
+	model_run(1000);
+	stub_stop = true;
+	if (!setjmp(stub_park))
+		model_deliver_nmi();
+	ck_assert_uint_eq(stub_parked, 1);
+	ck_assert_uint_eq(stub_samples, 0);
+}
+END_TEST
+
+/* ---- throttle ---- */
+
+static uint64_t run_samples(unsigned n, uint64_t period)
+{
+	for (unsigned i = 0; i < n; i++) {
+		model_tsc += period;
+		model_run(period);
+		ck_assert_int_eq(model_deliver_nmi(), 1);
+	}
+	return hal_pmu_throttled();
+}
+
+START_TEST(test_throttle_on_slow_handler)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(100000);
+	stub_cost = 1000;		/* 1% of each period: fine */
+	ck_assert_uint_eq(run_samples(64, 100000), 0);
+	stub_cost = 5000;		/* 5%: the period doubles */
+	ck_assert_uint_eq(run_samples(64, 100000), 200000);
+	ck_assert(model_msr(0x30a) >= MASK48 - 200000);
+	ck_assert(model_msr(0x30a) < MASK48 - 100000);
+	no_violations();
+}
+END_TEST
+
+/* ---- stat ---- */
+
+/* kernel/stat.c's stat_delta(): a difference taken modulo 2^bits. */
+static uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits)
+{
+	return (end - start) & (bits >= 64 ? ~0ull : (1ull << bits) - 1);
+}
+
+static void stat_wraps(enum model_part p, uint32_t cyc, uint32_t ins)
+{
+	const char *names[HAL_PMU_COUNT_MAX];
+	unsigned bits[HAL_PMU_COUNT_MAX];
+	uint64_t a[HAL_PMU_COUNT_MAX], b[HAL_PMU_COUNT_MAX];
+	bool open[HAL_PMU_COUNT_MAX] = { 0 };
+
+	setup(p);
+	probe();
+	ck_assert_uint_eq(hal_pmu_count_events(names, bits), 2);
+	ck_assert_str_eq(names[0], "cycles");
+	ck_assert_str_eq(names[1], "instructions");
+	ck_assert_uint_eq(bits[0], 48);
+	hal_pmu_count_open(open);
+	ck_assert(open[0] && open[1]);
+	model_set_msr(cyc, MASK48 - 99);	/* 100 before the wrap */
+	model_set_msr(ins, MASK48 - 9);
+	hal_pmu_count_read(a);
+	model_run(1000000);
+	hal_pmu_count_read(b);
+	hal_pmu_count_close();
+	ck_assert_uint_lt(b[0], a[0]);		/* it wrapped */
+	/* The reads themselves take model time: a few accesses of 40. */
+	ck_assert_uint_ge(stat_delta(a[0], b[0], bits[0]), 1000000);
+	ck_assert_uint_le(stat_delta(a[0], b[0], bits[0]), 1000400);
+	ck_assert_uint_ge(stat_delta(a[1], b[1], bits[1]), 500000);
+	ck_assert_uint_le(stat_delta(a[1], b[1], bits[1]), 500200);
+	no_violations();
+}
+
+START_TEST(test_stat_intel_wrap)
+{
+	stat_wraps(MODEL_INTEL_V2, 0x30a, 0x309);
+	ck_assert_uint_eq(model_msr(0x38f) & (3ull << 32), 0);
+}
+END_TEST
+
+START_TEST(test_stat_amd_wrap)
+{
+	stat_wraps(MODEL_AMD_ZEN4, 0xc0010201, 0xc0010203);
+}
+END_TEST
+
+START_TEST(test_stat_not_counted_without_counter)
+{
+	bool open[HAL_PMU_COUNT_MAX] = { 0 };
+
+	setup(MODEL_HV_IGNORES);
+	probe();
+	hal_pmu_count_open(open);
+	ck_assert(!open[0] && !open[1]);
+	no_violations();
+}
+END_TEST
+
+/* ---- x2APIC ---- */
+
+START_TEST(test_x2apic_lvtpc_through_msr)
+{
+	setup(MODEL_INTEL_V2);
+	model_x2apic(0);
+	probe();
+	arm(1000);
+	ck_assert_uint_eq(model_msr(0x834), 0x400);
+	model_run(1000);
+	ck_assert(model_msr(0x834) & (1u << 16));
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert_uint_eq(model_msr(0x834), 0x400);	/* unmasked again */
+	no_violations();			/* no MMIO in x2APIC mode */
+}
+END_TEST
+
+static Suite *x86pmu_suite(void)
+{
+	Suite *s = suite_create("x86pmu");
+	TCase *tc = tcase_create("probe");
+
+	tcase_add_test(tc, test_intel_v2_probe_proves_fixed_ctr1);
+	tcase_add_test(tc, test_intel_v5_fixed_ctr1_from_ecx);
+	tcase_add_test(tc, test_intel_v4_freeze_cleared_by_probe);
+	tcase_add_test(tc, test_amd_zen2_probe_pmc0);
+	tcase_add_test(tc, test_amd_zen4_probe_perfmonv2);
+	tcase_add_test(tc, test_hypervisor_ignoring_writes_not_proven);
+	tcase_add_test(tc, test_claims_but_msrs_fault);
+	tcase_add_test(tc, test_no_pmu_claimed);
+	tcase_add_test(tc, test_intel_in_use_by_firmware);
+	tcase_add_test(tc, test_amd_in_use_by_firmware);
+	tcase_add_test(tc, test_per_cpu_verdicts_differ);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("sampling");
+	tcase_add_test(tc, test_intel_arm_overflow_ack_rearm);
+	tcase_add_test(tc, test_amd_zen2_arm_overflow_ack_rearm);
+	tcase_add_test(tc, test_amd_zen4_arm_overflow_ack_rearm);
+	tcase_add_test(tc, test_intel_status_masked_to_our_counter);
+	tcase_add_test(tc, test_throttle_on_slow_handler);
+	tcase_add_test(tc, test_x2apic_lvtpc_through_msr);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("nmi");
+	tcase_add_test(tc, test_intel_late_overflow_claimed_once);
+	tcase_add_test(tc, test_amd_zen2_disarm_waits_for_inflight_overflow);
+	tcase_add_test(tc, test_amd_zen2_late_overflow_claimed_once);
+	tcase_add_test(tc, test_serr_alone_not_swallowed);
+	tcase_add_test(tc, test_serr_with_overflow_both_seen);
+	tcase_add_test(tc, test_late_credit_does_not_hide_serr);
+	tcase_add_test(tc, test_unknown_nmi_counted);
+	tcase_add_test(tc, test_panic_stop_answered_first);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("stat");
+	tcase_add_test(tc, test_stat_intel_wrap);
+	tcase_add_test(tc, test_stat_amd_wrap);
+	tcase_add_test(tc, test_stat_not_counted_without_counter);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Forked: the backend chooses its ops table once per process. */
+int main(void)
+{
+	return check_run_forked(x86pmu_suite());
+}
