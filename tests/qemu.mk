@@ -9,8 +9,7 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_profile \
 	%reldir%/qemu/test_smp \
 	%reldir%/qemu/test_net \
-	%reldir%/qemu/test_udpsh_auth \
-	%reldir%/hw/kvm-pmu
+	%reldir%/qemu/test_udpsh_auth
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
