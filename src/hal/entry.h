@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hal/netdev.h"
+
 struct trap_frame;
 
 /* The boot story (src/init/main.c), on the boot CPU, called by the
@@ -31,15 +33,8 @@ bool kernel_nmi(struct trap_frame *tf);
 /* One received Ethernet frame, task context (hal/netdev.h). */
 void net_rx(const void *frame, size_t len);
 
-/* Frames the platform lost before it could call net_rx(), so that `net`
- * counts them with the stack's own drops. */
-enum net_rx_loss {
-	NET_RX_LOST_OVERFLOW,	/* its receive queue (a host socket) was full */
-	NET_RX_LOST_SHORT,	/* too short to hold the device's header */
-	NET_RX_LOST_BAD_BUFFER,	/* the device returned a buffer not ours */
-};
-
-/* @n more frames lost for @why.  Task context (the receive task). */
+/* @n more frames lost below net_rx() for @why (hal/netdev.h).  Task
+ * context (the receive task). */
 void net_rx_lost(enum net_rx_loss why, uint64_t n);
 
 #endif

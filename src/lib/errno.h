@@ -9,10 +9,12 @@
 #define EAGAIN 11
 #define ENOMEM 12
 #define EBUSY 16
+#define ENODEV 19
 #define EINVAL 22
 #define ENOSPC 28
 #define ERANGE 34
 #define ENOSYS 38
+#define EMSGSIZE 90
 #define ETIMEDOUT 110
 #define EKEYREJECTED 129
 
