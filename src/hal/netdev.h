@@ -59,9 +59,9 @@ void hal_netdev_mac(uint8_t mac[6]);
 int hal_netdev_send(const void *frame, size_t len);
 
 /* Start receiving.  Called once, by net_start() in task context with the
- * scheduler running.  From then on the platform calls net_rx()
- * (hal/entry.h) with every frame it receives, from a task of its own
- * (never an interrupt handler), one frame at a time. */
-void hal_netdev_start(void);
+ * scheduler running.  Returns the device's receive side, which the
+ * stack's receive task polls from then on; NULL when frames reach the
+ * stack some other way (a test calling net_rx() itself). */
+const struct netdev_rx *hal_netdev_start(void);
 
 #endif
