@@ -80,9 +80,10 @@ static uint8_t vmmio_config_read8(struct virtio_transport *t, unsigned off)
 	return (uint8_t)t->bus.read(&t->bus, VMMIO_CONFIG + off, 1);
 }
 
+/* Version 1 has no generation count: a constant reads as no change. */
 static uint32_t vmmio_config_generation(struct virtio_transport *t)
 {
-	return vmmio_read(t, VMMIO_CONFIG_GENERATION);
+	return t->legacy ? 0 : vmmio_read(t, VMMIO_CONFIG_GENERATION);
 }
 
 static unsigned vmmio_queue_max(struct virtio_transport *t, unsigned index)
@@ -144,18 +145,6 @@ static const struct virtio_transport_ops vmmio_ops = {
 	.get_features = vmmio_get_features,
 	.set_features = vmmio_set_features,
 	.config_read8 = vmmio_config_read8,
-	.queue_max = vmmio_queue_max,
-	.queue_enable = vmmio_queue_enable,
-	.notify = vmmio_notify,
-	.irq_ack = vmmio_irq_ack,
-};
-
-static const struct virtio_transport_ops vmmio_v2_ops = {
-	.get_status = vmmio_get_status,
-	.set_status = vmmio_set_status,
-	.get_features = vmmio_get_features,
-	.set_features = vmmio_set_features,
-	.config_read8 = vmmio_config_read8,
 	.config_generation = vmmio_config_generation,
 	.queue_max = vmmio_queue_max,
 	.queue_enable = vmmio_queue_enable,
@@ -174,7 +163,7 @@ int virtio_mmio_init(struct virtio_transport *t, const struct virtio_bus *bus)
 	if (version != 1 && version != 2)
 		return -EINVAL;
 	t->legacy = version == 1;
-	t->ops = t->legacy ? &vmmio_ops : &vmmio_v2_ops;
+	t->ops = &vmmio_ops;
 	t->size_fixed = false;
 	/* 0: a slot with no device behind it (QEMU fills every slot). */
 	t->device_id = vmmio_read(t, VMMIO_DEVICE_ID);

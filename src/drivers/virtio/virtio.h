@@ -62,8 +62,8 @@ struct virtio_transport_ops {
 	void (*set_features)(struct virtio_transport *t, uint64_t features);
 	/* One byte of the device-specific configuration, at @off. */
 	uint8_t (*config_read8)(struct virtio_transport *t, unsigned off);
-	/* The configuration's generation count (virtio 1.x); NULL on a
-	 * legacy interface, which has none. */
+	/* The configuration's generation count (virtio 1.x); NULL, or a
+	 * constant, on a legacy interface, which has none. */
 	uint32_t (*config_generation)(struct virtio_transport *t);
 	/* The size the device offers for queue @index; 0 when it has no
 	 * such queue or the queue is already live. */
