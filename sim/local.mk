@@ -16,7 +16,6 @@ sim_libksim_la_SOURCES = \
 	%reldir%/machine.c \
 	%reldir%/mem.c \
 	%reldir%/netdev.c %reldir%/netdev.h \
-	%reldir%/netglue.c \
 	%reldir%/platform.c \
 	%reldir%/pmu.c \
 	%reldir%/pmu_count.c \

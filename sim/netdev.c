@@ -120,7 +120,14 @@ long sim_recv_counting_drops(int fd, void *buf, size_t size, int flags,
 	return (long)n;
 }
 
-long sim_netdev_recv(void *buf, size_t size, uint32_t *overflowed)
+/* Take one waiting frame into @buf of @size bytes without blocking.
+ * Returns its length (a longer frame is cut to @size; its length is
+ * still returned so that it is counted as oversize; an empty datagram is
+ * a frame of 0 bytes, a runt), or -1 when none is waiting.  When the
+ * frame says so, *@overflowed becomes the number of datagrams the socket
+ * dropped, since it opened, because its queue was full (SO_RXQ_OVFL: the
+ * host learns of them with the next datagram it takes). */
+static long sim_netdev_recv(void *buf, size_t size, uint32_t *overflowed)
 {
 	for (;;) {
 		long n = sim_recv_counting_drops(sim_net_fd, buf, size, MSG_DONTWAIT,
@@ -136,8 +143,44 @@ long sim_netdev_recv(void *buf, size_t size, uint32_t *overflowed)
 	}
 }
 
-void hal_netdev_start(void)
+/* Bigger than any frame: a longer datagram arrives cut to this, which is
+ * still over the Ethernet limit, so net_rx() counts it as oversize. */
+#define SIM_NET_BUF 2048
+
+/* The socket's drop count as last seen, and how much of it went to the
+ * sink: the receive task's alone. */
+static uint32_t sim_net_overflowed, sim_net_counted;
+
+/* The device's poll (hal/netdev.h): the socket is its ring.  It has no
+ * interrupt to re-enable; the stack's loop looks again at the next tick. */
+static unsigned sim_netdev_poll(void *dev, unsigned budget,
+				const struct netdev_sink *sink)
 {
-	if (sim_net_fd >= 0)
-		sim_netdev_start_task();
+	static unsigned char frame[SIM_NET_BUF];
+	unsigned n = 0;
+	long len;
+
+	(void)dev;
+	while (n < budget &&
+	       (len = sim_netdev_recv(frame, sizeof(frame), &sim_net_overflowed)) >= 0) {
+		if (sim_net_overflowed != sim_net_counted) {
+			sink->lost(NET_RX_LOST_OVERFLOW,
+				   (uint32_t)(sim_net_overflowed - sim_net_counted));
+			sim_net_counted = sim_net_overflowed;
+		}
+		sink->deliver(frame, (size_t)len < sizeof(frame) ? (size_t)len : sizeof(frame));
+		n++;
+	}
+	return n;
+}
+
+static const struct netdev_rx sim_netdev_rx = {
+	.poll = sim_netdev_poll,
+	.irq = false,
+};
+
+const struct netdev_rx *hal_netdev_start(void)
+{
+	sim_net_overflowed = sim_net_counted = 0;
+	return sim_net_fd >= 0 ? &sim_netdev_rx : NULL;
 }

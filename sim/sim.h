@@ -4,8 +4,9 @@
  * apart: a file of sim/ either uses the host (libc and system headers,
  * pthreads, signals, sockets) or includes the portable kernel's headers
  * (kernel/, net/, shell/, lib/), never both.  The kernel side is
- * kglue.c (fault reports, the UDP shell's task) and netglue.c (the
- * network device's receive task); every other file is host side.  The
+ * kglue.c (fault reports, the UDP shell's task); every other file is
+ * host side (the network device's receive task is the stack's own,
+ * src/net/rx.c, polling sim/netdev.c through hal/netdev.h).  The
  * headers of src/hal/, this header, sim/ksim.h and sim/netdev.h are the
  * boundary both sides include: plain C types only.  lib/errno.h counts
  * as a boundary header too (constants only, no code): sim/netdev.c

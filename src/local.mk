@@ -19,6 +19,7 @@ src_libkprof_la_SOURCES = \
 
 include %reldir%/lib/local.mk
 include %reldir%/kernel/local.mk
+include %reldir%/drivers/local.mk
 include %reldir%/shell/local.mk
 include %reldir%/net/local.mk
 include %reldir%/init/local.mk

@@ -13,6 +13,17 @@ TESTS += %reldir%/check_net %reldir%/check_netload
 %canon_reldir%_check_netload_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_netload_LDADD = $(TEST_LDADD)
 
+# The virtio family (src/drivers/virtio) against a modelled device on
+# each transport.  --wrap lets a test act at the moment the driver turns
+# its receive interrupt back on (the race of the poll contract).
+check_PROGRAMS += %reldir%/check_virtio
+TESTS += %reldir%/check_virtio
+%canon_reldir%_check_virtio_SOURCES = %reldir%/check_virtio.c \
+	%reldir%/virtio_model.c %reldir%/virtio_model.h $(NET_TEST_SOURCES)
+%canon_reldir%_check_virtio_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_virtio_LDFLAGS = -Wl,--wrap=virtq_enable_irq
+%canon_reldir%_check_virtio_LDADD = $(TEST_LDADD)
+
 # The stack live in ksim: frames injected over its loopback device, and
 # two ksims running netload against each other.  Runs the ksim program.
 check_PROGRAMS += %reldir%/check_net_sim

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hal/netdev.h"
+
 struct trap_frame;
 
 /* The boot story (src/init/main.c), on the boot CPU, called by the
@@ -28,18 +30,18 @@ void kernel_tick(struct trap_frame *tf);
  * platform takes its genuine-NMI path.  Never switches tasks. */
 bool kernel_nmi(struct trap_frame *tf);
 
-/* One received Ethernet frame, task context (hal/netdev.h). */
+/* One received Ethernet frame, task context: the stack's receive loop
+ * (src/net) hands it to each device poll (hal/netdev.h) as the sink's
+ * deliver; tests call it directly. */
 void net_rx(const void *frame, size_t len);
 
-/* Frames the platform lost before it could call net_rx(), so that `net`
- * counts them with the stack's own drops. */
-enum net_rx_loss {
-	NET_RX_LOST_OVERFLOW,	/* its receive queue (a host socket) was full */
-	NET_RX_LOST_SHORT,	/* too short to hold the device's header */
-	NET_RX_LOST_BAD_BUFFER,	/* the device returned a buffer not ours */
-};
-
-/* @n more frames lost for @why.  Task context (the receive task). */
+/* @n more frames lost below net_rx() for @why: the sink's lost.  Task
+ * context (the receive task). */
 void net_rx_lost(enum net_rx_loss why, uint64_t n);
+
+/* The network device has frames, or may have: wake the stack's receive
+ * task (a device whose netdev_rx says irq).  Any context, interrupt
+ * handlers included; nothing happens before net_start(). */
+void net_rx_wake(void);
 
 #endif

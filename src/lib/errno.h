@@ -14,6 +14,7 @@
 #define ENOSPC 28
 #define ERANGE 34
 #define ENOSYS 38
+#define EMSGSIZE 90
 #define ETIMEDOUT 110
 #define EKEYREJECTED 129
 

@@ -9,6 +9,12 @@
 #include "net/net.h"
 #include "net/wire.h"
 
+struct netdev_rx;
+
+/* Start the receive task polling @rx (rx.c); nothing when @rx is NULL.
+ * From net_start(). */
+void net_rx_start(const struct netdev_rx *rx);
+
 /* The counters; bump them with net_count()/net_count_drop() only. */
 extern struct net_stats net_counters;
 

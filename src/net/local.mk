@@ -9,6 +9,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/ipv4.c \
 	%reldir%/net.c %reldir%/net.h \
 	%reldir%/netload.c %reldir%/netload.h \
+	%reldir%/rx.c \
 	%reldir%/start.c \
 	%reldir%/udp.c \
 	%reldir%/wire.h

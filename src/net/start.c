@@ -14,7 +14,7 @@ void net_start(struct out *o)
 	if (!hal_netdev_present())
 		return;
 	net_reset();
-	hal_netdev_start();
+	net_rx_start(hal_netdev_start());
 	__atomic_store_n(&net_up, true, __ATOMIC_RELEASE);
 	out_printf(o, "net: %s/%u gw %s mac %02x:%02x:%02x:%02x:%02x:%02x\n",
 		   net_ip_str(c->ip, ip), c->prefix,

@@ -1,0 +1,10 @@
+# Portable drivers: below net, above kernel (tests/check-layers).  No
+# hardware addresses and no #ifdef: the platform finds a device and
+# hands the driver its register window (drivers/virtio/virtio.h).
+src_libkprof_la_SOURCES += \
+	%reldir%/virtio/mmio.c \
+	%reldir%/virtio/pci_legacy.c \
+	%reldir%/virtio/transport.c \
+	%reldir%/virtio/virtio.h \
+	%reldir%/virtio/virtio_net.c %reldir%/virtio/virtio_net.h \
+	%reldir%/virtio/virtqueue.c %reldir%/virtio/virtqueue.h
