@@ -35,7 +35,19 @@ TESTS += tests/check_cmdline
 tests_check_cmdline_SOURCES = tests/check_cmdline.c $(FAKE_HAL_SOURCES)
 tests_check_cmdline_CFLAGS = $(TEST_CFLAGS)
 tests_check_cmdline_LDADD = $(TEST_LDADD)
+
+# The device tree reader on QEMU's virt trees (tests/fdt/) and built ones.
+check_PROGRAMS += tests/check_fdt
+TESTS += tests/check_fdt
+tests_check_fdt_SOURCES = tests/check_fdt.c tests/fdt_walk.c tests/fdt_walk.h \
+	$(FAKE_HAL_SOURCES)
+tests_check_fdt_CPPFLAGS = $(AM_CPPFLAGS) -DKP_TEST_SRCDIR='"$(abs_top_srcdir)"'
+tests_check_fdt_CFLAGS = $(TEST_CFLAGS)
+tests_check_fdt_LDADD = $(TEST_LDADD)
 endif
+EXTRA_DIST += %reldir%/fdt/make-dtbs %reldir%/fdt/qemu-virt-gicv2.dtb \
+	%reldir%/fdt/qemu-virt-gicv3.dtb %reldir%/fdt/qemu-virt-el2.dtb \
+	%reldir%/fdt/qemu-virt-bootargs.dtb
 
 # The layer check (doc/hacking.md, "The layer check"), in every
 # configuration: the HAL against the backend's objects, and src/'s layers

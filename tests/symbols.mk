@@ -35,4 +35,38 @@ tests_check_stacktrace_LINK = $(KP_LINK3_LIBTOOL) \
 	$(tests_check_stacktrace_CFLAGS) $(CFLAGS) \
 	$(tests_check_stacktrace_LDFLAGS) $(LDFLAGS) -o $@
 EXTRA_tests_check_stacktrace_DEPENDENCIES = $(KP_LINK3_DEPS)
+
+# check_stacktrace_a64 walks aarch64 stacks on the host against the table
+# kp-symgen makes of tests/stack_fixture_a64.S, assembled and linked by
+# the cross compiler configure found (m4/kp_aarch64_cc.m4) at the arm64
+# kernel's link address.  Without one the table is empty and the test
+# exits 77 (skipped), saying why.
+check_PROGRAMS += tests/check_stacktrace_a64
+TESTS += tests/check_stacktrace_a64
+CLEANFILES += tests/a64_fixture.symtab.c tests/a64_fixture.o \
+	tests/a64_fixture.elf
+tests_check_stacktrace_a64_SOURCES = tests/check_stacktrace_a64.c \
+	$(SYMBOLS_FAKE_SOURCES) tests/fake_symtab.c
+nodist_tests_check_stacktrace_a64_SOURCES = tests/a64_fixture.symtab.c
+tests_check_stacktrace_a64_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DKP_TEST_A64_CC='"$(KP_AARCH64_CC)"'
+tests_check_stacktrace_a64_CFLAGS = $(TEST_CFLAGS)
+tests_check_stacktrace_a64_LDADD = $(TEST_LDADD)
+
+if HAVE_AARCH64_CC
+tests/a64_fixture.elf: $(top_srcdir)/tests/stack_fixture_a64.S
+	@$(MKDIR_P) tests
+	$(AM_V_GEN)$(KP_AARCH64_CC) -c -o tests/a64_fixture.o \
+		$(top_srcdir)/tests/stack_fixture_a64.S && \
+	$(KP_AARCH64_CC) -nostdlib -static -no-pie -Wl,-Ttext=0x40200000 \
+		-Wl,-e,kpa_outer -Wl,--build-id=none -o $@ tests/a64_fixture.o
+
+tests/a64_fixture.symtab.c: tests/a64_fixture.elf $(KP_SYMGEN)
+	$(AM_V_GEN)$(KP_SYMGEN) --name a64_symtab -o $@ tests/a64_fixture.elf
+else
+tests/a64_fixture.symtab.c: $(KP_SYMGEN)
+	@$(MKDIR_P) tests
+	$(AM_V_GEN)$(KP_SYMGEN) --empty --name a64_symtab -o $@
 endif
+endif
+EXTRA_DIST += %reldir%/stack_fixture_a64.S

@@ -2,8 +2,11 @@
  * compiled and linked back into the same image (tools/kp-link3 runs the
  * three passes).  A host program, built for the build machine.
  *
- *   kp-symgen [--stats[=FILE]] [-o OUT.c] IMAGE
- *   kp-symgen --empty [-o OUT.c]
+ *   kp-symgen [--stats[=FILE]] [--name SYMBOL] [-o OUT.c] IMAGE
+ *   kp-symgen --empty [--name SYMBOL] [-o OUT.c]
+ *
+ * The table is the C object kp_symtab, or --name's: a test that walks
+ * another machine's stacks links a table of its own beside it.
  *
  * The table (src/kernel/symbols.h) holds
  *   - the text symbols: STT_FUNC symbols of executable sections, sorted by
@@ -83,6 +86,7 @@ struct image {
 };
 
 static const char *progname = "kp-symgen";
+static const char *table_name = "kp_symtab";
 
 static void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 
@@ -498,7 +502,9 @@ static void emit_empty(FILE *o)
 {
 	emit_header(o);
 	fputs("/* The first link pass: no symbols yet. */\n"
-	      "const struct sym_table kp_symtab = { .base = 0, .strings = \"\" };\n", o);
+	      "const struct sym_table ", o);
+	fputs(table_name, o);
+	fputs(" = { .base = 0, .strings = \"\" };\n", o);
 }
 
 static void emit_table(FILE *o, const struct image *im)
@@ -542,7 +548,7 @@ static void emit_table(FILE *o, const struct image *im)
 		}
 		fputs("};\n\n", o);
 	}
-	fputs("const struct sym_table kp_symtab = {\n", o);
+	fprintf(o, "const struct sym_table %s = {\n", table_name);
 	if (im->pie)
 		fprintf(o, "\t.base = (uintptr_t)__ehdr_start,\n");
 	else
@@ -611,8 +617,8 @@ static void image_open(struct image *im, const char *path)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [--stats[=FILE]] [-o OUT.c] IMAGE\n"
-		"       %s --empty [-o OUT.c]\n", progname, progname);
+	fprintf(stderr, "usage: %s [--stats[=FILE]] [--name SYMBOL] [-o OUT.c] IMAGE\n"
+		"       %s --empty [--name SYMBOL] [-o OUT.c]\n", progname, progname);
 	exit(2);
 }
 
@@ -650,6 +656,8 @@ int main(int argc, char **argv)
 			stats = argv[i] + 8;
 		else if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
 			out = argv[++i];
+		else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
+			table_name = argv[++i];
 		else if (argv[i][0] == '-' && argv[i][1])
 			usage();
 		else if (!image)
@@ -657,6 +665,12 @@ int main(int argc, char **argv)
 		else
 			usage();
 	}
+	for (const char *c = table_name; *c; c++)
+		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		      (c > table_name && *c >= '0' && *c <= '9')))
+			die("--name %s: not a C identifier", table_name);
+	if (!*table_name)
+		die("--name: empty");
 	if (empty) {
 		if (image || stats)
 			usage();

@@ -1,6 +1,7 @@
 src_libkprof_la_SOURCES += \
 	%reldir%/bytes.h \
 	%reldir%/errno.h \
+	%reldir%/fdt.c %reldir%/fdt.h \
 	%reldir%/fmt.c %reldir%/fmt.h \
 	%reldir%/kstring.c %reldir%/kstring.h \
 	%reldir%/out.c %reldir%/out.h \

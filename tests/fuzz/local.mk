@@ -3,11 +3,11 @@
 # seed corpus in tests/fuzz/corpus/NAME; what it finds goes to
 # tests/fuzz/work-NAME in the build folder (crashes to crash-* there).
 FUZZ_SECONDS = 60
-FUZZ_NAMES = net_rx shell
+FUZZ_NAMES = net_rx shell fdt
 EXTRA_DIST += %reldir%/corpus %reldir%/make-seeds.py
 
 if ENABLE_FUZZ
-FUZZ_PROGS = %reldir%/fuzz_net_rx %reldir%/fuzz_shell
+FUZZ_PROGS = %reldir%/fuzz_net_rx %reldir%/fuzz_shell %reldir%/fuzz_fdt
 EXTRA_PROGRAMS += $(FUZZ_PROGS)
 CLEANFILES += $(FUZZ_PROGS)
 
@@ -22,6 +22,12 @@ CLEANFILES += $(FUZZ_PROGS)
 %canon_reldir%_fuzz_shell_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 %canon_reldir%_fuzz_shell_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_shell_LDADD = src/libkprof.la
+
+%canon_reldir%_fuzz_fdt_SOURCES = %reldir%/fuzz_fdt.c tests/fdt_walk.c \
+	tests/fdt_walk.h $(FAKE_HAL_SOURCES)
+%canon_reldir%_fuzz_fdt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+%canon_reldir%_fuzz_fdt_LDFLAGS = $(KP_FUZZ_LDFLAGS)
+%canon_reldir%_fuzz_fdt_LDADD = src/libkprof.la
 
 fuzz: $(FUZZ_PROGS)
 	@set -e; for name in $(FUZZ_NAMES); do \

@@ -2,7 +2,10 @@
 """Write the seed corpus of the fuzz targets (tests/fuzz/corpus/NAME/).
 
 net_rx seeds are runs of frames in fuzz_net_rx.c's format: flags (1 byte),
-length (2, big-endian), the frame.  Run from anywhere; rewrites the files.
+length (2, big-endian), the frame.  fdt seeds are QEMU's virt trees
+(tests/fdt/, made by tests/fdt/make-dtbs) and a small tree with
+/memreserve/ entries, NOPs and a v16 header, which QEMU's never have.
+Run from anywhere; rewrites the files.
 """
 import os
 import struct
@@ -100,3 +103,37 @@ shell = {
     "empty": b"",
 }
 write("shell", shell)
+
+
+def fdt_blob(rsv, tokens, strings, version=17):
+    """A DTB: header, memreserve entries and terminator, structure, strings."""
+    off_rsv = 40
+    off_struct = off_rsv + 16 * (len(rsv) + 1)
+    off_strings = off_struct + len(tokens)
+    total = off_strings + len(strings)
+    hdr = struct.pack("!10I", 0xD00DFEED, total, off_struct, off_strings, off_rsv,
+                      version, 16, 0, len(strings), len(tokens))
+    rmap = b"".join(struct.pack("!QQ", a, s) for a, s in rsv) + b"\0" * 16
+    return hdr + rmap + tokens + strings
+
+
+def fdt_small(version=17):
+    strings = b"#address-cells\0#size-cells\0compatible\0reg\0"
+    pad = lambda b: b + b"\0" * (-len(b) % 4)
+    begin = lambda name: struct.pack("!I", 1) + pad(name.encode() + b"\0")
+    prop = lambda off, val: struct.pack("!III", 3, len(val), off) + pad(val)
+    cells = lambda *v: struct.pack("!%dI" % len(v), *v)
+    nop, end_node, end = (struct.pack("!I", t) for t in (4, 2, 9))
+    tokens = (begin("") + prop(0, cells(1)) + nop + prop(15, cells(1)) +
+              begin("uart@9000000") + prop(27, b"arm,pl011\0arm,primecell\0") +
+              prop(38, cells(0x9000000, 0x1000)) + end_node + nop +
+              begin("sub") + begin("leaf") + end_node + end_node + end_node + end)
+    return fdt_blob([(0x40000000, 0x100000), (0x48000000, 0x1000)], tokens, strings,
+                    version)
+
+
+fdt = {"small": fdt_small(), "small-v16": fdt_small(16)}
+for name in ("gicv2", "gicv3", "el2", "bootargs"):
+    with open(os.path.join(HERE, "..", "fdt", "qemu-virt-%s.dtb" % name), "rb") as f:
+        fdt["qemu-virt-" + name] = f.read()
+write("fdt", fdt)
