@@ -7,7 +7,7 @@ cd "$(dirname "$0")"
 if [ "${1:-}" = "--deps" ]; then
 	pkgs="build-essential autoconf automake libtool pkg-config check libdw-dev libelf-dev
 		socat netcat-openbsd iperf python3 qemu-system-x86 clang libclang-rt-14-dev
-		gcc-aarch64-linux-gnu"
+		gcc-aarch64-linux-gnu qemu-system-arm"
 	sudo=""
 	[ "$(id -u)" = 0 ] || sudo=sudo
 	$sudo apt-get update -qq

@@ -57,6 +57,12 @@ AS_IF([test "x$kp_platform" != xsim], [
 AS_IF([test "x$kp_platform" = xx86_64], [
   KP_REQUIRE_CFLAG([-mno-red-zone], [KP_SRC_CFLAGS])
 ])
+# arm64: atomics inline (LL/SC or LSE by -march), never libgcc's
+# outline helpers, whose LSE test reads a variable a hosted C library's
+# constructor sets.
+AS_IF([test "x$kp_platform" = xarm64], [
+  KP_REQUIRE_CFLAG([-mno-outline-atomics], [KP_SRC_CFLAGS])
+])
 AC_SUBST([KP_CFLAGS])
 AC_SUBST([KP_SRC_CFLAGS])
 ])

@@ -2,9 +2,10 @@
 # ------------------
 # Chooses exactly one platform: the Linux-hosted simulator (--enable-sim,
 # also the default) or a kernel image (--target=x86_64-kernel).  Sets
-# kp_platform to sim or x86_64.  --target=aarch64-kernel is refused by name
-# until arch/arm64 exists: accepting it built src/ with the host compiler
-# and no image.
+# kp_platform to sim, x86_64 or arm64.  --target=aarch64-kernel is a cross
+# build: CC defaults to aarch64-linux-gnu-gcc (CC= overrides it), the
+# binutils are found with the same prefix, and a missing compiler is one
+# line naming the Debian package.
 AC_DEFUN([KP_SELECT_PLATFORM], [
 AC_ARG_ENABLE([sim],
   [AS_HELP_STRING([--enable-sim],
@@ -17,18 +18,32 @@ AC_MSG_CHECKING([which platform to build])
 AS_CASE(["x$target_alias"],
   [x], [kp_platform=sim],
   [xx86_64-kernel], [kp_platform=x86_64],
-  [xaarch64-kernel],
+  [xaarch64-kernel], [kp_platform=arm64],
   [AC_MSG_RESULT([?])
-   AC_MSG_ERROR([--target=aarch64-kernel: the arm64 kernel is not written yet; use --target=x86_64-kernel, or --enable-sim for the simulator])],
-  [AC_MSG_RESULT([?])
-   AC_MSG_ERROR([unknown --target=$target_alias: use --target=x86_64-kernel, or --enable-sim for the simulator])])
+   AC_MSG_ERROR([unknown --target=$target_alias: use --target=x86_64-kernel or --target=aarch64-kernel, or --enable-sim for the simulator])])
 AS_IF([test "x$kp_platform" != xsim && test "x$kp_enable_sim" = xyes],
   [AC_MSG_ERROR([--enable-sim and --target=$target_alias exclude each other: configure one platform per build folder])])
 AS_IF([test "x$kp_platform" = xsim && test "x$kp_enable_sim" = xno],
   [AC_MSG_ERROR([--disable-sim needs a kernel target: --target=x86_64-kernel])])
 AC_MSG_RESULT([$kp_platform])
+AS_IF([test "x$kp_platform" = xarm64], [KP_CROSS_AARCH64])
 ])
 
+# KP_CROSS_AARCH64
+# ----------------
+# The arm64 kernel is built by a cross compiler: aarch64-linux-gnu-gcc
+# unless CC names another, with the aarch64-linux-gnu- binutils (ar,
+# ranlib: the host's cannot index foreign objects).  Its programs never
+# run here, so configure is told it cross compiles.
+AC_DEFUN([KP_CROSS_AARCH64], [
+AS_IF([test -z "$CC"], [
+  AC_CHECK_PROG([CC], [aarch64-linux-gnu-gcc], [aarch64-linux-gnu-gcc])
+  AS_IF([test -z "$CC"],
+    [AC_MSG_ERROR([aarch64-linux-gnu-gcc not found: install the Debian package gcc-aarch64-linux-gnu (or give CC=)])])])
+AS_IF([test -z "$host_alias"], [host_alias=aarch64-linux-gnu])
+ac_tool_prefix=aarch64-linux-gnu-
+cross_compiling=yes
+])
 # AX_PTHREAD_KP
 # -------------
 # The simulator's CPUs are POSIX threads; timer_create lives in librt on

@@ -30,8 +30,20 @@ $(qemu_log)smp.log: $(qemu_log)profile.log
 $(qemu_log)net.log: $(qemu_log)smp.log
 $(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 endif
+# The arm64 kernel's QEMU tests (QEMU's virt machine), one script; the
+# same harness with KPROF_ARCH=arm64.
+if PLATFORM_ARM64
+TESTS += %reldir%/qemu/test_arm64
+AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
+	KPROF_ARCH=arm64; export KPROF_ARCH; \
+	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	$(LAYERS_TESTS_ENVIRONMENT)
+TESTS += %reldir%/check-layers
+LAYERS_BACKEND_OBJECTS = $(arch_arm64_libarm64_a_OBJECTS)
+endif
 EXTRA_DIST += \
 	%reldir%/qemu/kpqemu.py \
+	%reldir%/qemu/test_arm64 \
 	%reldir%/qemu/boot-time \
 	%reldir%/qemu/net-figures \
 	%reldir%/qemu/test_shell \

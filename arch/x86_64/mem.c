@@ -91,3 +91,12 @@ size_t hal_mem_ranges(struct hal_mem_range *r, size_t max)
 	mem_reserve(r, max, &n, (uintptr_t)__kernel_start, (uintptr_t)__kernel_end);
 	return n;
 }
+
+/* No guard pages here yet: the page below a task stack stays ordinary
+ * memory (test overflow refuses to run). */
+bool hal_mem_guard(uintptr_t page, bool guard)
+{
+	(void)page;
+	(void)guard;
+	return false;
+}

@@ -3,6 +3,7 @@
 #ifndef KPROF_HAL_MEM_H
 #define KPROF_HAL_MEM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -26,5 +27,13 @@ struct hal_mem_range {
  * address (beyond the platform's mapping) is not reported.  Boot CPU,
  * once, interrupts off, after hal_platform_early_init(). */
 size_t hal_mem_ranges(struct hal_mem_range *r, size_t max);
+
+/* Make the page at @page (page-aligned, from page_alloc()) fault on every
+ * access (@guard true), or ordinary memory again (false), so that a task
+ * stack running into the page below it faults onto a good stack instead
+ * of overwriting memory.  Returns true when the platform guards the page,
+ * false when it cannot (the page stays ordinary memory).  Task context;
+ * may allocate a page for its page tables; never sleeps. */
+bool hal_mem_guard(uintptr_t page, bool guard);
 
 #endif

@@ -2,7 +2,9 @@
 
 #include "hal/context.h"
 #include "hal/cpu.h"
+#include "hal/mem.h"
 #include "kernel/heap.h"
+#include "kernel/page.h"
 #include "kernel/sched.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
@@ -39,6 +41,30 @@ struct task *task_adopt_boot_context(unsigned cpu)
 	return t;
 }
 
+/* A task's stack sits on top of a guard page, which the platform makes
+ * fault where it can: an overflow is then a fault reported on a good
+ * stack, never a silent overwrite of whatever lies below. */
+static bool task_stack_alloc(struct task *t)
+{
+	char *base = page_alloc(TASK_STACK_PAGES);
+
+	if (!base)
+		return false;
+	t->stack_guarded = hal_mem_guard((uintptr_t)base, true);
+	t->stack = base + HAL_PAGE_SIZE;
+	t->stack_size = TASK_STACK_SIZE;
+	return true;
+}
+
+static void task_stack_free(struct task *t)
+{
+	char *base = (char *)t->stack - HAL_PAGE_SIZE;
+
+	if (t->stack_guarded)
+		hal_mem_guard((uintptr_t)base, false);
+	page_free(base, TASK_STACK_PAGES);
+}
+
 struct task *task_create(const char *name, void (*fn)(void *), void *arg,
 			 unsigned cpu)
 {
@@ -50,9 +76,7 @@ struct task *task_create(const char *name, void (*fn)(void *), void *arg,
 	t = kzalloc(sizeof(*t));
 	if (!t)
 		return NULL;
-	t->stack_size = TASK_STACK_SIZE;
-	t->stack = kmalloc(t->stack_size);
-	if (!t->stack) {
+	if (!task_stack_alloc(t)) {
 		kfree(t);
 		return NULL;
 	}
@@ -174,7 +198,7 @@ void task_reap(void)
 	while (dead) {
 		struct task *next = dead->all_next;
 		hal_context_release(dead->stack, dead->stack_size);
-		kfree(dead->stack);
+		task_stack_free(dead);
 		kfree(dead);
 		dead = next;
 	}

@@ -7,8 +7,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hal/mem.h"
+
 #define TASK_NAME_MAX 16
 #define TASK_STACK_SIZE (16 * 1024)
+/* A task stack's pages: the stack, and one guard page below it. */
+#define TASK_STACK_PAGES (TASK_STACK_SIZE / HAL_PAGE_SIZE + 1)
 /* Painted into a new stack so `stacks` can find the deepest use. */
 #define TASK_STACK_PAINT 0x6b
 
@@ -30,8 +34,9 @@ struct task {
 	bool woken;		/* sched_wake() ended its last sleep early */
 	bool off_cpu;		/* dead and switched away from: safe to free */
 	void *ctx;		/* hal/context.h handle while not running */
-	void *stack;		/* from the heap; NULL for a CPU's boot context */
+	void *stack;		/* above its guard page; NULL for a boot context */
 	size_t stack_size;
+	bool stack_guarded;	/* the page below it faults (hal_mem_guard()) */
 	uintptr_t stack_lo, stack_hi;	/* bounds of the stack it runs on */
 	void (*fn)(void *);
 	void *arg;

@@ -16,7 +16,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|fault|gp|ud|irqsoff CPU MS [DELAY_MS]|keys\n"
+#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|irqsoff CPU MS [DELAY_MS]|keys\n"
 /* How long `test panic CPU` waits for the machine to stop. */
 #define TEST_PANIC_WAIT_MS 5000
 /* Bytes each `test recurse` frame holds besides its frame record. */
@@ -102,6 +102,46 @@ static int test_recurse_cmd(struct shell_ctx *sh, const char *arg)
 		   (unsigned long)n, (unsigned long)frame,
 		   (unsigned long)(here - test_recurse((unsigned)n)));
 	return 0;
+}
+
+/* `test overflow`: a pinned task recurses with no depth check until its
+ * stack runs into the guard page below it, which must fault and be
+ * reported on a good stack. */
+__attribute__((noipa)) static void test_overflow_task(void *arg)
+{
+	(void)arg;
+	test_recurse(TEST_RECURSE_MAX);
+	__asm__ volatile("");
+}
+
+static int test_overflow_cmd(struct shell_ctx *sh, int argc, char **argv)
+{
+	uint64_t cpu = hal_cpu_id();
+
+	if (argc > 3) {
+		out_puts(sh->out, "test: usage: test overflow [cpu]\n");
+		return 1;
+	}
+	if (argc == 3 && (parse_u64(argv[2], &cpu) < 0 || cpu >= hal_cpu_count())) {
+		out_printf(sh->out, "test: cpu must be 0-%u (got %s)\n",
+			   hal_cpu_count() - 1, argv[2]);
+		return 1;
+	}
+	/* Without a guard the recursion would overwrite whatever lies below
+	 * the stack: refused.  Every task stack is made alike, so the
+	 * shell's own says. */
+	if (!task_current()->stack_guarded) {
+		out_puts(sh->out, "test: overflow needs a guard page below task stacks, which this platform does not make\n");
+		return 1;
+	}
+	if (!task_create("overflow", test_overflow_task, NULL, (unsigned)cpu)) {
+		out_printf(sh->out, "test: cannot start a task on cpu %lu\n",
+			   (unsigned long)cpu);
+		return 1;
+	}
+	sched_sleep_ms(TEST_PANIC_WAIT_MS);
+	out_puts(sh->out, "test: overflow did not stop the machine\n");
+	return 1;
 }
 
 /* The shell waits (it is not the CPU that panics); the panic's NMI
@@ -237,6 +277,8 @@ int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 		return test_irqsoff_cmd(sh, argc, argv);
 	if (argc == 3 && kstreq(argv[1], "panic"))
 		return test_panic_on(sh, argv[2]);
+	if (argc >= 2 && kstreq(argv[1], "overflow"))
+		return test_overflow_cmd(sh, argc, argv);
 	if (argc >= 2 && kstreq(argv[1], "recurse")) {
 		if (argc != 3) {
 			out_puts(sh->out, "test: usage: test recurse N\n");
@@ -261,7 +303,7 @@ int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 	} else if (kstreq(argv[1], "ud")) {
 		test_invalid_opcode();
 	} else {
-		out_printf(sh->out, "test: unknown test '%s' (panic, recurse, fault, gp, ud, irqsoff or keys)\n",
+		out_printf(sh->out, "test: unknown test '%s' (panic, recurse, overflow, fault, gp, ud, irqsoff or keys)\n",
 			   argv[1]);
 		return 1;
 	}

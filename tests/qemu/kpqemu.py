@@ -1,9 +1,12 @@
-"""QEMU harness for the x86_64 kernel's tests (tests/qemu/test_*).
+"""QEMU harness for the kernels' tests (tests/qemu/test_*).
 
-One Kernel object is one QEMU process: TCG, qboot, the serial console on
-QEMU's stdin/stdout pipes (no ports, no files), isa-debug-exit for the
-exit status.  Every wait has a timeout; QEMU is killed when the object is
-closed, when the test process dies (PR_SET_PDEATHSIG) and on any failure.
+One Kernel object is one QEMU process: TCG, the serial console on QEMU's
+stdin/stdout pipes (no ports, no files), and a way out with an exit
+status.  KPROF_ARCH (set by tests/qemu.mk) says which kernel: x86_64
+(`-machine pc`, qboot, isa-debug-exit) or arm64 (`-machine virt`, the
+GIC version a test asks for, semihosting's SYS_EXIT).  Every wait has a
+timeout; QEMU is killed when the object is closed, when the test process
+dies (PR_SET_PDEATHSIG) and on any failure.
 """
 
 import ctypes
@@ -26,8 +29,18 @@ class HarnessError(Exception):
     """A step did not happen in time, or the output was not what it must be."""
 
 
+def arch():
+    """The kernel under test: "x86_64" or "arm64"."""
+    return os.environ.get("KPROF_ARCH", "x86_64")
+
+
+def qemu_binary():
+    default = "qemu-system-aarch64" if arch() == "arm64" else "qemu-system-x86_64"
+    return os.environ.get("QEMU", default)
+
+
 def kernel_path():
-    path = os.environ.get("KPROF_KERNEL", "arch/x86_64/kprof.elf")
+    path = os.environ.get("KPROF_KERNEL", f"arch/{arch()}/kprof.elf")
     if not os.path.isfile(path):
         raise HarnessError(f"no kernel image at {path} (set KPROF_KERNEL)")
     return path
@@ -40,7 +53,29 @@ def free_udp_port():
         return s.getsockname()[1]
 
 
-def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=()):
+def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2):
+    """QEMU's virt machine: the GIC version @gic, entered at EL2 when @el2
+    (virtualization=on, PSCI through smc); semihosting gives `poweroff N`
+    its exit status."""
+    machine = f"virt,gic-version={gic}" + (",virtualization=on" if el2 else "")
+    return [
+        qemu_binary(),
+        "-accel", "tcg",
+        "-machine", machine, "-cpu", os.environ.get("QEMU_CPU", "cortex-a57"),
+        "-smp", str(smp), "-m", "256M",
+        "-nodefaults", "-no-reboot", "-display", "none",
+        "-serial", "mon:stdio" if monitor else "stdio",
+        "-semihosting",
+        "-kernel", kernel, "-append", cmdline,
+    ]
+
+
+def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=(),
+                 gic=3, el2=False):
+    if arch() == "arm64":
+        if net_port or fw_cfg:
+            raise HarnessError("the arm64 kernel has no network device or fw_cfg yet")
+        return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2)
     net = []
     # Firmware files (name, host file): the UDP shell's key goes in as
     # opt/kprof/udpsh.key, never on the command line.
@@ -56,7 +91,7 @@ def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=()
         net = ["-netdev", f"user,id=n0{rules}",
                "-device", "virtio-net-pci,netdev=n0"]
     return [
-        os.environ.get("QEMU", "qemu-system-x86_64"),
+        qemu_binary(),
         "-accel", "tcg",            # never KVM: nested KVM is slower here
         "-machine", "pc", "-cpu", "max", "-smp", str(smp), "-m", "256M",
         "-bios", os.environ.get("QEMU_BIOS", "/usr/share/qemu/qboot.rom"),
@@ -85,7 +120,7 @@ class Kernel:
     forwarded, from 127.0.0.1:self.fwd[guest_port]."""
 
     def __init__(self, cmdline="", kernel=None, monitor=False, smp=1,
-                 net=False, fwd_ports=(), fw_cfg=()):
+                 net=False, fwd_ports=(), fw_cfg=(), gic=3, el2=False):
         self.net_port = free_udp_port() if net else None
         self.fwd = {g: free_udp_port() for g in fwd_ports} if net else {}
         self.start = time.monotonic()
@@ -97,7 +132,8 @@ class Kernel:
         self.proc = subprocess.Popen(
             qemu_command(kernel or kernel_path(), cmdline, monitor, smp,
                          self.net_port,
-                         [(h, g) for g, h in self.fwd.items()], fw_cfg),
+                         [(h, g) for g, h in self.fwd.items()], fw_cfg,
+                         gic, el2),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -250,11 +286,11 @@ def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
 
 def missing_tools():
     """Why the tests cannot run here (no QEMU, no qboot), or None."""
-    qemu = os.environ.get("QEMU", "qemu-system-x86_64")
+    qemu = qemu_binary()
     bios = os.environ.get("QEMU_BIOS", "/usr/share/qemu/qboot.rom")
     if not shutil.which(qemu):
         return f"{qemu} not found"
-    if not os.path.isfile(bios):
+    if arch() == "x86_64" and not os.path.isfile(bios):
         return f"no firmware at {bios}"
     return None
 

@@ -1,0 +1,160 @@
+/* Exception vectors and the context switch.
+ *
+ * Task-level code (tasks, idle, boot) runs at EL1 on SP_EL0.  Every
+ * exception is taken on the CPU's own SP_EL1 stack.  A synchronous
+ * exception (a fault: a stack overflow into a guard page included), an
+ * FIQ or an SError stays there and is reported.  An IRQ from task level
+ * moves to the interrupted stack (SP_EL0) and saves its frame there, as
+ * x86 does, so that the tick may switch tasks inside its handler: the
+ * interrupted task's frame waits on its own stack until it is switched
+ * back.  If that push itself faults (a stack at its guard page), the
+ * fault is taken on SP_EL1 and reported. */
+#include "a64.h"
+
+/* One vector: make the frame, note which vector, join the common path. */
+.macro VENTRY kind
+	.p2align 7
+	sub sp, sp, #A64_TF_SIZE
+	stp x0, x1, [sp]
+	mov x0, #\kind
+	b a64_exc_common
+.endm
+
+.macro VENTRY_IRQ_SP0
+	.p2align 7
+	msr spsel, #0			/* onto the interrupted task's stack */
+	sub sp, sp, #A64_TF_SIZE
+	stp x0, x1, [sp]
+	mov x0, #A64_EXC_IRQ_SP0
+	b a64_exc_common
+.endm
+
+	.text
+	.p2align 11
+	.globl a64_vectors
+	.type a64_vectors, @function
+a64_vectors:
+	VENTRY A64_EXC_SYNC_SP0		/* current EL, SP_EL0 */
+	VENTRY_IRQ_SP0
+	VENTRY A64_EXC_FIQ_SP0
+	VENTRY A64_EXC_SERROR_SP0
+	VENTRY A64_EXC_SYNC_SPX		/* current EL, SP_EL1 */
+	VENTRY A64_EXC_IRQ_SPX
+	VENTRY A64_EXC_FIQ_SPX
+	VENTRY A64_EXC_SERROR_SPX
+	.rept 8				/* lower EL: never used */
+	VENTRY A64_EXC_LOWER
+	.endr
+	.size a64_vectors, . - a64_vectors
+
+	.p2align 4
+	.type a64_exc_common, @function
+a64_exc_common:
+	str x0, [sp, #A64_TF_KIND]
+	stp x2, x3, [sp, #16]
+	stp x4, x5, [sp, #32]
+	stp x6, x7, [sp, #48]
+	stp x8, x9, [sp, #64]
+	stp x10, x11, [sp, #80]
+	stp x12, x13, [sp, #96]
+	stp x14, x15, [sp, #112]
+	stp x16, x17, [sp, #128]
+	stp x18, x19, [sp, #144]
+	stp x20, x21, [sp, #160]
+	stp x22, x23, [sp, #176]
+	stp x24, x25, [sp, #192]
+	stp x26, x27, [sp, #208]
+	stp x28, x29, [sp, #224]
+	str x30, [sp, #240]
+	/* The interrupted sp: the frame sits right below it when we are on
+	 * the interrupted stack (an IRQ from task level, anything from
+	 * SP_EL1); else it is SP_EL0. */
+	cmp x0, #A64_EXC_IRQ_SP0
+	b.eq 1f
+	cmp x0, #A64_EXC_SYNC_SPX
+	b.hs 1f
+	mrs x1, sp_el0
+	b 2f
+1:	add x1, sp, #A64_TF_SIZE
+2:	str x1, [sp, #A64_TF_SP]
+	mrs x1, elr_el1
+	mrs x2, spsr_el1
+	stp x1, x2, [sp, #A64_TF_ELR]
+	mrs x1, esr_el1
+	mrs x2, far_el1
+	stp x1, x2, [sp, #A64_TF_ESR]
+	mov x0, sp
+	bl a64_trap_dispatch
+	ldp x1, x2, [sp, #A64_TF_ELR]
+	msr elr_el1, x1
+	msr spsr_el1, x2
+	ldp x2, x3, [sp, #16]
+	ldp x4, x5, [sp, #32]
+	ldp x6, x7, [sp, #48]
+	ldp x8, x9, [sp, #64]
+	ldp x10, x11, [sp, #80]
+	ldp x12, x13, [sp, #96]
+	ldp x14, x15, [sp, #112]
+	ldp x16, x17, [sp, #128]
+	ldp x18, x19, [sp, #144]
+	ldp x20, x21, [sp, #160]
+	ldp x22, x23, [sp, #176]
+	ldp x24, x25, [sp, #192]
+	ldp x26, x27, [sp, #208]
+	ldp x28, x29, [sp, #224]
+	ldr x30, [sp, #240]
+	ldp x0, x1, [sp]
+	add sp, sp, #A64_TF_SIZE
+	eret
+	.size a64_exc_common, . - a64_exc_common
+
+/* void hal_context_switch(void **save, void *to)
+ * Saves DAIF (the interrupt state) and the callee-saved registers on the
+ * current stack (SP_EL0), stores sp in *save, resumes @to's. */
+	.p2align 4
+	.globl hal_context_switch
+	.type hal_context_switch, @function
+hal_context_switch:
+	.cfi_startproc
+	mrs x9, daif
+	sub sp, sp, #112
+	.cfi_def_cfa_offset 112
+	stp x19, x20, [sp, #0]
+	stp x21, x22, [sp, #16]
+	stp x23, x24, [sp, #32]
+	stp x25, x26, [sp, #48]
+	stp x27, x28, [sp, #64]
+	stp x29, x30, [sp, #80]
+	str x9, [sp, #96]
+	cbz x0, 1f			/* NULL: a dead task, never resumed */
+	mov x10, sp
+	str x10, [x0]
+1:	mov sp, x1
+	ldp x19, x20, [sp, #0]
+	ldp x21, x22, [sp, #16]
+	ldp x23, x24, [sp, #32]
+	ldp x25, x26, [sp, #48]
+	ldp x27, x28, [sp, #64]
+	ldp x29, x30, [sp, #80]
+	ldr x9, [sp, #96]
+	add sp, sp, #112
+	msr daif, x9
+	ret
+	.cfi_endproc
+	.size hal_context_switch, . - hal_context_switch
+
+/* A new context's first return lands here (context.c lays it out): x19 =
+ * entry, x20 = arg, sp at the terminating frame record {0, 0}, which
+ * x29 points at.  The entry is jumped to with a zero link register (it
+ * never returns), so its own frame record ends every walk at it. */
+	.p2align 4
+	.globl a64_context_start
+	.type a64_context_start, @function
+a64_context_start:
+	mov x29, sp
+	mov x0, x20
+	mov x30, xzr
+	br x19
+	.size a64_context_start, . - a64_context_start
+
+	.section .note.GNU-stack, "", @progbits

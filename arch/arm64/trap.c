@@ -1,0 +1,202 @@
+/* The dispatch of every exception (entry.S), the panic for faults, and
+ * hal/trap.h's accessors. */
+#include "hal/trap.h"
+
+#include "hal/cpu.h"
+#include "hal/entry.h"
+#include "kernel/backtrace.h"
+#include "kernel/console.h"
+#include "kernel/panic.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "lib/out.h"
+#include "a64.h"
+
+#define ESR_EC(esr)	(((esr) >> 26) & 0x3f)
+#define EC_UNKNOWN	0x00
+#define EC_IABT_CUR	0x21
+#define EC_DABT_CUR	0x25
+
+static const char *const ec_names[64] = {
+	[0x00] = "unknown instruction",
+	[0x01] = "wfi/wfe trapped",
+	[0x07] = "fp/simd access",
+	[0x0e] = "illegal execution state",
+	[0x15] = "svc",
+	[0x16] = "hvc",
+	[0x17] = "smc",
+	[0x18] = "msr/mrs trapped",
+	[0x20] = "instruction abort from el0",
+	[0x21] = "instruction abort",
+	[0x22] = "pc alignment fault",
+	[0x24] = "data abort from el0",
+	[0x25] = "data abort",
+	[0x26] = "sp alignment fault",
+	[0x2f] = "serror",
+	[0x3c] = "brk",
+};
+
+static const char *const kind_names[] = {
+	[A64_EXC_FIQ_SP0] = "fiq",
+	[A64_EXC_SERROR_SP0] = "serror",
+	[A64_EXC_IRQ_SPX] = "irq on the exception stack",
+	[A64_EXC_FIQ_SPX] = "fiq",
+	[A64_EXC_SERROR_SPX] = "serror",
+	[A64_EXC_LOWER] = "exception from a lower level",
+};
+
+static void print_regs(const struct trap_frame *tf)
+{
+	struct out *o = &out_console;
+
+	for (unsigned i = 0; i < 30; i += 3)
+		out_printf(o, "x%-2u %016lx  x%-2u %016lx  x%-2u %016lx\n",
+			   i, (unsigned long)tf->x[i], i + 1,
+			   (unsigned long)tf->x[i + 1], i + 2,
+			   (unsigned long)tf->x[i + 2]);
+	out_printf(o, "x30 %016lx  sp  %016lx  spsr %08lx\n",
+		   (unsigned long)tf->x[30], (unsigned long)tf->sp,
+		   (unsigned long)tf->spsr);
+}
+
+/* A data abort below the running task's stack: it ran into the guard
+ * page under it. */
+static void print_overflow(const struct trap_frame *tf)
+{
+	struct task *t = this_cpu()->current;
+	uint64_t far = tf->far;
+
+	if (!t || ESR_EC(tf->esr) != EC_DABT_CUR || t->is_idle)
+		return;
+	if (far < t->stack_lo && far + 2 * 4096 >= t->stack_lo)
+		out_printf(&out_console,
+			   "stack overflow: task %d (%s) ran into the guard page below its stack at 0x%lx\n",
+			   t->pid, t->name, (unsigned long)t->stack_lo);
+}
+
+/* A data or instruction abort's fault status, as words. */
+static const char *abort_kind(uint64_t esr)
+{
+	unsigned fsc = esr & 0x3f;
+
+	switch (fsc >> 2) {
+	case 1: return "translation fault";
+	case 2: return "access flag fault";
+	case 3: return "permission fault";
+	}
+	return fsc == 0x21 ? "alignment fault" : "other fault";
+}
+
+static void print_far(const struct trap_frame *tf)
+{
+	unsigned ec = ESR_EC(tf->esr);
+
+	if (ec == EC_DABT_CUR || ec == EC_IABT_CUR)
+		out_printf(&out_console, "far 0x%016lx (%s, level %u, %s)\n",
+			   (unsigned long)tf->far, abort_kind(tf->esr),
+			   (unsigned)(tf->esr & 3),
+			   ec == EC_IABT_CUR ? "instruction fetch" :
+			   tf->esr & (1u << 6) ? "write" : "read");
+	else
+		out_printf(&out_console, "far 0x%016lx\n", (unsigned long)tf->far);
+}
+
+static void trap_panic(const struct trap_frame *tf, const char *what)
+	__attribute__((noreturn));
+
+static void trap_panic(const struct trap_frame *tf, const char *what)
+{
+	struct out *o = &out_console;
+	unsigned ec = ESR_EC(tf->esr);
+
+	panic_begin();
+	out_printf(o, "\npanic on cpu %u: %s (ec 0x%02x), esr 0x%lx\n",
+		   hal_cpu_id(), what, ec, (unsigned long)tf->esr);
+	out_printf(o, "elr 0x%016lx\n", (unsigned long)tf->elr);
+	print_far(tf);
+	print_overflow(tf);
+	print_regs(tf);
+	out_puts(o, "backtrace:\n");
+	backtrace_print_trap(o, tf);
+	panic_end();
+}
+
+static void trap_irq(struct trap_frame *tf)
+{
+	unsigned iar = a64_gic_ack(), intid = iar & 0x3ff;
+
+	if (intid >= 1020)
+		return;				/* spurious */
+	if (intid == A64_PPI_VTIMER) {
+		/* Rearmed and acknowledged first: kernel_tick() may switch
+		 * to another task, and the tick must keep coming. */
+		a64_timer_irq(tf);
+		a64_gic_eoi(iar);
+		kernel_tick(tf);
+		return;
+	}
+	a64_gic_eoi(iar);
+	if (intid == A64_SGI_STOP) {
+		if (!kernel_nmi(tf))
+			trap_panic(tf, "unclaimed stop interrupt");
+		return;
+	}
+	trap_panic(tf, "unexpected interrupt");
+}
+
+void a64_trap_dispatch(struct trap_frame *tf)
+{
+	unsigned ec = ESR_EC(tf->esr);
+
+	switch (tf->kind) {
+	case A64_EXC_IRQ_SP0:
+		trap_irq(tf);
+		return;
+	case A64_EXC_SYNC_SP0:
+	case A64_EXC_SYNC_SPX:
+		/* The semihosting probe's HLT, where semihosting is off. */
+		if (ec == EC_UNKNOWN && tf->elr == a64_semihosting_probe_pc) {
+			a64_semihosting_absent = true;
+			tf->elr += 4;
+			return;
+		}
+		trap_panic(tf, ec_names[ec] ? ec_names[ec] : "exception");
+	default:
+		trap_panic(tf, tf->kind < sizeof(kind_names) / sizeof(kind_names[0]) &&
+				       kind_names[tf->kind] ? kind_names[tf->kind]
+							    : "exception");
+	}
+}
+
+uintptr_t hal_trap_ip(const struct trap_frame *tf)
+{
+	return tf->elr;
+}
+
+uintptr_t hal_trap_fp(const struct trap_frame *tf)
+{
+	return tf->x[29];
+}
+
+uintptr_t hal_trap_sp(const struct trap_frame *tf)
+{
+	return tf->sp;
+}
+
+uintptr_t hal_trap_lr(const struct trap_frame *tf)
+{
+	return tf->x[30];
+}
+
+/* Nothing runs outside the image: such an address prints as it is. */
+const char *hal_trap_foreign_name(void)
+{
+	return NULL;
+}
+
+/* Interrupts run on the interrupted task's stack (entry.S). */
+void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
+{
+	*lo = 0;
+	*hi = 0;
+}
