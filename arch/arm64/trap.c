@@ -7,7 +7,6 @@
 #include "kernel/backtrace.h"
 #include "kernel/console.h"
 #include "kernel/panic.h"
-#include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "a64.h"
@@ -59,19 +58,12 @@ static void print_regs(const struct trap_frame *tf)
 		   (unsigned long)tf->spsr);
 }
 
-/* A data abort below the running task's stack: it ran into the guard
- * page under it. */
+/* A data abort in the guard page below the running task's stack: it
+ * overflowed. */
 static void print_overflow(const struct trap_frame *tf)
 {
-	struct task *t = this_cpu()->current;
-	uint64_t far = tf->far;
-
-	if (!t || ESR_EC(tf->esr) != EC_DABT_CUR || t->is_idle)
-		return;
-	if (far < t->stack_lo && far + 2 * 4096 >= t->stack_lo)
-		out_printf(&out_console,
-			   "stack overflow: task %d (%s) ran into the guard page below its stack at 0x%lx\n",
-			   t->pid, t->name, (unsigned long)t->stack_lo);
+	if (ESR_EC(tf->esr) == EC_DABT_CUR)
+		task_report_guard_hit(&out_console, tf->far);
 }
 
 /* A data or instruction abort's fault status, as words. */

@@ -129,6 +129,8 @@ boot_gdt_ptr:
 	.p2align 12
 boot_pml4:	.skip 4096
 boot_pdpt:	.skip 4096
+	.globl x86_boot_pd
+x86_boot_pd:
 boot_pd:	.skip 4096 * MAP_GIB
 	.globl x86_boot_pt0
 x86_boot_pt0:

@@ -3,6 +3,7 @@
  * callee-saved registers. */
 #include "hal/context.h"
 
+#include "hal/mem.h"
 #include "x86.h"
 
 /* The frame hal_context_switch() pops, lowest address first. */
@@ -29,6 +30,10 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 	*f = (struct x86_switch_frame){
 		.r12 = (uintptr_t)entry,
 		.r13 = (uintptr_t)arg,
+		/* The page below the stack, the guard hal_mem_guard() may
+		 * have cleared on another CPU: the first run flushes it from
+		 * this CPU's TLB (mem.c says why that suffices). */
+		.r14 = (uintptr_t)stack - HAL_PAGE_SIZE,
 		.rflags = 0x2,		/* reserved bit; interrupts masked */
 		.ret = (uintptr_t)x86_context_start,
 	};

@@ -21,12 +21,14 @@ unsigned hal_cpu_count(void)
 }
 
 /* The MADT's CPUs, at most @max of them, each left waiting for the
- * scheduler; one line says what came up. */
+ * scheduler; one line says what came up.  First, while this CPU is still
+ * the only one, RAM's 4 KiB mappings (mem.c says why only then). */
 void hal_cpus_start(unsigned max)
 {
 	static struct x86_madt madt;
 	unsigned limit = max ? max : HAL_MAX_CPUS;
 
+	x86_mem_split_ram();
 	if (!x86_acpi_read_madt(x86_pvh_rsdp(), &madt)) {
 		out_puts(&out_console, "smp: no ACPI MADT; running on the boot cpu\n");
 		return;

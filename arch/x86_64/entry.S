@@ -95,11 +95,15 @@ hal_context_switch:
 	.size hal_context_switch, . - hal_context_switch
 
 /* A new context's first return lands here (context.c lays it out):
- * %r12 = entry, %r13 = arg, %rbp = 0 so the walk ends at the entry. */
+ * %r12 = entry, %r13 = arg, %r14 = the page below its stack, %rbp = 0
+ * so the walk ends at the entry.  That page may be a guard made on
+ * another CPU while this one still cached it as present: flush it here,
+ * on the CPU the task is pinned to, before its first instruction. */
 	.p2align 4
 	.globl x86_context_start
 	.type x86_context_start, @function
 x86_context_start:
+	invlpg (%r14)
 	movq %r13, %rdi
 	call *%r12
 	ud2

@@ -53,7 +53,7 @@ extern uint64_t x86_boot_pt0[];
 static void pvh_map_page0(bool on)
 {
 	x86_boot_pt0[0] = on ? 0x1 : 0;		/* present, read-only */
-	__asm__ volatile("invlpg (%0)" : : "r"((uintptr_t)0) : "memory");
+	invlpg(0);
 }
 
 static void pvh_read_memmap(const struct hvm_start_info *si)

@@ -7,6 +7,7 @@
 #include "kernel/backtrace.h"
 #include "kernel/console.h"
 #include "kernel/panic.h"
+#include "kernel/task.h"
 #include "lib/out.h"
 #include "pmu_hw.h"
 #include "x86.h"
@@ -147,6 +148,13 @@ void x86_trap_panic(const struct trap_frame *tf, const char *what)
 			   tf->error & 1 ? "protection" : "not present",
 			   tf->error & 2 ? "write" : "read",
 			   tf->error & 16 ? ", instruction fetch" : "");
+	/* A task that runs into its guard page leaves no room to push the
+	 * #PF's frame: that fault becomes a #DF on this CPU's IST stack,
+	 * and CR2 holds the address of the push that failed. */
+	if (tf->vector == 8)
+		out_printf(o, "cr2 0x%016lx\n", (unsigned long)cr2);
+	if (tf->vector == 14 || tf->vector == 8)
+		task_report_guard_hit(o, cr2);
 	print_regs(tf);
 	out_puts(o, "backtrace:\n");
 	backtrace_print_trap(o, tf);

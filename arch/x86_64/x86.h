@@ -154,6 +154,18 @@ static inline uint64_t read_cr3(void)
 	return v;
 }
 
+static inline void write_cr3(uint64_t v)
+{
+	__asm__ volatile("mov %0, %%cr3" : : "r"(v) : "memory");
+}
+
+/* Drop the calling CPU's cached translation of the page holding @addr
+ * (and every paging-structure cache entry). */
+static inline void invlpg(uintptr_t addr)
+{
+	__asm__ volatile("invlpg (%0)" : : "r"(addr) : "memory");
+}
+
 static inline void cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	__asm__ volatile("cpuid"
@@ -305,6 +317,9 @@ void x86_pvh_ram(unsigned i, uint64_t *addr, uint64_t *size);
 
 /* Where the RAM ranges came from: "pvh memmap" or "cmos" (mem.c). */
 const char *x86_mem_source(void);
+/* Map RAM in 4 KiB pages, so that hal_mem_guard() can take one page
+ * away: boot CPU, after page_init(), before any other CPU starts. */
+void x86_mem_split_ram(void);
 
 /* Set-up steps of the boot CPU, in the order hal_platform_early_init()
  * runs them. */

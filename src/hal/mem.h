@@ -31,9 +31,13 @@ size_t hal_mem_ranges(struct hal_mem_range *r, size_t max);
 /* Make the page at @page (page-aligned, from page_alloc()) fault on every
  * access (@guard true), or ordinary memory again (false), so that a task
  * stack running into the page below it faults onto a good stack instead
- * of overwriting memory.  Returns true when the platform guards the page,
- * false when it cannot (the page stays ordinary memory).  Task context;
- * may allocate a page for its page tables; never sleeps. */
+ * of overwriting memory.  "Every access" holds at least on the calling
+ * CPU and, from its first instruction on, on the CPU of the task whose
+ * stack sits above the page; a platform may let another CPU's stale
+ * translation expire (x86: mem.c says why).  Returns true when the
+ * platform guards the page, false when it cannot (the page stays
+ * ordinary memory).  Task context; may allocate a page for its page
+ * tables; never sleeps. */
 bool hal_mem_guard(uintptr_t page, bool guard);
 
 #endif

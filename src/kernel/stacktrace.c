@@ -53,7 +53,9 @@ bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b)
 	struct task *t = this_cpu()->current;
 	uintptr_t lo, hi;
 
-	if (t && sp >= t->stack_lo && sp < t->stack_hi) {
+	/* An sp in the guard page below: the task overflowed, and its
+	 * frames are still above. */
+	if (t && ((sp >= t->stack_lo && sp < t->stack_hi) || task_guard_owner(sp))) {
 		b->lo = t->stack_lo;
 		b->hi = t->stack_hi;
 		return true;

@@ -25,8 +25,9 @@ size_t stacktrace_from_fp(uintptr_t fp, const struct stack_bounds *b,
 			  uintptr_t *out, size_t max);
 
 /* The bounds of the stack holding @sp, seen from the calling CPU: the
- * current task's stack or the CPU's interrupt stack.  False when @sp is
- * on neither (then nothing past frame 0 is trusted). */
+ * current task's stack (also for an @sp in the guard page below it,
+ * where an overflow left it) or the CPU's interrupt stack.  False when
+ * @sp is on neither (then nothing past frame 0 is trusted). */
 bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b);
 
 /* The whole chain of an interrupted state: out[0] = hal_trap_ip(tf), then

@@ -8,6 +8,7 @@
 #include "kernel/sched.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/out.h"
 #include "lib/spinlock.h"
 
 static struct spinlock task_lock = SPINLOCK_INIT;
@@ -150,6 +151,26 @@ void task_for_each(void (*fn)(struct task *t, void *ctx), void *ctx)
 		if (t->state != TASK_DEAD)
 			fn(t, ctx);
 	spin_unlock_irqrestore(&task_lock, flags);
+}
+
+struct task *task_guard_owner(uintptr_t addr)
+{
+	struct task *t = task_current();
+	uintptr_t lo;
+
+	if (!t || !t->stack_guarded)
+		return NULL;
+	lo = (uintptr_t)t->stack;
+	return addr >= lo - HAL_PAGE_SIZE && addr < lo ? t : NULL;
+}
+
+void task_report_guard_hit(struct out *o, uintptr_t addr)
+{
+	struct task *t = task_guard_owner(addr);
+
+	if (t)
+		out_printf(o, "stack overflow: task %d (%s) ran into the guard page below its stack at 0x%lx\n",
+			   t->pid, t->name, (unsigned long)(uintptr_t)t->stack);
 }
 
 size_t task_stack_used(const struct task *t)

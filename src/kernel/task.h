@@ -9,6 +9,8 @@
 
 #include "hal/mem.h"
 
+struct out;
+
 #define TASK_NAME_MAX 16
 #define TASK_STACK_SIZE (16 * 1024)
 /* A task stack's pages: the stack, and one guard page below it. */
@@ -75,6 +77,18 @@ uint64_t task_runtime_self(void);
 /* Walk every task under the task list lock (interrupts off): @fn must be
  * quick and must not allocate or sleep. */
 void task_for_each(void (*fn)(struct task *t, void *ctx), void *ctx);
+
+/* The calling CPU's task when @addr lies in the guard page below its
+ * stack, else NULL.  Only that task can have run into it: tasks are
+ * pinned, and a stack overflows on the CPU running it.  Any context,
+ * a fault report's included: takes no lock. */
+struct task *task_guard_owner(uintptr_t addr);
+
+/* For a platform's fault report, between panic_begin() and panic_end():
+ * when @addr (the faulting address) lies in task_guard_owner()'s guard
+ * page, say so in one line, "stack overflow: task N (NAME) ran into the
+ * guard page below its stack at 0x...", the stack's lowest address. */
+void task_report_guard_hit(struct out *o, uintptr_t addr);
 
 /* Deepest stack use seen so far, from the paint left at creation. */
 size_t task_stack_used(const struct task *t);
