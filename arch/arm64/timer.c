@@ -6,14 +6,14 @@
 
 #include "hal/entry.h"
 #include "a64.h"
+#include "lib/ticks.h"
 
 #define CNTV_CTL_ENABLE	1u
 
 static uint64_t timer_hz;
 static uint64_t timer_period;
 static uint64_t count_boot;
-/* ns = (count delta * ns_mult) >> 32, in 128-bit arithmetic. */
-static uint64_t ns_mult;
+static struct ticks_scale ns_scale;
 
 uint64_t a64_timer_hz(void)
 {
@@ -40,7 +40,7 @@ void hal_timer_init(void)
 	if (!timer_hz)
 		timer_hz = 62500000;	/* firmware left it unset */
 	timer_period = timer_hz / HZ;
-	ns_mult = (uint64_t)(((unsigned __int128)1000000000u << 32) / timer_hz);
+	ticks_scale_init(&ns_scale, timer_hz);
 	count_boot = counter();
 	a64_timer_start_cpu();
 }
@@ -85,5 +85,5 @@ uint64_t hal_clock_ns(void)
 {
 	uint64_t d = counter() - count_boot;
 
-	return (uint64_t)(((unsigned __int128)d * ns_mult) >> 32);
+	return ticks_to_ns(&ns_scale, d);
 }

@@ -4,6 +4,7 @@
  * TSC.  The local APIC's registers are lapic.c's. */
 #include "hal/timer.h"
 
+#include "lib/ticks.h"
 #include "x86.h"
 
 #define PIT_HZ		1193182u
@@ -13,8 +14,7 @@
 static uint64_t tsc_hz;
 static uint64_t apic_hz;
 static uint64_t tsc_boot;
-/* ns = (tsc delta * ns_mult) >> 32, in 128-bit arithmetic. */
-static uint64_t ns_mult;
+static struct ticks_scale ns_scale;
 
 uint64_t x86_tsc_hz(void)
 {
@@ -99,7 +99,7 @@ void hal_timer_init(void)
 	 * CPU only, so that one NMI makes one report. */
 	x86_lapic_enable(X86_LVT_NMI);
 	timer_calibrate(&tsc_hz, &apic_hz);
-	ns_mult = (1000000000ull << 32) / tsc_hz;
+	ticks_scale_init(&ns_scale, tsc_hz);
 	tsc_boot = rdtsc();
 	lapic_timer_start();
 }
@@ -139,5 +139,5 @@ uint64_t hal_clock_ns(void)
 {
 	uint64_t d = rdtsc() - tsc_boot;
 
-	return (uint64_t)(((unsigned __int128)d * ns_mult) >> 32);
+	return ticks_to_ns(&ns_scale, d);
 }

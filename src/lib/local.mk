@@ -7,4 +7,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/out.c %reldir%/out.h \
 	%reldir%/parse.c %reldir%/parse.h \
 	%reldir%/sha256.c %reldir%/sha256.h \
+	%reldir%/ticks.h \
 	%reldir%/spinlock.h
