@@ -202,6 +202,8 @@ void a64_cpu_park(void) __attribute__((noreturn));
 /* Secondary CPUs (smp.c). */
 unsigned a64_smp_cpu_count(void);
 void a64_smp_start(unsigned max);
+/* Once, on the boot CPU before the others start: RAM in 4 KiB pages. */
+void a64_mem_split_ram(void);
 
 #endif /* !__ASSEMBLER__ */
 

@@ -135,7 +135,8 @@ cpu_common:
 	ldr x10, =(TCR_T0SZ | TCR_IRGN0_WBWA | TCR_ORGN0_WBWA | TCR_SH0_INNER | TCR_EPD1)
 	orr x9, x9, x10
 	msr tcr_el1, x9
-	ldr x9, =a64_pt_l1
+	ldr x9, =a64_ttbr0		/* read with the MMU off: mem.c cleans it */
+	ldr x9, [x9]
 	msr ttbr0_el1, x9
 	isb
 	tlbi vmalle1
@@ -177,8 +178,8 @@ cpu_common:
 /* The identity map: level 1 entry 0 (0-1 GiB) through a level 2 table
  * of 2 MiB device blocks from 128 MiB (the flash below stays unmapped,
  * so NULL and small offsets fault), entry 1 (1-2 GiB, where RAM starts)
- * through a level 2 table of 2 MiB normal blocks (mem.c may split one
- * into pages, for a stack's guard page), entries 2-3 (2-4 GiB) as 1 GiB
+ * through a level 2 table of 2 MiB normal blocks (mem.c moves every CPU
+ * to copies in 4 KiB pages before the others start), entries 2-3 (2-4 GiB) as 1 GiB
  * normal blocks.  Clobbers x9-x13. */
 	.type build_tables, @function
 build_tables:
@@ -232,5 +233,12 @@ a64_pt_l2_ram:	.skip 4096
 	.p2align 4
 a64_boot_stacks: .skip A64_BOOT_STACK_SIZE * 16
 a64_exc_stacks:	.skip A64_EXC_STACK_SIZE * 16
+
+/* The level 1 table every CPU starts on: this one until
+ * a64_mem_split_ram() replaces it, before the secondaries start. */
+	.section .data
+	.p2align 3
+	.globl a64_ttbr0
+a64_ttbr0:	.quad a64_pt_l1
 
 	.section .note.GNU-stack, "", @progbits

@@ -71,6 +71,7 @@ void hal_cpus_start(unsigned max)
 {
 	unsigned limit = max ? max : HAL_MAX_CPUS;
 
+	a64_mem_split_ram();
 	if (!a64_machine.psci) {
 		out_puts(&out_console, "smp: no PSCI in the device tree; running on the boot cpu\n");
 		return;
