@@ -166,6 +166,18 @@ START_TEST(test_cmdline_udpsh_key_never_echoed)
 }
 END_TEST
 
+/* A word its owner takes with a notice: the notice is a line reported
+ * (found by fuzz_cmdline: the count once left it out). */
+START_TEST(test_cmdline_owner_notice_counted)
+{
+	net_config_reset();
+	ck_assert_int_eq(parse("ip=192.168.1.5/24 cpus=2"), 1);
+	ck_assert_str_eq(msgs, "net: gateway 10.0.2.2 is outside 192.168.1.5/24; no gateway\n");
+	ck_assert_int_eq(parse("ip=10.0.2.15/24 gw=10.0.2.2 nope=1"), 1);
+	net_config_reset();
+}
+END_TEST
+
 START_TEST(test_cmdline_profile_source_chooses_the_sampler)
 {
 	const struct hal_pmu_info *info = prof_pmu_info();	/* the fake counter */
@@ -200,6 +212,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_cmdline_next_command_splits_and_trims);
 	tcase_add_test(tc, test_cmdline_profile_source_chooses_the_sampler);
 	tcase_add_test(tc, test_cmdline_udpsh_key_never_echoed);
+	tcase_add_test(tc, test_cmdline_owner_notice_counted);
 	suite_add_tcase(s, tc);
 	return s;
 }

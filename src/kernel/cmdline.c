@@ -138,18 +138,16 @@ bool cmdline_value_fits(char *dst, size_t size, const char *key,
 
 /* Hand one well-formed word to its key's owner; returns the number of
  * lines reported. */
-static int cmdline_apply(const struct cmdline_word *w, struct cmdline_seen *seen,
-			 struct out *o)
+static void cmdline_apply(const struct cmdline_word *w, struct cmdline_seen *seen,
+			  struct out *o)
 {
 	const struct cmdline_key *k = cmdline_key_find(w->key, w->key_len);
 
 	if (k)
-		return k->set(w->value, w->value_len, o) < 0 ? 1 : 0;
-	if (!cmdline_first_unknown(seen, w))
-		return 0;
-	out_printf(o, "cmdline: unknown key '%.*s' ignored\n", (int)w->key_len,
-		   w->key);
-	return 1;
+		k->set(w->value, w->value_len, o);
+	else if (cmdline_first_unknown(seen, w))
+		out_printf(o, "cmdline: unknown key '%.*s' ignored\n", (int)w->key_len,
+			   w->key);
 }
 
 /* A word that carries a secret key's value (the UDP shell's key): never
@@ -168,10 +166,29 @@ static const struct cmdline_key *cmdline_secret(const struct cmdline_word *w)
 	return NULL;
 }
 
-int cmdline_parse(const char *s, struct out *o)
+/* Owners may add a notice to a word they took ("net: gateway ... is
+ * outside ..."), so the lines are counted where they are written, not
+ * inferred from the owners' answers. */
+struct cmdline_out {
+	struct out out;
+	struct out *to;
+	int lines;
+};
+
+static void cmdline_out_write(struct out *o, const char *s, size_t n)
 {
+	struct cmdline_out *c = (struct cmdline_out *)o;
+
+	for (size_t i = 0; i < n; i++)
+		c->lines += s[i] == '\n';
+	out_write(c->to, s, n);
+}
+
+int cmdline_parse(const char *s, struct out *to)
+{
+	struct cmdline_out counted = { .out = { cmdline_out_write }, .to = to };
+	struct out *o = &counted.out;
 	struct cmdline_seen seen = { .n = 0 };
-	int problems = 0;
 
 	while (*s) {
 		struct cmdline_word w = { .start = s };
@@ -188,18 +205,16 @@ int cmdline_parse(const char *s, struct out *o)
 		if (why && (secret = cmdline_secret(&w))) {
 			out_printf(o, "cmdline: malformed %s= word (%s); ignored\n",
 				   secret->name, why);
-			problems++;
 			continue;
 		}
 		if (why) {
 			out_printf(o, "cmdline: malformed word '%.*s' (%s); ignored\n",
 				   (int)w.len, w.start, why);
-			problems++;
 			continue;
 		}
-		problems += cmdline_apply(&w, &seen, o);
+		cmdline_apply(&w, &seen, o);
 	}
-	return problems;
+	return counted.lines;
 }
 
 const char *cmdline_next_command(const char **pos, size_t *len)

@@ -48,7 +48,8 @@ const struct cmdline_key *cmdline_key_find(const char *name, size_t len);
  * last one wins).  Problems are reported on @o, one line each, and change
  * nothing: an unknown key (once, however often it appears), a malformed
  * word (no '=', empty key, stray or unterminated quote), a value its
- * owner refuses.  Returns the number of lines reported.  Any context that
+ * owner refuses.  An owner may add a notice about a word it took.
+ * Returns the number of lines written to @o, notices included.  Any context that
  * may write to @o; allocates nothing. */
 int cmdline_parse(const char *s, struct out *o);
 

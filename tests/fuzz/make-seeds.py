@@ -137,3 +137,13 @@ for name in ("gicv2", "gicv3", "el2", "bootargs"):
     with open(os.path.join(HERE, "..", "fdt", "qemu-virt-%s.dtb" % name), "rb") as f:
         fdt["qemu-virt-" + name] = f.read()
 write("fdt", fdt)
+
+# cmdline seeds: what doc/boot.md and the tests pass, every key once.
+cmdline = {
+    "empty": b"",
+    "cmd-quoted": b'cmd="work start split; profile 2000 all 3;poweroff" cpus=4',
+    "net": b"ip=10.0.2.15/24 gw=10.0.2.2 udpsh=5555 udpsh.allow=10.0.2.0/24,127.0.0.1",
+    "key": b"udpsh.key=000102030405060708090a0b0c0d0e0f profile.source=tick",
+    "malformed": b'foo=1 =x cmd="unterminated udpsh.key=" cpus= ip=1.2.3.4/33 "x',
+}
+write("cmdline", cmdline)
