@@ -31,11 +31,14 @@ $(qemu_log)net.log: $(qemu_log)smp.log
 $(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
-# and x86's network tests run against it (virtio-net on virtio-mmio); the
+# and x86's network tests run against it (virtio-net on virtio-mmio, the
+# key through fw_cfg on MMIO); the
 # same harness with KPROF_ARCH=arm64, one QEMU at a time as on x86.
 if PLATFORM_ARM64
-TESTS += %reldir%/qemu/test_arm64 %reldir%/qemu/test_net
+TESTS += %reldir%/qemu/test_arm64 %reldir%/qemu/test_net \
+	%reldir%/qemu/test_udpsh_auth
 $(qemu_log)net.log: $(qemu_log)arm64.log
+$(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
 	KPROF_ARCH=arm64; export KPROF_ARCH; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \

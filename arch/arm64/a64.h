@@ -150,6 +150,7 @@ struct a64_machine {
 	bool psci_smc;			/* conduit: smc, else hvc */
 	bool psci;			/* a PSCI node was found */
 	uintptr_t uart;
+	uintptr_t fw_cfg;		/* QEMU's fw_cfg, MMIO; 0: none */
 };
 extern struct a64_machine a64_machine;
 /* The device tree's /memreserve/ entries, one at a time. */

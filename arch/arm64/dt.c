@@ -1,6 +1,6 @@
 /* The device tree, read once at boot with the portable reader
  * (lib/fdt.h): RAM, the GIC, the CPUs, the PSCI conduit, the PL011, the
- * command line, the virtio-mmio slots.  For an ELF -kernel QEMU enters with x0 = 0 and writes
+ * command line, the virtio-mmio slots, fw_cfg.  For an ELF -kernel QEMU enters with x0 = 0 and writes
  * the tree at the start of RAM (when it fits below the image); a loader
  * that passes one in x0 wins.  No tree, or a malformed one, is a panic
  * that says so, never a fault. */
@@ -246,6 +246,17 @@ unsigned a64_dt_virtio_mmio_bad(void)
 	return dt_vmmio_bad;
 }
 
+/* QEMU's firmware configuration device, "qemu,fw-cfg-mmio" (virt has
+ * one at 0x09020000). */
+static void dt_read_fw_cfg(void)
+{
+	int n = fdt_find_compatible(&dt, -1, "qemu,fw-cfg-mmio");
+	uint64_t addr, size;
+
+	if (n >= 0 && dt_reg(n, 0, &addr, &size) && size >= 0x10)
+		a64_machine.fw_cfg = (uintptr_t)addr;
+}
+
 /* Where the tree is: x0 when the loader gave one, else the start of RAM
  * if a header is there. */
 static const void *dt_locate(uintptr_t boot_x0, size_t *max)
@@ -293,6 +304,7 @@ void a64_dt_read(uintptr_t boot_x0)
 	dt_read_cpus();
 	dt_read_psci();
 	dt_read_virtio_mmio();
+	dt_read_fw_cfg();
 }
 
 bool a64_dt_memreserve(unsigned i, uint64_t *addr, uint64_t *size)

@@ -90,17 +90,15 @@ def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
 
 def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=(),
                  gic=3, el2=False, mmio=1):
-    if arch() == "arm64":
-        if fw_cfg:
-            raise HarnessError("the arm64 kernel reads no fw_cfg")
-        return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
-                                  net_port, fwd, mmio)
-    net = []
     # Firmware files (name, host file): the UDP shell's key goes in as
     # opt/kprof/udpsh.key, never on the command line.
     fw = []
     for name, path in fw_cfg:
         fw += ["-fw_cfg", f"name={name},file={path}"]
+    if arch() == "arm64":
+        return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
+                                  net_port, fwd, mmio) + fw
+    net = []
     if net_port:
         net = ["-netdev", user_net_rules(net_port, fwd),
                "-device", "virtio-net-pci,netdev=n0"]
