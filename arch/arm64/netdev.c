@@ -117,6 +117,9 @@ static void vnet_probe(void)
 	if (probed)
 		return;
 	probed = true;
+	if (a64_dt_virtio_mmio_bad())
+		out_printf(&out_console, "virtio-mmio: %u device tree nodes without a register window or a GIC interrupt; skipped\n",
+			   a64_dt_virtio_mmio_bad());
 	for (unsigned i = 0; a64_dt_virtio_mmio(i, &s); i++) {
 		vnet.slots++;
 		if (vnet_open(&s) != 0)
