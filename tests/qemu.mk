@@ -2,6 +2,7 @@
 # image it finds at KPROF_KERNEL under QEMU (TCG, qboot), talks to the
 # serial shell over pipes, and kills QEMU however it ends
 # (tests/qemu/kpqemu.py).  python3 and qemu-system-x86_64 are needed.
+qemu_log = %reldir%/qemu/test_
 if PLATFORM_X86_64
 QEMU_TESTS = \
 	%reldir%/qemu/test_shell \
@@ -21,19 +22,23 @@ LAYERS_BACKEND_OBJECTS = $(arch_x86_64_libx86_a_OBJECTS)
 # spins 4 vCPUs) on a 2-core machine, QEMU hands the guest its frames and
 # its tick in the same late bursts, and test_net's profile of the receive
 # task sees only the idle task (doc/hacking.md).
-# (Named through a variable: a rule automake sees for a .log it generates
+# (Named through qemu_log: a rule automake sees for a .log it generates
 # would replace automake's own.)
-qemu_log = %reldir%/qemu/test_
 $(qemu_log)panic.log: $(qemu_log)shell.log
 $(qemu_log)profile.log: $(qemu_log)panic.log
 $(qemu_log)smp.log: $(qemu_log)profile.log
 $(qemu_log)net.log: $(qemu_log)smp.log
 $(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 endif
-# The arm64 kernel's QEMU tests (QEMU's virt machine), one script; the
-# same harness with KPROF_ARCH=arm64.
+# The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
+# and x86's network tests run against it (virtio-net on virtio-mmio, the
+# key through fw_cfg on MMIO); the
+# same harness with KPROF_ARCH=arm64, one QEMU at a time as on x86.
 if PLATFORM_ARM64
-TESTS += %reldir%/qemu/test_arm64
+TESTS += %reldir%/qemu/test_arm64 %reldir%/qemu/test_net \
+	%reldir%/qemu/test_udpsh_auth
+$(qemu_log)net.log: $(qemu_log)arm64.log
+$(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
 	KPROF_ARCH=arm64; export KPROF_ARCH; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \

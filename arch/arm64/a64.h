@@ -150,10 +150,26 @@ struct a64_machine {
 	bool psci_smc;			/* conduit: smc, else hvc */
 	bool psci;			/* a PSCI node was found */
 	uintptr_t uart;
+	uintptr_t fw_cfg;		/* QEMU's fw_cfg, MMIO; 0: none */
 };
 extern struct a64_machine a64_machine;
 /* The device tree's /memreserve/ entries, one at a time. */
 bool a64_dt_memreserve(unsigned i, uint64_t *addr, uint64_t *size);
+/* The device tree's virtio-mmio slots ("virtio,mmio" nodes with a
+ * register window and a GIC interrupt), one at a time, in the tree's
+ * order; how many such nodes lacked either and were left out. */
+#define A64_VMMIO_MAX	64
+struct a64_vmmio_slot {
+	uint64_t base, size;
+	unsigned intid;		/* GIC INTID: an SPI is 32 + its number */
+	bool edge;		/* edge-triggered, else level */
+};
+bool a64_dt_virtio_mmio(unsigned i, struct a64_vmmio_slot *slot);
+unsigned a64_dt_virtio_mmio_bad(void);
+/* Make [addr, addr + size) reachable as Device memory (mem.c): true when
+ * it already is (128 MiB - 1 GiB) or a 2 MiB block of the low GiB could
+ * be mapped for it; false anywhere else (RAM, above the map). */
+bool a64_mem_map_device(uint64_t addr, uint64_t size);
 
 /* The GIC (gic.c): priorities from one table, v2 or v3. */
 void a64_gic_init(void);		/* distributor; boot CPU */
@@ -162,6 +178,9 @@ void a64_gic_enable_ppi(unsigned intid, uint8_t prio);
 unsigned a64_gic_ack(void);		/* INTID, 1020-1023 spurious */
 void a64_gic_eoi(unsigned intid);
 void a64_gic_send_sgi_others(unsigned intid);
+/* Enable SPI @intid at @prio, edge- or level-triggered, routed to the
+ * calling CPU. */
+void a64_gic_enable_spi(unsigned intid, uint8_t prio, bool edge);
 const char *a64_gic_name(void);
 
 /* GIC priorities, in one place: lower is more urgent, multiples of
@@ -187,6 +206,10 @@ void a64_timer_start_cpu(void);
 void a64_timer_irq(struct trap_frame *tf);
 uint64_t a64_timer_hz(void);
 void a64_delay_us(uint64_t us);
+
+/* The network device's interrupt (netdev.c), from the IRQ path before
+ * the EOI: true when @intid was its own. */
+bool a64_netdev_irq(unsigned intid);
 
 /* Called from entry.S for every exception. */
 void a64_trap_dispatch(struct trap_frame *tf);

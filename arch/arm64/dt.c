@@ -1,6 +1,6 @@
 /* The device tree, read once at boot with the portable reader
  * (lib/fdt.h): RAM, the GIC, the CPUs, the PSCI conduit, the PL011, the
- * command line.  For an ELF -kernel QEMU enters with x0 = 0 and writes
+ * command line, the virtio-mmio slots, fw_cfg.  For an ELF -kernel QEMU enters with x0 = 0 and writes
  * the tree at the start of RAM (when it fits below the image); a loader
  * that passes one in x0 wins.  No tree, or a malformed one, is a panic
  * that says so, never a fault. */
@@ -17,6 +17,8 @@
 
 struct a64_machine a64_machine;
 static struct fdt dt;
+static struct a64_vmmio_slot dt_vmmio[A64_VMMIO_MAX];
+static unsigned dt_nvmmio, dt_vmmio_bad;
 static char dt_cmdline[DT_CMDLINE_MAX];
 static size_t dt_cmdline_given;
 
@@ -186,6 +188,75 @@ static void dt_read_uart(void)
 		a64_machine.uart = (uintptr_t)addr;
 }
 
+/* An "interrupts" property of the GIC's binding, three cells: type (0 SPI,
+ * 1 PPI), number within the type, flags (bits 0-3 the trigger: 1 rising
+ * edge, 4 high level; GICv2 puts the CPU mask above them).  The INTID,
+ * or 0 when the property is not that. */
+static unsigned dt_gic_intid(int node, bool *edge)
+{
+	uint32_t len;
+	const uint8_t *v = fdt_prop(&dt, node, "interrupts", &len);
+	uint32_t type, num, flags;
+
+	if (!v || len != 12)
+		return 0;
+	type = fdt_be32(v);
+	num = fdt_be32(v + 4);
+	flags = fdt_be32(v + 8);
+	*edge = (flags & 0xf) == 1 || (flags & 0xf) == 2;
+	if (type == 0 && num < 988)
+		return num + 32;
+	if (type == 1 && num < 16)
+		return num + 16;
+	return 0;
+}
+
+/* Every "virtio,mmio" node, in the tree's order (QEMU's virt: 32 slots
+ * from 0x0a000000, 0x200 apart, SPIs 16-47, the first -device in the
+ * highest).  A node without a register window or an interrupt is counted
+ * and left out. */
+static void dt_read_virtio_mmio(void)
+{
+	for (int n = fdt_find_compatible(&dt, -1, "virtio,mmio"); n >= 0;
+	     n = fdt_find_compatible(&dt, n, "virtio,mmio")) {
+		struct a64_vmmio_slot *s;
+
+		if (dt_nvmmio == A64_VMMIO_MAX)
+			break;
+		s = &dt_vmmio[dt_nvmmio];
+		if (!dt_reg(n, 0, &s->base, &s->size) || s->size == 0 ||
+		    !(s->intid = dt_gic_intid(n, &s->edge))) {
+			dt_vmmio_bad++;
+			continue;
+		}
+		dt_nvmmio++;
+	}
+}
+
+bool a64_dt_virtio_mmio(unsigned i, struct a64_vmmio_slot *slot)
+{
+	if (i >= dt_nvmmio)
+		return false;
+	*slot = dt_vmmio[i];
+	return true;
+}
+
+unsigned a64_dt_virtio_mmio_bad(void)
+{
+	return dt_vmmio_bad;
+}
+
+/* QEMU's firmware configuration device, "qemu,fw-cfg-mmio" (virt has
+ * one at 0x09020000). */
+static void dt_read_fw_cfg(void)
+{
+	int n = fdt_find_compatible(&dt, -1, "qemu,fw-cfg-mmio");
+	uint64_t addr, size;
+
+	if (n >= 0 && dt_reg(n, 0, &addr, &size) && size >= 0x10)
+		a64_machine.fw_cfg = (uintptr_t)addr;
+}
+
 /* Where the tree is: x0 when the loader gave one, else the start of RAM
  * if a header is there. */
 static const void *dt_locate(uintptr_t boot_x0, size_t *max)
@@ -232,6 +303,8 @@ void a64_dt_read(uintptr_t boot_x0)
 	dt_read_gic();
 	dt_read_cpus();
 	dt_read_psci();
+	dt_read_virtio_mmio();
+	dt_read_fw_cfg();
 }
 
 bool a64_dt_memreserve(unsigned i, uint64_t *addr, uint64_t *size)

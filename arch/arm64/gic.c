@@ -248,3 +248,31 @@ void a64_gic_send_sgi_others(unsigned intid)
 		mmio_write32(a64_machine.gicd + GICD_SGIR, (1u << 24) | intid);
 	}
 }
+
+/* A device's SPI: its trigger as the device tree says (GICD_ICFGR, two
+ * bits per INTID, the upper one set for edge), its priority, routed to
+ * this CPU (v3: our affinity in GICD_IROUTER; v2: GICD_ITARGETSR0-7 read
+ * back this CPU's own target bit), then enabled.  A line the distributor
+ * does not have is left alone. */
+#define GICD_ICFGR		0x0c00
+void a64_gic_enable_spi(unsigned intid, uint8_t prio, bool edge)
+{
+	uintptr_t d = a64_machine.gicd;
+	uintptr_t cfg = d + GICD_ICFGR + (intid / 16) * 4;
+	uint32_t bit = 2u << ((intid % 16) * 2);
+
+	if (intid < 32 || intid >= gic_lines)
+		return;
+	mmio_write32(d + GICD_ICENABLER + (intid / 32) * 4, 1u << (intid % 32));
+	gicd_wait_rwp();
+	mmio_write32(cfg, edge ? mmio_read32(cfg) | bit : mmio_read32(cfg) & ~bit);
+	gic_set_prio(d + GICD_IPRIORITYR, intid, prio);
+	if (gic_v3())
+		mmio_write64(d + GICD_IROUTER + 8 * intid,
+			     a64_this_cpu()->mpidr & 0xff00ffffffull);
+	else
+		mmio_write8(d + GICD_ITARGETSR + intid,
+			    (uint8_t)mmio_read32(d + GICD_ITARGETSR));
+	mmio_write32(d + GICD_ISENABLER + (intid / 32) * 4, 1u << (intid % 32));
+	gicd_wait_rwp();
+}

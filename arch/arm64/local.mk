@@ -49,11 +49,23 @@ $(ARM64_KERNEL): %reldir%/libarm64.a src/libkprof.la $(ARM64_LDSCRIPT) $(KP_LINK
 noinst_DATA = $(ARM64_KERNEL)
 CLEANFILES += $(ARM64_KERNEL) $(ARM64_KERNEL).symtab.*
 
-# make run CMDLINE='cmd="help;poweroff"' [SMP=N] [GIC=2|3] [EL2=1]: boot
-# under QEMU's virt machine, serial on this terminal (Ctrl-A X quits).
-# Exits with the status poweroff gave.
+# make run CMDLINE='cmd="help;poweroff"' [SMP=N] [GIC=2|3] [EL2=1]
+# [NETPORT=P] [MMIO=1|2] [KEY=FILE]: boot under QEMU's virt machine,
+# serial on this terminal (Ctrl-A X quits), virtio-net on virtio-mmio
+# version MMIO (default 1) with the UDP shell forwarded to 127.0.0.1:P
+# (default 5555).  The key as on x86 (arch/x86_64/local.mk): through
+# fw_cfg, FILE, else udpsh.key in the build folder, made once; KEY=none
+# boots the plain shell.  Exits with the status poweroff gave.
 run: $(ARM64_KERNEL)
-	SMP='$(SMP)' GIC='$(GIC)' EL2='$(EL2)' \
+	@key='$(KEY)'; key=$${key:-udpsh.key}; np='$(NETPORT)'; \
+	if [ "$$key" = udpsh.key ] && [ ! -f udpsh.key ]; then \
+		(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > udpsh.key && \
+		 echo >> udpsh.key) || exit 1; \
+		echo "made udpsh.key: tools/kshell -k $$(pwd)/udpsh.key 127.0.0.1:$${np:-5555} help"; \
+	fi; \
+	[ "$$key" = none ] && key=; \
+	SMP='$(SMP)' GIC='$(GIC)' EL2='$(EL2)' NETPORT='$(NETPORT)' MMIO='$(MMIO)' \
+	KEYFILE="$$key" \
 		$(SHELL) $(srcdir)/%reldir%/qemu-run $(ARM64_KERNEL) '$(CMDLINE)'
 endif
 EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run

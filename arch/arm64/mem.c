@@ -153,3 +153,34 @@ bool hal_mem_guard(uintptr_t page, bool guard)
 	spin_unlock_irqrestore(&mem_guard_lock, flags);
 	return true;
 }
+
+/* Device windows.  The low GiB is a level 2 table of 2 MiB blocks
+ * (boot.S): Device-nGnRnE from 128 MiB, nothing below (QEMU's flash), so
+ * that NULL and small offsets fault.  A device the tree places below
+ * 128 MiB gets its blocks mapped here, Device and never executable, as
+ * boot.S maps the rest; the block at address 0 never is.  An invalid
+ * entry made valid needs no TLB invalidation, only the barriers. */
+#define L2_BLOCK_DEVICE	0x0060000000000401ull	/* boot.S's DESC_DEVICE */
+#define L2_BLOCK	(2ull << 20)
+#define L2_LOW_END	0x40000000ull
+
+extern uint64_t a64_pt_l2_low[512];
+
+bool a64_mem_map_device(uint64_t addr, uint64_t size)
+{
+	uint64_t end = addr + size;
+	unsigned long flags;
+
+	if (size == 0 || end < addr || end > L2_LOW_END || addr < L2_BLOCK)
+		return false;
+	flags = spin_lock_irqsave(&mem_guard_lock);
+	for (uint64_t b = addr & ~(L2_BLOCK - 1); b < end; b += L2_BLOCK) {
+		uint64_t *e = &a64_pt_l2_low[b >> 21];
+
+		if ((*e & 3) == 0)
+			*e = b | L2_BLOCK_DEVICE;
+	}
+	__asm__ volatile("dsb ishst\n\tisb" : : : "memory");
+	spin_unlock_irqrestore(&mem_guard_lock, flags);
+	return true;
+}

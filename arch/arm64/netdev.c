@@ -1,31 +1,186 @@
-/* hal/netdev.h: no network device on arm64 yet (virtio-mmio is a later
- * issue). */
+/* hal/netdev.h on QEMU virt's virtio-mmio: this file walks the slots the
+ * device tree names, skips the empty ones (device ID 0) and those of
+ * other devices, and hands the first virtio-net, version 1 (legacy) or 2,
+ * to the portable driver (src/drivers/virtio/) with its register window
+ * as a struct virtio_bus.  The identity map makes a buffer's address its
+ * bus address.
+ *
+ * The slot's SPI is routed through the GIC to the CPU that starts the
+ * device (the stack's receive task is pinned there); the handler only
+ * acknowledges the device's interrupt status and wakes that task, which
+ * polls the ring (hal/netdev.h).  With no usable SPI the task polls at
+ * each tick instead. */
 #include "hal/netdev.h"
 
-#include <stddef.h>
-
+#include "drivers/virtio/virtio.h"
+#include "drivers/virtio/virtio_net.h"
+#include "hal/entry.h"
+#include "kernel/console.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
+#include "lib/out.h"
+#include "a64.h"
+
+/* A register window smaller than this has no configuration space. */
+#define VMMIO_MIN_SIZE	0x100
+
+static struct {
+	bool present;
+	struct a64_vmmio_slot slot;
+	unsigned slots, empty;		/* what the tree had: for the boot line */
+	bool irq;			/* the SPI is on, else the task polls */
+	struct virtio_transport t;
+	struct virtio_net net;
+} vnet;
+
+static uint32_t a64_vio_read(const struct virtio_bus *b, unsigned off, unsigned width)
+{
+	uintptr_t a = b->base + off;
+	uint32_t v;
+
+	if (width == 1)
+		v = *(volatile uint8_t *)a;
+	else if (width == 2)
+		v = *(volatile uint16_t *)a;
+	else
+		v = *(volatile uint32_t *)a;
+	__asm__ volatile("" : : : "memory");
+	return v;
+}
+
+/* Device-nGnRnE stores are not reordered with each other, but a ring
+ * written in Normal memory must be visible before the notify that
+ * tells the device to look: hence the barrier first. */
+static void a64_vio_write(const struct virtio_bus *b, unsigned off, unsigned width,
+			  uint32_t v)
+{
+	uintptr_t a = b->base + off;
+
+	__asm__ volatile("dsb st" : : : "memory");
+	if (width == 1)
+		*(volatile uint8_t *)a = (uint8_t)v;
+	else if (width == 2)
+		*(volatile uint16_t *)a = (uint16_t)v;
+	else
+		*(volatile uint32_t *)a = v;
+}
+
+/* Identity-mapped: the device sees our addresses as they are. */
+static uint64_t a64_vio_dma_addr(const struct virtio_bus *b, const void *p)
+{
+	(void)b;
+	return (uintptr_t)p;
+}
+
+static const struct virtio_bus vnet_bus_template = {
+	.read = a64_vio_read,
+	.write = a64_vio_write,
+	.dma_addr = a64_vio_dma_addr,
+};
+
+/* Slot @s as a transport: 0 with vnet.t set, or why not.  A window that
+ * cannot be mapped as Device memory is never touched. */
+static int vnet_open(const struct a64_vmmio_slot *s)
+{
+	struct virtio_bus bus = vnet_bus_template;
+
+	if (s->size < VMMIO_MIN_SIZE || !a64_mem_map_device(s->base, s->size)) {
+		out_printf(&out_console, "virtio-mmio: slot at 0x%lx (size 0x%lx) cannot be mapped as device memory; skipped\n",
+			   (unsigned long)s->base, (unsigned long)s->size);
+		return -EIO;
+	}
+	bus.base = (uintptr_t)s->base;
+	return virtio_mmio_init(&vnet.t, &bus);
+}
+
+static void vnet_set_up(const struct a64_vmmio_slot *s)
+{
+	int err = virtio_net_probe(&vnet.net, &vnet.t);
+
+	if (err) {
+		out_printf(&out_console, "virtio-net: mmio at 0x%lx would not set up (error %d, queue sizes %u/%u); no network\n",
+			   (unsigned long)s->base, err, vnet.net.rx.size, vnet.net.tx.size);
+		return;
+	}
+	vnet.slot = *s;
+	vnet.present = true;
+}
+
+/* Find the device and have the driver set it up, short of DRIVER_OK
+ * (hal_netdev_start's).  Once, on first need; without a virtio-net the
+ * boot says so here, once. */
+static void vnet_probe(void)
+{
+	static bool probed;
+	struct a64_vmmio_slot s;
+
+	if (probed)
+		return;
+	probed = true;
+	if (a64_dt_virtio_mmio_bad())
+		out_printf(&out_console, "virtio-mmio: %u device tree nodes without a register window or a GIC interrupt; skipped\n",
+			   a64_dt_virtio_mmio_bad());
+	for (unsigned i = 0; a64_dt_virtio_mmio(i, &s); i++) {
+		vnet.slots++;
+		if (vnet_open(&s) != 0)
+			continue;
+		if (vnet.t.device_id == 0) {
+			vnet.empty++;
+			continue;
+		}
+		if (vnet.t.device_id != VIRTIO_ID_NET)
+			continue;
+		vnet_set_up(&s);
+		return;
+	}
+	out_printf(&out_console, "net: no virtio-net among %u virtio-mmio slots (%u empty); no network\n",
+		   vnet.slots, vnet.empty);
+}
 
 bool hal_netdev_present(void)
 {
-	return false;
+	vnet_probe();
+	return vnet.present;
 }
 
 void hal_netdev_mac(uint8_t mac[6])
 {
-	kmemset(mac, 0, 6);
+	if (vnet.present)
+		kmemcpy(mac, vnet.net.mac, 6);
+	else
+		kmemset(mac, 0, 6);
 }
 
 int hal_netdev_send(const void *frame, size_t len)
 {
-	(void)frame;
-	(void)len;
-	return -ENOENT;
+	if (!vnet.present)
+		return -ENOSYS;
+	return virtio_net_send(&vnet.net, frame, len);
 }
 
-/* Never called: net_start() asks hal_netdev_present() first. */
+/* From the IRQ path (trap.c), before the EOI: true when @intid is the
+ * device's.  Acknowledging its interrupt status lowers its line. */
+bool a64_netdev_irq(unsigned intid)
+{
+	if (!vnet.irq || intid != vnet.slot.intid)
+		return false;
+	virtio_net_irq(&vnet.net);
+	net_rx_wake();
+	return true;
+}
+
+static struct netdev_rx vnet_rx = { .poll = virtio_net_poll, .dev = &vnet.net };
+
 const struct netdev_rx *hal_netdev_start(void)
 {
-	return NULL;
+	vnet.irq = vnet.slot.intid >= 32;
+	vnet_rx.irq = vnet.irq;
+	if (vnet.irq)
+		a64_gic_enable_spi(vnet.slot.intid, A64_PRIO_IRQ, vnet.slot.edge);
+	out_printf(&out_console, "virtio-net: mmio v%u at 0x%lx, %s%u%s\n",
+		   vnet.t.legacy ? 1 : 2, (unsigned long)vnet.slot.base,
+		   vnet.irq ? "intid " : "no spi (intid ", vnet.slot.intid,
+		   vnet.irq ? (vnet.slot.edge ? " edge" : " level") : "); polling each tick");
+	virtio_net_start(&vnet.net);
+	return &vnet_rx;
 }

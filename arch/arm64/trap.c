@@ -127,6 +127,12 @@ static void trap_irq(struct trap_frame *tf)
 		kernel_tick(tf);
 		return;
 	}
+	/* The device's status is acknowledged (its line lowered) before the
+	 * EOI, so a level-triggered SPI is not taken again at once. */
+	if (a64_netdev_irq(intid)) {
+		a64_gic_eoi(iar);
+		return;
+	}
 	a64_gic_eoi(iar);
 	if (intid == A64_SGI_STOP) {
 		if (!kernel_nmi(tf))

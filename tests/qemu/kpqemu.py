@@ -53,11 +53,29 @@ def free_udp_port():
         return s.getsockname()[1]
 
 
-def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2):
+def user_net_rules(net_port, fwd):
+    """QEMU user networking: the UDP shell's port 5555 forwarded to
+    127.0.0.1:net_port, each (host, guest) pair of @fwd likewise, and
+    nothing else."""
+    rules = "".join(f",hostfwd=udp:127.0.0.1:{h}-:{g}"
+                    for h, g in [(net_port, 5555)] + list(fwd))
+    return f"user,id=n0{rules}"
+
+
+def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
+                       net_port=None, fwd=(), mmio=1):
     """QEMU's virt machine: the GIC version @gic, entered at EL2 when @el2
     (virtualization=on, PSCI through smc); semihosting gives `poweroff N`
-    its exit status."""
+    its exit status.  With @net_port, virtio-net on a virtio-mmio slot
+    (the highest, 0x0a003e00), version @mmio: 1 is QEMU's default (the
+    legacy interface), 2 takes -global virtio-mmio.force-legacy=false."""
     machine = f"virt,gic-version={gic}" + (",virtualization=on" if el2 else "")
+    net = []
+    if net_port:
+        net = ["-netdev", user_net_rules(net_port, fwd),
+               "-device", "virtio-net-device,netdev=n0"]
+        if mmio == 2:
+            net += ["-global", "virtio-mmio.force-legacy=false"]
     return [
         qemu_binary(),
         "-accel", "tcg",
@@ -67,28 +85,22 @@ def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2):
         "-serial", "mon:stdio" if monitor else "stdio",
         "-semihosting",
         "-kernel", kernel, "-append", cmdline,
-    ]
+    ] + net
 
 
 def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=(),
-                 gic=3, el2=False):
-    if arch() == "arm64":
-        if net_port or fw_cfg:
-            raise HarnessError("the arm64 kernel has no network device or fw_cfg yet")
-        return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2)
-    net = []
+                 gic=3, el2=False, mmio=1):
     # Firmware files (name, host file): the UDP shell's key goes in as
     # opt/kprof/udpsh.key, never on the command line.
     fw = []
     for name, path in fw_cfg:
         fw += ["-fw_cfg", f"name={name},file={path}"]
+    if arch() == "arm64":
+        return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
+                                  net_port, fwd, mmio) + fw
+    net = []
     if net_port:
-        # virtio-net on user networking; the UDP shell's port 5555 is
-        # forwarded to 127.0.0.1:net_port, each (host, guest) pair of
-        # @fwd likewise, and nothing else.
-        rules = "".join(f",hostfwd=udp:127.0.0.1:{h}-:{g}"
-                        for h, g in [(net_port, 5555)] + list(fwd))
-        net = ["-netdev", f"user,id=n0{rules}",
+        net = ["-netdev", user_net_rules(net_port, fwd),
                "-device", "virtio-net-pci,netdev=n0"]
     return [
         qemu_binary(),
@@ -117,10 +129,14 @@ class Kernel:
     """smp: vCPUs (-smp).  The uniprocessor tests keep 1; tests/qemu/test_smp
     boots 4.  net=True adds virtio-net with the UDP shell forwarded to
     127.0.0.1:self.net_port; each guest UDP port in @fwd_ports is also
-    forwarded, from 127.0.0.1:self.fwd[guest_port]."""
+    forwarded, from 127.0.0.1:self.fwd[guest_port].  On arm64 the device
+    is on virtio-mmio, version @mmio (1 or 2; KPROF_VIRTIO_MMIO sets the
+    default, else 1)."""
 
     def __init__(self, cmdline="", kernel=None, monitor=False, smp=1,
-                 net=False, fwd_ports=(), fw_cfg=(), gic=3, el2=False):
+                 net=False, fwd_ports=(), fw_cfg=(), gic=3, el2=False, mmio=None):
+        if mmio is None:
+            mmio = int(os.environ.get("KPROF_VIRTIO_MMIO", "1"))
         self.net_port = free_udp_port() if net else None
         self.fwd = {g: free_udp_port() for g in fwd_ports} if net else {}
         self.start = time.monotonic()
@@ -133,7 +149,7 @@ class Kernel:
             qemu_command(kernel or kernel_path(), cmdline, monitor, smp,
                          self.net_port,
                          [(h, g) for g, h in self.fwd.items()], fw_cfg,
-                         gic, el2),
+                         gic, el2, mmio),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self._reader = threading.Thread(target=self._read, daemon=True)
