@@ -310,6 +310,20 @@ int hal_pmu_disarm(void)
 	return 0;
 }
 
+/* The next period starts at the overflow, not now: the counter has gone
+ * on from 0 since it wrapped, and subtracting the period from what it
+ * reads keeps the interrupt's latency out of the period (as the tick
+ * steps CNTV_CVAL).  Under TCG that latency is a host thread's wake-up,
+ * often as long as the period: re-armed from now, 1000 samples/s came
+ * out at 450.  When a whole period has passed already (a vCPU left
+ * unscheduled), it starts afresh rather than firing at once. */
+static void pmu_rearm(uint64_t period)
+{
+	uint64_t since = pmu_cycle_read();
+
+	pmu_cycle_write(since < period ? since - period : -period);
+}
+
 /* Claim = the cycle counter's overflow bit set while it runs (or while
  * disarm is still at it).  Clear it, rearm for the next period, isb --
  * all before trap.c's EOI, or the level line fires again at once. */
@@ -324,7 +338,7 @@ bool hal_pmu_ack(void)
 		return false;
 	pmu_overflow_clear(PMU_CYCLE);
 	if (running)
-		pmu_cycle_write(-pc->period);
+		pmu_rearm(pc->period);
 	isb();
 	return true;
 }
