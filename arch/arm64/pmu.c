@@ -55,7 +55,8 @@ struct a64_pmu_cpu {
 	uint64_t period;
 	uint64_t throttled;		/* doubled period since arming, or 0 */
 	unsigned win_n;			/* the throttle's 64-sample window */
-	uint64_t win_start, win_cost;	/* CNTVCT ticks */
+	uint64_t win_start;		/* CNTVCT ticks */
+	uint32_t win_cost[THROTTLE_SAMPLES];	/* each sample's, ticks */
 	uint64_t claimed, claimed_run;	/* overflows kernel_nmi() claimed */
 	uint64_t no_overflow;		/* PMU interrupts armed, no overflow */
 	uint64_t unarmed;		/* PMU interrupts with nothing armed */
@@ -262,7 +263,6 @@ int hal_pmu_arm(uint64_t period)
 	pc->throttled = 0;
 	pc->claimed_run = 0;
 	pc->win_n = 0;
-	pc->win_cost = 0;
 	pc->win_start = pmu_ticks();
 	pc->used = true;
 	pmu_disable(PMU_CYCLE);
@@ -348,14 +348,38 @@ uint64_t hal_pmu_throttled(void)
 	return pmu_self()->throttled;
 }
 
+/* The middle one of the window's costs (a partial selection sort: 64
+ * entries, once per 64 samples). */
+static uint64_t pmu_median(uint32_t *v, unsigned n)
+{
+	for (unsigned i = 0; i <= n / 2; i++) {
+		unsigned min = i;
+
+		for (unsigned j = i + 1; j < n; j++)
+			if (v[j] < v[min])
+				min = j;
+		uint32_t t = v[i];
+
+		v[i] = v[min];
+		v[min] = t;
+	}
+	return v[n / 2];
+}
+
 /* 64 samples' handler time against the time they spanned: above 2%,
- * the period doubles (as on x86). */
+ * the period doubles (as on x86).  The handler time is 64 times the
+ * window's median sample, not the sum: under TCG a vCPU is a host
+ * thread, and one preemption of it inside one handler (a 4 ms slice on
+ * a loaded host) is 3% of a 64-sample window by itself -- summed, it
+ * halved the rate of one CPU and not the others, at random.  A handler
+ * that is slow every time is still caught. */
 static void pmu_throttle_account(struct a64_pmu_cpu *pc, uint64_t cost, uint64_t now)
 {
-	pc->win_cost += cost;
+	pc->win_cost[pc->win_n] = cost > UINT32_MAX ? UINT32_MAX : (uint32_t)cost;
 	if (++pc->win_n < THROTTLE_SAMPLES)
 		return;
-	if (pc->win_cost * 100 > (now - pc->win_start) * THROTTLE_PERCENT &&
+	if (pmu_median(pc->win_cost, THROTTLE_SAMPLES) * THROTTLE_SAMPLES * 100 >
+		    (now - pc->win_start) * THROTTLE_PERCENT &&
 	    pc->period < (1ull << 62)) {
 		pc->period *= 2;
 		pc->throttled = pc->period;
@@ -364,7 +388,6 @@ static void pmu_throttle_account(struct a64_pmu_cpu *pc, uint64_t cost, uint64_t
 		isb();
 	}
 	pc->win_n = 0;
-	pc->win_cost = 0;
 	pc->win_start = now;
 }
 
