@@ -427,8 +427,12 @@ static void pmu_lscpu_gic(struct out *o)
 	else
 		out_printf(o, "gic: %s, interrupts off by daif.i (the pmu overflow is a plain irq)\n",
 			   a64_gic_name());
-	out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
-		   A64_PRIO_NMI, a64_machine.pmu_intid, A64_SGI_STOP, A64_PRIO_IRQ);
+	if (a64_machine.pmu_intid)
+		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
+			   A64_PRIO_NMI, a64_machine.pmu_intid, A64_SGI_STOP, A64_PRIO_IRQ);
+	else
+		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
+			   A64_PRIO_NMI, A64_SGI_STOP, A64_PRIO_IRQ);
 }
 
 static void pmu_lscpu_cpu(struct out *o, unsigned cpu)
