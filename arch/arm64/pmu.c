@@ -135,6 +135,11 @@ static bool pmu_overflowed(void)
 	return A64_SYSREG_READ(pmovsset_el0) & PMU_CYCLE;
 }
 
+static bool pmu_irq_enabled(void)
+{
+	return A64_SYSREG_READ(pmintenset_el1) & PMU_CYCLE;
+}
+
 static void pmu_overflow_clear(uint32_t bits)
 {
 	A64_SYSREG_WRITE(pmovsclr_el0, bits);
@@ -170,22 +175,37 @@ static bool pmu_moves(void)
 }
 
 /* Cycles per second, counted against the generic counter over
- * RATE_WINDOW_US: the profiler's period comes from it. */
+ * RATE_WINDOW_US: the profiler's period comes from it.  The cycle
+ * counter is only read, and enabled for the while if it was not, so
+ * that a `stat` counting on this CPU meanwhile keeps its count. */
 static uint64_t pmu_measure_rate(void)
 {
-	uint64_t t0 = pmu_ticks(), c0 = pmu_cycle_read(), t1, c1;
+	bool was_on = A64_SYSREG_READ(pmcntenset_el0) & PMU_CYCLE;
+	unsigned long flags = hal_irq_save();
+	uint64_t t0, c0, t1, c1;
 
+	if (!was_on) {
+		pmu_enable(PMU_CYCLE);
+		isb();
+	}
+	t0 = pmu_ticks();
+	c0 = pmu_cycle_read();
 	do
 		t1 = pmu_ticks();
 	while (t1 - t0 < us_to_ticks(RATE_WINDOW_US));
 	c1 = pmu_cycle_read();
+	if (!was_on) {
+		pmu_disable(PMU_CYCLE);
+		isb();
+	}
+	hal_irq_restore(flags);
 	return (c1 - c0) * hal_cycles_per_sec() / (t1 - t0);
 }
 
 /* The calling CPU's counter, once: reset it, run it without its
  * interrupt, see it move; enable its PPI at the pseudo-NMI priority in
  * this CPU's redistributor (a PPI is banked per CPU).  Interrupts off. */
-static void pmu_probe_self(struct a64_pmu_cpu *pc, bool measure)
+static void pmu_probe_self(struct a64_pmu_cpu *pc)
 {
 	unsigned long flags;
 
@@ -212,8 +232,6 @@ static void pmu_probe_self(struct a64_pmu_cpu *pc, bool measure)
 		ksnprintf(pc->why, sizeof(pc->why), "cycle counter did not move in %u us",
 			  PROBE_SPIN_US);
 	} else {
-		if (measure && !a64_pmu_rate)
-			a64_pmu_rate = pmu_measure_rate();
 		pc->verdict = V_COUNTS;
 	}
 	pmu_disable(PMU_CYCLE);
@@ -230,7 +248,11 @@ void hal_pmu_probe(struct hal_pmu_info *info)
 	struct a64_pmu_cpu *pc = pmu_self();
 	uint64_t midr = A64_SYSREG_READ(midr_el1);
 
-	pmu_probe_self(pc, true);
+	pmu_probe_self(pc);
+	/* Once, on the first CPU that proves its counter and is asked: the
+	 * profiler asks before any CPU arms. */
+	if (pc->verdict == V_COUNTS && !a64_pmu_rate)
+		a64_pmu_rate = pmu_measure_rate();
 	kmemset(info, 0, sizeof(*info));
 	if (pmu_claims())
 		ksnprintf(info->claim, sizeof(info->claim),
@@ -256,7 +278,7 @@ int hal_pmu_arm(uint64_t period)
 {
 	struct a64_pmu_cpu *pc = pmu_self();
 
-	pmu_probe_self(pc, false);
+	pmu_probe_self(pc);
 	if (pc->verdict != V_COUNTS || !period || pc->counting)
 		return -ENODEV;
 	pc->period = period;
@@ -295,9 +317,11 @@ int hal_pmu_disarm(void)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&pc->running, false, __ATOMIC_RELAXED);
 	pmu_disable(PMU_CYCLE);
-	pmu_irq_disable(PMU_CYCLE);
 	isb();
+	/* An overflow taken up to here is still claimed (and late); the
+	 * clear, then the interrupt off, drop the line. */
 	pmu_overflow_clear(PMU_CYCLE);
+	pmu_irq_disable(PMU_CYCLE);
 	isb();
 	start = pmu_ticks();
 	while (a64_gic_ppi_pending(a64_machine.pmu_intid))
@@ -324,9 +348,10 @@ static void pmu_rearm(uint64_t period)
 	pmu_cycle_write(since < period ? since - period : -period);
 }
 
-/* Claim = the cycle counter's overflow bit set while it runs (or while
- * disarm is still at it).  Clear it, rearm for the next period, isb --
- * all before trap.c's EOI, or the level line fires again at once. */
+/* Claim = the cycle counter's overflow bit set and its interrupt
+ * enabled, while it runs (or while disarm is still at it).  Clear it,
+ * rearm for the next period, isb -- all before trap.c's EOI, or the
+ * level line fires again at once. */
 bool hal_pmu_ack(void)
 {
 	struct a64_pmu_cpu *pc = pmu_self();
@@ -334,7 +359,7 @@ bool hal_pmu_ack(void)
 
 	if (!running && !__atomic_load_n(&pc->disarming, __ATOMIC_RELAXED))
 		return false;
-	if (!pmu_overflowed())
+	if (!pmu_overflowed() || !pmu_irq_enabled())
 		return false;
 	pmu_overflow_clear(PMU_CYCLE);
 	if (running)
@@ -500,7 +525,7 @@ void hal_pmu_count_open(bool open[])
 {
 	struct a64_pmu_cpu *pc = pmu_self();
 
-	pmu_probe_self(pc, false);
+	pmu_probe_self(pc);
 	open[0] = open[1] = false;
 	if (pc->verdict != V_COUNTS || pc->running)
 		return;
