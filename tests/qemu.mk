@@ -51,6 +51,7 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_arm64_pmu \
 	%reldir%/qemu/boot-time \
 	%reldir%/qemu/net-figures \
+	%reldir%/qemu/pmu-figures \
 	%reldir%/qemu/test_shell \
 	%reldir%/qemu/test_panic \
 	%reldir%/qemu/test_profile \
