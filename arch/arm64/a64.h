@@ -163,7 +163,6 @@ bool a64_dt_memreserve(unsigned i, uint64_t *addr, uint64_t *size);
 void a64_gic_init(void);		/* distributor; boot CPU */
 void a64_gic_init_cpu(void);		/* this CPU's interface */
 void a64_gic_enable_ppi(unsigned intid);	/* at its table priority */
-void a64_gic_disable_ppi(unsigned intid);
 bool a64_gic_ppi_pending(unsigned intid);	/* this CPU's */
 bool a64_gic_is_nmi(unsigned intid);	/* at A64_PRIO_NMI in the table */
 unsigned a64_gic_ack(void);		/* INTID, 1020-1023 spurious */

@@ -45,7 +45,6 @@
 #define GICR_SGI		0x10000
 #define GICR_IGROUPR0		(GICR_SGI + 0x0080)
 #define GICR_ISENABLER0		(GICR_SGI + 0x0100)
-#define GICR_ICENABLER0		(GICR_SGI + 0x0180)
 #define GICR_ISPENDR0		(GICR_SGI + 0x0200)
 #define GICR_IPRIORITYR		(GICR_SGI + 0x0400)
 #define GICR_WAKER_SLEEP	(1u << 1)
@@ -253,18 +252,6 @@ void a64_gic_enable_ppi(unsigned intid)
 	} else {
 		gic_set_prio(a64_machine.gicd + GICD_IPRIORITYR, intid, gic_prio_of(intid));
 		mmio_write32(a64_machine.gicd + GICD_ISENABLER, 1u << intid);
-	}
-}
-
-void a64_gic_disable_ppi(unsigned intid)
-{
-	if (gic_v3()) {
-		uintptr_t r = gicr_this[hal_cpu_id()];
-
-		if (r)
-			mmio_write32(r + GICR_ICENABLER0, 1u << intid);
-	} else {
-		mmio_write32(a64_machine.gicd + GICD_ICENABLER, 1u << intid);
 	}
 }
 
