@@ -15,7 +15,8 @@
 #define A64_EXC_STACK_SIZE	16384
 
 /* The trap frame (entry.S), in bytes: x0-x30, sp, elr, spsr, esr, far,
- * kind, padding to 16. */
+ * kind, and the interrupted ICC_PMR_EL1 (exception entry sets DAIF but
+ * leaves the priority mask as it was: the exit puts it back). */
 #define A64_TF_X29	(29 * 8)
 #define A64_TF_SP	(31 * 8)
 #define A64_TF_ELR	(32 * 8)
@@ -23,6 +24,7 @@
 #define A64_TF_ESR	(34 * 8)
 #define A64_TF_FAR	(35 * 8)
 #define A64_TF_KIND	(36 * 8)
+#define A64_TF_PMR	(37 * 8)
 #define A64_TF_SIZE	(38 * 8)
 
 /* Which vector an exception came through (the frame's kind). */
@@ -96,7 +98,7 @@ static inline uint64_t a64_daif(void)
 struct trap_frame {
 	uint64_t x[31];
 	uint64_t sp, elr, spsr, esr, far;
-	uint64_t kind, pad;
+	uint64_t kind, pmr;
 };
 _Static_assert(sizeof(struct trap_frame) == A64_TF_SIZE, "entry.S's frame");
 
@@ -107,6 +109,7 @@ struct a64_cpu {
 	uintptr_t boot_stack_lo, boot_stack_hi;	/* its idle task's stack */
 	uintptr_t exc_stack_lo, exc_stack_hi;	/* SP_EL1 */
 	volatile bool started;
+	uint64_t spurious;		/* acknowledged as 1020-1023 */
 };
 
 static inline struct a64_cpu *a64_this_cpu(void)
@@ -151,6 +154,7 @@ struct a64_machine {
 	bool psci;			/* a PSCI node was found */
 	uintptr_t uart;
 	uintptr_t fw_cfg;		/* QEMU's fw_cfg, MMIO; 0: none */
+	unsigned pmu_intid;		/* arm,armv8-pmuv3's PPI; 0: none */
 };
 extern struct a64_machine a64_machine;
 /* The device tree's /memreserve/ entries, one at a time. */
@@ -174,27 +178,32 @@ bool a64_mem_map_device(uint64_t addr, uint64_t size);
 /* The GIC (gic.c): priorities from one table, v2 or v3. */
 void a64_gic_init(void);		/* distributor; boot CPU */
 void a64_gic_init_cpu(void);		/* this CPU's interface */
-void a64_gic_enable_ppi(unsigned intid, uint8_t prio);
+void a64_gic_enable_ppi(unsigned intid);	/* at its table priority */
+bool a64_gic_ppi_pending(unsigned intid);	/* this CPU's */
+bool a64_gic_is_nmi(unsigned intid);	/* at A64_PRIO_NMI in the table */
 unsigned a64_gic_ack(void);		/* INTID, 1020-1023 spurious */
 void a64_gic_eoi(unsigned intid);
 void a64_gic_send_sgi_others(unsigned intid);
-/* Enable SPI @intid at @prio, edge- or level-triggered, routed to the
- * calling CPU. */
-void a64_gic_enable_spi(unsigned intid, uint8_t prio, bool edge);
+/* Enable SPI @intid at its priority from the table, edge- or
+ * level-triggered, routed to the calling CPU. */
+void a64_gic_enable_spi(unsigned intid, bool edge);
 const char *a64_gic_name(void);
+bool a64_gic_pmhe(void);		/* ICC_CTLR_EL1.PMHE (GICv3) */
 
-/* GIC priorities, in one place: lower is more urgent, multiples of
- * 0x20 so that a mask between two levels holds one back.  0x20 is kept
- * for the pseudo-NMI (the panic stop now, the PMU overflow later); the
- * mask for "interrupts off" by priority would then be 0x60, for "on"
- * 0xE0. */
+/* GIC priorities, in one place: lower is more urgent.  Linux's values,
+ * which survive a GIC that implements only 5 bits and the non-secure
+ * view's halving: the pseudo-NMI (the PMU overflow, the panic stop) at
+ * 0x20, every other interrupt at 0xA0; "interrupts off" on GICv3 is the
+ * priority mask 0x60, which only the pseudo-NMI passes, "on" 0xE0. */
 #define A64_PRIO_NMI		0x20
 #define A64_PRIO_IRQ		0xa0
-#define A64_PRIO_MASK_OPEN	0xf0
+#define A64_PMR_OFF		0x60
+#define A64_PMR_ON		0xe0
 
 /* Interrupt numbers. */
 #define A64_SGI_STOP		1	/* the panic stop: kernel_nmi() */
 #define A64_PPI_VTIMER		27	/* the generic virtual timer */
+#define A64_PPI_PMU_DEFAULT	23	/* the PMU on QEMU's virt (PPI 7) */
 
 /* PSCI (psci.c). */
 int64_t a64_psci_call(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
@@ -210,6 +219,9 @@ void a64_delay_us(uint64_t us);
 /* The network device's interrupt (netdev.c), from the IRQ path before
  * the EOI: true when @intid was its own. */
 bool a64_netdev_irq(unsigned intid);
+/* The PMU's overflow interrupt (pmu.c), from trap.c before its EOI:
+ * the pseudo-NMI on GICv3, a plain IRQ on GICv2; DAIF.I set. */
+void a64_pmu_irq(struct trap_frame *tf);
 
 /* Called from entry.S for every exception. */
 void a64_trap_dispatch(struct trap_frame *tf);

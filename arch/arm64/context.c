@@ -1,18 +1,25 @@
 /* hal/context.h for arm64: a context is the stack pointer of a stopped
- * hal_context_switch() (entry.S), whose frame is the callee-saved
- * registers, the frame record and DAIF. */
+ * a64_context_swap() (entry.S), whose frame is the callee-saved
+ * registers, the frame record, DAIF and the priority mask. */
 #include "hal/context.h"
 
+#include "kernel/kernel.h"
+#include "kernel/panic.h"
 #include "a64.h"
+#include "irqflags.h"
 
 /* The frame hal_context_switch() pops, lowest address first. */
 struct a64_switch_frame {
 	uint64_t x19, x20, x21, x22, x23, x24, x25, x26, x27, x28;
 	uint64_t x29, x30;
-	uint64_t daif, pad;
+	uint64_t daif, pmr;		/* pmr: under priority masking only */
 };
 
 void a64_context_start(void);
+void a64_context_swap(void **save, void *to);
+
+/* D, A and F stay masked in kernel code; I is the interrupt mask. */
+#define DAIF_KERNEL	0x340ul
 
 void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 			  void *arg)
@@ -30,9 +37,29 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 		.x19 = (uintptr_t)entry,
 		.x20 = (uintptr_t)arg,
 		.x30 = (uintptr_t)a64_context_start,
-		.daif = 0x3c0,		/* everything masked */
+		/* Interrupts off until task_trampoline() enables them: by the
+		 * PMR with DAIF.I clear under priority masking, so that the
+		 * pseudo-NMI sees the task from its first instruction; by
+		 * DAIF.I otherwise. */
+		.daif = a64_irq_by_pmr ? DAIF_KERNEL : DAIF_KERNEL | A64_DAIF_I,
+		.pmr = A64_PMR_OFF,
 	};
 	return f;
+}
+
+/* A debug assertion, at every switch (the tick's preemption included):
+ * under priority masking a task resumed with DAIF.I set would be blind
+ * to the pseudo-NMI until it happened to clear it -- for ever, for a
+ * task that only ever masks by the PMR. */
+void hal_context_switch(void **save, void *to)
+{
+	const struct a64_switch_frame *f = to;
+
+	if (a64_irq_by_pmr && (f->daif & A64_DAIF_I))
+		panic("context switch to a task saved with DAIF.I set (daif 0x%lx, pmr 0x%lx): "
+		      "it would be blind to the pseudo-NMI",
+		      (unsigned long)f->daif, (unsigned long)f->pmr);
+	a64_context_swap(save, to);
 }
 
 /* Nothing is kept about a stack outside it. */

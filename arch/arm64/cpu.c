@@ -1,9 +1,11 @@
-/* hal/cpu.h for arm64: per-CPU data through TPIDR_EL1, DAIF.I as the
- * interrupt mask, wfi to idle, the generic counter as the cycle clock.
- * Starting the other CPUs is smp.c's. */
+/* hal/cpu.h for arm64: per-CPU data through TPIDR_EL1, the interrupt
+ * mask of irqflags.h (ICC_PMR_EL1 on GICv3, DAIF.I on GICv2), wfi to
+ * idle, the generic counter as the cycle clock.  Starting the other CPUs
+ * is smp.c's. */
 #include "hal/cpu.h"
 
 #include "a64.h"
+#include "irqflags.h"
 
 struct a64_cpu a64_cpus[HAL_MAX_CPUS];
 
@@ -30,28 +32,68 @@ unsigned hal_cpu_count(void)
 	return a64_smp_cpu_count();
 }
 
+bool a64_irq_by_pmr;
+
+void a64_irq_pmr_takeover(void)
+{
+	a64_pmr_write(A64_PMR_OFF);
+	isb();
+	a64_daif_unmask_irq();
+}
+
 unsigned long hal_irq_save(void)
 {
-	unsigned long flags = a64_daif() & A64_DAIF_I;
+	unsigned long flags = a64_irq_flags();
 
-	__asm__ volatile("msr daifset, #2" : : : "memory");
+	if (a64_irq_by_pmr)
+		a64_pmr_write(A64_PMR_OFF);
+	else
+		a64_daif_mask_irq();
 	return flags;
 }
 
+/* DAIF.I back as it was, then the PMR: when both open, the PMR opens
+ * last with DAIF.I already clear, as hal_irq_enable() does. */
 void hal_irq_restore(unsigned long flags)
 {
-	if (!(flags & A64_DAIF_I))
-		__asm__ volatile("msr daifclr, #2" : : : "memory");
+	uint64_t pmr = (flags >> A64_FLAGS_PMR_SHIFT) & 0xff;
+
+	if (!a64_irq_by_pmr) {
+		if (!(flags & A64_FLAGS_I))
+			a64_daif_unmask_irq();
+		return;
+	}
+	if (flags & A64_FLAGS_I)
+		a64_daif_mask_irq();
+	/* A save taken before the GIC chose priority masking has no PMR:
+	 * it was taken with interrupts off, so off it stays. */
+	if (!pmr)
+		pmr = A64_PMR_OFF;
+	a64_pmr_write(pmr);
+	if (pmr == A64_PMR_ON)
+		a64_pmr_unmask_sync();
+	if (!(flags & A64_FLAGS_I))
+		a64_daif_unmask_irq();
 }
 
 void hal_irq_enable(void)
 {
-	__asm__ volatile("msr daifclr, #2" : : : "memory");
+	if (a64_irq_by_pmr) {
+		a64_daif_unmask_irq();
+		a64_pmr_write(A64_PMR_ON);
+		a64_pmr_unmask_sync();
+		return;
+	}
+	a64_daif_unmask_irq();
 }
 
+/* Under priority masking the PMR says it; DAIF.I set (inside an
+ * exception) masks everything whatever the PMR. */
 bool hal_irq_disabled(void)
 {
-	return a64_daif() & A64_DAIF_I;
+	if (a64_daif() & A64_DAIF_I)
+		return true;
+	return a64_irq_by_pmr && a64_pmr_read() != A64_PMR_ON;
 }
 
 void hal_cpu_relax(void)
@@ -59,25 +101,36 @@ void hal_cpu_relax(void)
 	__asm__ volatile("yield" : : : "memory");
 }
 
-/* wfi wakes on a pending interrupt even while DAIF.I masks it, so it
- * waits masked and then opens the mask for the interrupt to be taken:
- * a wake-up between unmasking and waiting cannot be slept through.
- * Idle samples land on the instruction after the unmask, in here. */
+/* wfi wakes on an interrupt the GIC signals even while DAIF.I masks it,
+ * so it waits with DAIF.I set and then clears DAIF.I for the interrupt
+ * to be taken: a wake-up between unmasking and waiting cannot be slept
+ * through.  Under priority masking the GIC signals nothing the PMR holds
+ * back -- wfi with the mask at "off" would sleep through the tick for
+ * ever -- so the PMR opens (with its dsb) before the wfi, under DAIF.I,
+ * and is put back after the waking interrupt was taken.  (Linux puts it
+ * back before and lets its idle loop's irq enable take the interrupt;
+ * here hal_cpu_idle() itself must take it.)  Idle samples land on the
+ * instruction after the unmask, in here. */
 __attribute__((noinline)) void hal_cpu_idle(void)
 {
-	uint64_t flags = a64_daif();
+	unsigned long flags = a64_irq_flags();
 
-	__asm__ volatile("msr daifset, #2\n\twfi\n\tmsr daifclr, #2\n\tisb"
-			 : : : "memory");
-	if (flags & A64_DAIF_I)
-		__asm__ volatile("msr daifset, #2" : : : "memory");
+	a64_daif_mask_irq();
+	if (a64_irq_by_pmr) {
+		a64_pmr_write(A64_PMR_ON);
+		a64_pmr_unmask_sync();
+	}
+	__asm__ volatile("wfi\n\tmsr daifclr, #2\n\tisb" : : : "memory");
+	a64_daif_mask_irq();
+	hal_irq_restore(flags);
 }
 
 /* An SGI at the GIC's highest priority the table has. */
 const char *hal_cpu_interrupt_others(void)
 {
 	a64_gic_send_sgi_others(A64_SGI_STOP);
-	return "sgi";
+	/* Under priority masking it passes "interrupts off" too. */
+	return a64_irq_by_pmr ? "pseudo-nmi sgi" : "sgi";
 }
 
 __attribute__((noinline)) void a64_cpu_park(void)

@@ -147,6 +147,19 @@ static void dt_read_cpus(void)
 	}
 }
 
+/* The PMU's interrupt: arm,armv8-pmuv3's first, a PPI (GIC binding:
+ * type 1, number, flags).  None (`-cpu max,pmu=off`): no pseudo-NMI. */
+static void dt_read_pmu(void)
+{
+	int n = fdt_find_compatible(&dt, -1, "arm,armv8-pmuv3");
+	uint32_t len;
+	const uint8_t *irq = n >= 0 ? fdt_prop(&dt, n, "interrupts", &len) : NULL;
+
+	if (!irq || len < 12 || fdt_be32(irq) != 1 || fdt_be32(irq + 4) > 15)
+		return;
+	a64_machine.pmu_intid = 16 + fdt_be32(irq + 4);
+}
+
 static void dt_read_psci(void)
 {
 	int n = fdt_find_compatible(&dt, -1, "arm,psci-0.2");
@@ -305,6 +318,7 @@ void a64_dt_read(uintptr_t boot_x0)
 	dt_read_psci();
 	dt_read_virtio_mmio();
 	dt_read_fw_cfg();
+	dt_read_pmu();
 }
 
 bool a64_dt_memreserve(unsigned i, uint64_t *addr, uint64_t *size)

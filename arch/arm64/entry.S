@@ -8,8 +8,25 @@
  * x86 does, so that the tick may switch tasks inside its handler: the
  * interrupted task's frame waits on its own stack until it is switched
  * back.  If that push itself faults (a stack at its guard page), the
- * fault is taken on SP_EL1 and reported. */
+ * fault is taken on SP_EL1 and reported.
+ *
+ * Under priority masking (GICv3, irqflags.h) exception entry sets DAIF
+ * but leaves ICC_PMR_EL1 as the interrupted code had it: the frame keeps
+ * it, trap.c may change it while it handles an interrupt (a plain IRQ
+ * runs with the PMR at "off" and DAIF.I clear, so that a pseudo-NMI can
+ * still come in), and the exit sets DAIF.I, puts the PMR back and only
+ * then reloads ELR/SPSR: a nested exception in between would overwrite
+ * them. */
 #include "a64.h"
+
+#define ICC_PMR_EL1	S3_0_C4_C6_0
+
+/* Whether the kernel masks by priority (cpu.c's a64_irq_by_pmr): \reg
+ * becomes 0 or 1. */
+.macro IRQ_BY_PMR reg, wreg
+	adrp \reg, a64_irq_by_pmr
+	ldrb \wreg, [\reg, :lo12:a64_irq_by_pmr]
+.endm
 
 /* One vector: make the frame, note which vector, join the common path. */
 .macro VENTRY kind
@@ -83,9 +100,20 @@ a64_exc_common:
 	mrs x1, esr_el1
 	mrs x2, far_el1
 	stp x1, x2, [sp, #A64_TF_ESR]
+	mov x2, xzr
+	IRQ_BY_PMR x1, w1
+	cbz w1, 3f
+	mrs x2, ICC_PMR_EL1
+3:	str x2, [sp, #A64_TF_PMR]
 	mov x0, sp
 	bl a64_trap_dispatch
-	ldp x1, x2, [sp, #A64_TF_ELR]
+	msr daifset, #2			/* ELR/SPSR are live from here */
+	IRQ_BY_PMR x1, w1
+	cbz w1, 4f
+	ldr x1, [sp, #A64_TF_PMR]
+	msr ICC_PMR_EL1, x1
+	dsb sy				/* an opened mask reaches the GIC (PMHE) */
+4:	ldp x1, x2, [sp, #A64_TF_ELR]
 	msr elr_el1, x1
 	msr spsr_el1, x2
 	ldp x2, x3, [sp, #16]
@@ -108,16 +136,23 @@ a64_exc_common:
 	eret
 	.size a64_exc_common, . - a64_exc_common
 
-/* void hal_context_switch(void **save, void *to)
- * Saves DAIF (the interrupt state) and the callee-saved registers on the
- * current stack (SP_EL0), stores sp in *save, resumes @to's. */
+/* void a64_context_swap(void **save, void *to), for hal_context_switch
+ * (context.c).  Saves DAIF and, under priority masking, ICC_PMR_EL1 (the
+ * interrupt state) and the callee-saved registers on the current stack
+ * (SP_EL0), stores sp in *save, resumes @to's.  The incoming state goes
+ * back with DAIF.I set until the PMR is in place, so that nothing is
+ * taken between the two. */
 	.p2align 4
-	.globl hal_context_switch
-	.type hal_context_switch, @function
-hal_context_switch:
+	.globl a64_context_swap
+	.type a64_context_swap, @function
+a64_context_swap:
 	.cfi_startproc
 	mrs x9, daif
-	sub sp, sp, #112
+	mov x10, xzr
+	IRQ_BY_PMR x11, w11
+	cbz w11, 2f
+	mrs x10, ICC_PMR_EL1
+2:	sub sp, sp, #112
 	.cfi_def_cfa_offset 112
 	stp x19, x20, [sp, #0]
 	stp x21, x22, [sp, #16]
@@ -125,10 +160,10 @@ hal_context_switch:
 	stp x25, x26, [sp, #48]
 	stp x27, x28, [sp, #64]
 	stp x29, x30, [sp, #80]
-	str x9, [sp, #96]
+	stp x9, x10, [sp, #96]
 	cbz x0, 1f			/* NULL: a dead task, never resumed */
-	mov x10, sp
-	str x10, [x0]
+	mov x12, sp
+	str x12, [x0]
 1:	mov sp, x1
 	ldp x19, x20, [sp, #0]
 	ldp x21, x22, [sp, #16]
@@ -136,12 +171,17 @@ hal_context_switch:
 	ldp x25, x26, [sp, #48]
 	ldp x27, x28, [sp, #64]
 	ldp x29, x30, [sp, #80]
-	ldr x9, [sp, #96]
+	ldp x9, x10, [sp, #96]
 	add sp, sp, #112
-	msr daif, x9
+	.cfi_def_cfa_offset 0
+	cbz w11, 3f
+	msr daifset, #2
+	msr ICC_PMR_EL1, x10
+	dsb sy
+3:	msr daif, x9
 	ret
 	.cfi_endproc
-	.size hal_context_switch, . - hal_context_switch
+	.size a64_context_swap, . - a64_context_swap
 
 /* A new context's first return lands here (context.c lays it out): x19 =
  * entry, x20 = arg, sp at the terminating frame record {0, 0}, which

@@ -1,12 +1,16 @@
 /* The GIC, v2 or v3, as the device tree says.  QEMU's virt without EL3
  * has one security state, and after reset every interrupt is Group 0
  * (an FIQ on v3) with the priority mask at 0: every interrupt goes to
- * Group 1, Group 1 is enabled and the mask opened.  Every priority is
- * set from the table in a64.h.  On GICv2 the ICC_* registers are
- * undefined and never touched. */
+ * Group 1, Group 1 is enabled and the mask set.  Every priority is set
+ * from the one table below.  On GICv3 the kernel masks interrupts by
+ * priority (irqflags.h): the CPU interface's PMR starts at "off", the
+ * PMU overflow and the panic stop sit above it as pseudo-NMIs.  On GICv2
+ * the ICC_* registers are undefined and never touched; its PMR stays
+ * open and DAIF.I masks. */
 #include "a64.h"
 
 #include "hal/cpu.h"
+#include "irqflags.h"
 
 /* Distributor. */
 #define GICD_CTLR		0x0000
@@ -14,6 +18,7 @@
 #define GICD_IGROUPR		0x0080
 #define GICD_ISENABLER		0x0100
 #define GICD_ICENABLER		0x0180
+#define GICD_ISPENDR		0x0200
 #define GICD_IPRIORITYR		0x0400
 #define GICD_ITARGETSR		0x0800
 #define GICD_SGIR		0x0f00
@@ -40,6 +45,7 @@
 #define GICR_SGI		0x10000
 #define GICR_IGROUPR0		(GICR_SGI + 0x0080)
 #define GICR_ISENABLER0		(GICR_SGI + 0x0100)
+#define GICR_ISPENDR0		(GICR_SGI + 0x0200)
 #define GICR_IPRIORITYR		(GICR_SGI + 0x0400)
 #define GICR_WAKER_SLEEP	(1u << 1)
 #define GICR_WAKER_ASLEEP	(1u << 2)
@@ -51,6 +57,7 @@
 #define ICC_EOIR1_EL1		S3_0_C12_C12_1
 #define ICC_BPR1_EL1		S3_0_C12_C12_3
 #define ICC_CTLR_EL1		S3_0_C12_C12_4
+#define ICC_CTLR_PMHE		(1u << 6)
 #define ICC_SRE_EL1		S3_0_C12_C12_5
 #define ICC_IGRPEN1_EL1		S3_0_C12_C12_7
 #define ICC_SGI1R_EL1		S3_0_C12_C11_5
@@ -60,7 +67,10 @@
 /* Bound on waiting for the GIC to finish a register write. */
 #define GIC_SPINS		1000000
 
-/* Priorities of the interrupts this kernel uses: the one table. */
+/* Priorities of the interrupts this kernel uses: the one table.  The
+ * pseudo-NMIs are the ones at A64_PRIO_NMI: trap.c handles them with
+ * DAIF.I still set and never switches tasks in them.  The PMU's INTID
+ * comes from the device tree; everything else is at A64_PRIO_IRQ. */
 static const struct {
 	unsigned intid;
 	uint8_t prio;
@@ -71,13 +81,26 @@ static const struct {
 
 static unsigned gic_lines;	/* interrupt IDs the distributor has */
 static uintptr_t gicr_this[HAL_MAX_CPUS];
+static bool gic_pmhe;		/* ICC_CTLR_EL1.PMHE, the boot CPU's */
 
 static uint8_t gic_prio_of(unsigned intid)
 {
+	if (a64_machine.pmu_intid && intid == a64_machine.pmu_intid)
+		return A64_PRIO_NMI;	/* the PMU overflow */
 	for (size_t i = 0; i < sizeof(gic_prio_table) / sizeof(gic_prio_table[0]); i++)
 		if (gic_prio_table[i].intid == intid)
 			return gic_prio_table[i].prio;
 	return A64_PRIO_IRQ;
+}
+
+bool a64_gic_is_nmi(unsigned intid)
+{
+	return gic_prio_of(intid) == A64_PRIO_NMI;
+}
+
+bool a64_gic_pmhe(void)
+{
+	return gic_pmhe;
 }
 
 static bool gic_v3(void)
@@ -138,6 +161,9 @@ void a64_gic_init(void)
 	mmio_write32(d + GICD_CTLR, (gic_v3() ? GICD_CTLR_ARE : 0) |
 		     GICD_CTLR_GRP1 | GICD_CTLR_GRP0);
 	gicd_wait_rwp();
+	/* On the boot CPU, before any other starts: every CPU's interface
+	 * then comes up masking by priority (gic_init_cpu_v3). */
+	a64_irq_by_pmr = gic_v3();
 }
 
 /* This CPU's redistributor: the one whose GICR_TYPER affinity is our
@@ -176,11 +202,18 @@ static void gic_init_cpu_v3(void)
 	mmio_write32(r + GICR_ISENABLER0, 1u << A64_SGI_STOP);
 	SYSREG_WRITE(ICC_SRE_EL1, SYSREG_READ(ICC_SRE_EL1) | 1);
 	isb();
-	SYSREG_WRITE(ICC_PMR_EL1, A64_PRIO_MASK_OPEN);
+	/* Masked by priority from the first moment the interface is on:
+	 * "off" lets only the pseudo-NMIs through. */
+	SYSREG_WRITE(ICC_PMR_EL1, A64_PMR_OFF);
 	SYSREG_WRITE(ICC_BPR1_EL1, 0);
+	/* EOImode 0: an EOI both drops the running priority and
+	 * deactivates, so nested acknowledgements end in reverse order. */
 	SYSREG_WRITE(ICC_CTLR_EL1, 0);
 	SYSREG_WRITE(ICC_IGRPEN1_EL1, 1);
 	isb();
+	if (hal_cpu_id() == 0)
+		gic_pmhe = SYSREG_READ(ICC_CTLR_EL1) & ICC_CTLR_PMHE;
+	a64_irq_pmr_takeover();
 }
 
 static void gic_init_cpu_v2(void)
@@ -192,7 +225,7 @@ static void gic_init_cpu_v2(void)
 	for (unsigned i = 0; i < 32; i++)
 		gic_set_prio(d + GICD_IPRIORITYR, i, gic_prio_of(i));
 	mmio_write32(d + GICD_ISENABLER, 1u << A64_SGI_STOP);
-	mmio_write32(c + GICC_PMR, A64_PRIO_MASK_OPEN);
+	mmio_write32(c + GICC_PMR, A64_PMR_ON);
 	mmio_write32(c + GICC_BPR, 0);
 	mmio_write32(c + GICC_CTLR, GICC_CTLR_ENABLE);
 }
@@ -205,19 +238,38 @@ void a64_gic_init_cpu(void)
 		gic_init_cpu_v2();
 }
 
-void a64_gic_enable_ppi(unsigned intid, uint8_t prio)
+/* A PPI of this CPU (banked: each CPU's redistributor on v3, the
+ * distributor's per-CPU bank on v2), at its priority from the table. */
+void a64_gic_enable_ppi(unsigned intid)
 {
 	if (gic_v3()) {
 		uintptr_t r = gicr_this[hal_cpu_id()];
 
 		if (!r)
 			return;
-		gic_set_prio(r + GICR_IPRIORITYR, intid, prio);
+		gic_set_prio(r + GICR_IPRIORITYR, intid, gic_prio_of(intid));
 		mmio_write32(r + GICR_ISENABLER0, 1u << intid);
 	} else {
-		gic_set_prio(a64_machine.gicd + GICD_IPRIORITYR, intid, prio);
+		gic_set_prio(a64_machine.gicd + GICD_IPRIORITYR, intid, gic_prio_of(intid));
 		mmio_write32(a64_machine.gicd + GICD_ISENABLER, 1u << intid);
 	}
+}
+
+/* Whether this CPU's PPI @intid is pending at the GIC. */
+bool a64_gic_ppi_pending(unsigned intid)
+{
+	uintptr_t reg;
+
+	if (gic_v3()) {
+		uintptr_t r = gicr_this[hal_cpu_id()];
+
+		if (!r)
+			return false;
+		reg = r + GICR_ISPENDR0;
+	} else {
+		reg = a64_machine.gicd + GICD_ISPENDR;
+	}
+	return mmio_read32(reg) & (1u << intid);
 }
 
 /* The raw acknowledge value: GICv2's carries an SGI's source CPU,
@@ -250,12 +302,13 @@ void a64_gic_send_sgi_others(unsigned intid)
 }
 
 /* A device's SPI: its trigger as the device tree says (GICD_ICFGR, two
- * bits per INTID, the upper one set for edge), its priority, routed to
+ * bits per INTID, the upper one set for edge), its priority from the
+ * table, routed to
  * this CPU (v3: our affinity in GICD_IROUTER; v2: GICD_ITARGETSR0-7 read
  * back this CPU's own target bit), then enabled.  A line the distributor
  * does not have is left alone. */
 #define GICD_ICFGR		0x0c00
-void a64_gic_enable_spi(unsigned intid, uint8_t prio, bool edge)
+void a64_gic_enable_spi(unsigned intid, bool edge)
 {
 	uintptr_t d = a64_machine.gicd;
 	uintptr_t cfg = d + GICD_ICFGR + (intid / 16) * 4;
@@ -266,7 +319,7 @@ void a64_gic_enable_spi(unsigned intid, uint8_t prio, bool edge)
 	mmio_write32(d + GICD_ICENABLER + (intid / 32) * 4, 1u << (intid % 32));
 	gicd_wait_rwp();
 	mmio_write32(cfg, edge ? mmio_read32(cfg) | bit : mmio_read32(cfg) & ~bit);
-	gic_set_prio(d + GICD_IPRIORITYR, intid, prio);
+	gic_set_prio(d + GICD_IPRIORITYR, intid, gic_prio_of(intid));
 	if (gic_v3())
 		mmio_write64(d + GICD_IROUTER + 8 * intid,
 			     a64_this_cpu()->mpidr & 0xff00ffffffull);

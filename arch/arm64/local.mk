@@ -11,6 +11,7 @@ noinst_LIBRARIES = %reldir%/libarm64.a
 %canon_reldir%_libarm64_a_CCASFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/%reldir%
 %canon_reldir%_libarm64_a_SOURCES = \
 	%reldir%/a64.h \
+	%reldir%/irqflags.h \
 	%reldir%/boot.S \
 	%reldir%/entry.S \
 	%reldir%/console.c \

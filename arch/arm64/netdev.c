@@ -176,7 +176,7 @@ const struct netdev_rx *hal_netdev_start(void)
 	vnet.irq = vnet.slot.intid >= 32;
 	vnet_rx.irq = vnet.irq;
 	if (vnet.irq)
-		a64_gic_enable_spi(vnet.slot.intid, A64_PRIO_IRQ, vnet.slot.edge);
+		a64_gic_enable_spi(vnet.slot.intid, vnet.slot.edge);
 	out_printf(&out_console, "virtio-net: mmio v%u at 0x%lx, %s%u%s\n",
 		   vnet.t.legacy ? 1 : 2, (unsigned long)vnet.slot.base,
 		   vnet.irq ? "intid " : "no spi (intid ", vnet.slot.intid,

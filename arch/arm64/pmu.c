@@ -1,80 +1,569 @@
-/* hal/pmu.h for arm64, first stage: the probe reports what the ID
- * registers claim (MIDR, the PMU version in ID_AA64DFR0_EL1); no counter
- * is programmed yet, so the profiler stays on the tick. */
+/* hal/pmu.h for arm64: PMUv3's cycle counter (PMCCNTR_EL0), 64 bits
+ * wide (PMCR_EL0.LC), armed at 2^64 - period, overflowing into the PMU's
+ * PPI (the device tree's arm,armv8-pmuv3 node; INTID 23 on QEMU's virt).
+ * That interrupt sits at the pseudo-NMI priority (gic.c's table): on
+ * GICv3, where "interrupts off" is a priority mask (irqflags.h), it
+ * samples code running with interrupts off (`pmu/nmi`); on GICv2, where
+ * DAIF.I masks, it is a plain IRQ and such code is invisible to it
+ * (`pmu/irq`), as the report's source says.
+ *
+ * The counter is driven through a handful of small functions, one per
+ * register touch (enable, disable, write, overflow test, clear), in the
+ * manner of Linux's drivers/perf/arm_pmuv3.c.  Each CPU probes, arms and
+ * disarms only its own counter: the registers are per CPU. */
 #include "hal/pmu.h"
 
+#include "hal/cpu.h"
+#include "hal/entry.h"
+#include "kernel/profiler.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/out.h"
 #include "a64.h"
+#include "irqflags.h"
+
+#define PMCR_E			(1u << 0)	/* counters enabled */
+#define PMCR_C			(1u << 2)	/* reset the cycle counter */
+#define PMCR_D			(1u << 3)	/* count every 64th cycle */
+#define PMCR_LC			(1u << 6)	/* cycle counter overflows at 64 bits */
+#define PMCR_N(v)		(((v) >> 11) & 0x1f)
+#define PMU_CYCLE		(1u << 31)	/* the cycle counter's bit everywhere */
+#define PMU_EVENT0		(1u << 0)	/* event counter 0 */
+/* PMCCFILTR_EL0 / PMEVTYPER<n>_EL0: U (bit 30) set keeps EL0 out; P,
+ * NSK, NSH clear count EL1 and not EL2.  Its reset value is unknown, so
+ * it is written before the first count. */
+#define PMU_FILTER_EL1		(1u << 30)
+#define EVENT_INST_RETIRED	0x08
+#define PMCEID0_INST_RETIRED	(1u << EVENT_INST_RETIRED)
+
+#define PROBE_SPIN_US		10	/* a live counter moves at once */
+#define RATE_WINDOW_US		2000	/* cycles against CNTVCT_EL0 */
+#define DISARM_WAIT_US		50	/* the PPI's pending bit to drop */
+#define THROTTLE_SAMPLES	64
+#define THROTTLE_PERCENT	2
+
+enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
+
+/* One CPU's counter: only that CPU writes it. */
+struct a64_pmu_cpu {
+	int verdict;
+	bool used;			/* armed at least once */
+	bool running;			/* armed, overflow interrupt on */
+	bool disarming;			/* disarm waits for the PPI to drop */
+	bool counting, count_insn;	/* `stat` holds the counters */
+	uint64_t period;
+	uint64_t throttled;		/* doubled period since arming, or 0 */
+	unsigned win_n;			/* the throttle's 64-sample window */
+	uint64_t win_start;		/* CNTVCT ticks */
+	uint32_t win_cost[THROTTLE_SAMPLES];	/* each sample's, ticks */
+	uint64_t claimed, claimed_run;	/* overflows kernel_nmi() claimed */
+	uint64_t no_overflow;		/* PMU interrupts armed, no overflow */
+	uint64_t unarmed;		/* PMU interrupts with nothing armed */
+	uint64_t disarm_timeouts;	/* the PPI stayed pending */
+	uint64_t cost_ticks, cost_n;	/* the handler's time, CNTVCT ticks */
+	char why[64];
+} __attribute__((aligned(HAL_CACHELINE)));
+
+static struct a64_pmu_cpu a64_pmu_cpus[HAL_MAX_CPUS];
+static uint64_t a64_pmu_rate;		/* cycles/s, the first probe's */
+
+static struct a64_pmu_cpu *pmu_self(void)
+{
+	return &a64_pmu_cpus[hal_cpu_id()];
+}
+
+static uint64_t pmu_ticks(void)
+{
+	return hal_cycles();		/* CNTVCT_EL0, with its isb */
+}
+
+static uint64_t us_to_ticks(uint64_t us)
+{
+	return hal_cycles_per_sec() * us / 1000000;
+}
+
+/* ---- the registers, one touch each ---- */
+
+/* ID_AA64DFR0_EL1.PMUVer: 0 is none, 0xF an IMPLEMENTATION DEFINED PMU
+ * that is not PMUv3.  With either, every PMU register is undefined (as
+ * with `-cpu max,pmu=off`): nothing below is touched. */
+static unsigned pmu_version(void)
+{
+	return (A64_SYSREG_READ(id_aa64dfr0_el1) >> 8) & 0xf;
+}
+
+static bool pmu_claims(void)
+{
+	unsigned v = pmu_version();
+
+	return v && v != 0xf;
+}
+
+static uint64_t pmu_cycle_read(void)
+{
+	return A64_SYSREG_READ(pmccntr_el0);
+}
+
+static void pmu_cycle_write(uint64_t v)
+{
+	A64_SYSREG_WRITE(pmccntr_el0, v);
+}
+
+static void pmu_enable(uint32_t bits)
+{
+	A64_SYSREG_WRITE(pmcntenset_el0, bits);
+}
+
+static void pmu_disable(uint32_t bits)
+{
+	A64_SYSREG_WRITE(pmcntenclr_el0, bits);
+}
+
+static void pmu_irq_enable(uint32_t bits)
+{
+	A64_SYSREG_WRITE(pmintenset_el1, bits);
+}
+
+static void pmu_irq_disable(uint32_t bits)
+{
+	A64_SYSREG_WRITE(pmintenclr_el1, bits);
+}
+
+static bool pmu_overflowed(void)
+{
+	return A64_SYSREG_READ(pmovsset_el0) & PMU_CYCLE;
+}
+
+static bool pmu_irq_enabled(void)
+{
+	return A64_SYSREG_READ(pmintenset_el1) & PMU_CYCLE;
+}
+
+static void pmu_overflow_clear(uint32_t bits)
+{
+	A64_SYSREG_WRITE(pmovsclr_el0, bits);
+}
+
+/* The whole PMU to a known state, counters stopped, no interrupt:
+ * PMCR.E on (QEMU and the architecture gate the overflow line on it),
+ * LC on, D off, the filters written. */
+static void pmu_reset(void)
+{
+	uint64_t pmcr = A64_SYSREG_READ(pmcr_el0);
+
+	A64_SYSREG_WRITE(pmuserenr_el0, 0);
+	pmu_irq_disable(~0u);
+	pmu_disable(~0u);
+	pmu_overflow_clear(~0u);
+	A64_SYSREG_WRITE(pmccfiltr_el0, PMU_FILTER_EL1);
+	A64_SYSREG_WRITE(pmcr_el0, (pmcr & ~(uint64_t)PMCR_D) | PMCR_E | PMCR_LC | PMCR_C);
+	isb();
+}
+
+/* ---- the probe: per CPU, cached ---- */
+
+static bool pmu_moves(void)
+{
+	uint64_t first = pmu_cycle_read(), start = pmu_ticks();
+
+	do {
+		if (pmu_cycle_read() != first)
+			return true;
+	} while (pmu_ticks() - start < us_to_ticks(PROBE_SPIN_US));
+	return false;
+}
+
+/* Cycles per second, counted against the generic counter over
+ * RATE_WINDOW_US: the profiler's period comes from it.  The cycle
+ * counter is only read, and enabled for the while if it was not, so
+ * that a `stat` counting on this CPU meanwhile keeps its count. */
+static uint64_t pmu_measure_rate(void)
+{
+	bool was_on = A64_SYSREG_READ(pmcntenset_el0) & PMU_CYCLE;
+	unsigned long flags = hal_irq_save();
+	uint64_t t0, c0, t1, c1;
+
+	if (!was_on) {
+		pmu_enable(PMU_CYCLE);
+		isb();
+	}
+	t0 = pmu_ticks();
+	c0 = pmu_cycle_read();
+	do
+		t1 = pmu_ticks();
+	while (t1 - t0 < us_to_ticks(RATE_WINDOW_US));
+	c1 = pmu_cycle_read();
+	if (!was_on) {
+		pmu_disable(PMU_CYCLE);
+		isb();
+	}
+	hal_irq_restore(flags);
+	return (c1 - c0) * hal_cycles_per_sec() / (t1 - t0);
+}
+
+/* The calling CPU's counter, once: reset it, run it without its
+ * interrupt, see it move; enable its PPI at the pseudo-NMI priority in
+ * this CPU's redistributor (a PPI is banked per CPU).  Interrupts off. */
+static void pmu_probe_self(struct a64_pmu_cpu *pc)
+{
+	unsigned long flags;
+
+	if (pc->verdict != V_UNKNOWN)
+		return;
+	if (!pmu_claims()) {
+		pc->verdict = V_NONE;
+		kstrlcpy(pc->why, "no pmuv3", sizeof(pc->why));
+		return;
+	}
+	if (!a64_machine.pmu_intid) {
+		pc->verdict = V_CLAIMED;
+		kstrlcpy(pc->why, "no arm,armv8-pmuv3 interrupt in the device tree",
+			 sizeof(pc->why));
+		return;
+	}
+	flags = hal_irq_save();
+	pmu_reset();
+	pmu_cycle_write(0);
+	pmu_enable(PMU_CYCLE);
+	isb();
+	if (!pmu_moves()) {
+		pc->verdict = V_CLAIMED;
+		ksnprintf(pc->why, sizeof(pc->why), "cycle counter did not move in %u us",
+			  PROBE_SPIN_US);
+	} else {
+		pc->verdict = V_COUNTS;
+	}
+	pmu_disable(PMU_CYCLE);
+	pmu_cycle_write(0);
+	pmu_overflow_clear(~0u);
+	isb();
+	if (pc->verdict == V_COUNTS)
+		a64_gic_enable_ppi(a64_machine.pmu_intid);
+	hal_irq_restore(flags);
+}
 
 void hal_pmu_probe(struct hal_pmu_info *info)
 {
+	struct a64_pmu_cpu *pc = pmu_self();
 	uint64_t midr = A64_SYSREG_READ(midr_el1);
-	unsigned pmuver = (A64_SYSREG_READ(id_aa64dfr0_el1) >> 8) & 0xf;
 
+	pmu_probe_self(pc);
+	/* Once, on the first CPU that proves its counter and is asked: the
+	 * profiler asks before any CPU arms. */
+	if (pc->verdict == V_COUNTS && !a64_pmu_rate)
+		a64_pmu_rate = pmu_measure_rate();
 	kmemset(info, 0, sizeof(*info));
-	if (pmuver && pmuver != 0xf)
+	if (pmu_claims())
 		ksnprintf(info->claim, sizeof(info->claim),
-			  "midr 0x%08lx, pmuv3 (pmuver 0x%x)", (unsigned long)midr, pmuver);
+			  "midr 0x%08lx, pmuv3 (pmuver 0x%x)", (unsigned long)midr,
+			  pmu_version());
 	else
 		ksnprintf(info->claim, sizeof(info->claim),
 			  "midr 0x%08lx, no pmuv3", (unsigned long)midr);
-	info->claimed = pmuver && pmuver != 0xf;
-	info->counts = false;
-	info->events_per_sec = a64_timer_hz();
-	kstrlcpy(info->why_not, "counter backend not implemented yet",
-		 sizeof(info->why_not));
+	info->claimed = pc->verdict >= V_CLAIMED;
+	info->counts = pc->verdict == V_COUNTS && a64_pmu_rate;
+	info->events_per_sec = a64_pmu_rate;
+	if (info->counts)
+		kstrlcpy(info->source, a64_irq_by_pmr ? "pmu/nmi arm64 pmccntr"
+						      : "pmu/irq arm64 pmccntr",
+			 sizeof(info->source));
+	else if (pc->verdict == V_CLAIMED)
+		kstrlcpy(info->why_not, pc->why, sizeof(info->why_not));
 }
 
-/* Never called: the probe never proves a counter. */
+/* ---- sampling ---- */
+
 int hal_pmu_arm(uint64_t period)
 {
-	(void)period;
-	return -ENOSYS;
+	struct a64_pmu_cpu *pc = pmu_self();
+
+	pmu_probe_self(pc);
+	if (pc->verdict != V_COUNTS || !period || pc->counting)
+		return -ENODEV;
+	pc->period = period;
+	pc->throttled = 0;
+	pc->claimed_run = 0;
+	pc->win_n = 0;
+	pc->win_start = pmu_ticks();
+	pc->used = true;
+	pmu_disable(PMU_CYCLE);
+	pmu_overflow_clear(PMU_CYCLE);
+	pmu_cycle_write(-period);
+	pmu_irq_enable(PMU_CYCLE);
+	/* Running before the counter starts: its first overflow is ours. */
+	__atomic_store_n(&pc->running, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	pmu_enable(PMU_CYCLE);
+	isb();
+	return 0;
 }
 
+/* Stop the counter, clear its overflow, then wait (bounded) until the
+ * GIC no longer holds the level-sensitive PPI pending: the line drops
+ * when the overflow clears, but the GIC may still show it pending for a
+ * moment, and once the profiler clears `armed` it would arrive as a PMU
+ * interrupt nothing is armed for.  On GICv3 the wait runs with DAIF.I
+ * clear and the PMR at "off", so an interrupt already on its way is
+ * taken here, while disarming: counted as one without an overflow. */
 int hal_pmu_disarm(void)
 {
-	return -ENOSYS;
+	struct a64_pmu_cpu *pc = pmu_self();
+	uint64_t start;
+
+	if (!pc->running)
+		return pc->verdict == V_COUNTS ? 0 : -ENODEV;
+	__atomic_store_n(&pc->disarming, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&pc->running, false, __ATOMIC_RELAXED);
+	pmu_disable(PMU_CYCLE);
+	isb();
+	/* An overflow taken up to here is still claimed (and late); the
+	 * clear, then the interrupt off, drop the line. */
+	pmu_overflow_clear(PMU_CYCLE);
+	pmu_irq_disable(PMU_CYCLE);
+	isb();
+	start = pmu_ticks();
+	while (a64_gic_ppi_pending(a64_machine.pmu_intid))
+		if (pmu_ticks() - start > us_to_ticks(DISARM_WAIT_US)) {
+			pc->disarm_timeouts++;
+			break;
+		}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&pc->disarming, false, __ATOMIC_RELAXED);
+	return 0;
 }
 
+/* The next period starts at the overflow, not now: the counter has gone
+ * on from 0 since it wrapped, and subtracting the period from what it
+ * reads keeps the interrupt's latency out of the period (as the tick
+ * steps CNTV_CVAL).  Under TCG that latency is a host thread's wake-up,
+ * often as long as the period: re-armed from now, 1000 samples/s came
+ * out at 450.  When a whole period has passed already (a vCPU left
+ * unscheduled), it starts afresh rather than firing at once. */
+static void pmu_rearm(uint64_t period)
+{
+	uint64_t since = pmu_cycle_read();
+
+	pmu_cycle_write(since < period ? since - period : -period);
+}
+
+/* Claim = the cycle counter's overflow bit set and its interrupt
+ * enabled, while it runs (or while disarm is still at it).  Clear it,
+ * rearm for the next period, isb -- all before trap.c's EOI, or the
+ * level line fires again at once. */
 bool hal_pmu_ack(void)
 {
-	return false;
+	struct a64_pmu_cpu *pc = pmu_self();
+	bool running = __atomic_load_n(&pc->running, __ATOMIC_RELAXED);
+
+	if (!running && !__atomic_load_n(&pc->disarming, __ATOMIC_RELAXED))
+		return false;
+	if (!pmu_overflowed() || !pmu_irq_enabled())
+		return false;
+	pmu_overflow_clear(PMU_CYCLE);
+	if (running)
+		pmu_rearm(pc->period);
+	isb();
+	return true;
 }
+
+uint64_t hal_pmu_throttled(void)
+{
+	return pmu_self()->throttled;
+}
+
+/* The middle one of the window's costs (a partial selection sort: 64
+ * entries, once per 64 samples). */
+static uint64_t pmu_median(uint32_t *v, unsigned n)
+{
+	for (unsigned i = 0; i <= n / 2; i++) {
+		unsigned min = i;
+
+		for (unsigned j = i + 1; j < n; j++)
+			if (v[j] < v[min])
+				min = j;
+		uint32_t t = v[i];
+
+		v[i] = v[min];
+		v[min] = t;
+	}
+	return v[n / 2];
+}
+
+/* 64 samples' handler time against the time they spanned: above 2%,
+ * the period doubles (as on x86).  The handler time is 64 times the
+ * window's median sample, not the sum: under TCG a vCPU is a host
+ * thread, and one preemption of it inside one handler (a 4 ms slice on
+ * a loaded host) is 3% of a 64-sample window by itself -- summed, it
+ * halved the rate of one CPU and not the others, at random.  A handler
+ * that is slow every time is still caught. */
+static void pmu_throttle_account(struct a64_pmu_cpu *pc, uint64_t cost, uint64_t now)
+{
+	pc->win_cost[pc->win_n] = cost > UINT32_MAX ? UINT32_MAX : (uint32_t)cost;
+	if (++pc->win_n < THROTTLE_SAMPLES)
+		return;
+	if (pmu_median(pc->win_cost, THROTTLE_SAMPLES) * THROTTLE_SAMPLES * 100 >
+		    (now - pc->win_start) * THROTTLE_PERCENT &&
+	    pc->period < (1ull << 62)) {
+		pc->period *= 2;
+		pc->throttled = pc->period;
+		/* Rearmed moments ago by the ack: at the new period now. */
+		pmu_cycle_write(-pc->period);
+		isb();
+	}
+	pc->win_n = 0;
+	pc->win_start = now;
+}
+
+/* The PMU's interrupt, DAIF.I set (trap.c; the EOI follows).  Never a
+ * panic: an interrupt without an overflow (a disarm's race, a line that
+ * dropped late) is counted, apart from one that came with nothing
+ * armed, which the storm test requires to stay at 0. */
+void a64_pmu_irq(struct trap_frame *tf)
+{
+	struct a64_pmu_cpu *pc = pmu_self();
+	uint64_t t0 = pmu_ticks(), t1;
+
+	if (kernel_nmi(tf)) {
+		t1 = pmu_ticks();
+		pc->claimed++;
+		pc->claimed_run++;
+		pc->cost_ticks += t1 - t0;
+		pc->cost_n++;
+		if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED))
+			pmu_throttle_account(pc, t1 - t0, t1);
+		return;
+	}
+	if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&pc->disarming, __ATOMIC_RELAXED))
+		pc->no_overflow++;
+	else
+		pc->unarmed++;
+}
+
+/* ---- lscpu ---- */
+
+static void pmu_lscpu_gic(struct out *o)
+{
+	if (a64_irq_by_pmr)
+		out_printf(o, "gic: %s, interrupts off by priority (icc_pmr_el1 off 0x%02x, on 0x%02x), pmhe %u\n",
+			   a64_gic_name(), A64_PMR_OFF, A64_PMR_ON, a64_gic_pmhe());
+	else
+		out_printf(o, "gic: %s, interrupts off by daif.i (the pmu overflow is a plain irq)\n",
+			   a64_gic_name());
+	if (a64_machine.pmu_intid)
+		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
+			   A64_PRIO_NMI, a64_machine.pmu_intid, A64_SGI_STOP, A64_PRIO_IRQ);
+	else
+		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
+			   A64_PRIO_NMI, A64_SGI_STOP, A64_PRIO_IRQ);
+}
+
+static void pmu_lscpu_cpu(struct out *o, unsigned cpu)
+{
+	const struct a64_pmu_cpu *pc = &a64_pmu_cpus[cpu];
+	struct prof_cpu_stats st;
+	uint64_t cost = 0;
+
+	switch (pc->verdict) {
+	case V_UNKNOWN:
+		out_printf(o, "cpu %u: counter not probed yet\n", cpu);
+		return;
+	case V_NONE:
+		out_printf(o, "cpu %u: counter not claimed (%s)\n", cpu, pc->why);
+		return;
+	case V_CLAIMED:
+		out_printf(o, "cpu %u: counter claimed, not proven (%s)\n", cpu, pc->why);
+		return;
+	}
+	if (pc->cost_n && hal_cycles_per_sec())
+		cost = pc->cost_ticks * a64_pmu_rate / hal_cycles_per_sec() / pc->cost_n;
+	out_printf(o, "cpu %u: counter claimed, proven, %s; pmu irqs: %llu claimed, %llu without overflow, %llu unarmed; %llu spurious acks; handler %llu cycles/sample\n",
+		   cpu, pc->used ? "used" : "not used yet",
+		   (unsigned long long)pc->claimed, (unsigned long long)pc->no_overflow,
+		   (unsigned long long)pc->unarmed,
+		   (unsigned long long)a64_cpus[cpu].spurious, (unsigned long long)cost);
+	if (!pc->used)
+		return;
+	prof_cpu_stats(cpu, &st);
+	out_printf(o, "cpu %u last run: %llu claimed; %u stored, %llu dropped, %llu late; %llu disarm waits timed out\n",
+		   cpu, (unsigned long long)pc->claimed_run, st.stored,
+		   (unsigned long long)st.dropped, (unsigned long long)st.late,
+		   (unsigned long long)pc->disarm_timeouts);
+}
+
+void hal_pmu_lscpu(struct out *o)
+{
+	unsigned n = hal_cpu_count();
+
+	pmu_lscpu_gic(o);
+	if (a64_pmu_rate)
+		out_printf(o, "pmu: pmccntr_el0 at %llu cycles/s (against cntvct_el0), period %llu at %d samples/s\n",
+			   (unsigned long long)a64_pmu_rate,
+			   (unsigned long long)(a64_pmu_rate / PROF_COUNTER_HZ), PROF_COUNTER_HZ);
+	if (n > HAL_MAX_CPUS)
+		n = HAL_MAX_CPUS;
+	for (unsigned cpu = 0; cpu < n; cpu++)
+		pmu_lscpu_cpu(o, cpu);
+}
+
+/* ---- counting (`stat`): CPU_CYCLES on the cycle counter, INST_RETIRED
+ * on event counter 0 where PMCEID0_EL0 says the part counts it (QEMU
+ * only under -icount) ---- */
 
 unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
 {
 	names[0] = "cycles";
 	names[1] = "instructions";
 	bits[0] = 64;
-	bits[1] = 32;
+	bits[1] = 32;		/* PMEVCNTR<n>_EL0 without PMUv3p5's LP */
 	return 2;
 }
 
 void hal_pmu_count_open(bool open[])
 {
+	struct a64_pmu_cpu *pc = pmu_self();
+
+	pmu_probe_self(pc);
 	open[0] = open[1] = false;
+	if (pc->verdict != V_COUNTS || pc->running)
+		return;
+	pmu_irq_disable(PMU_CYCLE | PMU_EVENT0);
+	pmu_enable(PMU_CYCLE);
+	pc->count_insn = PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
+			 (A64_SYSREG_READ(pmceid0_el0) & PMCEID0_INST_RETIRED);
+	if (pc->count_insn) {
+		A64_SYSREG_WRITE(pmevtyper0_el0, PMU_FILTER_EL1 | EVENT_INST_RETIRED);
+		pmu_enable(PMU_EVENT0);
+	}
+	isb();
+	pc->counting = true;
+	open[0] = true;
+	open[1] = pc->count_insn;
 }
 
 void hal_pmu_count_read(uint64_t values[])
 {
+	struct a64_pmu_cpu *pc = pmu_self();
+
 	values[0] = values[1] = 0;
+	if (!pc->counting)
+		return;
+	isb();
+	values[0] = pmu_cycle_read();
+	if (pc->count_insn)
+		values[1] = A64_SYSREG_READ(pmevcntr0_el0) & 0xffffffffu;
 }
 
 void hal_pmu_count_close(void)
 {
-}
+	struct a64_pmu_cpu *pc = pmu_self();
 
-/* No counter is armed on arm64 yet, so nothing is ever throttled. */
-uint64_t hal_pmu_throttled(void)
-{
-	return 0;
-}
-
-/* The claim lines (MIDR, PMU version) are the portable ones. */
-void hal_pmu_lscpu(struct out *o)
-{
-	(void)o;
+	if (!pc->counting)
+		return;
+	pmu_disable(PMU_CYCLE | (pc->count_insn ? PMU_EVENT0 : 0));
+	isb();
+	pc->counting = false;
+	pc->count_insn = false;
 }

@@ -6,10 +6,12 @@
 #include "hal/entry.h"
 #include "kernel/backtrace.h"
 #include "kernel/console.h"
+#include "kernel/kernel.h"
 #include "kernel/panic.h"
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "a64.h"
+#include "irqflags.h"
 
 #define ESR_EC(esr)	(((esr) >> 26) & 0x3f)
 #define EC_UNKNOWN	0x00
@@ -113,23 +115,15 @@ static void trap_panic(const struct trap_frame *tf, const char *what)
 	panic_end();
 }
 
-static void trap_irq(struct trap_frame *tf)
+/* A pseudo-NMI (an interrupt at A64_PRIO_NMI), with DAIF.I still set:
+ * nothing nests into it, it never switches tasks, and what it reaches
+ * takes no lock.  On GICv2 the same interrupts come as plain IRQs, here
+ * too.  The PMU's overflow is cleared and its counter rearmed before the
+ * EOI (pmu.c): its line is level-sensitive and would fire again. */
+static void trap_nmi(struct trap_frame *tf, unsigned iar, unsigned intid)
 {
-	unsigned iar = a64_gic_ack(), intid = iar & 0x3ff;
-
-	if (intid >= 1020)
-		return;				/* spurious */
-	if (intid == A64_PPI_VTIMER) {
-		/* Rearmed and acknowledged first: kernel_tick() may switch
-		 * to another task, and the tick must keep coming. */
-		a64_timer_irq(tf);
-		a64_gic_eoi(iar);
-		kernel_tick(tf);
-		return;
-	}
-	/* The device's status is acknowledged (its line lowered) before the
-	 * EOI, so a level-triggered SPI is not taken again at once. */
-	if (a64_netdev_irq(intid)) {
+	if (intid == a64_machine.pmu_intid) {
+		a64_pmu_irq(tf);
 		a64_gic_eoi(iar);
 		return;
 	}
@@ -139,6 +133,54 @@ static void trap_irq(struct trap_frame *tf)
 			trap_panic(tf, "unclaimed stop interrupt");
 		return;
 	}
+	trap_panic(tf, "unexpected interrupt");
+}
+
+static void trap_irq(struct trap_frame *tf)
+{
+	unsigned iar = a64_gic_ack(), intid = iar & 0x3ff;
+
+	if (intid >= 1020) {
+		/* Nothing pending by the time it was acknowledged (a PMU
+		 * line dropped by a disarm, say): counted, never an NMI. */
+		a64_this_cpu()->spurious++;
+		return;
+	}
+	/* Always the case when the interrupted code had the PMR at "off":
+	 * nothing else passes it. */
+	if (a64_gic_is_nmi(intid)) {
+		trap_nmi(tf, iar, intid);
+		return;
+	}
+	/* A plain interrupt: "off" by the PMR and DAIF.I clear while it is
+	 * handled, so that a pseudo-NMI can still preempt the tick and the
+	 * scheduler.  The GIC's running priority holds back any interrupt
+	 * of this one's priority until its EOI. */
+	if (a64_irq_by_pmr) {
+		a64_pmr_write(A64_PMR_OFF);
+		a64_daif_unmask_irq();
+	}
+	if (intid == A64_PPI_VTIMER) {
+		/* Rearmed and acknowledged first: kernel_tick() may switch
+		 * to another task, and the tick must keep coming. */
+		a64_timer_irq(tf);
+		a64_gic_eoi(iar);
+		kernel_tick(tf);
+		/* Back in this task, maybe after a switch: resumed with
+		 * DAIF.I set it would never see the pseudo-NMI again. */
+		if (a64_irq_by_pmr && (a64_daif() & A64_DAIF_I))
+			panic("cpu %u: resumed from the tick with DAIF.I set", hal_cpu_id());
+		return;
+	}
+	/* The network device's SPI, a plain interrupt (never from the
+	 * pseudo-NMI path: net_rx_wake() wakes a task).  Its status is
+	 * acknowledged (the line lowered) before the EOI, so a
+	 * level-triggered SPI is not taken again at once. */
+	if (a64_netdev_irq(intid)) {
+		a64_gic_eoi(iar);
+		return;
+	}
+	a64_gic_eoi(iar);
 	trap_panic(tf, "unexpected interrupt");
 }
 
