@@ -4,12 +4,17 @@
 # line, goldens and bad input (test_report), the SVG's geometry
 # (test_report_svg), the pprof output read back by a decoder in the test
 # (test_report_pprof) and by go tool pprof (test_report_gopprof; 77
-# without golang-go).
+# without golang-go); in the simulator, the same on ksim sessions.
 REPORT_TESTS = %reldir%/test_report %reldir%/test_report_svg \
 	%reldir%/test_report_pprof %reldir%/test_report_gopprof
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) \
-	%reldir%/report/reportlib.py \
+# The whole path on ksim sessions (folded output: issue 24; 77 until then).
+if PLATFORM_SIM
+TESTS += %reldir%/test_report_ksim
+endif
+EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
+	%reldir%/report/reportlib.py %reldir%/report/svgcheck.py \
+	%reldir%/report/pbcheck.py %reldir%/report/gocheck.py \
 	%reldir%/report/before.folded %reldir%/report/after.folded \
 	%reldir%/report/bare.folded \
 	%reldir%/report/top-before.txt %reldir%/report/top-after-n5.txt \

@@ -426,6 +426,7 @@ void folded_load(struct profile *p, const char *path, struct names *names,
 	for (size_t i = first; i < nlines; i++) {
 		const struct line *l = &lines[i];
 		const char *args;
+		uint64_t count;
 
 		if (l->has_nul)
 			fatal(EXIT_INPUT, "%s:%zu: a NUL byte in the line",
@@ -456,7 +457,11 @@ void folded_load(struct profile *p, const char *path, struct names *names,
 			meta_line(&r, l->text, i + 1);
 			continue;
 		}
-		p->total += data_line(&r, l, i + 1);
+		count = data_line(&r, l, i + 1);
+		if (count > UINT64_MAX - p->total)
+			fatal(EXIT_INPUT, "%s:%zu: the counts add up past 2^64",
+			      path, i + 1);
+		p->total += count;
 		ndata++;
 	}
 	if (block && !ended)

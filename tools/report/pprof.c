@@ -77,6 +77,11 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	m->n_value = 2;
 	m->value = xmalloc(2 * sizeof *m->value);
 	m->value[0] = (int64_t)st->count;
+	/* cpu/nanoseconds is an int64: 2^63 ns is 292 years of samples. */
+	if (st->count > (uint64_t)INT64_MAX / period)
+		fatal(EXIT_INPUT, "%s: a count of %llu samples at %llu ns each does not fit pprof's int64 values",
+		      p->path, (unsigned long long)st->count,
+		      (unsigned long long)period);
 	m->value[1] = (int64_t)(st->count * period);
 	if (pid >= 0) {
 		m->n_label = 2;
