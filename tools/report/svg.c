@@ -173,6 +173,8 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 	frame_label(out, name, w);
 	buf_add(out, "</text></g>\n", 12);
 
+	if (!n->nkids)
+		return;
 	kids = xmalloc(n->nkids * sizeof *kids);
 	memcpy(kids, n->kids, n->nkids * sizeof *kids);
 	sort_names = s->p->names;
