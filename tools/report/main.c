@@ -53,6 +53,7 @@ enum sub { SUB_PPROF, SUB_FLAME, SUB_DIFF, SUB_TOP };
 
 enum {
 	OPT_HZ = 256, OPT_TEXT, OPT_KEEP, OPT_TITLE, OPT_WIDTH, OPT_NOSCRIPT,
+	OPT_HELP,
 };
 
 static const struct option longopts[] = {
@@ -62,6 +63,7 @@ static const struct option longopts[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "no-script", no_argument, NULL, OPT_NOSCRIPT },
+	{ "help", no_argument, NULL, OPT_HELP },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -98,6 +100,12 @@ struct args {
 	bool text, keep_pids;
 	struct svg_opts svg;
 };
+
+static int print_usage(void)
+{
+	fputs(usage, stdout);
+	return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
+}
 
 /* How the user spells option @c, for messages. */
 static const char *spelling(int c)
@@ -146,6 +154,8 @@ static void parse_options(struct args *a, int argc, char **argv)
 		if (c == ':')
 			fatal(EXIT_USAGE, "%s: option '%s' needs a value", name,
 			      argv[optind - 1]);
+		if (c == OPT_HELP)
+			exit(print_usage());
 		if (!takes(a->sub, c))
 			fatal(EXIT_USAGE, "%s: option '%s' does not apply (%s takes %s)",
 			      name, spelling(c), name, subs[a->sub].help);
@@ -215,10 +225,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		fatal(EXIT_USAGE, "a subcommand is needed: pprof, flamegraph, diff or top (see --help)");
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		fputs(usage, stdout);
-		return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
-	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
+		return print_usage();
 	if (strcmp(argv[1], "--version") == 0) {
 		printf("kprof-report (kprof) %s\n", KPROF_VERSION);
 		return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
