@@ -70,3 +70,4 @@ include %reldir%/sim.mk
 include %reldir%/net.mk
 include %reldir%/qemu.mk
 include %reldir%/work.mk
+include %reldir%/report.mk

@@ -56,3 +56,43 @@ bin_PROGRAMS += %reldir%/kshell
 %canon_reldir%_kshell_SOURCES = $(KSHELL_SOURCES)
 %canon_reldir%_kshell_CFLAGS = -Wall -Wextra
 endif
+
+# tools/kprof-report: folded stacks to pprof, flame graph SVG, diff and
+# top (doc/kprof-report.1).  Like kp-symgen it runs on the build machine
+# and is built with CC_FOR_BUILD in every configuration, so it is not one
+# of automake's programs; bin_SCRIPTS installs and uninstalls it as it is.
+# profile.pb-c.[ch] are generated here, in the build folder, from the
+# .proto in the source folder (so a read-only source tree, as distcheck
+# makes, is never written).
+KPROF_REPORT = tools/kprof-report
+KPROF_REPORT_PB = tools/report/profile.pb-c.c tools/report/profile.pb-c.h
+KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c \
+	$(top_srcdir)/%reldir%/report/folded.c \
+	$(top_srcdir)/%reldir%/report/names.c \
+	$(top_srcdir)/%reldir%/report/tree.c \
+	$(top_srcdir)/%reldir%/report/top.c \
+	$(top_srcdir)/%reldir%/report/svg.c \
+	$(top_srcdir)/%reldir%/report/pprof.c \
+	$(top_srcdir)/%reldir%/report/outfile.c \
+	$(top_srcdir)/%reldir%/report/util.c
+bin_SCRIPTS += $(KPROF_REPORT)
+dist_man_MANS += doc/kprof-report.1
+CLEANFILES += $(KPROF_REPORT) $(KPROF_REPORT_PB)
+EXTRA_DIST += %reldir%/report/report.h %reldir%/report/profile.proto \
+	%reldir%/report/main.c %reldir%/report/folded.c %reldir%/report/names.c \
+	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
+	%reldir%/report/pprof.c %reldir%/report/outfile.c %reldir%/report/util.c
+
+tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
+	@$(MKDIR_P) tools/report
+	$(AM_V_GEN)$(PROTOC_C) -I$(top_srcdir)/%reldir%/report \
+		--c_out=tools/report $(top_srcdir)/%reldir%/report/profile.proto
+tools/report/profile.pb-c.h: tools/report/profile.pb-c.c
+
+$(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
+		$(KPROF_REPORT_PB)
+	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
+		-Itools/report -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
+		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
+		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
+		$(REPORT_FOR_BUILD_LIBS)

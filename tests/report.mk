@@ -1,0 +1,22 @@
+# tools/kprof-report (doc/kprof-report.1), in every configuration: the
+# program is built for the build machine wherever the kernel is built
+# for.  Python scripts over the fixtures in tests/report/: the command
+# line, goldens and bad input (test_report), the SVG's geometry
+# (test_report_svg), the pprof output read back by a decoder in the test
+# (test_report_pprof) and by go tool pprof (test_report_gopprof; 77
+# without golang-go); in the simulator, the same on ksim sessions.
+REPORT_TESTS = %reldir%/test_report %reldir%/test_report_svg \
+	%reldir%/test_report_pprof %reldir%/test_report_gopprof
+TESTS += $(REPORT_TESTS)
+# The whole path on ksim sessions (folded output: issue 24; 77 until then).
+if PLATFORM_SIM
+TESTS += %reldir%/test_report_ksim
+endif
+EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
+	%reldir%/report/reportlib.py %reldir%/report/svgcheck.py \
+	%reldir%/report/pbcheck.py %reldir%/report/gocheck.py \
+	%reldir%/report/before.folded %reldir%/report/after.folded \
+	%reldir%/report/bare.folded \
+	%reldir%/report/top-before.txt %reldir%/report/top-after-n5.txt \
+	%reldir%/report/top-bare.txt %reldir%/report/diff-text.txt \
+	%reldir%/report/diff-text-pids.txt

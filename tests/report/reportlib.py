@@ -1,0 +1,103 @@
+"""Shared by the kprof-report tests: where the program and the fixtures
+are, how to run it, and a reference reader of folded files written
+independently of tools/report/folded.c, so the tests compare the
+program's output with what the input says, not with itself."""
+
+import os
+import re
+import subprocess
+import sys
+
+FIXTURES = os.path.dirname(os.path.abspath(__file__))
+
+
+def kprof_report():
+    path = os.path.join(os.path.abspath(os.environ.get("KPROF_BUILDDIR", ".")), "tools",
+                        "kprof-report")
+    if not os.access(path, os.X_OK):
+        sys.exit("FAIL: %s not built" % path)
+    return path
+
+
+def run(args, cwd=None, stdin=None, timeout=60):
+    return subprocess.run([kprof_report()] + args, cwd=cwd, input=stdin,
+                          capture_output=True, timeout=timeout)
+
+
+def check(cond, what):
+    """One line per check, so a failing test says which."""
+    if not cond:
+        print("FAIL: " + what)
+        sys.exit(1)
+    print("ok: " + what)
+
+
+class Folded:
+    """stacks: {(frame, ...): count} root first; meta: header keys."""
+
+    def __init__(self, stacks, meta):
+        self.stacks = stacks
+        self.meta = meta
+        self.total = sum(stacks.values())
+
+    def self_counts(self):
+        c = {}
+        for st, n in self.stacks.items():
+            c[st[-1]] = c.get(st[-1], 0) + n
+        return c
+
+    def total_counts(self):
+        c = {}
+        for st, n in self.stacks.items():
+            for f in set(st):
+                c[f] = c.get(f, 0) + n
+        return c
+
+    def paths(self, root="all"):
+        """{(root, frame, ...): samples} for every prefix: the flame graph."""
+        p = {}
+        for st, n in self.stacks.items():
+            for i in range(len(st) + 1):
+                key = (root,) + st[:i]
+                p[key] = p.get(key, 0) + n
+        return p
+
+    def top(self):
+        """The hottest function by self samples and its share in %."""
+        sc = self.self_counts()
+        name = sorted(sc, key=lambda f: (-sc[f], f))[0]
+        return name, 100.0 * sc[name] / self.total
+
+
+HEADER = re.compile(r"^#\s*([a-z_]+)(?::\s*|=|\s+)(.*)$")
+
+
+def read_folded(path, strip_pid=False):
+    with open(path, encoding="utf-8") as f:
+        lines = f.read().splitlines()
+    if "# kprof folded begin" in lines:
+        b = lines.index("# kprof folded begin")
+        e = next(i for i in range(b, len(lines))
+                 if lines[i].startswith("# kprof folded end"))
+        lines = lines[b + 1:e]
+    stacks, meta = {}, {}
+    for line in lines:
+        if not line.strip():
+            continue
+        if line.startswith("#"):
+            # One key per line in the fixtures, or key=value pairs.
+            pairs = re.findall(r"([a-z_]+)=(\S+(?: [^=\s]+(?= |$))*)", line)
+            m = HEADER.match(line)
+            if pairs and "=" in line.split()[1]:
+                meta.update(pairs)
+            elif m:
+                meta[m.group(1)] = m.group(2).strip()
+            continue
+        stack, count = line.rsplit(" ", 1)
+        frames = stack.split(";")
+        if strip_pid:
+            frames[0] = re.sub(r"^[0-9]+-(?=.)", "", frames[0])
+        key = tuple(frames)
+        if int(count):
+            stacks[key] = stacks.get(key, 0) + int(count)
+    return Folded(stacks, meta)

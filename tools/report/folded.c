@@ -1,0 +1,478 @@
+/* The folded-stacks reader.  A file is either one `# kprof folded begin`
+ * ... `# kprof folded end lines=N samples=M` block, as the kernel's
+ * `profile ... folded` prints it (lines outside the block, such as the
+ * rest of a saved console session, are ignored), or bare folded lines
+ * as flamegraph.pl and inferno read them.  A data line is
+ * `frame;frame;... COUNT`, root first.
+ *
+ * Header lines in the block start with `#` and give one key each, in any
+ * of `# key: value`, `# key=value` or `# key value`; several `key=value`
+ * pairs may share a line, and a value runs up to the next `key=`, so
+ * `# source=pmu/signal perf cycles hz=1000` is two keys.  Known keys:
+ * source, hz, window_ms, cpus, samples, dropped; others are ignored. */
+#include "report.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Counts above this are refused: sums of them cannot overflow. */
+#define COUNT_MAX 1000000000000000ull
+
+struct line {
+	char *text;
+	size_t len;
+	bool has_nul;
+};
+
+struct reader {
+	struct profile *p;
+	bool strip_pid;
+	size_t *slot;		/* stack dedup: index + 1, 0 = empty */
+	size_t nslots;
+	size_t *frames;		/* scratch for one line */
+	size_t cap_frames;
+};
+
+/* Up to 60 printable bytes of @s, for an error message. */
+static const char *excerpt(const char *s, size_t len)
+{
+	static char out[64];
+	size_t n = len < 60 ? len : 60;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = isprint((unsigned char)s[i]) ? s[i] : '?';
+	out[n] = '\0';
+	if (len > 60)
+		strcpy(out + 57, "...");
+	return out;
+}
+
+static bool is_blank(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isspace((unsigned char)s[i]))
+			return false;
+	return true;
+}
+
+static bool parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v)
+{
+	uint64_t x = 0;
+
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (!isdigit((unsigned char)s[i]))
+			return false;
+		if (x > (max - (uint64_t)(s[i] - '0')) / 10)
+			return false;
+		x = x * 10 + (uint64_t)(s[i] - '0');
+	}
+	*v = x;
+	return true;
+}
+
+static void read_lines(const char *path, struct line **out, size_t *nout)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	struct line *lines = NULL;
+	size_t n = 0, cap = 0;
+	char *text = NULL;
+	size_t tcap = 0;
+	ssize_t got;
+
+	if (!f)
+		fatal(EXIT_INPUT, "%s: cannot read: %s", path, strerror(errno));
+	while ((got = getline(&text, &tcap, f)) >= 0) {
+		size_t len = (size_t)got;
+
+		if (len && text[len - 1] == '\n')
+			len--;
+		if (len && text[len - 1] == '\r')
+			len--;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			lines = xrealloc(lines, cap * sizeof *lines);
+		}
+		lines[n].has_nul = memchr(text, '\0', len) != NULL;
+		lines[n].text = xmalloc(len + 1);
+		memcpy(lines[n].text, text, len);
+		lines[n].text[len] = '\0';
+		lines[n].len = len;
+		n++;
+	}
+	if (ferror(f))
+		fatal(EXIT_INPUT, "%s: cannot read: %s", path, strerror(errno));
+	free(text);
+	if (f != stdin)
+		fclose(f);
+	*out = lines;
+	*nout = n;
+}
+
+/* ---- header lines ---- */
+
+static bool is_key(const char *s, size_t len)
+{
+	if (!len)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		if (!islower((unsigned char)s[i]) && s[i] != '_')
+			return false;
+	return true;
+}
+
+static void meta_set(struct reader *r, const char *key, size_t klen,
+		     const char *val, size_t vlen, size_t lineno)
+{
+	static const struct {
+		const char *key;
+		unsigned bit;
+		size_t off;
+	} nums[] = {
+		{ "hz", META_HZ, offsetof(struct fold_meta, hz) },
+		{ "window_ms", META_WINDOW, offsetof(struct fold_meta, window_ms) },
+		{ "cpus", META_CPUS, offsetof(struct fold_meta, cpus) },
+		{ "samples", META_SAMPLES, offsetof(struct fold_meta, samples) },
+		{ "dropped", META_DROPPED, offsetof(struct fold_meta, dropped) },
+	};
+	struct fold_meta *m = &r->p->meta;
+
+	while (vlen && isspace((unsigned char)val[vlen - 1]))
+		vlen--;
+	if (klen == 6 && memcmp(key, "source", 6) == 0) {
+		free(m->source);
+		m->source = xmalloc(vlen + 1);
+		memcpy(m->source, val, vlen);
+		m->source[vlen] = '\0';
+		m->have |= META_SOURCE;
+		return;
+	}
+	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+		if (strlen(nums[i].key) != klen || memcmp(nums[i].key, key, klen))
+			continue;
+		if (!parse_u64(val, vlen, COUNT_MAX,
+			       (uint64_t *)((char *)m + nums[i].off)))
+			fatal(EXIT_INPUT,
+			      "%s:%zu: header %s must be a whole number (got '%s')",
+			      r->p->path, lineno, nums[i].key, excerpt(val, vlen));
+		m->have |= nums[i].bit;
+		return;
+	}
+}
+
+static bool is_known_key(const char *s, size_t len)
+{
+	static const char *const known[] = {
+		"source", "hz", "window_ms", "cpus", "samples", "dropped",
+	};
+
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (strlen(known[i]) == len && memcmp(known[i], s, len) == 0)
+			return true;
+	return false;
+}
+
+/* The length of the token at @s (up to white space). */
+static size_t token_len(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && !isspace((unsigned char)s[n]))
+		n++;
+	return n;
+}
+
+static const char *skip_space(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return s;
+}
+
+/* `key=value key=value ...`: a value runs up to the next `key=`. */
+static void meta_pairs(struct reader *r, const char *s, size_t lineno)
+{
+	while (*s) {
+		const char *eq = strchr(s, '=');
+		const char *val = eq + 1, *end = val;
+
+		for (;;) {
+			const char *t = skip_space(end), *teq;
+			size_t tl = token_len(t);
+
+			if (!tl) {
+				end = t;
+				break;
+			}
+			teq = memchr(t, '=', tl);
+			if (t != val && teq && is_key(t, (size_t)(teq - t)))
+				break;
+			end = t + tl;
+		}
+		meta_set(r, s, (size_t)(eq - s), val, (size_t)(end - val), lineno);
+		s = skip_space(end);
+	}
+}
+
+static void meta_line(struct reader *r, const char *s, size_t lineno)
+{
+	size_t tl;
+	const char *eq;
+
+	s = skip_space(s + 1);		/* past '#' */
+	tl = token_len(s);
+	eq = memchr(s, '=', tl);
+	if (tl > 1 && s[tl - 1] == ':' && is_key(s, tl - 1))
+		meta_set(r, s, tl - 1, skip_space(s + tl), strlen(skip_space(s + tl)),
+			 lineno);
+	else if (eq && is_key(s, (size_t)(eq - s)))
+		meta_pairs(r, s, lineno);
+	else if (is_known_key(s, tl) && *skip_space(s + tl))
+		meta_set(r, s, tl, skip_space(s + tl), strlen(skip_space(s + tl)),
+			 lineno);
+	/* Anything else is a comment. */
+}
+
+/* `# kprof folded end lines=N samples=M`: the counts the kernel sent,
+ * so a file that lost a line (a lost datagram) is refused. */
+static void end_line(struct reader *r, const char *s, size_t lineno,
+		     uint64_t lines, uint64_t samples)
+{
+	uint64_t want_lines = 0, want_samples = 0;
+	unsigned have = 0;
+
+	while (*(s = skip_space(s))) {
+		size_t tl = token_len(s);
+		const char *eq = memchr(s, '=', tl);
+
+		if (eq && (size_t)(eq - s) == 5 && memcmp(s, "lines", 5) == 0 &&
+		    parse_u64(eq + 1, tl - 6, COUNT_MAX, &want_lines))
+			have |= 1;
+		else if (eq && (size_t)(eq - s) == 7 && memcmp(s, "samples", 7) == 0 &&
+			 parse_u64(eq + 1, tl - 8, COUNT_MAX, &want_samples))
+			have |= 2;
+		else
+			fatal(EXIT_INPUT,
+			      "%s:%zu: malformed end line: want '# kprof folded end lines=N samples=M' (got '%s')",
+			      r->p->path, lineno, excerpt(s, strlen(s)));
+		s += tl;
+	}
+	if (have != 3)
+		fatal(EXIT_INPUT,
+		      "%s:%zu: end line must carry lines=N samples=M",
+		      r->p->path, lineno);
+	if (want_lines != lines || want_samples != samples)
+		fatal(EXIT_INPUT,
+		      "%s:%zu: end line says lines=%llu samples=%llu but the block holds lines=%llu samples=%llu (a lost line?)",
+		      r->p->path, lineno, (unsigned long long)want_lines,
+		      (unsigned long long)want_samples, (unsigned long long)lines,
+		      (unsigned long long)samples);
+}
+
+/* ---- stacks ---- */
+
+static uint64_t stack_hash(const size_t *f, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= (uint64_t)f[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static size_t *stack_slot(struct reader *r, const size_t *f, size_t n)
+{
+	size_t i = (size_t)stack_hash(f, n) & (r->nslots - 1);
+
+	for (;; i = (i + 1) & (r->nslots - 1)) {
+		struct stack *s;
+
+		if (!r->slot[i])
+			return &r->slot[i];
+		s = &r->p->stacks[r->slot[i] - 1];
+		if (s->nframes == n && memcmp(s->frames, f, n * sizeof *f) == 0)
+			return &r->slot[i];
+	}
+}
+
+static void stacks_grow(struct reader *r)
+{
+	struct profile *p = r->p;
+
+	p->cap = p->cap ? p->cap * 2 : 256;
+	p->stacks = xrealloc(p->stacks, p->cap * sizeof *p->stacks);
+	free(r->slot);
+	r->nslots = p->cap * 2;
+	r->slot = xcalloc(r->nslots, sizeof *r->slot);
+	for (size_t i = 0; i < p->nstacks; i++)
+		*stack_slot(r, p->stacks[i].frames, p->stacks[i].nframes) = i + 1;
+}
+
+/* A repeated stack adds to the first one's count. */
+static void stack_add(struct reader *r, size_t nframes, uint64_t count)
+{
+	struct profile *p = r->p;
+	size_t *slot;
+	struct stack *s;
+
+	if (p->nstacks == p->cap)
+		stacks_grow(r);
+	slot = stack_slot(r, r->frames, nframes);
+	if (*slot) {
+		p->stacks[*slot - 1].count += count;
+		return;
+	}
+	s = &p->stacks[p->nstacks++];
+	s->frames = xmalloc(nframes * sizeof *s->frames);
+	memcpy(s->frames, r->frames, nframes * sizeof *s->frames);
+	s->nframes = nframes;
+	s->count = count;
+	*slot = p->nstacks;
+}
+
+static size_t root_name(struct reader *r, const char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (r->strip_pid) {
+		while (i < len && isdigit((unsigned char)s[i]))
+			i++;
+		if (i > 0 && i + 1 < len && s[i] == '-')
+			return names_intern(r->p->names, s + i + 1, len - i - 1);
+	}
+	return names_intern(r->p->names, s, len);
+}
+
+/* One `frame;frame;... COUNT` line; returns its count. */
+static uint64_t data_line(struct reader *r, const struct line *l, size_t lineno)
+{
+	const char *s = l->text;
+	const char *sp = strrchr(s, ' ');
+	size_t stack_len, n = 0;
+	uint64_t count;
+
+	if (!sp || !parse_u64(sp + 1, strlen(sp + 1), COUNT_MAX, &count))
+		fatal(EXIT_INPUT,
+		      "%s:%zu: malformed folded line: want 'frame;frame;... COUNT' (got '%s')",
+		      r->p->path, lineno, excerpt(s, l->len));
+	stack_len = (size_t)(sp - s);
+	while (stack_len && isspace((unsigned char)s[stack_len - 1]))
+		stack_len--;
+	for (size_t start = 0; start <= stack_len;) {
+		const char *semi = memchr(s + start, ';', stack_len - start);
+		size_t end = semi ? (size_t)(semi - s) : stack_len;
+
+		if (end == start)
+			fatal(EXIT_INPUT,
+			      "%s:%zu: malformed folded line: empty frame name (got '%s')",
+			      r->p->path, lineno, excerpt(s, l->len));
+		if (n == r->cap_frames) {
+			r->cap_frames = r->cap_frames ? r->cap_frames * 2 : 64;
+			r->frames = xrealloc(r->frames,
+					     r->cap_frames * sizeof *r->frames);
+		}
+		r->frames[n] = n == 0 ? root_name(r, s + start, end - start)
+				      : names_intern(r->p->names, s + start,
+						     end - start);
+		n++;
+		start = end + 1;
+	}
+	if (count)
+		stack_add(r, n, count);
+	return count;
+}
+
+static bool is_begin(const struct line *l)
+{
+	return strcmp(l->text, "# kprof folded begin") == 0;
+}
+
+static const char *end_args(const struct line *l)
+{
+	static const char end[] = "# kprof folded end";
+
+	if (strncmp(l->text, end, sizeof end - 1) == 0 &&
+	    (l->text[sizeof end - 1] == '\0' || l->text[sizeof end - 1] == ' '))
+		return l->text + sizeof end - 1;
+	return NULL;
+}
+
+void folded_load(struct profile *p, const char *path, struct names *names,
+		 bool strip_pid)
+{
+	struct reader r = { .p = p, .strip_pid = strip_pid };
+	struct line *lines;
+	size_t nlines, first = 0, begin = 0;
+	uint64_t ndata = 0;
+	bool block = false, ended = false;
+
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	p->names = names;
+	read_lines(path, &lines, &nlines);
+	for (size_t i = 0; i < nlines && !block; i++) {
+		if (is_begin(&lines[i])) {
+			block = true;
+			begin = i;
+			first = i + 1;
+		}
+	}
+	for (size_t i = first; i < nlines; i++) {
+		const struct line *l = &lines[i];
+		const char *args;
+		uint64_t count;
+
+		if (l->has_nul)
+			fatal(EXIT_INPUT, "%s:%zu: a NUL byte in the line",
+			      path, i + 1);
+		if (ended) {
+			if (is_begin(l))
+				fatal(EXIT_INPUT,
+				      "%s:%zu: a second '# kprof folded begin': one profile per file",
+				      path, i + 1);
+			continue;
+		}
+		if (is_blank(l->text, l->len))
+			continue;
+		if (block && is_begin(l))
+			fatal(EXIT_INPUT,
+			      "%s:%zu: '# kprof folded begin' again before the end line of line %zu's block",
+			      path, i + 1, begin + 1);
+		if ((args = end_args(l))) {
+			if (!block)
+				fatal(EXIT_INPUT,
+				      "%s:%zu: '# kprof folded end' without a begin line",
+				      path, i + 1);
+			end_line(&r, args, i + 1, ndata, p->total);
+			ended = true;
+			continue;
+		}
+		if (l->text[0] == '#') {
+			meta_line(&r, l->text, i + 1);
+			continue;
+		}
+		count = data_line(&r, l, i + 1);
+		if (count > UINT64_MAX - p->total)
+			fatal(EXIT_INPUT, "%s:%zu: the counts add up past 2^64",
+			      path, i + 1);
+		p->total += count;
+		ndata++;
+	}
+	if (block && !ended)
+		fatal(EXIT_INPUT,
+		      "%s: no '# kprof folded end' line after the block begun at line %zu (truncated?)",
+		      path, begin + 1);
+	if (!p->total)
+		fatal(EXIT_INPUT, "%s: no samples in the profile", path);
+	for (size_t i = 0; i < nlines; i++)
+		free(lines[i].text);
+	free(lines);
+	free(r.slot);
+	free(r.frames);
+}

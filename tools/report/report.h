@@ -1,0 +1,151 @@
+/* kprof-report: folded stacks in, pprof / flame graph SVG / diff / top
+ * out (doc/kprof-report.1).  A host program built with the build
+ * machine's compiler in every configuration. */
+#ifndef KPROF_REPORT_H
+#define KPROF_REPORT_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define REPORT_PROG "kprof-report"
+
+/* Exit statuses: bad input or a failed write is 1, a usage error 2. */
+#define EXIT_INPUT 1
+#define EXIT_USAGE 2
+
+/* ---- util.c: memory, messages, a growable output buffer ---- */
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Print "kprof-report: MESSAGE" on one line of stderr and exit with
+ * @status.  Nothing has been written to an output file yet when the
+ * parsers call it: outputs are built in memory and written last. */
+void fatal(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+struct buf {
+	char *p;
+	size_t len, cap;
+};
+
+void buf_add(struct buf *b, const void *p, size_t n);
+void buf_printf(struct buf *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* @s with &, <, >, " and ' escaped for XML text and attributes. */
+void buf_xml(struct buf *b, const char *s, size_t n);
+void buf_free(struct buf *b);
+
+/* ---- names.c: every frame name once, numbered from 0 ---- */
+
+struct names {
+	char **str;
+	size_t n, cap;
+	size_t *slot;		/* open addressing: index + 1, 0 = empty */
+	size_t nslots;
+};
+
+size_t names_intern(struct names *t, const char *s, size_t len);
+/* The number of @s, or (size_t)-1 when it was never interned. */
+size_t names_find(const struct names *t, const char *s);
+
+/* ---- folded.c: the folded-stacks reader ---- */
+
+enum {
+	META_HZ = 1u << 0,
+	META_WINDOW = 1u << 1,
+	META_CPUS = 1u << 2,
+	META_SAMPLES = 1u << 3,
+	META_DROPPED = 1u << 4,
+	META_SOURCE = 1u << 5,
+};
+
+/* What the `#` header lines of a `# kprof folded begin` block said;
+ * @have says which were present. */
+struct fold_meta {
+	unsigned have;
+	char *source;
+	uint64_t hz, window_ms, cpus, samples, dropped;
+};
+
+struct stack {
+	size_t *frames;		/* names, root first */
+	size_t nframes;
+	uint64_t count;
+};
+
+struct profile {
+	const char *path;
+	struct names *names;	/* shared between the two sides of a diff */
+	struct fold_meta meta;
+	struct stack *stacks;	/* distinct stacks, in the order first read */
+	size_t nstacks, cap;
+	uint64_t total;		/* samples, the sum of the counts */
+};
+
+/* Read @path ("-" is standard input) into @p, interning frame names in
+ * @names.  With @strip_pid, a root frame "PID-NAME" becomes "NAME", so
+ * the same task matches across two sessions.  Any malformed line, an
+ * unreadable file, a block whose end line disagrees with its lines or
+ * no samples at all is fatal (exit 1) with FILE:LINE. */
+void folded_load(struct profile *p, const char *path, struct names *names,
+		 bool strip_pid);
+
+/* ---- tree.c: the call tree and per-function counts ---- */
+
+struct node {
+	size_t name;
+	uint64_t total;		/* samples in this frame and above it */
+	uint64_t self;		/* samples with this frame as the leaf */
+	struct node **kids;	/* sorted by name */
+	size_t nkids, cap;
+};
+
+/* The call tree of @p under a root named @root_name. */
+struct node *tree_build(const struct profile *p, size_t root_name);
+struct node *tree_child(const struct node *n, size_t name);
+unsigned tree_depth(const struct node *n);
+
+/* Per frame name: samples where it is the leaf (self) and samples whose
+ * stack holds it at least once (total: recursion counts once). */
+struct func_counts {
+	uint64_t *self, *total;
+	size_t n;
+};
+
+void func_counts(const struct profile *p, struct func_counts *fc);
+
+/* @num / @den as a percentage. */
+double share(uint64_t num, uint64_t den);
+
+/* ---- output subcommands: each fills @out ---- */
+
+struct svg_opts {
+	unsigned width;
+	bool script;
+	const char *title;
+};
+
+void report_top(struct buf *out, const struct profile *p, unsigned n);
+void report_diff_text(struct buf *out, const struct profile *before,
+		      const struct profile *after, unsigned n);
+void report_flamegraph(struct buf *out, const struct profile *p,
+		       const struct svg_opts *o);
+void report_diff_svg(struct buf *out, const struct profile *before,
+		     const struct profile *after, const struct svg_opts *o);
+/* gzip'd profile.proto; @hz_default when the input names no rate. */
+void report_pprof(struct buf *out, const struct profile *p,
+		  uint64_t hz_default);
+
+/* ---- outfile.c ---- */
+
+/* Write @b to @path ("-": standard output) all or nothing: a temporary
+ * file beside it, renamed over it only once fully written.  Fatal
+ * (exit 1) on failure, with nothing left behind. */
+void outfile_write(const char *path, const struct buf *b);
+
+#endif

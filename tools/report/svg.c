@@ -1,0 +1,362 @@
+/* Flame graphs as self-contained SVG: the plain one (colour by function
+ * name) and the differential one (widths from AFTER, colour from the
+ * change in share since BEFORE).
+ *
+ * Geometry: the root ("all") is the bottom row; each frame is a <rect>
+ * whose width is its samples times (width - 2 * PAD) / total.  Edges are
+ * placed in sample units (a frame starts where its previous sibling
+ * ended) and only then turned into pixels, rounded to 1/100 px: rounding
+ * is monotone, so a child never leaves its parent's x-range. */
+#include "report.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PAD 10		/* px, left and right */
+#define FRAME_H 16	/* px per row; rects are one less, for a gap */
+#define TOP 56		/* px above the frames: title and subtitle */
+#define BOTTOM 34	/* px below: the details line and buttons */
+#define CHAR_W 7.2	/* px, a 12 px monospace character */
+
+/* A frame whose share moved less than this (points) is white. */
+#define DIFF_FLAT 0.1
+
+struct svg {
+	struct buf *out;
+	const struct profile *p;	/* whose widths */
+	const struct profile *before;	/* diff only */
+	const struct svg_opts *o;
+	double scale;			/* px per sample */
+	unsigned rows;
+	double max_change;		/* diff: largest |change| seen */
+};
+
+/* Hundredths of a pixel at @samples from the left edge. */
+static long px100(const struct svg *s, uint64_t samples)
+{
+	return lround((PAD + (double)samples * s->scale) * 100.0);
+}
+
+static void put_px(struct buf *b, long v)
+{
+	buf_printf(b, "%ld.%02ld", v / 100, v % 100);
+}
+
+static uint32_t name_hash(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	while (*s) {
+		h ^= (unsigned char)*s++;
+		h *= 16777619u;
+	}
+	return h;
+}
+
+/* Warm colours, the same for a name in every graph. */
+static void flame_colour(const char *name, unsigned rgb[3])
+{
+	uint32_t h = name_hash(name);
+
+	rgb[0] = 205 + (h & 0xff) % 50;
+	rgb[1] = ((h >> 8) & 0xff) % 230;
+	rgb[2] = ((h >> 16) & 0xff) % 55;
+}
+
+static void diff_colour(const struct svg *s, double change, unsigned rgb[3])
+{
+	double k;
+	unsigned tint;
+
+	if (fabs(change) <= DIFF_FLAT) {
+		rgb[0] = rgb[1] = rgb[2] = 255;
+		return;
+	}
+	k = fabs(change) / s->max_change;
+	tint = 40 + (unsigned)lround((k > 1 ? 1 : k) * 175);
+	if (change > 0) {
+		rgb[0] = 255;
+		rgb[1] = rgb[2] = 255 - tint;
+	} else {
+		rgb[0] = rgb[1] = 255 - tint;
+		rgb[2] = 255;
+	}
+}
+
+static const char *node_name(const struct svg *s, const struct node *n)
+{
+	return s->p->names->str[n->name];
+}
+
+/* Siblings left to right by name, as flamegraph.pl orders them. */
+static const struct names *sort_names;
+
+static int kid_cmp(const void *a, const void *b)
+{
+	const struct node *x = *(struct node *const *)a;
+	const struct node *y = *(struct node *const *)b;
+
+	return strcmp(sort_names->str[x->name], sort_names->str[y->name]);
+}
+
+/* The change of share (points) of the frame @n, whose path in BEFORE's
+ * tree is @b (NULL: absent there). */
+static double change_of(const struct svg *s, const struct node *n,
+			const struct node *b)
+{
+	return share(n->total, s->p->total) -
+	       (b ? share(b->total, s->before->total) : 0.0);
+}
+
+static void max_change(struct svg *s, const struct node *n, const struct node *b)
+{
+	double c = fabs(change_of(s, n, b));
+
+	if (c > s->max_change)
+		s->max_change = c;
+	for (size_t i = 0; i < n->nkids; i++)
+		max_change(s, n->kids[i], b ? tree_child(b, n->kids[i]->name) : NULL);
+}
+
+static void frame_label(struct buf *out, const char *name, long w100)
+{
+	double w = (double)w100 / 100.0;
+	long fit = (long)((w - 6) / CHAR_W);
+	size_t len = strlen(name);
+
+	if (fit < 3)
+		return;
+	if ((long)len <= fit) {
+		buf_xml(out, name, len);
+	} else {
+		buf_xml(out, name, (size_t)fit - 2);
+		buf_add(out, "..", 2);
+	}
+}
+
+static void frame(struct svg *s, const struct node *n, const struct node *b,
+		  unsigned depth, uint64_t start)
+{
+	struct buf *out = s->out;
+	const char *name = node_name(s, n);
+	long x = px100(s, start), w = px100(s, start + n->total) - x;
+	long y = (long)(TOP + (s->rows - 1 - depth) * FRAME_H) * 100;
+	unsigned rgb[3];
+	struct node **kids;
+	uint64_t at = start;
+
+	if (s->before)
+		diff_colour(s, change_of(s, n, b), rgb);
+	else
+		flame_colour(name, rgb);
+	buf_add(out, "<g class=\"f\"><title>", 20);
+	buf_xml(out, name, strlen(name));
+	buf_printf(out, " (%llu samples, %.2f%%", (unsigned long long)n->total,
+		   share(n->total, s->p->total));
+	if (s->before)
+		buf_printf(out, "; before %.2f%%, %+.2f points",
+			   b ? share(b->total, s->before->total) : 0.0,
+			   change_of(s, n, b));
+	buf_add(out, ")</title><rect x=\"", 18);
+	put_px(out, x);
+	buf_add(out, "\" y=\"", 5);
+	put_px(out, y);
+	buf_add(out, "\" width=\"", 9);
+	put_px(out, w);
+	buf_printf(out, "\" height=\"%d\" fill=\"rgb(%u,%u,%u)\"/><text x=\"",
+		   FRAME_H - 1, rgb[0], rgb[1], rgb[2]);
+	put_px(out, x + 300);
+	buf_add(out, "\" y=\"", 5);
+	put_px(out, y + 1150);
+	buf_add(out, "\">", 2);
+	frame_label(out, name, w);
+	buf_add(out, "</text></g>\n", 12);
+
+	if (!n->nkids)
+		return;
+	kids = xmalloc(n->nkids * sizeof *kids);
+	memcpy(kids, n->kids, n->nkids * sizeof *kids);
+	sort_names = s->p->names;
+	qsort(kids, n->nkids, sizeof *kids, kid_cmp);
+	for (size_t i = 0; i < n->nkids; i++) {
+		frame(s, kids[i], b ? tree_child(b, kids[i]->name) : NULL,
+		      depth + 1, at);
+		at += kids[i]->total;
+	}
+	free(kids);
+}
+
+/* Click a frame to zoom into it, "Reset Zoom" to undo, "Search" for a
+ * regular expression over frame names; no network, no external file. */
+static const char zoom_script[] =
+"(function () {\n"
+"  var frames = [].slice.call(document.querySelectorAll('g.f'));\n"
+"  var details = document.getElementById('details');\n"
+"  var unzoom = document.getElementById('unzoom');\n"
+"  var search = document.getElementById('search');\n"
+"  var matched = document.getElementById('matched');\n"
+"  function rect(g) { return g.querySelector('rect'); }\n"
+"  frames.forEach(function (g) {\n"
+"    var r = rect(g), t = g.querySelector('title').textContent;\n"
+"    g.ox = parseFloat(r.getAttribute('x'));\n"
+"    g.ow = parseFloat(r.getAttribute('width'));\n"
+"    g.oy = parseFloat(r.getAttribute('y'));\n"
+"    g.fill = r.getAttribute('fill');\n"
+"    g.fullname = t.slice(0, t.lastIndexOf(' ('));\n"
+"    g.addEventListener('mouseover', function () { details.textContent = t; });\n"
+"    g.addEventListener('mouseout', function () { details.textContent = ' '; });\n"
+"    g.addEventListener('click', function () { zoom(g); });\n"
+"  });\n"
+"  function place(g, x, w) {\n"
+"    var t = g.querySelector('text'), n = Math.floor((w - 6) / 7.2);\n"
+"    var s = g.fullname;\n"
+"    rect(g).setAttribute('x', x.toFixed(2));\n"
+"    rect(g).setAttribute('width', w.toFixed(2));\n"
+"    t.setAttribute('x', (x + 3).toFixed(2));\n"
+"    t.textContent = n < 3 ? '' : s.length > n ? s.slice(0, n - 2) + '..' : s;\n"
+"  }\n"
+"  function zoom(z) {\n"
+"    var k = (W - 2 * PAD) / z.ow, e = 0.005;\n"
+"    frames.forEach(function (g) {\n"
+"      var inside = g.ox >= z.ox - e && g.ox + g.ow <= z.ox + z.ow + e;\n"
+"      var below = g.ox <= z.ox + e && g.ox + g.ow >= z.ox + z.ow - e;\n"
+"      g.style.display = '';\n"
+"      g.style.opacity = '';\n"
+"      if (g.oy <= z.oy && inside) {\n"
+"        place(g, PAD + (g.ox - z.ox) * k, g.ow * k);\n"
+"      } else if (g.oy > z.oy && below) {\n"
+"        g.style.opacity = '0.5';\n"
+"        place(g, PAD, W - 2 * PAD);\n"
+"      } else {\n"
+"        g.style.display = 'none';\n"
+"      }\n"
+"    });\n"
+"    unzoom.style.display = '';\n"
+"  }\n"
+"  unzoom.addEventListener('click', function () {\n"
+"    frames.forEach(function (g) {\n"
+"      g.style.display = '';\n"
+"      g.style.opacity = '';\n"
+"      place(g, g.ox, g.ow);\n"
+"    });\n"
+"    unzoom.style.display = 'none';\n"
+"  });\n"
+"  search.addEventListener('click', function () {\n"
+"    var term = prompt('Search frame names (regular expression); empty clears', '');\n"
+"    var re, spans = [], sum = 0, end = -1;\n"
+"    if (term === null) return;\n"
+"    try { re = new RegExp(term); } catch (err) {\n"
+"      matched.textContent = 'bad expression';\n"
+"      return;\n"
+"    }\n"
+"    frames.forEach(function (g) {\n"
+"      var hit = term !== '' && re.test(g.fullname);\n"
+"      rect(g).setAttribute('fill', hit ? 'rgb(230,0,230)' : g.fill);\n"
+"      if (hit) spans.push([g.ox, g.ox + g.ow]);\n"
+"    });\n"
+"    spans.sort(function (a, b) { return a[0] - b[0]; });\n"
+"    spans.forEach(function (s) {\n"
+"      if (s[1] <= end) return;\n"
+"      sum += s[1] - Math.max(s[0], end);\n"
+"      end = s[1];\n"
+"    });\n"
+"    matched.textContent = term === '' ? '' :\n"
+"      'Matched: ' + (100 * sum / (W - 2 * PAD)).toFixed(2) + '%';\n"
+"  });\n"
+"})();\n";
+
+
+static void subtitle(struct buf *out, const char *label,
+		     const struct profile *p, bool last)
+{
+	const struct fold_meta *m = &p->meta;
+
+	buf_printf(out, "%s", label);
+	buf_xml(out, p->path, strlen(p->path));
+	buf_printf(out, ": %llu samples", (unsigned long long)p->total);
+	if (m->have & META_CPUS)
+		buf_printf(out, ", %llu cpus", (unsigned long long)m->cpus);
+	if (m->have & META_WINDOW)
+		buf_printf(out, ", %llu ms", (unsigned long long)m->window_ms);
+	if (m->have & META_SOURCE) {
+		buf_add(out, ", source ", 9);
+		buf_xml(out, m->source, strlen(m->source));
+	}
+	if (!last)
+		buf_add(out, "; ", 2);
+}
+
+static void svg_write(struct svg *s, const char *title)
+{
+	struct buf *out = s->out;
+	size_t all = names_intern(s->p->names, "all", 3);
+	struct node *root = tree_build(s->p, all);
+	struct node *broot = s->before ? tree_build(s->before, all) : NULL;
+	unsigned w = s->o->width, h;
+
+	s->rows = tree_depth(root);
+	s->scale = (double)(w - 2 * PAD) / (double)s->p->total;
+	h = TOP + s->rows * FRAME_H + BOTTOM;
+	if (s->before) {
+		s->max_change = DIFF_FLAT;
+		max_change(s, root, broot);
+	}
+	buf_printf(out,
+		   "<?xml version=\"1.0\" standalone=\"no\"?>\n"
+		   "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
+		   "xmlns=\"http://www.w3.org/2000/svg\">\n"
+		   "<style>text { font-family: monospace; font-size: 12px; fill: #000; } "
+		   "g.f:hover rect { stroke: #000; stroke-width: 0.5; } "
+		   "#unzoom, #search { cursor: pointer; }</style>\n"
+		   "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#eeeeee\"/>\n",
+		   w, h, w, h, w, h);
+	buf_printf(out, "<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\" "
+		   "style=\"font-size: 17px\">", w / 2);
+	buf_xml(out, title, strlen(title));
+	buf_printf(out, "</text>\n<text id=\"subtitle\" x=\"%u\" y=\"44\" "
+		   "text-anchor=\"middle\">", w / 2);
+	if (s->before) {
+		subtitle(out, "widths: after ", s->p, false);
+		subtitle(out, "red grew, blue shrank since ", s->before, true);
+	} else {
+		subtitle(out, "", s->p, true);
+	}
+	buf_add(out, "</text>\n", 8);
+	buf_printf(out, "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n",
+		   PAD, h - 12);
+	if (s->o->script) {
+		buf_printf(out, "<text id=\"unzoom\" x=\"%d\" y=\"24\" "
+			   "style=\"display: none\">Reset Zoom</text>\n", PAD);
+		buf_printf(out, "<text id=\"search\" x=\"%u\" y=\"24\" "
+			   "text-anchor=\"end\">Search</text>\n", w - PAD);
+		buf_printf(out, "<text id=\"matched\" x=\"%u\" y=\"%u\" "
+			   "text-anchor=\"end\"> </text>\n", w - PAD, h - 12);
+	}
+	buf_add(out, "<g id=\"frames\">\n", 16);
+	frame(s, root, broot, 0, 0);
+	buf_add(out, "</g>\n", 5);
+	if (s->o->script) {
+		buf_printf(out, "<script type=\"text/ecmascript\"><![CDATA[\n"
+			   "var W = %u, PAD = %d;\n", w, PAD);
+		buf_add(out, zoom_script, sizeof zoom_script - 1);
+		buf_add(out, "]]></script>\n", 13);
+	}
+	buf_add(out, "</svg>\n", 7);
+}
+
+void report_flamegraph(struct buf *out, const struct profile *p,
+		       const struct svg_opts *o)
+{
+	struct svg s = { .out = out, .p = p, .o = o };
+
+	svg_write(&s, o->title ? o->title : "Flame graph");
+}
+
+void report_diff_svg(struct buf *out, const struct profile *before,
+		     const struct profile *after, const struct svg_opts *o)
+{
+	struct svg s = { .out = out, .p = after, .before = before, .o = o };
+
+	svg_write(&s, o->title ? o->title : "Differential flame graph");
+}
