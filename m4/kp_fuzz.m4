@@ -11,7 +11,8 @@
 AC_DEFUN([KP_FUZZ], [
 AC_ARG_ENABLE([fuzz],
   [AS_HELP_STRING([--enable-fuzz],
-    [build libFuzzer targets (clang, --enable-sim; see `make fuzz')])],
+    [build libFuzzer targets (clang, --enable-sim; see `make fuzz')
+     @<:@default=no@:>@])],
   [kp_fuzz=$enableval], [kp_fuzz=no])
 KP_FUZZ_LDFLAGS=
 AS_IF([test "x$kp_fuzz" = xyes], [

@@ -17,6 +17,9 @@ AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 
+# configure --help: every project option with its values and default.
+TESTS += %reldir%/check-configure-help
+
 # The layer check reads the simulator's objects as the backend.
 TESTS += %reldir%/check-layers
 LAYERS_BACKEND_OBJECTS = $(sim_libksim_la_OBJECTS)
@@ -61,7 +64,7 @@ LAYERS_TESTS_ENVIRONMENT = \
 	export KPROF_SRC_OBJECTS; \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
-EXTRA_DIST += %reldir%/check-layers
+EXTRA_DIST += %reldir%/check-layers %reldir%/check-configure-help
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk
