@@ -20,6 +20,11 @@ AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
 # configure --help: every project option with its values and default.
 TESTS += %reldir%/check-configure-help
 
+# The programs' command lines and exit statuses (ksim, kshell, kp-symgen).
+TESTS += %reldir%/test_cli
+cli_script_log = %reldir%/test_
+$(cli_script_log)cli.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KP_SYMGEN)
+
 # The layer check reads the simulator's objects as the backend.
 TESTS += %reldir%/check-layers
 LAYERS_BACKEND_OBJECTS = $(sim_libksim_la_OBJECTS)
@@ -64,7 +69,7 @@ LAYERS_TESTS_ENVIRONMENT = \
 	export KPROF_SRC_OBJECTS; \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
-EXTRA_DIST += %reldir%/check-layers %reldir%/check-configure-help
+EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk

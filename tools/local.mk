@@ -3,7 +3,7 @@
 # tools/kp-symgen runs on the build machine, so it is built with
 # CC_FOR_BUILD (m4/kp_symgen.m4), not as one of automake's programs.
 KP_SYMGEN = tools/kp-symgen
-KP_SYMGEN_WARN = -Wall -Wextra
+KP_SYMGEN_WARN = -Wall -Wextra -DKP_VERSION='"$(PACKAGE_VERSION)"'
 EXTRA_DIST += %reldir%/kp-symgen.c %reldir%/kp-link3
 CLEANFILES += $(KP_SYMGEN)
 
