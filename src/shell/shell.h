@@ -80,6 +80,7 @@ struct shell_input {
 	size_t len;		/* bytes typed, may exceed what buf holds */
 	bool last_was_cr;
 	bool echo;
+	unsigned failed;	/* lines refused or whose command failed */
 };
 
 void shell_input_init(struct shell_input *in, bool echo);
@@ -109,5 +110,10 @@ size_t shell_console_poll(struct shell_console *con);
  * line), NULL where it does (a terminal on the simulator's stdin).
  * Never returns. */
 void shell_console_task(void *arg);
+
+/* Console lines so far that were refused or whose command failed: a
+ * program that runs a script on the console (ksim -c) exits non-zero when
+ * any did.  Read from any thread; updated after each line has run. */
+unsigned shell_console_failures(void);
 
 #endif
