@@ -36,8 +36,7 @@ static int help_one(struct shell_ctx *sh, const char *name)
 		out_printf(sh->out, "help: no command '%s'; help lists them\n", name);
 		return 1;
 	}
-	out_printf(sh->out, "usage: %s\n", c->usage);
-	out_printf(sh->out, "%s%s\n", c->summary, c->serial_only ? " (serial only)" : "");
+	shell_print_usage(sh->out, c);
 	return 0;
 }
 

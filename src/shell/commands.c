@@ -22,7 +22,7 @@ const struct shell_cmd shell_commands[] = {
 	  cmd_netload, false },
 	{ "poweroff", "poweroff [status]",
 	  "end the machine with an exit status (0-127)", cmd_poweroff, true },
-	{ "test", "test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|irqsoff CPU MS [DELAY_MS]",
+	{ "test", "test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|irqsoff CPU MS [DELAY_MS]|keys",
 	  "crash on purpose: panic, page fault, #GP, invalid opcode; use N stack frames; spin with interrupts off", cmd_test, true },
 	{ NULL, NULL, NULL, NULL, false },
 };

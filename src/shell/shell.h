@@ -52,6 +52,10 @@ extern const struct shell_cmd shell_commands[];
 /* The table entry called @name, or NULL. */
 const struct shell_cmd *shell_find(const char *name);
 
+/* Two lines on @o: "usage: " and @c's usage, then its summary.  What
+ * `help NAME` and `NAME --help` (or -h) print. */
+void shell_print_usage(struct out *o, const struct shell_cmd *c);
+
 /* Check a line's length and bytes without running it.  A line longer than
  * SHELL_LINE_MAX, or one holding a control byte (NUL, CR, LF, ESC, DEL,
  * anything below 0x20 but tab), gets a one-line error on @o and -EINVAL.
@@ -62,7 +66,8 @@ int shell_check_line(struct out *o, const char *line, size_t len);
  * with a one-line error on sh->out, a line shell_check_line() refuses or
  * one of more than SHELL_ARGS_MAX words (-EINVAL), an unknown command
  * (-ENOENT: "unknown command 'foo'; try help"), and a serial-only command
- * when sh->remote (-EPERM).  Empty or blank lines print nothing and
+ * when sh->remote (-EPERM).  "NAME --help" or "NAME -h" prints NAME's
+ * usage (shell_print_usage()) and returns 0 without running it.  Empty or blank lines print nothing and
  * return 0.  Otherwise returns 0 when the command succeeded and
  * SHELL_CMD_FAILED when it failed.  Prints no prompt.  Task context. */
 int shell_run_line(struct shell_ctx *sh, const char *line, size_t len);
