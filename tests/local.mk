@@ -25,6 +25,11 @@ TESTS += %reldir%/test_cli
 cli_script_log = %reldir%/test_
 $(cli_script_log)cli.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KP_SYMGEN)
 
+# The man pages name every option and exit status the programs do.
+TESTS += %reldir%/check-man
+man_check_log = %reldir%/check-
+$(man_check_log)man.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
+
 # The layer check reads the simulator's objects as the backend.
 TESTS += %reldir%/check-layers
 LAYERS_BACKEND_OBJECTS = $(sim_libksim_la_OBJECTS)
@@ -69,7 +74,8 @@ LAYERS_TESTS_ENVIRONMENT = \
 	export KPROF_SRC_OBJECTS; \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
-EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help
+EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
+	%reldir%/check-man
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk
