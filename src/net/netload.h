@@ -70,6 +70,12 @@ uint64_t netload_rx_lost(const struct netload_rx *r);
 size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
 			    size_t fin_len, uint8_t *buf);
 
+/* The datagrams a receiver's report says it took: iperf 2 reports the
+ * total the sender's ids say were sent (received + lost) and the lost,
+ * so it is the total less the lost (0 if a report claims more lost than
+ * sent). */
+uint64_t netload_report_received(const struct iperf_report *r);
+
 /* Rates without floating point: packets per second, and Mbit/s times 100
  * (print as x / 100 "." x % 100).  0 when @ns is 0. */
 uint64_t netload_pps(uint64_t count, uint64_t ns);
