@@ -7,7 +7,7 @@ EXTRA_DIST += %reldir%/shell.md
 # Man pages, installed by make install: kshell(1) wherever kshell is
 # built (every configuration), ksim(1) with ksim.
 EXTRA_DIST += %reldir%/ksim.1 %reldir%/kshell.1
-man_MANS = %reldir%/kshell.1
+man_MANS += %reldir%/kshell.1
 if PLATFORM_SIM
 man_MANS += %reldir%/ksim.1
 endif

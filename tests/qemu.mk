@@ -9,7 +9,8 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_profile \
 	%reldir%/qemu/test_smp \
 	%reldir%/qemu/test_net \
-	%reldir%/qemu/test_udpsh_auth
+	%reldir%/qemu/test_udpsh_auth \
+	%reldir%/qemu/test_install
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -29,6 +30,8 @@ $(qemu_log)profile.log: $(qemu_log)panic.log
 $(qemu_log)smp.log: $(qemu_log)profile.log
 $(qemu_log)net.log: $(qemu_log)smp.log
 $(qemu_log)udpsh_auth.log: $(qemu_log)net.log
+# make install from inside make check needs everything it installs built.
+$(qemu_log)install.log: $(qemu_log)udpsh_auth.log tools/kprof-qemu tools/kshell$(EXEEXT)
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine), one script; the
 # same harness with KPROF_ARCH=arm64.
@@ -52,4 +55,5 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_smp \
 	%reldir%/qemu/test_net \
 	%reldir%/qemu/test_udpsh_auth \
+	%reldir%/qemu/test_install \
 	%reldir%/hw/kvm-pmu
