@@ -3,6 +3,7 @@ EXTRA_DIST += %reldir%/profiler.md
 EXTRA_DIST += %reldir%/performance.md
 EXTRA_DIST += %reldir%/boot.md
 EXTRA_DIST += %reldir%/shell.md
+EXTRA_DIST += %reldir%/iperf.md
 
 # Man pages, installed by make install: kshell(1) wherever kshell is
 # built (every configuration), ksim(1) with ksim.
