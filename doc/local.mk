@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 EXTRA_DIST += %reldir%/hacking.md
 EXTRA_DIST += %reldir%/profiler.md
 EXTRA_DIST += %reldir%/performance.md

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_AARCH64_CC_CHECK
 # -------------------
 # An aarch64 cross compiler, optional: tests/check_stacktrace_a64

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_CHECK_CFLAG(FLAG, VARIABLE, [ACTION-IF-REJECTED])
 # ---------------------------------------------------
 # Appends FLAG to VARIABLE when the C compiler accepts it without warnings.

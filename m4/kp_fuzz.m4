@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_FUZZ
 # -------
 # --enable-fuzz: build the libFuzzer targets of tests/fuzz/ (`make fuzz`

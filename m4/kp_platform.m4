@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_SELECT_PLATFORM
 # ------------------
 # Chooses exactly one platform: the Linux-hosted simulator (--enable-sim,

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_SANITIZERS
 # -------------
 # --enable-sanitizers: build everything (the portable code, the simulator,

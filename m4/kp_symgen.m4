@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_SYMGEN_CHECKS
 # ----------------
 # What tools/ needs on the build machine: a C compiler for programs run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/console.h for ksim.  Output goes straight to the output descriptor
  * with write(2), which any context may call.  Input arrives in a ring
  * from outside the CPUs (the stdin reader thread, ksim_console_feed(),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim: the simulated machine as a program.
  *
  *   ksim [--cpus N] [--udp PORT] [--source auto|pmu|tick] [--hz HZ]

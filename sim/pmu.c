@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/pmu.h for ksim: a perf_event_open counter per CPU thread (cycles,
  * or task-clock where the host has no hardware counter).  It counts the
  * thread's kernel time too where the host allows it (root, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim internals shared by the files of sim/.
  *
  * Host side and kernel side, as User-mode Linux keeps its *_user.c files

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Bringing the simulated machine up: ksim_start() checks the
  * configuration, sets up the host side of the handlers and devices and
  * starts the CPU threads; each CPU thread sets up its own signals,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stack live in ksim, through its network device (Ethernet frames in
  * UDP datagrams on 127.0.0.1; sim/netdev.h).  The test plays the wire:
  * it injects frames into one ksim and reads what comes back (ARP, ICMP

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload's iperf 2 format: the receiver's accounting of in-order,
  * missing, reordered, foreign and short datagrams, the final datagram,
  * jitter, the server report's bytes (built and parsed), the sender's

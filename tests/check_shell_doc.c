@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* doc/shell.md against the shell's own command table (shell/commands.c,
  * linked here as every platform links it): every command has its section
  * ("## `NAME`") and its usage line exactly as the table gives it, so a

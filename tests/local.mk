@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Check suites, built in the simulator configuration.  Every logic test
 # links the portable library and the fake platform (tests/fake_*.c),
 # compiled into the test so that no hal_* symbol goes missing.
@@ -24,6 +25,9 @@ TESTS += %reldir%/check-configure-help
 TESTS += %reldir%/test_cli
 cli_script_log = %reldir%/test_
 $(cli_script_log)cli.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KP_SYMGEN)
+
+# Every source file carries the SPDX licence line (LICENSE).
+TESTS += %reldir%/check-spdx
 
 # The man pages name every option and exit status the programs do.
 TESTS += %reldir%/check-man
@@ -75,7 +79,7 @@ LAYERS_TESTS_ENVIRONMENT = \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
-	%reldir%/check-man
+	%reldir%/check-man %reldir%/check-spdx
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # QEMU boot tests (kernel configurations).  Each test script boots the
 # image it finds at KPROF_KERNEL under QEMU (TCG, qboot), talks to the
 # serial shell over pipes, and kills QEMU however it ends

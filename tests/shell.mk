@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # shell suites: the line rules, help and the console (check_shell), the
 # UDP shell core (check_udpsh).  Each defines its own shell_commands[], so
 # the real table and its commands are not linked in.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kp-symgen: the symbol table of a linked image, emitted as C source to be
  * compiled and linked back into the same image (tools/kp-link3 runs the
  * three passes).  A host program, built for the build machine.

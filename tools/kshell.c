@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kshell: talk to a kernel's UDP shell (src/shell/udpsh.h).
  *
  *   kshell [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Host programs: the symbol-table generator, the UDP shell client.
 
 # tools/kp-symgen runs on the build machine, so it is built with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/cpu.h for arm64: per-CPU data through TPIDR_EL1, DAIF.I as the
  * interrupt mask, wfi to idle, the generic counter as the cycle clock.
  * Starting the other CPUs is smp.c's. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/firmware.h: no firmware files on arm64 yet (QEMU's virt has an
  * MMIO fw_cfg, which a later issue may read). */
 #include "hal/firmware.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/netdev.h: no network device on arm64 yet (virtio-mmio is a later
  * issue). */
 #include "hal/netdev.h"

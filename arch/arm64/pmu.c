@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/pmu.h for arm64, first stage: the probe reports what the ID
  * registers claim (MIDR, the PMU version in ID_AA64DFR0_EL1); no counter
  * is programmed yet, so the profiler stays on the tick. */

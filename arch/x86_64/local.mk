@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The x86_64 kernel image (--target=x86_64-kernel).
 #
 # The arch objects are a plain archive; the image is linked by an explicit

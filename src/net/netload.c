@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload: iperf 2 compatible UDP load, see netload.h; the bytes on the
  * wire are iperf.c's. */
 #include "net/netload.h"

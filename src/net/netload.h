@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload: UDP load in iperf 2's format (net/iperf.h), either end of
  * the wire: the engines that send and receive it on the stack, and the
  * receiver's accounting.

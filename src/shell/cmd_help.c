@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* help: the command table, or one command's usage. */
 #include "lib/kstring.h"
 #include "lib/out.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload: UDP load in iperf 2's format (net/netload.h). */
 #include "lib/out.h"
 #include "net/net.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one command table.  Order is the order `help` lists them in. */
 #include "shell/commands.h"
 #include "shell/shell.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The console shell: bytes from hal_console_getc(), output to the console. */
 #include "shell/shell.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Line assembly for byte streams: the console and the simulator's stdin
  * deliver bytes, the shell runs lines. */
 #include "shell/shell.h"

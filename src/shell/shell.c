@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Running one command line: check it, split it into words, find the
  * command and run it.  Every refusal is one whole line of output. */
 #include "shell/shell.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shell: one command table, run from the console, the simulator's
  * stdin and the UDP shell alike.  Every command writes to a struct out. */
 #ifndef KPROF_SHELL_SHELL_H
