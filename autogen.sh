@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Regenerate the build system.  --deps first installs the Debian packages
 # the build and the tests need (run as root, or through sudo).
 set -e

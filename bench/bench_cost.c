@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* make bench, part 2: what a sample costs a CPU-bound workload, at
  * 10 kHz per CPU, in microseconds of the workload's CPU time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* make bench, part 1: the profiler's own code, inside a ksim machine.
  *
  *   sampling path   ns per sample of the overflow handler's body

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # make bench: figures, nothing asserted, not part of make check
 # (doc/performance.md).  The programs run a ksim machine in-process, so
 # they link the simulator; bench_prof resolves frames against the image's

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_AARCH64_CC_CHECK
 # -------------------
 # An aarch64 cross compiler, optional: tests/check_stacktrace_a64
@@ -8,7 +9,9 @@
 # there.  Without one that test is skipped and says why.
 AC_DEFUN([KP_AARCH64_CC_CHECK], [
 AC_ARG_VAR([KP_AARCH64_CC],
-  [aarch64 cross compiler for the aarch64 stack-walk test (optional)])
+  [aarch64 cross compiler for the aarch64 stack-walk test (optional)
+   @<:@default: aarch64-linux-gnu-gcc when it links, else the test is
+   skipped@:>@])
 AC_CHECK_PROGS([KP_AARCH64_CC], [aarch64-linux-gnu-gcc])
 AS_IF([test -n "$KP_AARCH64_CC"], [
   AC_MSG_CHECKING([whether $KP_AARCH64_CC links a freestanding aarch64 image])

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_CHECK_CFLAG(FLAG, VARIABLE, [ACTION-IF-REJECTED])
 # ---------------------------------------------------
 # Appends FLAG to VARIABLE when the C compiler accepts it without warnings.
@@ -32,7 +33,7 @@ KP_CHECK_CFLAG([$1], [$2],
 # fails in the simulator build and not first in the kernel build.
 AC_DEFUN([KP_COMPILER_FLAGS], [
 AC_ARG_ENABLE([werror],
-  [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors])],
+  [AS_HELP_STRING([--enable-werror], [treat compiler warnings as errors @<:@default=no@:>@])],
   [kp_werror=$enableval], [kp_werror=no])
 KP_CFLAGS=
 KP_REQUIRE_CFLAG([-fno-omit-frame-pointer], [KP_CFLAGS])

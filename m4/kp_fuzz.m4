@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_FUZZ
 # -------
 # --enable-fuzz: build the libFuzzer targets of tests/fuzz/ (`make fuzz`
@@ -11,7 +12,8 @@
 AC_DEFUN([KP_FUZZ], [
 AC_ARG_ENABLE([fuzz],
   [AS_HELP_STRING([--enable-fuzz],
-    [build libFuzzer targets (clang, --enable-sim; see `make fuzz')])],
+    [build libFuzzer targets (clang, --enable-sim; see `make fuzz')
+     @<:@default=no@:>@])],
   [kp_fuzz=$enableval], [kp_fuzz=no])
 KP_FUZZ_LDFLAGS=
 AS_IF([test "x$kp_fuzz" = xyes], [

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_SELECT_PLATFORM
 # ------------------
 # Chooses exactly one platform: the Linux-hosted simulator (--enable-sim,
@@ -7,10 +8,18 @@
 # binutils are found with the same prefix, and a missing compiler is one
 # line naming the Debian package.
 AC_DEFUN([KP_SELECT_PLATFORM], [
+dnl --target is read by configure's own option parser, which lists it only
+dnl when AC_CANONICAL_TARGET is used; say here what it takes.
+m4_divert_once([HELP_CANON], [[
+Platform (one per build folder):
+  --target=TARGET         the kernel image to build: x86_64-kernel (booted
+                          by qemu-system-x86_64) or aarch64-kernel (cross-
+                          built, booted by qemu-system-aarch64 -M virt)
+                          [default: none, build the simulator]]])
 AC_ARG_ENABLE([sim],
   [AS_HELP_STRING([--enable-sim],
     [build ksim, the Linux-hosted simulator, and the Check suites
-     (the default when no kernel --target is given)])],
+     @<:@default=yes without --target, excluded by it@:>@])],
   [kp_enable_sim=$enableval], [kp_enable_sim=default])
 
 dnl configure's own option parser stores --target=NAME in target_alias.

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_REPORT_CHECKS
 # ----------------
 # What tools/kprof-report needs on the build machine, in every

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_SANITIZERS
 # -------------
 # --enable-sanitizers: build everything (the portable code, the simulator,
@@ -8,7 +9,7 @@
 AC_DEFUN([KP_SANITIZERS], [
 AC_ARG_ENABLE([sanitizers],
   [AS_HELP_STRING([--enable-sanitizers],
-    [build with AddressSanitizer and UndefinedBehaviorSanitizer (simulator only)])],
+    [build with AddressSanitizer and UndefinedBehaviorSanitizer (simulator only) @<:@default=no@:>@])],
   [kp_sanitizers=$enableval], [kp_sanitizers=no])
 AS_IF([test "x$kp_sanitizers" = xyes], [
   AS_IF([test "x$kp_platform" != xsim],

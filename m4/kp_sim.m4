@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_SIM_CHECKS
 # -------------
 # What the simulator platform needs beyond threads and timers: the perf

@@ -1,3 +1,4 @@
+dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_SYMGEN_CHECKS
 # ----------------
 # What tools/ needs on the build machine: a C compiler for programs run
@@ -7,10 +8,12 @@
 # reads every image that takes the three-pass link, so every platform
 # needs it.
 AC_DEFUN([KP_SYMGEN_CHECKS], [
-AC_ARG_VAR([CC_FOR_BUILD], [C compiler for the build machine's tools (tools/)])
-AC_ARG_VAR([CFLAGS_FOR_BUILD], [C compiler flags for CC_FOR_BUILD])
-AC_ARG_VAR([LDFLAGS_FOR_BUILD], [linker flags for CC_FOR_BUILD])
-AC_ARG_VAR([PKG_CONFIG_FOR_BUILD], [pkg-config for the build machine])
+AC_ARG_VAR([CC_FOR_BUILD], [C compiler for the build machine's tools (tools/) @<:@default: $CC,
+   or cc when cross compiling@:>@])
+AC_ARG_VAR([CFLAGS_FOR_BUILD], [C compiler flags for CC_FOR_BUILD @<:@default: -g -O2@:>@])
+AC_ARG_VAR([LDFLAGS_FOR_BUILD], [linker flags for CC_FOR_BUILD @<:@default: none@:>@])
+AC_ARG_VAR([PKG_CONFIG_FOR_BUILD], [pkg-config for the build machine @<:@default: $PKG_CONFIG, or
+   pkg-config when cross compiling@:>@])
 AS_IF([test -z "$CC_FOR_BUILD"], [
   AS_IF([test "x$cross_compiling" = xyes], [CC_FOR_BUILD=cc], [CC_FOR_BUILD=$CC])])
 AS_IF([test -z "${CFLAGS_FOR_BUILD+set}"], [CFLAGS_FOR_BUILD="-g -O2"])

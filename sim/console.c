@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/console.h for ksim.  Output goes straight to the output descriptor
  * with write(2), which any context may call.  Input arrives in a ring
  * from outside the CPUs (the stdin reader thread, ksim_console_feed(),
@@ -18,6 +19,7 @@
 #include <unistd.h>
 
 #include "hal/console.h"
+#include "shell/shell.h"
 #include "sim/sim.h"
 
 #define SIM_CONSOLE_RING 65536		/* a power of two */
@@ -122,7 +124,8 @@ static void sim_console_idle_poll(void)
 	if (scripted || (sim_config.exit_on_eof &&
 			 __atomic_load_n(&sim_in.eof, __ATOMIC_ACQUIRE))) {
 		sim_in.ended = true;
-		sim_machine_exit(0);
+		/* A script whose command failed must not read as success. */
+		sim_machine_exit(scripted && shell_console_failures() ? 1 : 0);
 	}
 }
 

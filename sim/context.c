@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/context.h for ksim: tasks are ucontexts switched on their CPU's
  * thread.  swapcontext() saves and restores the signal mask with the
  * registers, so a switch made inside the tick's handler (SIGPROF blocked)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/cpu.h for ksim.  "Interrupts" are SIGPROF, the tick: masking them
  * is blocking SIGPROF on the CPU's thread.  The counter's overflow signal
  * stands in for the NMI and is never blocked by hal_irq_save(). */

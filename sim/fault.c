@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Faults on a CPU thread (a bad pointer, an invalid instruction) are the
  * simulated machine's exceptions: the kernel panics with a backtrace of
  * the faulting state and the machine halts (KSIM_EXIT_PANIC), as a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/firmware.h for ksim, its firmware files: `--udp-key FILE` is read
  * once at start and served as QEMU's fw_cfg serves opt/kprof/udpsh.key,
  * so the kernel takes its key the same way on every platform. */

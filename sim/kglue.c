@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The simulator's kernel-side glue: it includes the portable kernel's
  * headers and no libc header (sim/sim.h says why).  Fault reports, and
  * the UDP shell's kernel task over the socket of sim/udp.c. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim, the Linux-hosted machine, as a library: sim/main.c is the `ksim`
  * program around it, and the Check suites start a machine in-process
  * (inside a checked fixture or the test itself, in Check's forked child:

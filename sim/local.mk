@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # ksim, the Linux-hosted platform: a library (so the Check suites can
 # start a machine in-process) and the `ksim` program around it.  The
 # library carries the portable kernel too (one archive, so the linker

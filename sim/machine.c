@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The simulated machine's state and its end: the table of CPUs and the
  * configuration that every file of sim/ reads, and sim_machine_exit()
  * (power off, a panic, the end of a script), which wakes ksim_wait().

@@ -1,9 +1,14 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim: the simulated machine as a program.
  *
  *   ksim [--cpus N] [--udp PORT] [--source auto|pmu|tick] [--hz HZ]
  *        [--stats] [--net PORT:PEERPORT] [--cmdline WORDS] [--udp-key FILE]
  *        [-c CMD]...
- */
+ *   ksim --help | --version
+ *
+ * Exit status (ksim(1) has the same table): 0 the machine ran and ended
+ * (or `poweroff N` gave N); 1 a -c command failed; 2 a usage error,
+ * nothing started; 3 the machine could not start. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>
@@ -11,41 +16,74 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "config.h"
+#include "hal/cpu.h"
 #include "sim/ksim.h"
 
 #define KSIM_MAX_COMMANDS 64
 
-static void usage(FILE *f)
+enum { KSIM_EXIT_FAILED = 1, KSIM_EXIT_USAGE = 2, KSIM_EXIT_START = 3 };
+
+static void usage(void)
 {
-	fprintf(f,
-		"usage: ksim [--cpus N] [--udp PORT] [--source auto|pmu|tick] [--hz HZ]\n"
-		"            [--stats] [--net PORT:PEERPORT] [--cmdline WORDS]\n"
-		"            [--udp-key FILE] [-c CMD]...\n"
-		"  --cpus N       simulated CPUs, 1-16 (default 4)\n"
-		"  --udp PORT     serve the UDP shell on 127.0.0.1:PORT (0: any free port)\n"
-		"  --source S     profiler samples: auto (the counter when it counts),\n"
-		"                 pmu (the counter or nothing), tick (SIGPROF only)\n"
-		"  --hz HZ        tick rate per CPU (default 100)\n"
-		"  --stats        print each CPU's signal counters at the end\n"
-		"  --net P:PEER   network device: Ethernet frames in UDP datagrams,\n"
-		"                 received on 127.0.0.1:P, sent to 127.0.0.1:PEER\n"
-		"  --cmdline W    the kernel command line (key=value words)\n"
-		"  --udp-key FILE the UDP shells' key, 16-64 bytes in hex: requests must\n"
-		"                 be authenticated (tools/kshell -k FILE speaks it)\n"
-		"  -c CMD         run CMD in the shell; repeatable; exit after the last\n"
-		"Without -c, commands come from stdin; its end exits unless --udp.\n"
-		"KSIM_PERF_REFUSE=1 acts as if perf_event_open were refused.\n");
+	printf("Usage: ksim [OPTION]...\n"
+	       "Run the kprof kernel as a Linux process: threads are its CPUs, SIGPROF\n"
+	       "its tick, perf_event_open overflow signals its PMU.  Commands come from\n"
+	       "-c, else from standard input; `help' lists them (ksim(1), doc/shell.md).\n"
+	       "\n"
+	       "  -c CMD            run CMD in the shell; repeatable; exit after the last\n"
+	       "      --cpus=N      simulated CPUs, 1-%u (default 4)\n"
+	       "      --source=S    profiler samples: auto (the counter when it counts;\n"
+	       "                    the default), pmu (the counter or fail), tick (SIGPROF)\n"
+	       "      --hz=HZ       tick rate per CPU, 1-100000 (default 100)\n"
+	       "      --udp=PORT    serve the UDP shell on 127.0.0.1:PORT (0: a free port);\n"
+	       "                    ksim then runs until poweroff or a signal\n"
+	       "      --udp-key=FILE  the UDP shells' key, 16-64 bytes in hex: requests\n"
+	       "                    must be authenticated (kshell -k FILE speaks it)\n"
+	       "      --net=P:PEER  a network device: Ethernet frames in UDP datagrams,\n"
+	       "                    received on 127.0.0.1:P, sent to 127.0.0.1:PEER\n"
+	       "      --cmdline=W   the kernel command line, key=value words (doc/boot.md)\n"
+	       "      --stats       print each CPU's tick and signal counts at the end\n"
+	       "  -h, --help        print this help and exit\n"
+	       "      --version     print the version and exit\n"
+	       "\n"
+	       "KSIM_PERF_REFUSE=1 acts as if perf_event_open were refused.\n"
+	       "\n"
+	       "Exit status: 0 the machine ended normally (`poweroff N': N); 1 a -c\n"
+	       "command failed; 2 a usage error; 3 the machine could not start.\n"
+	       "\n"
+	       "Report bugs to: %s\n"
+	       "kprof home page: <%s>\n",
+	       HAL_MAX_CPUS, PACKAGE_BUGREPORT, PACKAGE_URL);
 }
 
-static int parse_uint(const char *opt, const char *s, unsigned long max,
-		      unsigned long *v)
+static void version(void)
+{
+	printf("ksim (%s) %s\n"
+	       "Copyright (c) 2026 the kprof authors.\n"
+	       "License BSD-2-Clause <https://spdx.org/licenses/BSD-2-Clause.html>.\n"
+	       "This is free software: you are free to change and redistribute it.\n"
+	       "There is NO WARRANTY, to the extent permitted by law.\n",
+	       PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+/* One line on stderr for a usage error; the caller exits 2. */
+static int usage_error(const char *what)
+{
+	fprintf(stderr, "ksim: %s; try 'ksim --help'\n", what);
+	return KSIM_EXIT_USAGE;
+}
+
+/* A decimal number @min-@max; one line naming the range when not. */
+static int parse_uint(const char *opt, const char *s, unsigned long min,
+		      unsigned long max, unsigned long *v)
 {
 	char *end;
 
 	*v = strtoul(s, &end, 10);
-	if (!*s || *end || *v > max) {
-		fprintf(stderr, "ksim: %s must be a number 0-%lu (got %s)\n", opt,
-			max, s);
+	if (!*s || *s == '-' || *end || *v < min || *v > max) {
+		fprintf(stderr, "ksim: %s must be a number %lu-%lu (got %s)\n", opt,
+			min, max, s);
 		return -1;
 	}
 	return 0;
@@ -118,6 +156,26 @@ static void print_unclaimed(void)
 		fprintf(stderr, "ksim: %llu unclaimed overflow signals (NMIs)\n", total);
 }
 
+/* getopt_long's own message is two lines and says less: with opterr off
+ * (and ':' leading the short options), say in one what was wrong. */
+static int bad_option(int opt, char **argv, const struct option *opts)
+{
+	char what[160];
+
+	if (opt == ':' && optopt == 'c')
+		return usage_error("-c needs a command");
+	for (const struct option *o = opts; opt == ':' && o->name; o++)
+		if (o->val == optopt) {
+			snprintf(what, sizeof(what), "--%s needs a value", o->name);
+			return usage_error(what);
+		}
+	if (optopt)
+		snprintf(what, sizeof(what), "unknown option -%c", optopt);
+	else
+		snprintf(what, sizeof(what), "unknown option %.100s", argv[optind - 1]);
+	return usage_error(what);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -130,6 +188,7 @@ int main(int argc, char **argv)
 		{ "cmdline", required_argument, NULL, 'K' },
 		{ "udp-key", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *commands[KSIM_MAX_COMMANDS];
@@ -140,25 +199,26 @@ int main(int argc, char **argv)
 
 	ksim_config_defaults(&cfg);
 	cfg.in_fd = 0;
-	while ((opt = getopt_long(argc, argv, "c:h", opts, NULL)) != -1) {
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (parse_uint("--cpus", optarg, 16, &v) != 0)
-				return 2;
+			if (parse_uint("--cpus", optarg, 1, HAL_MAX_CPUS, &v) != 0)
+				return KSIM_EXIT_USAGE;
 			cfg.cpus = (unsigned)v;
 			break;
 		case 'u':
-			if (parse_uint("--udp", optarg, 65535, &v) != 0)
-				return 2;
+			if (parse_uint("--udp", optarg, 0, 65535, &v) != 0)
+				return KSIM_EXIT_USAGE;
 			cfg.udp_port = (int)v;
 			break;
 		case 's':
 			if (parse_source(optarg, &cfg.source) != 0)
-				return 2;
+				return KSIM_EXIT_USAGE;
 			break;
 		case 'z':
-			if (parse_uint("--hz", optarg, 100000, &v) != 0)
-				return 2;
+			if (parse_uint("--hz", optarg, 1, 100000, &v) != 0)
+				return KSIM_EXIT_USAGE;
 			cfg.hz = (unsigned)v;
 			break;
 		case 'S':
@@ -166,7 +226,7 @@ int main(int argc, char **argv)
 			break;
 		case 'N':
 			if (parse_net(optarg, &cfg) != 0)
-				return 2;
+				return KSIM_EXIT_USAGE;
 			break;
 		case 'K':
 			cfg.cmdline = optarg;
@@ -178,27 +238,30 @@ int main(int argc, char **argv)
 			if (cfg.ncommands == KSIM_MAX_COMMANDS) {
 				fprintf(stderr, "ksim: at most %d -c commands\n",
 					KSIM_MAX_COMMANDS);
-				return 2;
+				return KSIM_EXIT_USAGE;
 			}
 			commands[cfg.ncommands++] = optarg;
 			break;
 		case 'h':
-			usage(stdout);
+			usage();
+			return 0;
+		case 'V':
+			version();
 			return 0;
 		default:
-			usage(stderr);
-			return 2;
+			return bad_option(opt, argv, opts);
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "ksim: unexpected argument %s\n", argv[optind]);
-		usage(stderr);
-		return 2;
+		char what[160];
+
+		snprintf(what, sizeof(what), "unexpected argument %.100s", argv[optind]);
+		return usage_error(what);
 	}
 	cfg.commands = commands;
 	cfg.exit_on_eof = cfg.udp_port < 0;
 	if (ksim_start(&cfg) != 0)
-		return 1;
+		return KSIM_EXIT_START;
 	if (cfg.udp_port >= 0) {
 		fprintf(stderr, "udp shell on 127.0.0.1:%u%s\n", ksim_udp_port(),
 			cfg.udp_key_file ? ", authenticated (HMAC-SHA256)" : "");
@@ -211,6 +274,7 @@ int main(int argc, char **argv)
 	print_unclaimed();
 	/* The CPU threads are still running: leave without running exit
 	 * handlers under them. */
+	fflush(stdout);
 	fflush(stderr);
 	_exit(status);
 }

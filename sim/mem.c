@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/mem.h for ksim: the machine's RAM is one anonymous mapping of the
  * host, made once per process and reported whole; the kernel's page
  * allocator hands it out.  The Check suites start machine after machine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim's network device, host side: the socket.  See sim/netdev.h. */
 #define _GNU_SOURCE
 #include <arpa/inet.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim's network device (hal/netdev.h): Ethernet frames carried in UDP
  * datagrams on 127.0.0.1, one frame per datagram and nothing else, the
  * framing of QEMU's `-netdev dgram` and `-netdev socket,udp=`.  Frames

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim's steps of the boot story (hal/platform.h).  ksim_start() has done
  * what a kernel's early set-up does (signal handlers for traps, the CPU
  * threads, the console); the steps left here are small.  The late step

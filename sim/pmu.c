@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/pmu.h for ksim: a perf_event_open counter per CPU thread (cycles,
  * or task-clock where the host has no hardware counter).  It counts the
  * thread's kernel time too where the host allows it (root, or
@@ -125,6 +126,27 @@ void sim_pmu_init(void)
 	}
 	close(fd);
 	sim_pmu.usable = true;
+}
+
+/* Why --source pmu cannot start, in one line on stderr: the errno, the
+ * host's perf_event_paranoid (the usual cause: Debian's 3 refuses every
+ * unprivileged user), and what works without a counter. */
+void sim_pmu_say_refused(void)
+{
+	char level[16] = "unreadable";
+	FILE *f = fopen("/proc/sys/kernel/perf_event_paranoid", "r");
+
+	if (f) {
+		if (fgets(level, sizeof(level), f))
+			level[strcspn(level, "\n")] = '\0';
+		fclose(f);
+	}
+	fprintf(stderr,
+		"ksim: --source pmu: perf_event_open refused: %s%s (perf_event_paranoid is %s; "
+		"2 or lower lets a user count their own threads: sysctl kernel.perf_event_paranoid=2); "
+		"--source tick samples without a counter\n",
+		strerror(sim_pmu.open_errno),
+		sim_perf_refused() ? ", forced by KSIM_PERF_REFUSE" : "", level);
 }
 
 const char *ksim_pmu_event_name(void)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/pmu.h counting for ksim: `stat`'s events are perf_event_open
  * counters of the CPU thread itself, opened, read and closed by that
  * thread on its own tick (so they count what that simulated CPU ran).

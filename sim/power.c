@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/power.h for ksim: turning the machine off ends the simulation
  * with the status (ksim_wait() returns it); the calling thread parks. */
 #include "hal/power.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/random.h for ksim: the host's getrandom(). */
 #define _GNU_SOURCE
 #include <errno.h>

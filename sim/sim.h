@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim internals shared by the files of sim/.
  *
  * Host side and kernel side, as User-mode Linux keeps its *_user.c files
@@ -72,6 +73,8 @@ extern int sim_pmu_signo;
 
 /* Event type the counters use, decided at start (sim/pmu.c). */
 void sim_pmu_init(void);
+/* Say on stderr why the counter could not be opened, and what to do. */
+void sim_pmu_say_refused(void);
 /* On a CPU thread, at its start: open its counter (when the source
  * allows one) and direct its overflow signal at the thread. */
 void sim_pmu_cpu_init(struct sim_cpu *c);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Bringing the simulated machine up: ksim_start() checks the
  * configuration, sets up the host side of the handlers and devices and
  * starts the CPU threads; each CPU thread sets up its own signals,
@@ -160,7 +161,7 @@ int ksim_start(const struct ksim_config *cfg)
 	sim_timer_start();
 	sim_pmu_init();
 	if (cfg->source == KSIM_SOURCE_PMU && !ksim_pmu_event_name()) {
-		fprintf(stderr, "ksim: --source pmu: perf_event_open refused\n");
+		sim_pmu_say_refused();
 		return -1;
 	}
 	sim_block_cpu_signals();

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The first code of every CPU thread: the thread's own stack (the CPU's
  * boot and idle stack) begins with a terminating frame, as a kernel's
  * boot stack does, so that a walk from the idle task ends here instead

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tick: SIGPROF from a per-thread CLOCK_MONOTONIC timer (the rest of
  * hal/timer.h is sim/timer.c).  A process-wide CPU-time timer
  * (setitimer(ITIMER_PROF)) would skew samples between threads and be

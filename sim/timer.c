@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/timer.h for ksim: the clock is the host's CLOCK_MONOTONIC from the
  * machine's start; the tick itself is SIGPROF from a per-thread timer,
  * set up by each CPU thread (sim/tick.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/trap.h for ksim: the interrupted registers come from the signal's
  * ucontext; interrupts (signals) run on the interrupted task's stack, so
  * there is no separate interrupt stack. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell's transport in ksim: a socket on 127.0.0.1, read by a
  * thread outside the CPUs into a queue that a kernel task on CPU 0
  * drains (sim/kglue.c), answering with sendto(). */

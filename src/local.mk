@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The portable kernel: one convenience library linked into every program
 # and test of every platform.  Built integer-only everywhere.
 noinst_LTLIBRARIES += src/libkprof.la

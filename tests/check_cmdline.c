@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel command line: key=value words, quoted values, the reports
  * for unknown keys and malformed words, and the cmd= command list. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The device tree reader (src/lib/fdt.c) on QEMU's own virt trees
  * (tests/fdt/, made by tests/fdt/make-dtbs) and on hand-built trees,
  * well-formed and not.  Every blob sits in a heap block of exactly its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The freestanding library: formatting, parsing, strings, the heap. */
 #include <check.h>
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one way a Check suite binary runs: every test forked (Check's
  * default), the exit status telling the automake harness pass or fail. */
 #ifndef KPROF_TESTS_CHECK_MAIN_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The IPv4/UDP stack, frames built in memory: ARP replies and the cache's
  * expiry, ICMP echo, every drop reason, UDP checksums and sending, the
  * configuration words, the UDP shell served on UDP (split replies, prompt

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Losses counted where they happen, in ksim end to end: a flood at the
  * UDP shell's socket (ksim --udp) overruns the queue to the shell's task,
  * a flood at the network device's socket (ksim --net) overruns that

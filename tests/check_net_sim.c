@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stack live in ksim, through its network device (Ethernet frames in
  * UDP datagrams on 127.0.0.1; sim/netdev.h).  The test plays the wire:
  * it injects frames into one ksim and reads what comes back (ARP, ICMP
@@ -10,6 +11,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -178,6 +180,144 @@ START_TEST(test_two_ksims_netload_counts_match)
 		      "sent %lld, receiver printed %lld, its report said %lld\n%s\n%s",
 		      sent, got, reported, tx.text, rx.text);
 	ck_assert_ptr_nonnull(strstr(rx.text, "final received"));
+}
+END_TEST
+
+/* --- two ksims, a wire that drops a known share ------------------------ */
+
+/* Between the sender's device and the receiver's: forwards every frame
+ * but the UDP datagrams to port 5001 whose iperf id is a multiple of 4
+ * (a quarter of the load, chosen by id so the count is exact), and
+ * remembers what it did. */
+struct lossy_wire {
+	int from_tx, from_rx;		/* bound: the two ksims send here */
+	int tx_port, rx_port;		/* where they receive */
+	volatile bool stop;
+	long long forwarded, dropped_ids[4096], ndropped, max_forwarded_id;
+};
+
+static int bound_socket(int *port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	ck_assert_int_ge(fd, 0);
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	*port = ntohs(a.sin_port);
+	return fd;
+}
+
+/* The iperf id of a frame carrying a UDP datagram to port 5001, or 0. */
+static long long load_id(const uint8_t *f, ssize_t n)
+{
+	if (n < 14 + 20 + 8 + 4 || f[12] != 0x08 || f[13] != 0x00 || f[14] != 0x45 ||
+	    f[14 + 9] != 17 || (f[14 + 20 + 2] << 8 | f[14 + 20 + 3]) != 5001)
+		return 0;
+	return (int32_t)((uint32_t)f[42] << 24 | (uint32_t)f[43] << 16 |
+			 (uint32_t)f[44] << 8 | f[45]);
+}
+
+static void *lossy_wire_run(void *arg)
+{
+	struct lossy_wire *w = arg;
+	struct sockaddr_in to = { .sin_family = AF_INET };
+	uint8_t f[2048];
+
+	to.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	while (!w->stop) {
+		struct pollfd p[2] = { { .fd = w->from_tx, .events = POLLIN },
+				       { .fd = w->from_rx, .events = POLLIN } };
+
+		if (poll(p, 2, 100) <= 0)
+			continue;
+		if (p[0].revents & POLLIN) {
+			ssize_t n = recv(w->from_tx, f, sizeof(f), 0);
+			long long id = load_id(f, n);
+
+			if (n > 0 && id > 0 && id % 4 == 0 && w->ndropped < 4096) {
+				w->dropped_ids[w->ndropped++] = id;
+			} else if (n > 0) {
+				if (id > 0) {
+					w->forwarded++;
+					if (id > w->max_forwarded_id)
+						w->max_forwarded_id = id;
+				}
+				to.sin_port = htons((uint16_t)w->rx_port);
+				sendto(w->from_rx, f, (size_t)n, 0, (struct sockaddr *)&to, sizeof(to));
+			}
+		}
+		if (p[1].revents & POLLIN) {
+			ssize_t n = recv(w->from_rx, f, sizeof(f), 0);
+
+			to.sin_port = htons((uint16_t)w->tx_port);
+			if (n > 0)
+				sendto(w->from_tx, f, (size_t)n, 0, (struct sockaddr *)&to, sizeof(to));
+		}
+	}
+	return NULL;
+}
+
+/* `netload send` prints the receiver's figures from its report: received
+ * = total - lost, both printed, the rate from what was received.  With a
+ * quarter of the load dropped on the wire, what the sender says the
+ * receiver got must be what the wire let through and what the receiver
+ * itself counted, and the loss the ids the wire dropped (those before the
+ * last datagram through: iperf counts a gap only when a later id comes). */
+START_TEST(test_netload_send_reports_what_the_receiver_got)
+{
+	static struct proc rx, tx;
+	static struct lossy_wire w;
+	char net_rx[32], net_tx[32], want[160];
+	pthread_t t;
+	int px_tx, px_rx;
+	long long lost = 0, got_rx;
+
+	memset(&w, 0, sizeof(w));
+	w.tx_port = free_port();
+	w.rx_port = free_port();
+	w.from_tx = bound_socket(&px_tx);
+	w.from_rx = bound_socket(&px_rx);
+	ck_assert_int_ne(w.tx_port, w.rx_port);
+	snprintf(net_rx, sizeof(net_rx), "%d:%d", w.rx_port, px_rx);
+	snprintf(net_tx, sizeof(net_tx), "%d:%d", w.tx_port, px_tx);
+	ck_assert_int_eq(pthread_create(&t, NULL, lossy_wire_run, &w), 0);
+	{
+		char *argv[] = { "ksim", "--cpus", "2", "--net", net_rx, "--cmdline",
+				 "ip=10.0.2.16/24 udpsh=off", "-c", "netload recv 5001 3000", NULL };
+
+		proc_start(&rx, argv);
+	}
+	ck_assert_msg(proc_wait_for(&rx, "netload: listening on udp port 5001", 5000),
+		      "receiver never listened:\n%s", rx.text);
+	{
+		char *argv[] = { "ksim", "--cpus", "2", "--net", net_tx, "--cmdline", "udpsh=off",
+				 "-c", "netload send 10.0.2.16 5001 500 1470 5M", NULL };
+
+		proc_start(&tx, argv);
+	}
+	ck_assert_int_eq(proc_finish(&tx, 10000), 0);
+	ck_assert_int_eq(proc_finish(&rx, 10000), 0);
+	w.stop = true;
+	pthread_join(t, NULL);
+	close(w.from_tx);
+	close(w.from_rx);
+
+	ck_assert_msg(w.forwarded >= 100 && w.ndropped >= 25,
+		      "too little load to hold the test: %lld through, %lld dropped\n%s",
+		      w.forwarded, w.ndropped, tx.text);
+	for (long long i = 0; i < w.ndropped; i++)
+		lost += w.dropped_ids[i] < w.max_forwarded_id;
+	got_rx = number_after(rx.text, "netload recv: ");
+	ck_assert_msg(got_rx == w.forwarded, "the receiver counted %lld, the wire passed %lld\n%s",
+		      got_rx, w.forwarded, rx.text);
+	snprintf(want, sizeof(want),
+		 "netload send: receiver got %lld of %lld datagrams (%lld lost), %lld bytes in ",
+		 w.forwarded, w.forwarded + lost, lost, w.forwarded * 1470);
+	ck_assert_msg(strstr(tx.text, want) != NULL, "wanted '%s' in:\n%s\n(receiver:\n%s)",
+		      want, tx.text, rx.text);
 }
 END_TEST
 
@@ -374,6 +514,7 @@ static Suite *net_sim_suite(void)
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_injected_arp_ping_shell_and_garbage);
 	tcase_add_test(tc, test_two_ksims_netload_counts_match);
+	tcase_add_test(tc, test_netload_send_reports_what_the_receiver_got);
 	suite_add_tcase(s, tc);
 	return s;
 }

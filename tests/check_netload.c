@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload's iperf 2 format: the receiver's accounting of in-order,
  * missing, reordered, foreign and short datagrams, the final datagram,
  * jitter, the server report's bytes (built and parsed), the sender's
@@ -201,6 +202,32 @@ START_TEST(test_report_fields_at_iperf_offsets)
 	ck_assert_uint_eq(be32(rep + 116), 0);
 	ck_assert_uint_eq(be32(rep + 120), 0);
 	ck_assert_uint_eq(be32(rep + 124), 0);
+}
+END_TEST
+
+/* A receiver that lost a known share: its report carries the total
+ * (received + lost) and the lost, and the sender takes received = total
+ * - lost, never the total. */
+START_TEST(test_report_received_is_total_less_lost)
+{
+	uint8_t rep[IPERF_REPORT_LEN];
+	struct iperf_report r;
+	unsigned got = 0;
+
+	for (int32_t id = 1; id <= 100; id++)
+		if (id % 5 != 3)	/* a fifth lost on the way */
+			got += !feed(id, 1470, 0, 1000000ull * (uint64_t)id);
+	ck_assert(feed(-101, 1470, 0, 200000000ull));
+	netload_report_build(&rx, dg, 1470, rep);
+	ck_assert_int_eq(iperf_report_parse(rep, sizeof(rep), &r), 0);
+	ck_assert_uint_eq(got, 80);
+	ck_assert_uint_eq(r.datagrams, 100);
+	ck_assert_uint_eq(r.lost, 20);
+	ck_assert_uint_eq(netload_report_received(&r), 80);
+	ck_assert_uint_eq(r.bytes, 80 * 1470);
+	/* A report claiming more lost than sent takes nothing. */
+	r.lost = 101;
+	ck_assert_uint_eq(netload_report_received(&r), 0);
 }
 END_TEST
 
@@ -475,6 +502,7 @@ static Suite *netload_suite(void)
 	tc = tcase_create("report");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_report_fields_at_iperf_offsets);
+	tcase_add_test(tc, test_report_received_is_total_less_lost);
 	tcase_add_test(tc, test_report_wide_counts_split);
 	tcase_add_test(tc, test_report_parse_refuses_short_or_unflagged);
 	suite_add_tcase(s, tc);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shell's `profile` and `lscpu`: every argument error, busy, and a
  * whole profile played on the fake platform through the real sleep. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The sampler, arming and disarming, claiming overflows and the report's
  * wait, driven through kernel_tick()/kernel_nmi() on the fake platform. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Folding and the report text, pinned by golden files in tests/golden/.
  * Records are built here, as the sampler would store them. */
 #include <check.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The portable scheduler on the fake platform: the test plays each CPU,
  * and the fake context switch records the switch and returns, after
  * which the test continues as the incoming task. */

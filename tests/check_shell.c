@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shell: line checks and word splitting, the command table lookup,
  * refusals, help, byte-stream line assembly and the console loop.  Runs
  * against a command table of its own, so outputs are known exactly. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim, the simulated platform: ticks, context switches and signal
  * masks, sleeping and waking across CPUs, idling, foreign signals, the
  * tick fallback when perf_event_open is refused, the console script and

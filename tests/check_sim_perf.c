@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim with its perf_event_open counter: the probe, overflows that are
  * nobody's, and `profile` end to end with the counter as the source.
  * Exits 77 (skipped) where perf_event_open is refused. */

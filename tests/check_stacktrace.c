@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stack walk: constructed stacks that must stop the walk cleanly, a
  * walk of this process's real stack, and frame-0 recovery from the CFA
  * rules the three-pass link put into this binary (tests/stack_fixture.S

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* aarch64 stack walks on the host: tests/stack_fixture_a64.S is
  * assembled and linked by the cross compiler configure found, and
  * tools/kp-symgen turns the image into a64_symtab (tests/symbols.mk).

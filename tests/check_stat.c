@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Counting mode: `stat`'s grammar and errors, the arithmetic (counter
  * wrap, IPC, totals, events that never moved), and its exclusion with
  * the profiler, driven through kernel_tick() on the fake platform. */

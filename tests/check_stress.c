@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim under stress, the tick as the source: a start/stop storm with the
  * tick raised so that CPUs see runs start and end often, and the tick's
  * rate.  Needs no perf_event_open (check_stress_perf does).  Each test

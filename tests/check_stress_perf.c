@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ksim under stress with its perf_event_open counter: a start/stop storm
  * with the counter as the source, and the counter's signal rate per
  * second of the CPU thread's own time at 1 kHz and 10 kHz.  Exits 77

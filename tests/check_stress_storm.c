@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The start/stop storm.  Runs inside the simulated machine:
  *
  *   - a spinner task on every CPU but 0 spins in one of four phase

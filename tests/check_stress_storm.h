@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The start/stop storm shared by check_stress (the tick as the source)
  * and check_stress_perf (the counter): a driver task on CPU 0 runs
  * thousands of short profiles through the profiler's session calls while

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Symbols: resolution edges on a constructed table, the table the
  * three-pass link generated for this very binary (a position-independent
  * one), and the three-pass link itself (tools/kp-link3), stable and not. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell core: framing of request datagrams, reply splitting at
  * lines and at UDPSH_DGRAM_MAX, the prompt last, the CIDR allowlist and
  * its edges, refusal of serial-only commands, the counters.  The

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The virtio family (src/drivers/virtio) against a modelled device
  * (tests/virtio_model.c) on each transport: negotiation and the header
  * length it implies, full rings, a device returning ids and lengths out

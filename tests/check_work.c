@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `work` on the simulator: start, stop and start again, so that tasks
  * exit, are reaped, and their stacks and task structures come back from
  * the heap for the next start; `ps` of a task that never switches out.  The sanitizer build (--enable-sanitizers)

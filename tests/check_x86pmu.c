@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86 PMU backend (arch/x86_64/pmu.c) against modelled CPUs
  * (tests/x86_model.c): probe verdicts, arm/overflow/ack/re-arm per
  * vendor, the late overflow, every NMI source, the throttle, stat's

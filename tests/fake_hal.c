@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The fake platform: see fake_hal.h.  Only the CPU, clock, console,
  * memory, context and trap parts; the PMU and the NIC have their own. */
 #include "fake_hal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A fake platform for logic tests: every HAL function, driven by the test.
  * Nothing here runs concurrently; the test plays every CPU in turn. */
 #ifndef KPROF_TESTS_FAKE_HAL_H

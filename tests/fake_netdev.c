@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The recording fake network device: see fake_netdev.h. */
 #include "fake_netdev.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A fake network device for logic tests: frames sent are captured in
  * memory, frames received are whatever the test hands to net_rx(). */
 #ifndef KPROF_TESTS_FAKE_NETDEV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The recording fake PMU: see fake_pmu.h. */
 #include "fake_pmu.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A recording fake PMU (hal/pmu.h) for the profiler's logic tests.  The
  * test raises overflows with fake_pmu_overflow(); every HAL call is
  * appended to fake_pmu_log, one line each, with the profiler's armed flag

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "fdt_walk.h"
 
 #include <stdint.h>

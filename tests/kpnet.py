@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Wire helpers for the scripts that play the network around ksim and the
 UDP shell: Ethernet/ARP/IPv4/UDP frames, the UDP shell's authenticated
 framing (src/shell/udpsh.h), ksim as a child process.

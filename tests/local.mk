@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Check suites, built in the simulator configuration.  Every logic test
 # links the portable library and the fake platform (tests/fake_*.c),
 # compiled into the test so that no hal_* symbol goes missing.
@@ -16,6 +17,22 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
 	$(LAYERS_TESTS_ENVIRONMENT)
+
+# configure --help: every project option with its values and default.
+TESTS += %reldir%/check-configure-help
+
+# The programs' command lines and exit statuses (ksim, kshell, kp-symgen).
+TESTS += %reldir%/test_cli
+cli_script_log = %reldir%/test_
+$(cli_script_log)cli.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KP_SYMGEN)
+
+# Every source file carries the SPDX licence line (LICENSE).
+TESTS += %reldir%/check-spdx
+
+# The man pages name every option and exit status the programs do.
+TESTS += %reldir%/check-man
+man_check_log = %reldir%/check-
+$(man_check_log)man.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 
 # The layer check reads the simulator's objects as the backend.
 TESTS += %reldir%/check-layers
@@ -61,7 +78,8 @@ LAYERS_TESTS_ENVIRONMENT = \
 	export KPROF_SRC_OBJECTS; \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
-EXTRA_DIST += %reldir%/check-layers
+EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
+	%reldir%/check-man %reldir%/check-spdx
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk

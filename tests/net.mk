@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Network stack suites: the stack on frames built in memory (check_net),
 # netload's iperf 2 format (check_netload).  Both use the recording fake
 # network device, tests/fake_netdev.c (part of FAKE_HAL_SOURCES).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # prof suites: the sampler, arming and the report's wait (check_profiler),
 # folding and report texts against tests/golden/ (check_report), and the
 # shell's profile and lscpu (check_profile_cmd), counting mode (check_stat).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "prof_testlib.h"
 
 #include <stdio.h>

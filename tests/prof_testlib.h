@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared by the profiler's Check suites: a symbol table, CPUs, ticks,
  * golden texts. */
 #ifndef KPROF_TESTS_PROF_TESTLIB_H

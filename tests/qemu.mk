@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # QEMU boot tests (kernel configurations).  Each test script boots the
 # image it finds at KPROF_KERNEL under QEMU (TCG, qboot), talks to the
 # serial shell over pipes, and kills QEMU however it ends
@@ -10,7 +11,8 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_profile \
 	%reldir%/qemu/test_smp \
 	%reldir%/qemu/test_net \
-	%reldir%/qemu/test_udpsh_auth
+	%reldir%/qemu/test_udpsh_auth \
+	%reldir%/qemu/test_install
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -29,6 +31,8 @@ $(qemu_log)profile.log: $(qemu_log)panic.log
 $(qemu_log)smp.log: $(qemu_log)profile.log
 $(qemu_log)net.log: $(qemu_log)smp.log
 $(qemu_log)udpsh_auth.log: $(qemu_log)net.log
+# make install from inside make check needs everything it installs built.
+$(qemu_log)install.log: $(qemu_log)udpsh_auth.log tools/kprof-qemu tools/kshell$(EXEEXT)
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
 # and x86's network tests run against it (virtio-net on virtio-mmio, the
@@ -63,4 +67,5 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_smp \
 	%reldir%/qemu/test_net \
 	%reldir%/qemu/test_udpsh_auth \
+	%reldir%/qemu/test_install \
 	%reldir%/hw/kvm-pmu

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tools/kprof-report (doc/kprof-report.1), in every configuration: the
 # program is built for the build machine wherever the kernel is built
 # for.  Python scripts over the fixtures in tests/report/: the command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Commands shared by the shell suites' own command tables (check_shell,
  * check_udpsh), each counting its runs; a suite's setup zeroes the
  * counters it checks. */

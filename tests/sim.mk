@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # sim suites: the simulated platform itself (check_sim), and what needs a
 # working perf_event_open (check_sim_perf, skipped with 77 when refused).
 # Each test starts a whole machine in Check's forked child, so these link

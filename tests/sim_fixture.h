@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Driving an in-process ksim from a Check test: start the machine with
  * its console on a pipe, collect what it prints, type lines, wait for
  * the prompt.  Everything here runs in the test's (forked) process and

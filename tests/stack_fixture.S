@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Functions for the frame-0 tests (tests/check_stacktrace.c): leaves,
  * prologues and epilogues with explicit call-frame information, so the
  * CFA rule at each labelled instruction is fixed by this file and not by

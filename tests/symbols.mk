@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # symbols suites: symbol resolution, the generator and the three-pass link
 # (check_symbols), the stack walk and frame-0 recovery (check_stacktrace).
 # Both carry a real table from the three-pass link, so they link the fake

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Big-endian fields and the Internet checksum, the tests' own: suites
  * that build frames or check what the stack sent use these, not
  * src/net/wire.h, so the stack is checked against a second

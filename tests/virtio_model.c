@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The modelled virtio-net device: see virtio_model.h.  Section numbers
  * are virtio 1.2's (OASIS, cs01). */
 #include "virtio_model.h"

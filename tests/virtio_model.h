@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A modelled virtio-net device for check_virtio: its register window
  * on each transport, and the device's side of the split virtqueues,
  * written from the virtio 1.2 specification's tables and QEMU's values,

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # work start/stop on the simulator (check_work): tasks that exit, are
 # reaped and whose memory a later start reuses.  Run by the sanitizer
 # build too, where a dead task's stack returned to the heap still

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The modelled CPU (x86_model.h): an implementation of pmu_hw.h written
  * from the manuals, not from the backend.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A modelled x86 CPU behind arch/x86_64/pmu_hw.h: CPUID, the perfmon
  * MSRs, the local APIC's LVT performance entry and port 0x61, as the
  * Intel SDM and the AMD APM describe them (sections cited in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kp-symgen: the symbol table of a linked image, emitted as C source to be
  * compiled and linked back into the same image (tools/kp-link3 runs the
  * three passes).  A host program, built for the build machine.
@@ -615,10 +616,34 @@ static void image_open(struct image *im, const char *path)
 	image_read_cfi(im);
 }
 
+/* The build passes the package's version; a hand build still works. */
+#ifndef KP_VERSION
+#define KP_VERSION "unknown"
+#endif
+
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [--stats[=FILE]] [--name SYMBOL] [-o OUT.c] IMAGE\n"
-		"       %s --empty [--name SYMBOL] [-o OUT.c]\n", progname, progname);
+	printf("Usage: %s [--stats[=FILE]] [--name SYMBOL] [-o OUT.c] IMAGE\n"
+	       "       %s --empty [--name SYMBOL] [-o OUT.c]\n"
+	       "Write IMAGE's symbol table and call-frame rules as C (doc/hacking.md,\n"
+	       "\"The image's symbol table\"); a build tool of kprof, run by kp-link3.\n"
+	       "\n"
+	       "  -o OUT.c        write the table there (default: standard output)\n"
+	       "  --name SYMBOL   the table's C name (default kp_symtab)\n"
+	       "  --stats[=FILE]  also write size figures to FILE (default: stderr)\n"
+	       "  --empty         write an empty table, reading no image\n"
+	       "  --help          print this help and exit\n"
+	       "  --version       print the version and exit\n"
+	       "\n"
+	       "Exit status: 0 done; 1 the image could not be read or written; 2 a usage\n"
+	       "error.\n", progname, progname);
+	exit(0);
+}
+
+/* One line for a usage error, exit 2. */
+static void usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s%s; try '%s --help'\n", progname, what, arg, progname);
 	exit(2);
 }
 
@@ -648,7 +673,12 @@ int main(int argc, char **argv)
 	FILE *o;
 
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--empty") == 0)
+		if (strcmp(argv[i], "--help") == 0)
+			usage();
+		else if (strcmp(argv[i], "--version") == 0) {
+			printf("kp-symgen (kprof) %s\n", KP_VERSION);
+			return 0;
+		} else if (strcmp(argv[i], "--empty") == 0)
 			empty = true;
 		else if (strcmp(argv[i], "--stats") == 0)
 			stats = "";
@@ -658,12 +688,14 @@ int main(int argc, char **argv)
 			out = argv[++i];
 		else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc)
 			table_name = argv[++i];
+		else if ((strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--name") == 0))
+			usage_error(argv[i], " needs a value");
 		else if (argv[i][0] == '-' && argv[i][1])
-			usage();
+			usage_error("unknown option ", argv[i]);
 		else if (!image)
 			image = argv[i];
 		else
-			usage();
+			usage_error("one IMAGE only; also got ", argv[i]);
 	}
 	for (const char *c = table_name; *c; c++)
 		if (!(*c == '_' || (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
@@ -673,14 +705,14 @@ int main(int argc, char **argv)
 		die("--name: empty");
 	if (empty) {
 		if (image || stats)
-			usage();
+			usage_error("--empty takes no IMAGE and no --stats", "");
 		o = open_out(out);
 		emit_empty(o);
 		close_out(o, out);
 		return 0;
 	}
 	if (!image)
-		usage();
+		usage_error("no IMAGE given", "");
 	memset(&im, 0, sizeof(im));
 	image_open(&im, image);
 	o = open_out(out);

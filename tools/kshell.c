@@ -1,6 +1,8 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kshell: talk to a kernel's UDP shell (src/shell/udpsh.h).
  *
  *   kshell [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]
+ *   kshell --help | --version
  *
  * With a command: send it as one datagram, print the reply without the
  * trailing prompt, exit 0.  Without one: interactive, a line of standard
@@ -15,18 +17,19 @@
  * mark and an HMAC-SHA256; a "stale" answer tells it the current nonce
  * and mark and it retries.  Every reply datagram must verify, answer
  * this request and come with the next number, until the one flagged
- * last: a lost, reordered or duplicated datagram ends it with exit 3,
+ * last: a lost, reordered or duplicated datagram ends it with exit 1,
  * and one that fails verification is ignored with a warning.
  *
- * Exit status: 0 the reply came whole; 1 usage or a local error
- * (nothing sent); 2 nothing arrived for SECONDS (default 5, or
- * $KSHELL_TIMEOUT) before the prompt did; 3 the reply is incomplete
- * (a datagram missing); 4 the kernel was busy and did not run it.
- * A line longer than 4095 bytes or holding a NUL is refused with a
- * one-line error and not sent. */
+ * Exit status (kshell(1) has the same table): 0 the reply came whole;
+ * 1 no answer within SECONDS (default 5, or $KSHELL_TIMEOUT), the port
+ * refused (ICMP port unreachable: nothing listens there), a reply
+ * datagram missing, the kernel busy, or a local error; 2 a usage error
+ * (nothing sent).  A line longer than 4095 bytes or holding a NUL is
+ * refused with a one-line error and not sent. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <getopt.h>
 #include <limits.h>
 #include <netdb.h>
 #include <poll.h>
@@ -39,6 +42,7 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "config.h"
 #include "lib/bytes.h"
 #include "lib/sha256.h"
 
@@ -64,7 +68,10 @@
 #define KEY_MAX 64
 #define STALE_RETRIES 3
 
-enum { EXIT_USAGE = 1, EXIT_TIMEOUT = 2, EXIT_INCOMPLETE = 3, EXIT_BUSY = 4 };
+/* What main() returns: 0, EXIT_FAIL or EXIT_USAGE.  Inside, the ways an
+ * exchange fails stay apart (what is said differs); all exit 1. */
+enum { EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { KS_TIMEOUT = 10, KS_INCOMPLETE, KS_BUSY, KS_REFUSED, KS_ERROR };
 
 static const char *progname = "kshell";
 
@@ -80,9 +87,44 @@ static struct {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]\n",
+	printf("Usage: %s [OPTION]... [HOST[:PORT]] [COMMAND...]\n"
+	       "Run COMMAND on a kprof kernel's UDP shell and print the reply; without\n"
+	       "a COMMAND, read commands from standard input, one per line.\n"
+	       "HOST defaults to " KSHELL_DEFAULT_HOST " and PORT to " KSHELL_DEFAULT_PORT
+	       " (what make run and\nkprof-qemu forward).  `kshell help' lists the shell's commands.\n"
+	       "\n"
+	       "  -k, --key=FILE      the UDP shell's key, 16-64 bytes in hex (default:\n"
+	       "                      $KSHELL_KEY_FILE, else $KSHELL_KEY, else no key: the\n"
+	       "                      plain protocol)\n"
+	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each reply\n"
+	       "                      datagram (default $KSHELL_TIMEOUT, else %d)\n"
+	       "  -h, --help          print this help and exit\n"
+	       "      --version       print the version and exit\n"
+	       "\n"
+	       "Exit status: 0 the whole reply came; 1 no reply, the port refused, a\n"
+	       "reply datagram missing or the kernel busy; 2 a usage error (nothing sent).\n"
+	       "\n"
+	       "Report bugs to: %s\n"
+	       "kprof home page: <%s>\n",
+	       progname, KSHELL_DEFAULT_TIMEOUT_S, PACKAGE_BUGREPORT, PACKAGE_URL);
+}
+
+static void version(void)
+{
+	printf("kshell (%s) %s\n"
+	       "Copyright (c) 2026 the kprof authors.\n"
+	       "License BSD-2-Clause <https://spdx.org/licenses/BSD-2-Clause.html>.\n"
+	       "This is free software: you are free to change and redistribute it.\n"
+	       "There is NO WARRANTY, to the extent permitted by law.\n",
+	       PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+/* One line on stderr; main() then exits 2. */
+static int usage_error(const char *what, const char *arg)
+{
+	fprintf(stderr, "%s: %s%s; try '%s --help'\n", progname, what, arg ? arg : "",
 		progname);
-	exit(EXIT_USAGE);
+	return EXIT_USAGE;
 }
 
 static bool looks_like_host(const char *s)
@@ -156,7 +198,7 @@ static int kshell_connect(const char *target)
 	freeaddrinfo(res);
 	if (fd < 0) {
 		fprintf(stderr, "%s: cannot reach %s: %s\n", progname, target, strerror(errno));
-		exit(EXIT_USAGE);
+		exit(EXIT_FAIL);
 	}
 	return fd;
 }
@@ -233,8 +275,11 @@ static void key_load(const char *file)
 static int send_plain(int fd, const char *cmd, size_t len)
 {
 	if (send(fd, cmd, len, 0) < 0) {
+		/* An ICMP error for the last datagram is reported here. */
+		if (errno == ECONNREFUSED)
+			return KS_REFUSED;
 		fprintf(stderr, "%s: send: %s\n", progname, strerror(errno));
-		return EXIT_USAGE;
+		return KS_ERROR;
 	}
 	return 0;
 }
@@ -255,7 +300,10 @@ static int send_auth(int fd, const char *cmd, size_t len)
 }
 
 /* Wait up to @timeout_ms for a datagram into @buf; its length, -1 on
- * timeout, -2 on error (said). */
+ * timeout, -2 on error (said), -3 when the port refused it.  On loopback
+ * (and wherever ICMP comes back) a port nobody listens on answers with
+ * a port unreachable at once, which the connected socket reports as
+ * ECONNREFUSED: waiting out the timeout for it would only hide why. */
 static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
@@ -271,8 +319,9 @@ static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
 		n = recv(fd, buf, size, 0);
 		if (n >= 0)
 			return n;
-		/* ECONNREFUSED: nobody listens yet; keep waiting. */
-		if (errno == EINTR || errno == ECONNREFUSED)
+		if (errno == ECONNREFUSED)
+			return -3;
+		if (errno == EINTR)
 			continue;
 		fprintf(stderr, "%s: recv: %s\n", progname, strerror(errno));
 		return -2;
@@ -302,13 +351,13 @@ static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 		ssize_t n = recv_one(fd, buf, sizeof(buf), timeout_ms);
 
 		if (n == -1)
-			return EXIT_TIMEOUT;
+			return KS_TIMEOUT;
 		if (n < 0)
-			return EXIT_USAGE;
+			return n == -3 ? KS_REFUSED : KS_ERROR;
 		/* "busy", cut to no more than the request. */
 		if (first && n > 0 && n <= 4 && memcmp(buf, "busy", (size_t)n) == 0) {
 			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
-			return EXIT_BUSY;
+			return KS_BUSY;
 		}
 		first = false;
 		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0) {
@@ -346,13 +395,13 @@ static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 
 		if (n == -1) {
 			if (!expect)
-				return EXIT_TIMEOUT;
+				return KS_TIMEOUT;
 			fprintf(stderr, "\n%s: reply incomplete: datagram %u and after never came\n",
 				progname, expect);
-			return EXIT_INCOMPLETE;
+			return KS_INCOMPLETE;
 		}
 		if (n < 0)
-			return EXIT_USAGE;
+			return n == -3 ? KS_REFUSED : KS_ERROR;
 		if (!auth_verify(buf, (size_t)n)) {
 			if (!ks.forged++)
 				fprintf(stderr, "%s: ignored a datagram that failed authentication\n",
@@ -368,7 +417,7 @@ static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 
 			if (expect || ++retries > STALE_RETRIES) {
 				fprintf(stderr, "%s: the kernel keeps answering stale\n", progname);
-				return EXIT_INCOMPLETE;
+				return KS_INCOMPLETE;
 			}
 			ks.nonce = be64_get(buf + 4);
 			if (ks.seq < mark)
@@ -381,12 +430,12 @@ static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 			continue;
 		if (flags & FLAG_BUSY) {
 			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
-			return EXIT_BUSY;
+			return KS_BUSY;
 		}
 		if (num != expect) {
 			fprintf(stderr, "\n%s: reply incomplete: datagram %u missing (got %u)\n",
 				progname, expect, num);
-			return EXIT_INCOMPLETE;
+			return KS_INCOMPLETE;
 		}
 		expect++;
 		print_part((const char *)buf + AUTH_HDR, (size_t)n - AUTH_OVERHEAD,
@@ -403,10 +452,17 @@ static int kshell_exchange(int fd, const char *cmd, size_t len, int timeout_ms,
 			: exchange_plain(fd, cmd, len, timeout_ms, show_prompt);
 }
 
-static void timeout_message(const char *target, int timeout_ms)
+/* Say why an exchange that ended with @rc failed, where the exchange
+ * itself has not; the exit status for it. */
+static int kshell_status(int rc, const char *target, int timeout_ms)
 {
-	fprintf(stderr, "%s: no reply from %s within %d s\n", progname, target,
-		timeout_ms / 1000);
+	if (rc == KS_TIMEOUT)
+		fprintf(stderr, "%s: no reply from %s within %d s\n", progname, target,
+			timeout_ms / 1000);
+	else if (rc == KS_REFUSED)
+		fprintf(stderr, "%s: %s refused the datagram: nothing listens on that port\n",
+			progname, target);
+	return rc ? EXIT_FAIL : 0;
 }
 
 /* A line to send: no NUL, at most KSHELL_LINE_MAX bytes.  Says why not. */
@@ -448,11 +504,9 @@ static int kshell_interactive(int fd, const char *target, int timeout_ms)
 		rc = kshell_exchange(fd, line, len, timeout_ms, true);
 	}
 	free(line);
-	if (rc == EXIT_TIMEOUT)
-		timeout_message(target, timeout_ms);
 	if (rc == 0)
 		putchar('\n');
-	return rc;
+	return kshell_status(rc, target, timeout_ms);
 }
 
 /* The command's words joined with single spaces. */
@@ -466,7 +520,7 @@ static char *join_words(char **words, int n)
 	s = calloc(1, len);
 	if (!s) {
 		fprintf(stderr, "%s: out of memory\n", progname);
-		exit(EXIT_USAGE);
+		exit(EXIT_FAIL);
 	}
 	for (int i = 0; i < n; i++) {
 		if (i)
@@ -476,31 +530,59 @@ static char *join_words(char **words, int n)
 	return s;
 }
 
+/* getopt's own messages say less and take two lines: one line here. */
+static int bad_option(int opt, char **argv)
+{
+	char o[3] = { '-', (char)optopt, '\0' };
+
+	if (opt == ':')
+		return usage_error(optopt == 'k' ? "-k needs a key file" :
+				   "-t needs a number of seconds", NULL);
+	if (optopt)
+		return usage_error("unknown option ", o);
+	return usage_error("unknown option ", argv[optind - 1]);
+}
+
 int main(int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "key", required_argument, NULL, 'k' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
 	const char *target = KSHELL_DEFAULT_HOST ":" KSHELL_DEFAULT_PORT;
 	const char *env = getenv("KSHELL_TIMEOUT");
-	const char *keyfile = NULL;
+	const char *keyfile = NULL, *timeout_arg = NULL;
 	int timeout_s = KSHELL_DEFAULT_TIMEOUT_S;
 	int opt, fd, rc;
 	char *cmd;
 
-	if (env && *env && (timeout_s = parse_timeout(env)) < 0) {
-		fprintf(stderr, "%s: KSHELL_TIMEOUT must be 1-3600 s (got %s)\n", progname, env);
-		return EXIT_USAGE;
-	}
-	while ((opt = getopt(argc, argv, "+t:k:h")) != -1) {
+	opterr = 0;
+	/* '+': the command's own words may start with '-'. */
+	while ((opt = getopt_long(argc, argv, "+:t:k:h", opts, NULL)) != -1) {
 		if (opt == 't') {
-			timeout_s = parse_timeout(optarg);
-			if (timeout_s < 0) {
-				fprintf(stderr, "%s: -t must be 1-3600 s (got %s)\n", progname, optarg);
-				return EXIT_USAGE;
-			}
+			timeout_arg = optarg;
 		} else if (opt == 'k') {
 			keyfile = optarg;
-		} else {
+		} else if (opt == 'h') {
 			usage();
+			return 0;
+		} else if (opt == 'V') {
+			version();
+			return 0;
+		} else {
+			return bad_option(opt, argv);
 		}
+	}
+	if (timeout_arg && (timeout_s = parse_timeout(timeout_arg)) < 0) {
+		fprintf(stderr, "%s: -t must be 1-3600 s (got %s)\n", progname, timeout_arg);
+		return EXIT_USAGE;
+	}
+	if (!timeout_arg && env && *env && (timeout_s = parse_timeout(env)) < 0) {
+		fprintf(stderr, "%s: KSHELL_TIMEOUT must be 1-3600 s (got %s)\n", progname, env);
+		return EXIT_USAGE;
 	}
 	key_load(keyfile);
 	if (optind < argc && looks_like_host(argv[optind]))
@@ -516,9 +598,7 @@ int main(int argc, char **argv)
 	}
 	fd = kshell_connect(target);
 	rc = kshell_exchange(fd, cmd, strlen(cmd), timeout_s * 1000, false);
-	if (rc == EXIT_TIMEOUT)
-		timeout_message(target, timeout_s * 1000);
 	free(cmd);
 	close(fd);
-	return rc;
+	return kshell_status(rc, target, timeout_s * 1000);
 }

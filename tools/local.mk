@@ -1,9 +1,10 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Host programs: the symbol-table generator, the UDP shell client.
 
 # tools/kp-symgen runs on the build machine, so it is built with
 # CC_FOR_BUILD (m4/kp_symgen.m4), not as one of automake's programs.
 KP_SYMGEN = tools/kp-symgen
-KP_SYMGEN_WARN = -Wall -Wextra
+KP_SYMGEN_WARN = -Wall -Wextra -DKP_VERSION='"$(PACKAGE_VERSION)"'
 EXTRA_DIST += %reldir%/kp-symgen.c %reldir%/kp-link3
 CLEANFILES += $(KP_SYMGEN)
 
@@ -50,7 +51,8 @@ KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c \
 %reldir%/kshell: $(KSHELL_SRC_PATHS)
 	@$(MKDIR_P) tools
 	$(AM_V_GEN)$(CC_FOR_BUILD) -Wall -Wextra $(CFLAGS_FOR_BUILD) \
-		-I$(top_srcdir)/src $(LDFLAGS_FOR_BUILD) -o $@ $(KSHELL_SRC_PATHS)
+		-I$(top_builddir) -I$(top_srcdir)/src $(LDFLAGS_FOR_BUILD) -o $@ \
+		$(KSHELL_SRC_PATHS)
 else
 bin_PROGRAMS += %reldir%/kshell
 %canon_reldir%_kshell_SOURCES = $(KSHELL_SOURCES)
@@ -96,3 +98,55 @@ $(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
 		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
 		$(REPORT_FOR_BUILD_LIBS)
+
+# An installed kernel (kernel configurations): make install puts the
+# image in $(pkglibdir) as kprof-ARCH.elf with the QEMU line `make run`
+# uses (arch/*/qemu-run) as qemu-run-ARCH, and tools/kprof-qemu, which
+# boots it from there (kprof-qemu(1)): no source tree needed.
+if PLATFORM_SIM
+KP_INSTALL_IMAGE =
+endif
+if PLATFORM_X86_64
+KP_INSTALL_IMAGE = $(X86_KERNEL)
+KP_INSTALL_ARCH = x86_64
+KP_INSTALL_QEMU_RUN = $(srcdir)/arch/x86_64/qemu-run
+endif
+if PLATFORM_ARM64
+KP_INSTALL_IMAGE = $(ARM64_KERNEL)
+KP_INSTALL_ARCH = aarch64
+KP_INSTALL_QEMU_RUN = $(srcdir)/arch/arm64/qemu-run
+endif
+if !PLATFORM_SIM
+bin_SCRIPTS += %reldir%/kprof-qemu
+man_MANS += doc/kprof-qemu.1
+endif
+EXTRA_DIST += doc/kprof-qemu.1
+CLEANFILES += %reldir%/kprof-qemu
+EXTRA_DIST += %reldir%/kprof-qemu.in
+
+# Filled in at make time, so `make prefix=...` is honoured (GNU coding
+# standards on installation directories).
+%reldir%/kprof-qemu: $(srcdir)/%reldir%/kprof-qemu.in Makefile
+	@$(MKDIR_P) %reldir%
+	$(AM_V_GEN)sed -e 's|@pkglibdir[@]|$(pkglibdir)|g' \
+		-e 's|@VERSION[@]|$(VERSION)|g' \
+		-e 's|@PACKAGE_NAME[@]|$(PACKAGE_NAME)|g' \
+		-e 's|@PACKAGE_BUGREPORT[@]|$(PACKAGE_BUGREPORT)|g' \
+		-e 's|@PACKAGE_URL[@]|$(PACKAGE_URL)|g' \
+		$(srcdir)/%reldir%/kprof-qemu.in > $@.tmp && chmod +x $@.tmp && mv $@.tmp $@
+
+install-data-local:
+	@if test -n '$(KP_INSTALL_IMAGE)'; then \
+		echo " $(MKDIR_P) '$(DESTDIR)$(pkglibdir)'"; \
+		$(MKDIR_P) '$(DESTDIR)$(pkglibdir)' && \
+		echo " $(INSTALL_DATA) $(KP_INSTALL_IMAGE) '$(DESTDIR)$(pkglibdir)/kprof-$(KP_INSTALL_ARCH).elf'" && \
+		$(INSTALL_DATA) $(KP_INSTALL_IMAGE) '$(DESTDIR)$(pkglibdir)/kprof-$(KP_INSTALL_ARCH).elf' && \
+		echo " $(INSTALL_SCRIPT) $(KP_INSTALL_QEMU_RUN) '$(DESTDIR)$(pkglibdir)/qemu-run-$(KP_INSTALL_ARCH)'" && \
+		$(INSTALL_SCRIPT) $(KP_INSTALL_QEMU_RUN) '$(DESTDIR)$(pkglibdir)/qemu-run-$(KP_INSTALL_ARCH)'; \
+	fi
+
+uninstall-local:
+	@if test -n '$(KP_INSTALL_IMAGE)'; then \
+		rm -f '$(DESTDIR)$(pkglibdir)/kprof-$(KP_INSTALL_ARCH).elf' \
+			'$(DESTDIR)$(pkglibdir)/qemu-run-$(KP_INSTALL_ARCH)'; \
+	fi

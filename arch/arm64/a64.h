@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* System registers as inline wrappers, the trap frame, per-CPU data and
  * the constants the arch files share.  Only arch/arm64/ includes this;
  * the assembly files see the constants. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The arm64 entry.  QEMU enters an ELF -kernel at _start with the MMU
  * off, at EL1 (or EL2 with virtualization=on), x0 = the device tree or
  * 0.  We drop to EL1 if at EL2, zero .bss, build an identity map, turn

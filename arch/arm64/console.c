@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/console.h on the PL011 UART, polled.  QEMU's needs no set-up;
  * who may write when is the kernel's (kernel/console.c). */
 #include "hal/console.h"

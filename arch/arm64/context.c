@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/context.h for arm64: a context is the stack pointer of a stopped
  * a64_context_swap() (entry.S), whose frame is the callee-saved
  * registers, the frame record, DAIF and the priority mask. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/cpu.h for arm64: per-CPU data through TPIDR_EL1, the interrupt
  * mask of irqflags.h (ICC_PMR_EL1 on GICv3, DAIF.I on GICv2), wfi to
  * idle, the generic counter as the cycle clock.  Starting the other CPUs

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The device tree, read once at boot with the portable reader
  * (lib/fdt.h): RAM, the GIC, the CPUs, the PSCI conduit, the PL011, the
  * command line, the virtio-mmio slots, fw_cfg.  For an ELF -kernel QEMU enters with x0 = 0 and writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Exception vectors and the context switch.
  *
  * Task-level code (tasks, idle, boot) runs at EL1 on SP_EL0.  Every

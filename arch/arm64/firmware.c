@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/firmware.h on QEMU's firmware configuration device
  * (docs/specs/fw_cfg.rst), memory-mapped as QEMU's virt has it where the
  * device tree's "qemu,fw-cfg-mmio" says: the data register at +0 (read a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The GIC, v2 or v3, as the device tree says.  QEMU's virt without EL3
  * has one security state, and after reset every interrupt is Group 0
  * (an FIQ on v3) with the priority mask at 0: every interrupt goes to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The interrupt mask, in one place: each primitive says which of DAIF
  * and ICC_PMR_EL1 it touches, and why.
  *

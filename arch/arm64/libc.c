@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The few libc functions gcc calls on its own (struct copies and
  * initialisers).  Byte loops, kept from being turned back into calls to
  * themselves. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The arm64 kernel image (--target=aarch64-kernel), for QEMU's virt
 # machine.  As on x86: the arch objects are a plain archive, the image is
 # linked by an explicit rule through the three-pass link, and `make run`

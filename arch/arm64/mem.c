@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/mem.h: the device tree's RAM, as far as the identity map reaches
  * (4 GiB), less the image, the device tree itself and its /memreserve/
  * entries. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/netdev.h on QEMU virt's virtio-mmio: this file walks the slots the
  * device tree names, skips the empty ones (device ID 0) and those of
  * other devices, and hands the first virtio-net, version 1 (legacy) or 2,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The boot CPU's C entry, from boot.S with the MMU on, on the boot
  * stack, and the platform's steps of the boot story (hal/platform.h):
  * the story itself is src/init/main.c. */

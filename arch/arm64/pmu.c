@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/pmu.h for arm64: PMUv3's cycle counter (PMCCNTR_EL0), 64 bits
  * wide (PMCR_EL0.LC), armed at 2^64 - period, overflowing into the PMU's
  * PPI (the device tree's arm,armv8-pmuv3 node; INTID 23 on QEMU's virt).

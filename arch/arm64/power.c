@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/power.h: a non-zero status leaves through semihosting's SYS_EXIT
  * (QEMU's -semihosting: QEMU exits with that status); otherwise, or
  * without semihosting, PSCI SYSTEM_OFF (QEMU exits with 0).  Without

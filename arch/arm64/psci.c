@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PSCI calls through the conduit the device tree names: hvc, or smc
  * where QEMU emulates EL2 (virtualization=on) and so its PSCI sits at
  * EL3. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/random.h: RNDR (FEAT_RNG, ID_AA64ISAR0_EL1.RNDR), which QEMU's
  * -cpu max offers and cortex-a57 does not. */
 #include "hal/random.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The other CPUs: the device tree's /cpus, each started with PSCI
  * CPU_ON at a64_secondary_entry (boot.S) with its index as the context
  * id, one at a time, and left waiting for the scheduler. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tick (hal/timer.h): each CPU's generic virtual timer (PPI 27) at
  * HZ, its compare value stepped by one period per tick so the rate does
  * not drift; hal_clock_ns() from the virtual counter, whose rate is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The dispatch of every exception (entry.S), the panic for faults, and
  * hal/trap.h's accessors. */
 #include "hal/trap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ACPI, as far as SMP needs it: the RSDP (from the PVH start info, or
  * found in the BIOS area), the RSDT or XSDT, and the MADT's local APICs
  * and I/O APICs.  Every table must lie in the identity map (below 4 GiB)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PVH entry: QEMU (or any PVH loader) enters pvh_start32 in 32-bit
  * protected mode, paging off, with %ebx = physical address of struct
  * hvm_start_info.  We zero .bss, build an identity map, enter long mode

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/console.h on the first 16550 UART (COM1), polled.  Who may write
  * when is the kernel's (kernel/console.c): this only moves bytes. */
 #include "hal/console.h"

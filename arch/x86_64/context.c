@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/context.h for x86_64: a context is the stack pointer of a stopped
  * hal_context_switch() (entry.S), whose frame is rflags and the
  * callee-saved registers. */

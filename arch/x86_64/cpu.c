@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/cpu.h for x86_64: the CPUs themselves are smp.c's. */
 #include "hal/cpu.h"
 

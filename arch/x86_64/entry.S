@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Interrupt entry and the context switch.
  *
  * Every vector has a 16-byte stub at x86_isr_stubs + 16 * vector that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* QEMU's firmware configuration device (docs/specs/fw_cfg.rst) through
  * its I/O ports, the way every PC machine of QEMU has it: write a 16-bit
  * selector to 0x510, read the item a byte at a time from 0x511.  Item

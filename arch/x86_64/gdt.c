@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Each CPU's GDT: a copy of the boot layout (boot.S) whose TSS is the
  * CPU's own.  A TSS is marked busy when loaded, so no two CPUs can share
  * one descriptor; and each CPU's IST stacks carry its NMI, double fault

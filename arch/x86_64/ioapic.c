@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The I/O APIC: one redirection entry per device interrupt line.  Only
  * the virtio-net INTx line is routed; the ISA lines stay masked as the
  * firmware left them.  The I/O APIC sits at its architectural address,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The local APIC (xAPIC), identity-mapped at its architectural address:
  * enabling it, the end of an interrupt, IPIs, and its timer's registers
  * for timer.c. */

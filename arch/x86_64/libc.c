@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The four libc functions gcc may emit calls to even in freestanding
  * code (struct copies, large initialisers).  src/ never calls them by
  * name: it has kmemcpy and friends.  String instructions keep gcc from

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The x86_64 kernel image (--target=x86_64-kernel).
 #
 # The arch objects are a plain archive; the image is linked by an explicit
@@ -57,9 +58,11 @@ $(X86_KERNEL): %reldir%/libx86.a src/libkprof.la $(X86_LDSCRIPT) $(KP_LINK3_DEPS
 noinst_DATA = $(X86_KERNEL)
 CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.*
 
-# make run CMDLINE='cmd="help;poweroff"' [SMP=N] [NETPORT=P] [KEY=FILE]:
-# boot under QEMU with N vCPUs (default 4), serial on this terminal
-# (Ctrl-A X quits), the UDP shell forwarded to 127.0.0.1:P (default 5555).
+# make run CMDLINE='cmd="help;poweroff"' [SMP=N] [NETPORT=P] [KEY=FILE]
+# [FORWARD='udp:5001 ...']: boot under QEMU with N vCPUs (default 4),
+# serial on this terminal (Ctrl-A X quits), the UDP shell forwarded to
+# 127.0.0.1:P (default 5555), and each FORWARD word
+# ([udp:|tcp:]HOSTPORT[:GUESTPORT]) too: netload's port, for one.
 # The UDP shell's key goes in through fw_cfg: FILE, else udpsh.key in the
 # build folder, made once (32 random bytes in hex, mode 600); KEY=none
 # boots the plain, unauthenticated shell.  Exits with the status poweroff
@@ -72,7 +75,7 @@ run: $(X86_KERNEL)
 		echo "made udpsh.key: tools/kshell -k $$(pwd)/udpsh.key 127.0.0.1:$${np:-5555} help"; \
 	fi; \
 	[ "$$key" = none ] && key=; \
-	SMP='$(SMP)' NETPORT='$(NETPORT)' KEYFILE="$$key" \
+	SMP='$(SMP)' NETPORT='$(NETPORT)' FORWARD='$(FORWARD)' KEYFILE="$$key" \
 		$(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
 endif
 .PHONY: run

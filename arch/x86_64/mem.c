@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/mem.h: the RAM the PVH memory map lists (or the CMOS, without
  * one), as far as the identity map reaches, less the first MiB and the
  * kernel image; RAM's 4 KiB mappings and the guard pages below task

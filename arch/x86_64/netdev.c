@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/netdev.h on QEMU's virtio-net-pci, through the legacy interface of
  * the transitional device (1af4:1000): this file finds it on PCI, gives
  * the portable driver (src/drivers/virtio/) its I/O BAR 0 as a register

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* PCI configuration space, mechanism #1 (ports 0xcf8/0xcfc), bus 0.
  * QEMU's pc machine puts every device on bus 0 and qboot has assigned
  * the BARs and interrupt lines before the kernel starts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/pmu.h for x86_64: one cycles counter per CPU overflowing into an
  * NMI, behind an ops table per vendor (Intel architectural perfmon, AMD
  * core-ext counters, AMD PerfMonV2), chosen once by the first probe.

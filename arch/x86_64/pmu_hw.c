@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PMU backend's access layer (pmu_hw.h) on the real machine.  The
  * _safe accesses carry an exception-table entry: a #GP at the access
  * resumes at its fixup, which reports -EIO (x86_extable_fixup()). */

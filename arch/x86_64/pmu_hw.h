@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one small layer between the PMU backend (pmu.c) and the machine:
  * CPUID, MSRs, port 0x61, the TSC and the local APIC's registers, each
  * an out-of-line function so that a test can put a modelled CPU behind

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/power.h: QEMU's isa-debug-exit device (iobase 0xf4, iosize 4) ends
  * QEMU with exit code (value << 1) | 1.  Elsewhere the write does
  * nothing and the CPU halts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The PVH start info (struct hvm_start_info) the loader leaves for the
  * kernel: the command line, the RSDP and the memory map, read once on
  * the boot CPU and kept, since SeaBIOS leaves it in page 0, which is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/random.h: the CPU's own random number instruction. */
 #include "hal/random.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CPUs: per-CPU data behind the GS base, the application processors
  * started with INIT-SIPI-SIPI through the real-mode trampoline
  * (trampoline.S), and the NMI that reaches them all. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The tick (hal/timer.h): every CPU's local APIC timer at HZ, the APIC
  * timer and the TSC calibrated once, on the boot CPU, against the PIT
  * (the APs' timers run off the same bus clock); hal_clock_ns() from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The application processors' way in.  x86_smp_start() copies the bytes
  * between x86_trampoline_start and x86_trampoline_end to X86_TRAMPOLINE
  * (0x8000) and sends INIT, STARTUP with vector 0x08: the AP starts there

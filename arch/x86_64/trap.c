@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The IDT, the dispatch of every vector, and the panic for CPU
  * exceptions and unclaimed NMIs; hal/trap.h's accessors. */
 #include "hal/trap.h"

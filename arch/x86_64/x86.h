@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Privileged x86 instructions as inline wrappers, and the few constants
  * the arch files share.  Only arch/x86_64/ includes this; the assembly
  * files (boot.S, trampoline.S) see the constants and the two steps into

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Portable drivers: below net, above kernel (tests/check-layers).  No
 # hardware addresses and no #ifdef: the platform finds a device and
 # hands the driver its register window (drivers/virtio/virtio.h).

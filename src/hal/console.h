@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The console: bytes out, bytes in. */
 #ifndef KPROF_HAL_CONSOLE_H
 #define KPROF_HAL_CONSOLE_H

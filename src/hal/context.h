@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Task contexts: the portable scheduler switches through these two. */
 #ifndef KPROF_HAL_CONTEXT_H
 #define KPROF_HAL_CONTEXT_H

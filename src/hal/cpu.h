@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The CPU contract: identity, interrupt masking, idling, clocks. */
 #ifndef KPROF_HAL_CPU_H
 #define KPROF_HAL_CPU_H

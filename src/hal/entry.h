@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The few entry points a platform calls into the portable kernel. */
 #ifndef KPROF_HAL_ENTRY_H
 #define KPROF_HAL_ENTRY_H

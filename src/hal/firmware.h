@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Files the machine's firmware or host hands the kernel outside the
  * command line, which other local users of the host can read: QEMU's
  * fw_cfg on x86 (`-fw_cfg name=opt/kprof/udpsh.key,file=FILE`), the

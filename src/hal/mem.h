@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Memory: what RAM the machine has.  Which pages are free is the
  * kernel's business (kernel/page.c). */
 #ifndef KPROF_HAL_MEM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The network device: Ethernet frames out and in. */
 #ifndef KPROF_HAL_NETDEV_H
 #define KPROF_HAL_NETDEV_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The platform's steps of the boot story (src/init/main.c), each called
  * once, in this order, on the boot CPU. */
 #ifndef KPROF_HAL_PLATFORM_H

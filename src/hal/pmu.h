@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The performance counter behind the profiler: probe, arm, disarm, ack.
  * Every function acts on the calling CPU's counter only: control
  * registers are per CPU and cannot be written from anywhere else. */

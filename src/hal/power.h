@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Turning the machine off. */
 #ifndef KPROF_HAL_POWER_H
 #define KPROF_HAL_POWER_H

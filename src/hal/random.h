@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A hardware random number, where the CPU has a generator. */
 #ifndef KPROF_HAL_RANDOM_H
 #define KPROF_HAL_RANDOM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The per-CPU tick and the monotonic clock. */
 #ifndef KPROF_HAL_TIMER_H
 #define KPROF_HAL_TIMER_H

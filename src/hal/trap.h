@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The interrupted state, read only through accessors. */
 #ifndef KPROF_HAL_TRAP_H
 #define KPROF_HAL_TRAP_H

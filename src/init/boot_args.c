@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* cmd= and cpus=, declared as command-line keys by the boot story that
  * reads them. */
 #include "init/boot_args.h"

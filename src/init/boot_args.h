@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The boot story's own command-line keys: cmd= and cpus= (doc/boot.md). */
 #ifndef KPROF_INIT_BOOT_ARGS_H
 #define KPROF_INIT_BOOT_ARGS_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The boot story and its own command-line keys: the top layer, the only
 # one that knows the order in which the others come up.
 src_libkprof_la_SOURCES += \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The boot story: the one place that knows the order in which the
  * machine comes up.  Each platform's entry (arch/x86_64/main.c, ksim's
  * CPU 0 thread) calls kernel_main() and every other CPU kernel_ap_main();

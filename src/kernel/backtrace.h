@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Backtraces for panics, printed exactly as the profile report prints
  * callers: one "        <- symbol+0xoff" line per return address. */
 #ifndef KPROF_KERNEL_BACKTRACE_H

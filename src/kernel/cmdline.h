@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel command line: space-separated key=value words.  A value may
  * be double-quoted to hold spaces and semicolons: cmd="work;ps".  No
  * escapes inside quotes.

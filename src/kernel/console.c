@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Console ownership: which CPU may write now.  A platform's console
  * (hal/console.h) only moves bytes; the rules that let a panic get
  * through live here, once for every platform. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The console's writers: one CPU at a time, a line at a time. */
 #ifndef KPROF_KERNEL_CONSOLE_H
 #define KPROF_KERNEL_CONSOLE_H

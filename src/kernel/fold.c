@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "kernel/fold.h"
 
 #include "hal/trap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Folding samples into call chains (DESIGN §3 "Report format").  The leaf
  * folds by symbol, carrying the span of offsets seen; callers fold by
  * exact return address.  Task context: the table lives on the heap. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel heap: small objects from per-size slabs, large ones as
  * whole pages from page_alloc(). */
 #ifndef KPROF_KERNEL_HEAP_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel's entry points (hal/entry.h) and what boot leaves behind. */
 #ifndef KPROF_KERNEL_KERNEL_H
 #define KPROF_KERNEL_KERNEL_H

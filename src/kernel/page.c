@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The page allocator behind the heap and the drivers' rings.  A platform
  * only reports its memory (hal_mem_ranges()); what is free is decided
  * here, so every platform hands out pages the same way.

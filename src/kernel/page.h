@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The page allocator: every page of RAM the platform reports
  * (hal_mem_ranges()), one bit each, first fit. */
 #ifndef KPROF_KERNEL_PAGE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The panic protocol (kernel/panic.h), the same on every platform: the
  * platform only interrupts the other CPUs at the highest priority it has
  * and parks or halts a CPU. */

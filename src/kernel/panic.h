@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The panic protocol: the first CPU to panic stops the others, prints
  * its report alone, and halts.  panic() is the whole of it; a platform's
  * fatal trap, which prints its own registers, uses the three steps. */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The profiler: sampling, arming, folding and the report.
 src_libkprof_la_SOURCES += \
 	%reldir%/fold.c %reldir%/fold.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The sampling profiler (DESIGN §3).  Sampling is lock-free and
  * allocation-free; start, stop and the report run in task context under
  * the one profile lock.

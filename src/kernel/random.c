@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Boot nonces: see random.h. */
 #include "kernel/random.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Unpredictable numbers for nonces (not a general-purpose generator). */
 #ifndef KPROF_KERNEL_RANDOM_H
 #define KPROF_KERNEL_RANDOM_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile report: header, chains, and why a report is empty
  * (DESIGN §3 "Report format", doc/profiler.md).  Separate from the
  * sampler so that tests print reports from records they build. */

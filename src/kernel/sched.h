@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The portable scheduler: per-CPU run queues of pinned tasks, round
  * robin, preemption from the tick.  Contexts switch through hal/context.h. */
 #ifndef KPROF_KERNEL_SCHED_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "kernel/split.h"
 
 #include "hal/timer.h"

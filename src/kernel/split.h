@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `split` workload: three call chains in a known proportion, each
  * measuring its own share of the sampled quantity, so a test can hold a
  * profile against the truth. */

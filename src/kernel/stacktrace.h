@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Call chains from an interrupted state: frame 0 is the interrupted
  * instruction, the rest return addresses.  The immediate caller comes
  * from the image's CFA rules when frame 0 has no frame set up (DESIGN §4),

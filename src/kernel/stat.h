@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Counting mode, `stat`: cycles, instructions and whatever else the
  * platform counts (hal/pmu.h), per CPU, over a window.  Each CPU opens
  * and reads its own counters on its own tick, as the profiler arms; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The image's own symbol table: address -> function name, and address ->
  * the rule that finds the caller's frame (the CFA rule of the compiler's
  * call-frame information).  The build bakes it into every image that opts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Tasks: the unit the scheduler runs and the profiler charges samples to.
  * Every task is pinned to the CPU it was created on. */
 #ifndef KPROF_KERNEL_TASK_H

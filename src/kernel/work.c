@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "kernel/work.h"
 
 #include "kernel/sched.h"

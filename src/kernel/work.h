@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Built-in workloads: known shapes for the profiler to find. */
 #ifndef KPROF_KERNEL_WORK_H
 #define KPROF_KERNEL_WORK_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Big-endian (network order) 64-bit fields in byte buffers, for the
  * authenticated UDP shell's header: one definition for the kernel, the
  * host's kshell and the tests that build datagrams by hand. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Error values: negative errno-style codes, without libc. */
 #ifndef KPROF_LIB_ERRNO_H
 #define KPROF_LIB_ERRNO_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A read-only flattened device tree (DTB) reader, bounds-checked on every
  * read: a malformed tree gives an error value, never a read outside the
  * blob, never an endless loop.  Freestanding, integer-only, no state

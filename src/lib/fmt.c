@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "lib/fmt.h"
 
 #include <stdbool.h>

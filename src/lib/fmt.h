@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* printf-style formatting without libc.
  *
  * Conversions: %d %i %u %x %X %o %c %s %p %%, with the flags '-' '0',

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Freestanding memory and string helpers.  Prefixed: in the simulator the
  * unprefixed names would replace glibc's. */
 #ifndef KPROF_LIB_KSTRING_H

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 src_libkprof_la_SOURCES += \
 	%reldir%/bytes.h \
 	%reldir%/errno.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "lib/out.h"
 
 #include "lib/fmt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Output sinks: every command writes to a struct out, so the serial
  * console, the simulator's stdin shell and the UDP shell share one code. */
 #ifndef KPROF_LIB_OUT_H

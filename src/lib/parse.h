@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Strict number and address parsing for shell arguments and the command
  * line: whole-string matches only, overflow reported, never guessed. */
 #ifndef KPROF_LIB_PARSE_H

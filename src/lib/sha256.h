@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* SHA-256 (FIPS 180-4) and HMAC-SHA256 (RFC 2104), integer-only, for the
  * UDP shell's authenticated datagrams.  No allocation; any context. */
 #ifndef KPROF_LIB_SHA256_H

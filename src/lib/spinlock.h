@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Spinlocks that mask interrupts while held, so a tick can never preempt
  * or deadlock against the holder on the same CPU. */
 #ifndef KPROF_LIB_SPINLOCK_H

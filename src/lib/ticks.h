@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A free-running counter's ticks as nanoseconds: one multiply and a
  * shift on the read path, the divide done once when the rate is known.
  * mult = 2^32 * 1e9 / hz, so ns = (ticks * mult) >> 32, in 128-bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ARP for IPv4 over Ethernet (RFC 826): requests for our address are
  * answered, a small cache maps next hops to MACs, entries expire when
  * nothing confirms them.

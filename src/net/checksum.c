@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The Internet checksum (RFC 1071). */
 #include "net/wire.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Network configuration from kernel command-line words (see net.h). */
 #include "net/net.h"
 

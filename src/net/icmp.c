@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ICMP: echo requests answered, everything else counted and dropped. */
 #include "lib/kstring.h"
 #include "net/internal.h"

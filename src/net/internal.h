@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What the files of src/net share and nobody else needs. */
 #ifndef KPROF_NET_INTERNAL_H
 #define KPROF_NET_INTERNAL_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iperf 2's UDP wire format, see iperf.h. */
 #include "net/iperf.h"
 

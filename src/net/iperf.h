@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* iperf 2's UDP wire format: the datagram header and the server report.
  *
  * Every datagram starts with iperf 2's 16-byte UDP header, big-endian:

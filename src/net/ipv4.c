@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* IPv4: header checks on the way in, header and next hop on the way out.
  * No options and no reassembly: a host that only answers its shell and
  * load tests needs neither, and each is one more thing a peer could use

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # The IPv4/UDP stack: no hardware in here (hal/netdev.h).
 src_libkprof_la_SOURCES += \
 	%reldir%/arp.c \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stack's entry points: net_rx(), start-up, counters. */
 #include "net/net.h"
 

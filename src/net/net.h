@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The IPv4/UDP stack: Ethernet, ARP, IPv4, ICMP echo and UDP, with no
  * hardware in it.  Frames leave through hal_netdev_send() and arrive
  * through net_rx() (hal/entry.h), which the platform calls from one task,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload: iperf 2 compatible UDP load, see netload.h; the bytes on the
  * wire are iperf.c's. */
 #include "net/netload.h"
@@ -164,6 +165,31 @@ static void netload_print_jitter(struct out *o, uint64_t ns)
 
 	out_printf(o, "jitter %llu.%03llu ms", (unsigned long long)(us / 1000),
 		   (unsigned long long)(us % 1000));
+}
+
+uint64_t netload_report_received(const struct iperf_report *r)
+{
+	return r->datagrams > r->lost ? r->datagrams - r->lost : 0;
+}
+
+/* The receiver's view, from its report: what it took (total less lost),
+ * of how many the ids say were sent, and the rates of what it took. */
+static void netload_print_report(struct out *o, const struct iperf_report *r)
+{
+	uint64_t got = netload_report_received(r);
+	uint64_t span = (uint64_t)r->stop_sec * 1000000000u + (uint64_t)r->stop_usec * 1000u;
+
+	out_printf(o, "netload send: receiver got %llu of %llu datagrams (%llu lost), "
+		   "%llu bytes in %llu ms: ",
+		   (unsigned long long)got, (unsigned long long)r->datagrams,
+		   (unsigned long long)r->lost, (unsigned long long)r->bytes,
+		   (unsigned long long)(span / 1000000u));
+	netload_print_rates(o, got, r->bytes, span);
+	out_printf(o, "\nnetload send: receiver out of order %llu, ",
+		   (unsigned long long)r->out_of_order);
+	netload_print_jitter(o, (uint64_t)r->jitter_sec * 1000000000u +
+				(uint64_t)r->jitter_usec * 1000u);
+	out_puts(o, "\n");
 }
 
 /* ---- receiving end: the command ---- */
@@ -360,22 +386,10 @@ int netload_send(struct out *o, const struct netload_args *a)
 	if (tx.failed)
 		out_printf(o, "netload send: %llu datagrams not sent (device busy or no ARP entry)\n",
 			   (unsigned long long)tx.failed);
-	if (netload_send_final(a, sport, buf, tx.sent + tx.failed, &c)) {
-		const struct iperf_report *r = &c.rep;
-		uint64_t rspan = (uint64_t)r->stop_sec * 1000000000u + (uint64_t)r->stop_usec * 1000u;
-
-		out_printf(o, "netload send: receiver got %llu datagrams, %llu bytes in %llu ms: ",
-			   (unsigned long long)r->datagrams, (unsigned long long)r->bytes,
-			   (unsigned long long)(rspan / 1000000u));
-		netload_print_rates(o, r->datagrams, r->bytes, rspan);
-		out_printf(o, "\nnetload send: receiver lost %llu, out of order %llu, ",
-			   (unsigned long long)r->lost, (unsigned long long)r->out_of_order);
-		netload_print_jitter(o, (uint64_t)r->jitter_sec * 1000000000u +
-					(uint64_t)r->jitter_usec * 1000u);
-		out_puts(o, "\n");
-	} else {
+	if (netload_send_final(a, sport, buf, tx.sent + tx.failed, &c))
+		netload_print_report(o, &c.rep);
+	else
 		out_puts(o, "netload send: no report from the receiver\n");
-	}
 	udp_unbind(sport);
 	return 0;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload: UDP load in iperf 2's format (net/iperf.h), either end of
  * the wire: the engines that send and receive it on the stack, and the
  * receiver's accounting.
@@ -69,6 +70,12 @@ uint64_t netload_rx_lost(const struct netload_rx *r);
  * bytes) into @buf (IPERF_REPORT_LEN bytes); returns its length. */
 size_t netload_report_build(const struct netload_rx *r, const uint8_t *fin,
 			    size_t fin_len, uint8_t *buf);
+
+/* The datagrams a receiver's report says it took: iperf 2 reports the
+ * total the sender's ids say were sent (received + lost) and the lost,
+ * so it is the total less the lost (0 if a report claims more lost than
+ * sent). */
+uint64_t netload_report_received(const struct iperf_report *r);
 
 /* Rates without floating point: packets per second, and Mbit/s times 100
  * (print as x / 100 "." x % 100).  0 when @ns is 0. */

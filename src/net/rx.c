@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The stack's receive loop: one task polls the device (hal/netdev.h's
  * struct netdev_rx) and bounds the work of each call, so that every
  * device, the simulator's and virtio-net alike, feeds net_rx() through

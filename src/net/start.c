@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Bringing the stack up.  Apart from net.c so that a program which only
  * shows the stack's counters (the shell's `net`) links without the
  * device's start-up. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* UDP: checksums, and delivery to the handler bound to a port. */
 #include "kernel/sched.h"
 #include "lib/errno.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Wire formats: field offsets and big-endian loads and stores.  Headers
  * are read byte by byte at fixed offsets, never through a cast to a
  * struct, so a frame of any length or alignment is safe to look at. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* help: the command table, or one command's usage. */
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -36,8 +37,7 @@ static int help_one(struct shell_ctx *sh, const char *name)
 		out_printf(sh->out, "help: no command '%s'; help lists them\n", name);
 		return 1;
 	}
-	out_printf(sh->out, "usage: %s\n", c->usage);
-	out_printf(sh->out, "%s%s\n", c->summary, c->serial_only ? " (serial only)" : "");
+	shell_print_usage(sh->out, c);
 	return 0;
 }
 

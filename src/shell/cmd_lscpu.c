@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* lscpu: the CPUs, what their counter claims, what the probe proved, and
  * the source `profile` would use. */
 #include "hal/cpu.h"

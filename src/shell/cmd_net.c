@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* net: the stack's configuration, frame counts, drops by reason, the
  * counters of every UDP shell in use and the ARP cache. */
 #include "lib/out.h"

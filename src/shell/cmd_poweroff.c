@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* poweroff: end the machine, with an exit status for whoever started it
  * (QEMU's exit code, the simulator's). */
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* profile [ms] [pid|all] [chains]: sample, then print the report. */
 #include <stdint.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ps: every task, its CPU, state and CPU time. */
 #include "hal/cpu.h"
 #include "kernel/heap.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stacks: each task's stack size and the most of it ever used. */
 #include "kernel/heap.h"
 #include "kernel/task.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* stat [ms] [all|cpu]: count cycles, instructions and whatever else the
  * platform counts, per CPU, over a window (kernel/stat.h). */
 #include <stdint.h>

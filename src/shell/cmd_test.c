@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* test: crash the machine on purpose, to see the panic path work, or
  * use a known depth of stack.  Serial console only (the table marks it
  * so). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* uptime: time since boot. */
 #include "kernel/kernel.h"
 #include "lib/out.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* work: list, start and stop the built-in workloads. */
 #include "hal/cpu.h"
 #include "kernel/work.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The one command table.  Order is the order `help` lists them in. */
 #include "shell/commands.h"
 #include "shell/shell.h"
@@ -22,7 +23,7 @@ const struct shell_cmd shell_commands[] = {
 	  cmd_netload, false },
 	{ "poweroff", "poweroff [status]",
 	  "end the machine with an exit status (0-127)", cmd_poweroff, true },
-	{ "test", "test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|irqsoff CPU MS [DELAY_MS]",
+	{ "test", "test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|irqsoff CPU MS [DELAY_MS]|keys",
 	  "crash on purpose: panic, page fault, #GP, invalid opcode; use N stack frames; spin with interrupts off", cmd_test, true },
 	{ NULL, NULL, NULL, NULL, false },
 };

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The commands, one file each (shell/cmd_*.c), gathered in commands.c. */
 #ifndef KPROF_SHELL_COMMANDS_H
 #define KPROF_SHELL_COMMANDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The console shell: bytes from hal_console_getc(), output to the console. */
 #include "shell/shell.h"
 
@@ -21,6 +22,20 @@ void shell_console_init(struct shell_console *con, struct out *out, bool echo)
 	out_puts(out, SHELL_PROMPT);
 }
 
+static unsigned shell_console_failed;
+
+unsigned shell_console_failures(void)
+{
+	return __atomic_load_n(&shell_console_failed, __ATOMIC_ACQUIRE);
+}
+
+/* Published before the console polls again, so whoever ends a script from
+ * inside hal_console_getc() sees every line that ran. */
+static void shell_console_publish(struct shell_console *con)
+{
+	__atomic_store_n(&shell_console_failed, con->in.failed, __ATOMIC_RELEASE);
+}
+
 size_t shell_console_poll(struct shell_console *con)
 {
 	char chunk[64];
@@ -32,12 +47,15 @@ size_t shell_console_poll(struct shell_console *con)
 		chunk[n++] = (char)c;
 		if (n == sizeof(chunk)) {
 			shell_input_feed(&con->in, &con->sh, chunk, n);
+			shell_console_publish(con);
 			taken += n;
 			n = 0;
 		}
 	}
-	if (n)
+	if (n) {
 		shell_input_feed(&con->in, &con->sh, chunk, n);
+		shell_console_publish(con);
+	}
 	return taken + n;
 }
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Line assembly for byte streams: the console and the simulator's stdin
  * deliver bytes, the shell runs lines. */
 #include "shell/shell.h"
@@ -24,11 +25,13 @@ static void shell_input_echo(struct shell_input *in, struct shell_ctx *sh,
 static void shell_input_end_line(struct shell_input *in, struct shell_ctx *sh)
 {
 	shell_input_echo(in, sh, "\r\n", 2);
-	if (in->len > SHELL_LINE_MAX)
+	if (in->len > SHELL_LINE_MAX) {
 		out_printf(sh->out, "line longer than %u bytes (got %zu); discarded\n",
 			   SHELL_LINE_MAX, in->len);
-	else
-		shell_run_line(sh, in->buf, in->len);
+		in->failed++;
+	} else if (shell_run_line(sh, in->buf, in->len) != 0) {
+		in->failed++;
+	}
 	in->len = 0;
 	out_puts(sh->out, SHELL_PROMPT);
 }

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 src_libkprof_la_SOURCES += \
 	%reldir%/commands.c %reldir%/commands.h \
 	%reldir%/shell.c %reldir%/shell.h \

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload's words into a request (netload_args.h).  The limits are the
  * engine's (net/netload.h); the error lines, being the user's, are the
  * shell's. */

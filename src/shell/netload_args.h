@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* netload's words: "recv PORT ms" or "send IP PORT ms [size] [rate]"
  * turned into the request net/netload.h runs. */
 #ifndef KPROF_SHELL_NETLOAD_ARGS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Running one command line: check it, split it into words, find the
  * command and run it.  Every refusal is one whole line of output. */
 #include "shell/shell.h"
@@ -12,6 +13,12 @@ const struct shell_cmd *shell_find(const char *name)
 		if (kstreq(c->name, name))
 			return c;
 	return NULL;
+}
+
+void shell_print_usage(struct out *o, const struct shell_cmd *c)
+{
+	out_printf(o, "usage: %s\n", c->usage);
+	out_printf(o, "%s%s\n", c->summary, c->serial_only ? " (serial only)" : "");
 }
 
 static bool shell_is_control(unsigned char c)
@@ -101,6 +108,12 @@ int shell_run_line(struct shell_ctx *sh, const char *line, size_t len)
 		out_printf(sh->out, "%s: serial console only; not run over the network\n",
 			   cmd->name);
 		return -EPERM;
+	}
+	/* Every command's usage, the same way, from the one table: no
+	 * command has to parse --help itself. */
+	if (argc == 2 && (kstreq(argv[1], "--help") || kstreq(argv[1], "-h"))) {
+		shell_print_usage(sh->out, cmd);
+		return 0;
 	}
 	return cmd->run(sh, argc, argv) ? SHELL_CMD_FAILED : 0;
 }

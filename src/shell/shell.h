@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The shell: one command table, run from the console, the simulator's
  * stdin and the UDP shell alike.  Every command writes to a struct out. */
 #ifndef KPROF_SHELL_SHELL_H
@@ -52,6 +53,10 @@ extern const struct shell_cmd shell_commands[];
 /* The table entry called @name, or NULL. */
 const struct shell_cmd *shell_find(const char *name);
 
+/* Two lines on @o: "usage: " and @c's usage, then its summary.  What
+ * `help NAME` and `NAME --help` (or -h) print. */
+void shell_print_usage(struct out *o, const struct shell_cmd *c);
+
 /* Check a line's length and bytes without running it.  A line longer than
  * SHELL_LINE_MAX, or one holding a control byte (NUL, CR, LF, ESC, DEL,
  * anything below 0x20 but tab), gets a one-line error on @o and -EINVAL.
@@ -62,7 +67,8 @@ int shell_check_line(struct out *o, const char *line, size_t len);
  * with a one-line error on sh->out, a line shell_check_line() refuses or
  * one of more than SHELL_ARGS_MAX words (-EINVAL), an unknown command
  * (-ENOENT: "unknown command 'foo'; try help"), and a serial-only command
- * when sh->remote (-EPERM).  Empty or blank lines print nothing and
+ * when sh->remote (-EPERM).  "NAME --help" or "NAME -h" prints NAME's
+ * usage (shell_print_usage()) and returns 0 without running it.  Empty or blank lines print nothing and
  * return 0.  Otherwise returns 0 when the command succeeded and
  * SHELL_CMD_FAILED when it failed.  Prints no prompt.  Task context. */
 int shell_run_line(struct shell_ctx *sh, const char *line, size_t len);
@@ -80,6 +86,7 @@ struct shell_input {
 	size_t len;		/* bytes typed, may exceed what buf holds */
 	bool last_was_cr;
 	bool echo;
+	unsigned failed;	/* lines refused or whose command failed */
 };
 
 void shell_input_init(struct shell_input *in, bool echo);
@@ -109,5 +116,10 @@ size_t shell_console_poll(struct shell_console *con);
  * line), NULL where it does (a terminal on the simulator's stdin).
  * Never returns. */
 void shell_console_task(void *arg);
+
+/* Console lines so far that were refused or whose command failed: a
+ * program that runs a script on the console (ksim -c) exits non-zero when
+ * any did.  Read from any thread; updated after each line has run. */
+unsigned shell_console_failures(void);
 
 #endif

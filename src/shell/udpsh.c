@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell core: see udpsh.h for the protocol. */
 #include "shell/udpsh.h"
 

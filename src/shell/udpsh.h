@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell, independent of any transport: a datagram and its source
  * in, reply datagrams out through a callback.  The simulator feeds it from
  * a loopback socket, the kernel from src/net's UDP.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell's configuration from kernel command-line words
  * (shell/udpsh_net.h): udpsh=, udpsh.allow=, udpsh.key=. */
 #include "shell/udpsh_net.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell core (shell/udpsh.h) served on src/net's UDP
  * (shell/udpsh_net.h).  Datagrams
  * are queued by net_rx()'s task and run by a task of their own, because a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell on src/net's UDP: its configuration from the kernel
  * command line and its binding to the stack.  The shell uses the network;
  * the network never calls the shell.

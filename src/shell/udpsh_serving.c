@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "shell/udpsh_serving.h"
 
 #include "lib/errno.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shells serving on this machine, so that `net` shows the
  * counters of every one in use: the kernel's on src/net's UDP, ksim's on
  * its loopback socket.  A transport adds its core once it serves. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target: the kernel command line (src/kernel/cmdline.c) and
  * every key's owner linked into the kernel (cmd, cpus, ip, gw, udpsh,
  * udpsh.allow, udpsh.key, profile.source).  The input is read twice:

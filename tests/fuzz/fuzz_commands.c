@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The command table the fuzz targets link instead of shell/commands.c:
  * the real names, usages and serial-only flags, so the shell's line
  * parsing, lookup and refusals run for real, but no command does

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target: the device tree reader (src/lib/fdt.c).  The input is
  * a DTB; it is read twice: as it is, and with its header's magic and
  * totalsize set to what a reader would accept (so that the fuzzer spends

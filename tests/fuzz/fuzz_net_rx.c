@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target: net_rx(), the whole receive path with the UDP shell
  * and a netload receiver bound, on the recording fake device.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target: the shell's input paths.  The input is one UDP shell
  * datagram (udpsh_input(), allowlist open to the source) and also a byte
  * stream typed at the console (shell_input_feed(), in pieces whose sizes

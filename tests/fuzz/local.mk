@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # libFuzzer targets (configure --enable-fuzz with CC=clang, in a build
 # folder of their own).  `make fuzz` runs each for FUZZ_SECONDS from the
 # seed corpus in tests/fuzz/corpus/NAME; what it finds goes to

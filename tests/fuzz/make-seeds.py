@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write the seed corpus of the fuzz targets (tests/fuzz/corpus/NAME/).
 
 net_rx seeds are runs of frames in fuzz_net_rx.c's format: flags (1 byte),

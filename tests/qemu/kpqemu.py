@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """QEMU harness for the kernels' tests (tests/qemu/test_*).
 
 One Kernel object is one QEMU process: TCG, the serial console on QEMU's

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """go tool pprof (Debian golang-go) reading kprof-report's output:
 its -top and -traces against the folded input; shared by
 test_report_gopprof and test_report_ksim."""

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """A protobuf decoder for pprof's profile.proto (gzip, varints,
 length-delimited and packed fields), and the checks of a decoded
 profile against its folded input; shared by test_report_pprof and

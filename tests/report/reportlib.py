@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Shared by the kprof-report tests: where the program and the fixtures
 are, how to run it, and a reference reader of folded files written
 independently of tools/report/folded.c, so the tests compare the

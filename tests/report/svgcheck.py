@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 """Checks of kprof-report's SVGs, shared by test_report_svg and
 test_report_ksim: the geometry is rebuilt from the rectangles alone and
 compared with the folded input's call tree."""

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The folded-stacks reader.  A file is either one `# kprof folded begin`
  * ... `# kprof folded end lines=N samples=M` block, as the kernel's
  * `profile ... folded` prints it (lines outside the block, such as the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kprof-report: the command line.  Every input is read and checked
  * before any output is written (outfile.c), so bad input leaves no file
  * behind.  Exit 0 on success, 1 on bad input or a failed write (and an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Frame names, each stored once and numbered in the order first seen:
  * the number is the pprof function and location id less one, and lets
  * the two sides of a diff compare frames as integers. */

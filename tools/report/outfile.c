@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* All or nothing: an output file appears whole or not at all, so a
  * failed run never leaves half an SVG or a truncated .pb.gz behind. */
 #include "report.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* pprof's profile.proto, encoded by protobuf-c, compressed by zlib.
  *
  * Folded frames are names, not addresses: each distinct name is one

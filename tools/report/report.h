@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* kprof-report: folded stacks in, pprof / flame graph SVG / diff / top
  * out (doc/kprof-report.1).  A host program built with the build
  * machine's compiler in every configuration. */

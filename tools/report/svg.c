@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Flame graphs as self-contained SVG: the plain one (colour by function
  * name) and the differential one (widths from AFTER, colour from the
  * change in share since BEFORE).

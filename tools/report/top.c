@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Text for terminals: `top` (the flat self/total table) and
  * `diff --text` (each function's change in share). */
 #include "report.h"

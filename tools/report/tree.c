@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The call tree (for flame graphs) and per-function counts (for top and
  * the diff's text). */
 #include "report.h"

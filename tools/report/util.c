@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Memory, one-line fatal messages and the in-memory output buffer. */
 #include "report.h"
 

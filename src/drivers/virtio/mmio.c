@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* virtio-mmio (§4.2): a window of 32-bit registers, the device's
  * configuration at 0x100.  Version 1 is the legacy interface (§4.2.4:
  * GuestPageSize, QueueAlign, QueuePFN), QEMU's default on -M virt;

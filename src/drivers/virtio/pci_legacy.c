@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* virtio over PCI, the legacy interface of a transitional device
  * (§4.1.4.10): a block of registers in I/O BAR 0, which the platform
  * reaches (ports on x86) through the struct virtio_bus it hands us.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The steps every virtio driver takes the same way, whatever the
  * transport (§3.1.1): reset, negotiation, queue set-up. */
 #include "drivers/virtio/virtio.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* virtio (OASIS virtio 1.2): what a device driver sees of a device, "a
  * transport and its virtqueues", whichever bus carries it.  The
  * platform finds the device (a PCI scan, a device tree) and hands its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* virtio-net: see virtio_net.h. */
 #include "drivers/virtio/virtio_net.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* virtio-net (§5.1) on "a transport and two virtqueues": queue 0
  * receives, queue 1 transmits, every buffer one descriptor holding the
  * virtio_net_hdr and one whole frame (no mergeable buffers, no

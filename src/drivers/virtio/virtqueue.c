@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The split virtqueue: see virtqueue.h. */
 #include "drivers/virtio/virtqueue.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The split virtqueue (virtio 1.2 §2.7), apart from any transport: the
  * descriptor table, the available ring the driver fills, the used ring
  * the device fills, the free list of descriptors, notification and its
