@@ -30,9 +30,16 @@ static size_t stored(unsigned cpu)
 	return st.stored;
 }
 
+/* The records @cpu wrote in the run, unpacked from its ring. */
 static const struct prof_record *records(unsigned cpu, size_t *n)
 {
-	return prof_cpu_records(cpu, n);
+	static struct prof_record recs[PROF_BUF];
+	size_t i = 0;
+
+	while (i < PROF_BUF && prof_cpu_record(cpu, i, &recs[i]))
+		i++;
+	*n = i;
+	return recs;
 }
 
 /* Start a run and let every CPU of @n arm on its next tick (interrupting
@@ -79,7 +86,7 @@ START_TEST(test_sample_frame0_is_interrupted_ip)
 }
 END_TEST
 
-START_TEST(test_sample_depth_at_most_eight_frames)
+START_TEST(test_sample_depth_default_eight_frames)
 {
 	static uintptr_t stack[256] __attribute__((aligned(16)));
 	struct trap_frame tf = { .ip = PT_MEMCPY + 4 };
@@ -109,9 +116,9 @@ START_TEST(test_sample_depth_at_most_eight_frames)
 	kernel_tick(&tf);
 	r = records(0, &n);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_uint_eq(r[0].nframes, PROF_MAX_FRAMES);
+	ck_assert_uint_eq(r[0].nframes, PROF_DEPTH_DEFAULT);
 	ck_assert_uint_eq(r[0].frames[0], PT_MEMCPY + 4);
-	for (unsigned i = 1; i < PROF_MAX_FRAMES; i++)
+	for (unsigned i = 1; i < PROF_DEPTH_DEFAULT; i++)
 		ck_assert_uint_eq(r[0].frames[i], PT_VIRTIO_NET_RX + 0x10 + i - 1);
 }
 END_TEST
@@ -230,7 +237,7 @@ START_TEST(test_straggler_silent_cpu_contributes_nothing_stale)
 	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 1u << 1);
 	pt_tick(0, PT_UDP_INPUT);
 	stop_and_settle(2);
-	prof_cpu_records(1, &n);
+	records(1, &n);
 	ck_assert_uint_eq(n, 0);
 	pt_use_symbols();
 	ck_assert_ptr_null(strstr(print_report(PROF_PID_ALL, 8), "memcpy"));
@@ -268,7 +275,7 @@ START_TEST(test_straggler_overflow_before_new_run_seen_dropped)
 	ck_assert(fake_pmu_overflow(1, &tf, true));
 	prof_cpu_stats(1, &st);
 	ck_assert_uint_eq(st.stored, 1);
-	ck_assert_uint_eq(prof_cpu_records(1, &(size_t){0})[0].frames[0], PT_SPIN_LOCK);
+	ck_assert_uint_eq(records(1, &(size_t){0})[0].frames[0], PT_SPIN_LOCK);
 }
 END_TEST
 
@@ -605,7 +612,7 @@ START_TEST(test_stop_tick_between_stores_keeps_run)
 	ck_assert_ptr_null(fake_clock_hook);
 	pt_tick_all(2, PT_CPU_IDLE);
 	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
-	prof_cpu_records(1, &n);
+	records(1, &n);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_ptr_nonnull(strstr(print_report(PROF_PID_ALL, 8),
 				     "3 samples on 1 cpus, 0 dropped"));
@@ -753,7 +760,7 @@ static Suite *profiler_suite(void)
 	TCase *tc = tcase_create("sampler");
 
 	tcase_add_test(tc, test_sample_frame0_is_interrupted_ip);
-	tcase_add_test(tc, test_sample_depth_at_most_eight_frames);
+	tcase_add_test(tc, test_sample_depth_default_eight_frames);
 	tcase_add_test(tc, test_sample_charged_to_interrupted_task);
 	tcase_add_test(tc, test_sample_tick_full_buffer_accounting_exact);
 	tcase_add_test(tc, test_sample_counter_full_buffer_accounting_exact);
