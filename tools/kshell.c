@@ -1,6 +1,6 @@
 /* kshell: talk to a kernel's UDP shell (src/shell/udpsh.h).
  *
- *   kshell [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]
+ *   kshell [-t SECONDS] [-k KEYFILE] [-o FILE] [HOST[:PORT]] [COMMAND...]
  *
  * With a command: send it as one datagram, print the reply without the
  * trailing prompt, exit 0.  Without one: interactive, a line of standard
@@ -18,10 +18,19 @@
  * last: a lost, reordered or duplicated datagram ends it with exit 3,
  * and one that fails verification is ignored with a warning.
  *
+ * With -o FILE (and a command, such as `profile show folded`) the reply
+ * must hold a folded profile, `# kprof folded begin` to `# kprof folded
+ * end lines=N samples=M`: its stack lines are counted and their samples
+ * summed, and only when both match the end line is the block written to
+ * FILE.  That holds on the keyless shell too, where no datagram is
+ * numbered: a lost one shows as a count that does not match (exit 3).
+ * A reply that holds no folded block is printed on stderr (exit 5).
+ *
  * Exit status: 0 the reply came whole; 1 usage or a local error
  * (nothing sent); 2 nothing arrived for SECONDS (default 5, or
  * $KSHELL_TIMEOUT) before the prompt did; 3 the reply is incomplete
- * (a datagram missing); 4 the kernel was busy and did not run it.
+ * (a datagram missing, or -o's counts do not match); 4 the kernel was
+ * busy and did not run it; 5 -o found no folded profile in the reply.
  * A line longer than 4095 bytes or holding a NUL is refused with a
  * one-line error and not sent. */
 #define _POSIX_C_SOURCE 200809L
@@ -64,7 +73,8 @@
 #define KEY_MAX 64
 #define STALE_RETRIES 3
 
-enum { EXIT_USAGE = 1, EXIT_TIMEOUT = 2, EXIT_INCOMPLETE = 3, EXIT_BUSY = 4 };
+enum { EXIT_USAGE = 1, EXIT_TIMEOUT = 2, EXIT_INCOMPLETE = 3, EXIT_BUSY = 4,
+       EXIT_NOT_FOLDED = 5 };
 
 static const char *progname = "kshell";
 
@@ -80,7 +90,7 @@ static struct {
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: %s [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]\n",
+	fprintf(stderr, "usage: %s [-t SECONDS] [-k KEYFILE] [-o FILE] [HOST[:PORT]] [COMMAND...]\n",
 		progname);
 	exit(EXIT_USAGE);
 }
@@ -279,13 +289,112 @@ static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
 	}
 }
 
+/* Where the reply goes: standard output, or with -o a buffer. */
+static FILE *reply_out;
+
 static void print_part(const char *s, size_t n, bool last, bool show_prompt)
 {
+	FILE *f = reply_out ? reply_out : stdout;
+
 	if (last && !show_prompt && n >= PROMPT_LEN &&
 	    memcmp(s + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0)
 		n -= PROMPT_LEN;
-	fwrite(s, 1, n, stdout);
-	fflush(stdout);
+	fwrite(s, 1, n, f);
+	fflush(f);
+}
+
+/* --- -o: a folded profile, checked, then saved ------------------------ */
+
+#define FOLDED_BEGIN "# kprof folded begin"
+#define FOLDED_END "# kprof folded end "
+
+/* A stack line: frames without ';' or blanks, joined by ';', a space,
+ * a count.  Its count in *n. */
+static bool folded_line(const char *l, size_t len, unsigned long long *n)
+{
+	const char *sp = NULL;
+	char digits[24];
+	size_t nd;
+
+	for (size_t i = len; i-- > 0 && !sp;)
+		if (l[i] == ' ')
+			sp = l + i;
+	if (!sp || sp == l || sp[-1] == ';' || l[0] == ';')
+		return false;
+	for (const char *p = l; p < sp; p++)
+		if (*p == ' ' || *p == '\t' || (*p == ';' && p[1] == ';'))
+			return false;
+	nd = (size_t)(l + len - sp - 1);
+	if (!nd || nd >= sizeof(digits) || strspn(sp + 1, "0123456789") < nd)
+		return false;
+	memcpy(digits, sp + 1, nd);
+	digits[nd] = '\0';
+	*n = strtoull(digits, NULL, 10);
+	return true;
+}
+
+/* Find the block in @text, check it against its end line and write it
+ * to @path.  Returns an exit status. */
+static int folded_save(const char *text, size_t size, const char *path)
+{
+	const char *begin = NULL, *p = text, *end = text + size;
+	unsigned long long lines = 0, samples = 0, want_lines, want_samples, n;
+	FILE *f;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *next = nl ? nl + 1 : end;
+
+		if (!begin) {
+			if (len == strlen(FOLDED_BEGIN) && memcmp(p, FOLDED_BEGIN, len) == 0)
+				begin = p;
+			/* The end without the beginning: the first datagram was lost. */
+			if (len > strlen(FOLDED_END) &&
+			    memcmp(p, FOLDED_END, strlen(FOLDED_END)) == 0) {
+				fprintf(stderr, "%s: folded profile incomplete: its begin line never came; not saved\n",
+					progname);
+				return EXIT_INCOMPLETE;
+			}
+		} else if (len > strlen(FOLDED_END) &&
+			   memcmp(p, FOLDED_END, strlen(FOLDED_END)) == 0) {
+			if (sscanf(p, FOLDED_END "lines=%llu samples=%llu",
+				   &want_lines, &want_samples) != 2)
+				break;
+			if (lines != want_lines || samples != want_samples) {
+				fprintf(stderr, "%s: folded profile incomplete: its end line says lines=%llu samples=%llu, %llu lines and %llu samples came; not saved\n",
+					progname, want_lines, want_samples, lines, samples);
+				return EXIT_INCOMPLETE;
+			}
+			f = fopen(path, "w");
+			if (!f || fwrite(begin, 1, (size_t)(next - begin), f) !=
+					  (size_t)(next - begin) || fclose(f) != 0) {
+				fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
+				return EXIT_USAGE;
+			}
+			fprintf(stderr, "%s: saved %s: %llu lines, %llu samples\n", progname,
+				path, lines, samples);
+			return 0;
+		} else if (len && p[0] != '#') {
+			/* A line cut by a lost datagram fails here or in the counts. */
+			if (!folded_line(p, len, &n)) {
+				fprintf(stderr, "%s: folded profile incomplete: not a stack line: %.*s; not saved\n",
+					progname, (int)(len > 80 ? 80 : len), p);
+				return EXIT_INCOMPLETE;
+			}
+			lines++;
+			samples += n;
+		}
+		p = next;
+	}
+	if (begin) {
+		fprintf(stderr, "%s: folded profile incomplete: no end line came; not saved\n",
+			progname);
+		return EXIT_INCOMPLETE;
+	}
+	fprintf(stderr, "%s: the reply holds no folded profile; not saved:\n", progname);
+	fwrite(text, 1, size, stderr);
+	return EXIT_NOT_FOLDED;
 }
 
 /* Send @cmd, then print reply datagrams until one ends with the prompt. */
@@ -480,7 +589,9 @@ int main(int argc, char **argv)
 {
 	const char *target = KSHELL_DEFAULT_HOST ":" KSHELL_DEFAULT_PORT;
 	const char *env = getenv("KSHELL_TIMEOUT");
-	const char *keyfile = NULL;
+	const char *keyfile = NULL, *save = NULL;
+	char *reply = NULL;
+	size_t reply_len = 0;
 	int timeout_s = KSHELL_DEFAULT_TIMEOUT_S;
 	int opt, fd, rc;
 	char *cmd;
@@ -489,7 +600,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: KSHELL_TIMEOUT must be 1-3600 s (got %s)\n", progname, env);
 		return EXIT_USAGE;
 	}
-	while ((opt = getopt(argc, argv, "+t:k:h")) != -1) {
+	while ((opt = getopt(argc, argv, "+t:k:o:h")) != -1) {
 		if (opt == 't') {
 			timeout_s = parse_timeout(optarg);
 			if (timeout_s < 0) {
@@ -498,6 +609,8 @@ int main(int argc, char **argv)
 			}
 		} else if (opt == 'k') {
 			keyfile = optarg;
+		} else if (opt == 'o') {
+			save = optarg;
 		} else {
 			usage();
 		}
@@ -505,6 +618,11 @@ int main(int argc, char **argv)
 	key_load(keyfile);
 	if (optind < argc && looks_like_host(argv[optind]))
 		target = argv[optind++];
+	if (optind == argc && save) {
+		fprintf(stderr, "%s: -o saves the reply to a command; give one (profile show folded)\n",
+			progname);
+		return EXIT_USAGE;
+	}
 	if (optind == argc) {
 		fd = kshell_connect(target);
 		return kshell_interactive(fd, target, timeout_s * 1000);
@@ -515,9 +633,20 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	fd = kshell_connect(target);
+	if (save && !(reply_out = open_memstream(&reply, &reply_len))) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return EXIT_USAGE;
+	}
 	rc = kshell_exchange(fd, cmd, strlen(cmd), timeout_s * 1000, false);
 	if (rc == EXIT_TIMEOUT)
 		timeout_message(target, timeout_s * 1000);
+	if (save) {
+		fclose(reply_out);
+		reply_out = NULL;
+		if (rc == 0)
+			rc = folded_save(reply, reply_len, save);
+		free(reply);
+	}
 	free(cmd);
 	close(fd);
 	return rc;
