@@ -220,12 +220,18 @@ int prof_report_print(struct out *o, const struct prof_report_in *in)
 {
 	static struct prof_data d;
 	size_t all = 0;
+	unsigned depth = 1;
 	int r = 0;
 
 	kmemset(&d, 0, sizeof(d));
-	for (size_t s = 0; s < in->nsegs; s++)
+	/* The table's rows as deep as the deepest record, no deeper. */
+	for (size_t s = 0; s < in->nsegs; s++) {
 		all += in->segs[s].count;
-	if (fold_init(&d.fold, all ? all : 1, PROF_MAX_FRAMES) < 0)
+		for (size_t i = 0; i < in->segs[s].count; i++)
+			if (in->segs[s].recs[i].nframes > depth)
+				depth = in->segs[s].recs[i].nframes;
+	}
+	if (fold_init(&d.fold, all ? all : 1, depth) < 0)
 		return -ENOMEM;
 	d.window_ns = in->window_ns;
 	d.source = in->source;
