@@ -46,12 +46,12 @@ static void session_open_window(void)
 	prof_wait_armed(hal_timer_answer_ns(), sched_pause_tick, NULL);
 }
 
+/* Stop and collect; the profiler stays held for the caller's view. */
 static void session_close(void)
 {
 	prof_stop();
 	prof_wait_stopped(prof_answer_budget_ns(), sched_pause_tick, NULL);
 	prof_collect();
-	prof_end();
 }
 
 int prof_session_window(const struct prof_options *opt, uint64_t ms)

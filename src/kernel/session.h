@@ -12,8 +12,10 @@
 #include "kernel/profiler.h"
 
 /* Sample for @ms (the window measured from the moment every CPU armed),
- * then collect: prof_last() holds the session.  Returns 0, -EBUSY or
- * -ENOMEM.  Task context, not the idle task; sleeps. */
+ * then collect: prof_last() holds the session.  On success the caller
+ * still holds the profiler, so that no other shell's session replaces
+ * the data while it prints a view; prof_end() lets it go.  Returns 0,
+ * -EBUSY or -ENOMEM.  Task context, not the idle task; sleeps. */
 int prof_session_window(const struct prof_options *opt, uint64_t ms);
 
 /* Begin an open-ended session: sampling runs until
@@ -21,8 +23,10 @@ int prof_session_window(const struct prof_options *opt, uint64_t ms);
  * -EBUSY (a session or a window runs), or -ENOMEM.  Task context. */
 int prof_session_start(const struct prof_options *opt);
 
-/* End the open-ended session and collect it.  Returns 0, or -ENOENT
- * when none runs.  Task context; sleeps. */
+/* End the open-ended session and collect it; as with a window, the
+ * caller then holds the profiler until prof_end().  Returns 0, -ENOENT
+ * when none runs, or -EBUSY while another shell starts or stops one.
+ * Task context; sleeps. */
 int prof_session_stop(void);
 
 /* True between prof_session_start() and prof_session_stop(). */

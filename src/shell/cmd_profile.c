@@ -257,11 +257,12 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	r = prof_session_window(&opt, a.window_ms);
 	if (r < 0)
 		return profile_start_error(sh->out, r);
-	/* The data stays: this shell is the only one that may start the
-	 * next session before the view is printed, and it is busy here. */
+	/* The profiler is still ours: no other shell's session can replace
+	 * the data while it prints. */
 	d = prof_last();
 	r = a.folded ? prof_view_folded(sh->out, d, a.pid)
 		     : prof_view_text(sh->out, d, a.pid, a.chains);
+	prof_end();
 	if (r < 0) {
 		out_puts(sh->out, "profile: out of memory for the report\n");
 		return 1;
@@ -309,6 +310,7 @@ static int profile_stop(struct shell_ctx *sh, int argc)
 	out_printf(sh->out, "profile: stopped after %llu ms, %llu samples, %llu dropped; profile show prints it\n",
 		   (unsigned long long)((d->window_ns + 500000) / 1000000),
 		   (unsigned long long)d->samples, (unsigned long long)d->dropped);
+	prof_end();
 	return 0;
 }
 
