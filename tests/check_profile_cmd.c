@@ -10,6 +10,7 @@
 #include "prof_testlib.h"
 #include "kernel/profiler.h"
 #include "kernel/sched.h"
+#include "kernel/session.h"
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "shell/commands.h"
@@ -270,6 +271,21 @@ START_TEST(test_profile_tick_refuses_other_rate)
 }
 END_TEST
 
+/* A session runs until stopped: an unauthenticated UDP shell may not
+ * start one (the window form ends by itself and stays allowed). */
+START_TEST(test_profile_start_refused_unauthenticated)
+{
+	struct shell_ctx remote = { .out = &ob.out, .remote = true };
+	char *argv[] = { "profile", "start", NULL };
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_ne(cmd_profile(&remote, 2, argv), 0);
+	ck_assert_str_eq(text, "profile start: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
+	ck_assert(!prof_session_running());
+	ck_assert_uint_eq(fake_pmu_probes, 0);
+}
+END_TEST
+
 START_TEST(test_profile_show_and_stop_without_session)
 {
 	ck_assert_int_ne(run(cmd_profile, "profile show"), 0);
@@ -416,6 +432,7 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_profile_options_junk_rejected);
 	tcase_add_test(tc, test_profile_tick_refuses_other_rate);
 	tcase_add_test(tc, test_profile_show_and_stop_without_session);
+	tcase_add_test(tc, test_profile_start_refused_unauthenticated);
 	tcase_add_test(tc, test_profile_session_start_stop_show);
 	tcase_add_test(tc, test_profile_window_folded);
 	tcase_add_test(tc, test_profile_window_out_of_range_rejected);

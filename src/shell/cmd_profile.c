@@ -276,6 +276,10 @@ static int profile_start(struct shell_ctx *sh, int argc, char **argv)
 	struct profile_args a;
 	int r;
 
+	/* A session runs on until someone stops it: a forged datagram must
+	 * not leave one sampling every CPU (the window form ends by itself). */
+	if (shell_refuse_unauthenticated(sh, "profile start"))
+		return SHELL_CMD_FAILED;
 	if (profile_parse_start(sh->out, argc, argv, &a) < 0 ||
 	    profile_check_source(sh->out, &a) < 0)
 		return 1;
