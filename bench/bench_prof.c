@@ -3,10 +3,11 @@
  *
  *   sampling path   ns per sample of the overflow handler's body
  *                   (kernel_nmi -> prof_nmi: the claim, hal_pmu_ack, the
- *                   record and its stack walk, 8 frames deep through the
- *                   image's CFA table), median of >= 100k calls, timed
- *                   in batches of 256; the tick's sample path
- *                   (prof_tick) where the host has no counter;
+ *                   record and its stack walk through the image's CFA
+ *                   table), at depth=8 and at depth=32 (a chain deeper
+ *                   than either), median of >= 100k calls, timed in
+ *                   batches of 256; the tick's sample path (prof_tick)
+ *                   where the host has no counter;
  *   fold + report   of 64k samples over ~600 distinct chains, the
  *                   median of 21 reports.
  *
@@ -38,7 +39,11 @@
 #define BENCH_CPU 1
 
 static volatile bool bench_done;
-static double sample_ns_median, sample_ns_min;
+/* The depths measured, and each one's figures. */
+static const unsigned bench_depths[] = { PROF_DEPTH_DEFAULT, PROF_MAX_FRAMES };
+#define NDEPTHS (sizeof(bench_depths) / sizeof(bench_depths[0]))
+static unsigned bench_depth = PROF_DEPTH_DEFAULT;
+static double sample_ns_median[NDEPTHS], sample_ns_min[NDEPTHS];
 static const char *sample_path = "";
 static double report_ms_median, report_ms_min;
 static size_t report_chars;
@@ -63,6 +68,21 @@ static int cmp_double(const void *a, const void *b)
 static bool bench_counter;
 static double batch_ns[BATCHES];
 
+/* Records a ring holds at the depth measured: no drain runs here, so a
+ * batch must fit in what is left of it. */
+static unsigned bench_ring_records(void)
+{
+	return PROF_RING_WORDS / (1 + bench_depth);
+}
+
+static void bench_start_run(void)
+{
+	struct prof_options opt = { bench_depth, PROF_COUNTER_HZ, PROF_PID_ALL };
+
+	if (prof_start_with(&opt) != 0)
+		abort();
+}
+
 /* A run whose buffer on this CPU is empty and, with the counter, armed. */
 static void bench_fresh_run(void)
 {
@@ -71,13 +91,30 @@ static void bench_fresh_run(void)
 	prof_stop();
 	prof_wait_stopped(1000000000ull, NULL, NULL);
 	prof_end();
-	if (prof_start() != 0)
+	bench_start_run();
+	/* Samples are stored once the window is open: every CPU armed. */
+	if (prof_wait_armed(1000000000ull, NULL, NULL) != 0)
 		abort();
 	do {
 		sched_sleep_ns(1);
 		prof_cpu_stats(BENCH_CPU, &st);
 	} while ((bench_counter && !st.armed) || st.gen == 0 ||
-		 st.stored + BATCH > PROF_BUF);
+		 st.stored + BATCH > bench_ring_records());
+}
+
+/* Every call of the batch stored a record of the whole depth. */
+static void bench_check_batch(uint32_t before)
+{
+	struct prof_cpu_stats st;
+	struct prof_record r;
+
+	prof_cpu_stats(BENCH_CPU, &st);
+	if (st.stored < before + BATCH ||
+	    !prof_cpu_record(BENCH_CPU, st.stored - 1, &r) || r.nframes != bench_depth) {
+		fprintf(stderr, "bench_prof: a batch stored %u records (want %u) of %u frames (want %u)\n",
+			st.stored - before, BATCH, r.nframes, bench_depth);
+		abort();
+	}
 }
 
 static void __attribute__((noinline)) bench_sample_loop(struct trap_frame *tf)
@@ -93,8 +130,10 @@ static void __attribute__((noinline)) bench_sample_loop(struct trap_frame *tf)
 		uint64_t t0;
 
 		prof_cpu_stats(BENCH_CPU, &st);
-		if (st.stored + BATCH > PROF_BUF)
+		if (st.stored + BATCH > bench_ring_records()) {
 			bench_fresh_run();
+			prof_cpu_stats(BENCH_CPU, &st);
+		}
 		/* Interrupts off, and the real overflow signal held back: it
 		 * would replace the handler state set up below. */
 		flags = hal_irq_save();
@@ -114,6 +153,8 @@ static void __attribute__((noinline)) bench_sample_loop(struct trap_frame *tf)
 		sim_self->nmi_info = NULL;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		hal_irq_restore(flags);
+		/* A figure for samples that were not stored would be a lie. */
+		bench_check_batch(st.stored);
 	}
 }
 
@@ -144,23 +185,25 @@ static void __attribute__((noinline)) bench_deep(int n)
 	bench_depth_sink += n;		/* not a tail call */
 }
 
-static void bench_sampling(void)
+/* The sample path at depth bench_depths[@d], from under a chain deeper
+ * than it, so that every sample walks the whole depth. */
+static void bench_sampling(unsigned d)
 {
 	const struct hal_pmu_info *info = prof_pmu_info();
 
 	bench_counter = prof_counter_usable(info);
 	sample_path = bench_counter ? "kernel_nmi -> prof_nmi (counter)"
 				    : "prof_tick (tick)";
-	if (prof_start() != 0)
-		abort();
+	bench_depth = bench_depths[d];
+	bench_start_run();
 	bench_fresh_run();
-	bench_deep(10);
+	bench_deep((int)bench_depth + 2);
 	prof_stop();
 	prof_wait_stopped(1000000000ull, NULL, NULL);
 	prof_end();
 	qsort(batch_ns, BATCHES, sizeof(batch_ns[0]), cmp_double);
-	sample_ns_median = batch_ns[BATCHES / 2];
-	sample_ns_min = batch_ns[0];
+	sample_ns_median[d] = batch_ns[BATCHES / 2];
+	sample_ns_min[d] = batch_ns[0];
 }
 
 /* ---- fold + report ---- */
@@ -260,7 +303,8 @@ static void bench_report(void)
 static void bench_task(void *arg)
 {
 	(void)arg;
-	bench_sampling();
+	for (unsigned d = 0; d < NDEPTHS; d++)
+		bench_sampling(d);
 	bench_report();
 	__atomic_store_n(&bench_done, true, __ATOMIC_RELEASE);
 	for (;;)
@@ -289,9 +333,11 @@ int main(void)
 
 		nanosleep(&ts, NULL);
 	}
-	printf("sampling path, %s: %.1f ns per sample (median of %u batches of %u "
-	       "calls; fastest batch %.1f ns), 8 frames\n", sample_path,
-	       sample_ns_median, BATCHES, BATCH, sample_ns_min);
+	for (unsigned d = 0; d < NDEPTHS; d++)
+		printf("sampling path, %s: %.1f ns per sample (median of %u batches of %u "
+		       "calls; fastest batch %.1f ns), depth=%u: %u frames\n", sample_path,
+		       sample_ns_median[d], BATCHES, BATCH, sample_ns_min[d],
+		       bench_depths[d], bench_depths[d]);
 	printf("fold + report of %u samples (%u chain kinds, 4 cpus, %u chains "
 	       "printed, %zu bytes): %.2f ms (median of %u; fastest %.2f ms)\n",
 	       REPORT_SAMPLES, CHAIN_KINDS, PROF_CHAINS_MAX, report_chars,

@@ -46,6 +46,11 @@ const char *hal_timer_tick_source(void)
 	return tick_source;
 }
 
+unsigned hal_timer_hz(void)
+{
+	return sim_config.hz;
+}
+
 /* A CPU thread the host leaves unscheduled is late, not dead: on a
  * loaded 2-core host, threads of four CPUs have waited over 200 ms for a
  * core.  Only a thread that is really stuck misses this. */

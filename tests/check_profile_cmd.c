@@ -11,6 +11,7 @@
 #include "prof_testlib.h"
 #include "kernel/profiler.h"
 #include "kernel/sched.h"
+#include "kernel/session.h"
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "shell/commands.h"
@@ -114,7 +115,7 @@ END_TEST
 START_TEST(test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [folded])\n");
 }
 END_TEST
 
@@ -232,6 +233,139 @@ START_TEST(test_profile_window_outlasts_wakes)
 }
 END_TEST
 
+
+START_TEST(test_profile_options_out_of_range_rejected)
+{
+	expect_error("profile 10 depth=0", "profile: depth must be 1-32 (got 0)\n");
+	expect_error("profile 10 all 3 depth=33", "profile: depth must be 1-32 (got 33)\n");
+	expect_error("profile depth=x", "profile: depth must be a number (got depth=x)\n");
+	expect_error("profile 10 hz=9", "profile: hz must be 10-10000 (got 9)\n");
+	expect_error("profile 10 hz=10001", "profile: hz must be 10-10000 (got 10001)\n");
+	expect_error("profile start depth=40", "profile: depth must be 1-32 (got 40)\n");
+	expect_error("profile start all hz=0", "profile: hz must be 10-10000 (got 0)\n");
+}
+END_TEST
+
+START_TEST(test_profile_options_junk_rejected)
+{
+	expect_error("profile 10 speed=3",
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, folded)\n");
+	expect_error("profile 10 depth=8 all",
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [folded])\n");
+	expect_error("profile start folded",
+		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
+	expect_error("profile start all 3",
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, folded)\n");
+	expect_error("profile stop now", "profile: stop takes no arguments\n");
+}
+END_TEST
+
+/* The tick samples at its own rate only: another hz= is refused, its
+ * own is accepted. */
+START_TEST(test_profile_tick_refuses_other_rate)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	ck_assert_int_ne(run(cmd_profile, "profile 10 hz=1000"), 0);
+	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=1000)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile start hz=50"), 0);
+	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=50)\n");
+}
+END_TEST
+
+/* A session runs until stopped: an unauthenticated UDP shell may not
+ * start one (the window form ends by itself and stays allowed). */
+START_TEST(test_profile_start_refused_unauthenticated)
+{
+	struct shell_ctx remote = { .out = &ob.out, .remote = true };
+	char *argv[] = { "profile", "start", NULL };
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_ne(cmd_profile(&remote, 2, argv), 0);
+	ck_assert_str_eq(text, "profile start: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
+	ck_assert(!prof_session_running());
+	ck_assert_uint_eq(fake_pmu_probes, 0);
+}
+END_TEST
+
+START_TEST(test_profile_show_and_stop_without_session)
+{
+	ck_assert_int_ne(run(cmd_profile, "profile show"), 0);
+	ck_assert_str_eq(text, "profile: no session to show yet (profile MS or profile start/stop first)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile stop"), 0);
+	ck_assert_str_eq(text, "profile: no session is running (profile start begins one)\n");
+}
+END_TEST
+
+static unsigned count_lines(const char *t, const char *prefix)
+{
+	unsigned n = 0;
+	size_t len = strlen(prefix);
+
+	for (const char *p = t; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		n += strncmp(p, prefix, len) == 0;
+	return n;
+}
+
+/* start, a second start, show while running, stop, every view, stop
+ * again: each answer exact where it is an error. */
+START_TEST(test_profile_session_start_stop_show)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_eq(run(cmd_profile, "profile start all depth=4"), 0);
+	ck_assert_str_eq(text, "profile: started (depth 4, 100 Hz per cpu); profile stop ends it\n");
+	ck_assert_int_ne(run(cmd_profile, "profile start"), 0);
+	ck_assert_str_eq(text, "profile: busy\n");
+	ck_assert_int_ne(run(cmd_profile, "profile 10"), 0);
+	ck_assert_str_eq(text, "profile: busy\n");
+	ck_assert_int_ne(run(cmd_profile, "profile show folded"), 0);
+	ck_assert_str_eq(text, "profile: a session is running; profile stop ends it first\n");
+	/* Time passes: the shell sleeps 200 ms while ticks sample it away. */
+	sched_sleep_ms(200);
+	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
+	ck_assert_ptr_nonnull(strstr(text, "profile: stopped after "));
+	ck_assert_int_ne(run(cmd_profile, "profile stop"), 0);
+	ck_assert_str_eq(text, "profile: no session is running (profile start begins one)\n");
+
+	ck_assert_int_eq(run(cmd_profile, "profile show folded"), 0);
+	ck_assert_uint_eq(count_lines(text, "# kprof folded begin\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# depth=4\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# hz=100\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# kprof folded end lines="), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show"), 0);
+	ck_assert_uint_eq(count_lines(text, "profiled "), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show text 1"), 0);
+	ck_assert_int_eq(run(cmd_profile, "profile show cpus"), 0);
+	ck_assert_uint_eq(count_lines(text, "cpu 0: "), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show tasks"), 0);
+	ck_assert_int_eq(run(cmd_profile, "profile show top 3"), 0);
+	ck_assert_uint_eq(count_lines(text, "self "), 1);
+	ck_assert_int_ne(run(cmd_profile, "profile show flame"), 0);
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded, cpus, tasks or top [n] (got flame)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile show top 0"), 0);
+	ck_assert_str_eq(text, "profile: chains must be 1-128 (got 0)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile show folded 3"), 0);
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded, cpus, tasks or top [n] (got 3)\n");
+	/* The session ended: another may start. */
+	ck_assert_int_eq(prof_start(), 0);
+}
+END_TEST
+
+/* The first form with `folded` prints the folded view of its window,
+ * and show text afterwards is the same session. */
+START_TEST(test_profile_window_folded)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded"), 0);
+	ck_assert_uint_eq(count_lines(text, "# kprof folded begin\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# window_ms=100\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show"), 0);
+	ck_assert_ptr_nonnull(strstr(text, "profiled 100 ms\n10 samples on 1 cpus"));
+}
+END_TEST
+
 START_TEST(test_lscpu_counter_that_counts)
 {
 	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
@@ -295,6 +429,13 @@ static Suite *profile_cmd_suite(void)
 	TCase *tc = tcase_create("profile");
 
 	tcase_add_checked_fixture(tc, setup, NULL);
+	tcase_add_test(tc, test_profile_options_out_of_range_rejected);
+	tcase_add_test(tc, test_profile_options_junk_rejected);
+	tcase_add_test(tc, test_profile_tick_refuses_other_rate);
+	tcase_add_test(tc, test_profile_show_and_stop_without_session);
+	tcase_add_test(tc, test_profile_start_refused_unauthenticated);
+	tcase_add_test(tc, test_profile_session_start_stop_show);
+	tcase_add_test(tc, test_profile_window_folded);
 	tcase_add_test(tc, test_profile_window_out_of_range_rejected);
 	tcase_add_test(tc, test_profile_window_overflow_rejected);
 	tcase_add_test(tc, test_profile_window_junk_rejected);

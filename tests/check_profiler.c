@@ -10,6 +10,7 @@
 #include "prof_testlib.h"
 #include "hal/entry.h"
 #include "kernel/profiler.h"
+#include "kernel/report.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
@@ -31,9 +32,16 @@ static size_t stored(unsigned cpu)
 	return st.stored;
 }
 
+/* The records @cpu wrote in the run, unpacked from its ring. */
 static const struct prof_record *records(unsigned cpu, size_t *n)
 {
-	return prof_cpu_records(cpu, n);
+	static struct prof_record recs[PROF_BUF];
+	size_t i = 0;
+
+	while (i < PROF_BUF && prof_cpu_record(cpu, i, &recs[i]))
+		i++;
+	*n = i;
+	return recs;
 }
 
 /* Start a run and let every CPU of @n arm on its next tick (interrupting
@@ -80,7 +88,7 @@ START_TEST(test_sample_frame0_is_interrupted_ip)
 }
 END_TEST
 
-START_TEST(test_sample_depth_at_most_eight_frames)
+START_TEST(test_sample_depth_default_eight_frames)
 {
 	static uintptr_t stack[256] __attribute__((aligned(16)));
 	struct trap_frame tf = { .ip = PT_MEMCPY + 4 };
@@ -110,9 +118,9 @@ START_TEST(test_sample_depth_at_most_eight_frames)
 	kernel_tick(&tf);
 	r = records(0, &n);
 	ck_assert_uint_eq(n, 1);
-	ck_assert_uint_eq(r[0].nframes, PROF_MAX_FRAMES);
+	ck_assert_uint_eq(r[0].nframes, PROF_DEPTH_DEFAULT);
 	ck_assert_uint_eq(r[0].frames[0], PT_MEMCPY + 4);
-	for (unsigned i = 1; i < PROF_MAX_FRAMES; i++)
+	for (unsigned i = 1; i < PROF_DEPTH_DEFAULT; i++)
 		ck_assert_uint_eq(r[0].frames[i], PT_VIRTIO_NET_RX + 0x10 + i - 1);
 }
 END_TEST
@@ -231,7 +239,7 @@ START_TEST(test_straggler_silent_cpu_contributes_nothing_stale)
 	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 1u << 1);
 	pt_tick(0, PT_UDP_INPUT);
 	stop_and_settle(2);
-	prof_cpu_records(1, &n);
+	records(1, &n);
 	ck_assert_uint_eq(n, 0);
 	pt_use_symbols();
 	ck_assert_ptr_null(strstr(print_report(PROF_PID_ALL, 8), "memcpy"));
@@ -269,7 +277,7 @@ START_TEST(test_straggler_overflow_before_new_run_seen_dropped)
 	ck_assert(fake_pmu_overflow(1, &tf, true));
 	prof_cpu_stats(1, &st);
 	ck_assert_uint_eq(st.stored, 1);
-	ck_assert_uint_eq(prof_cpu_records(1, &(size_t){0})[0].frames[0], PT_SPIN_LOCK);
+	ck_assert_uint_eq(records(1, &(size_t){0})[0].frames[0], PT_SPIN_LOCK);
 }
 END_TEST
 
@@ -606,7 +614,7 @@ START_TEST(test_stop_tick_between_stores_keeps_run)
 	ck_assert_ptr_null(fake_clock_hook);
 	pt_tick_all(2, PT_CPU_IDLE);
 	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
-	prof_cpu_records(1, &n);
+	records(1, &n);
 	ck_assert_uint_eq(n, 3);
 	ck_assert_ptr_nonnull(strstr(print_report(PROF_PID_ALL, 8),
 				     "3 samples on 1 cpus, 0 dropped"));
@@ -748,13 +756,196 @@ START_TEST(test_pid_filter_dropped_labelled_all_tasks)
 }
 END_TEST
 
+
+/* ---- sessions that last: drained rings, the fold table, depth, rate ---- */
+
+/* A stack of @n frame records under tf, each returning into
+ * virtio_net_rx + 0x10 + i. */
+static void deep_stack(struct trap_frame *tf, unsigned n)
+{
+	static uintptr_t stack[512] __attribute__((aligned(16)));
+	struct task *idle = cpus[0].current;
+
+	idle->stack_lo = (uintptr_t)stack;
+	idle->stack_hi = (uintptr_t)(stack + 512);
+	for (unsigned i = 0; i < n; i++) {
+		uintptr_t *rec = &stack[16 + 8 * i];
+
+		rec[0] = (uintptr_t)&stack[16 + 8 * (i + 1)];
+		rec[1] = PT_VIRTIO_NET_RX + 0x10 + i;
+	}
+	stack[16 + 8 * n] = 0;
+	stack[16 + 8 * n + 1] = 0;
+	tf->ip = PT_MEMCPY + 4;
+	tf->sp = (uintptr_t)&stack[8];
+	tf->fp = (uintptr_t)&stack[16];
+}
+
+START_TEST(test_depth_sizes_records)
+{
+	static const unsigned depths[] = { 1, 8, 32 };
+	struct trap_frame tf;
+	const struct prof_record *r;
+	size_t n;
+
+	use_tick();
+	pt_boot_cpus(1);
+	for (unsigned k = 0; k < 3; k++) {
+		struct prof_options opt = { depths[k], 100, PROF_PID_ALL };
+		const struct prof_data *d;
+
+		deep_stack(&tf, 40);
+		ck_assert_int_eq(prof_start_with(&opt), 0);
+		pt_tick(0, PT_CPU_IDLE);
+		ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+		fake_cpu = 0;
+		kernel_tick(&tf);
+		r = records(0, &n);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_uint_eq(r[0].nframes, depths[k]);
+		for (unsigned i = 1; i < depths[k]; i++)
+			ck_assert_uint_eq(r[0].frames[i], PT_VIRTIO_NET_RX + 0x10 + i - 1);
+		stop_and_settle(1);
+		prof_collect();
+		d = prof_last();
+		ck_assert_ptr_nonnull(d);
+		ck_assert_uint_eq(d->depth, depths[k]);
+		ck_assert_uint_eq(d->fold.nchains, 1);
+		ck_assert_uint_eq(d->fold.chains[0].ncallers, depths[k] - 1);
+		prof_end();
+	}
+}
+END_TEST
+
+/* Five rings' worth of samples, drained as they come: none dropped,
+ * every one counted.  Without the drains the ring fills and drops. */
+START_TEST(test_drain_keeps_ring_from_filling)
+{
+	const unsigned taken = 5 * PROF_BUF;
+	const struct prof_data *d;
+	struct prof_cpu_stats st;
+
+	use_tick();
+	pt_boot_cpus(1);
+	start_open(1);
+	for (unsigned i = 0; i < taken; i++) {
+		pt_tick(0, PT_MEMCPY + (i & 0x7f));
+		if (i % 1000 == 999)
+			ck_assert_int_eq(prof_drain(), 0);
+	}
+	stop_and_settle(1);
+	prof_collect();
+	d = prof_last();
+	prof_cpu_stats(0, &st);
+	ck_assert_uint_eq(st.dropped, 0);
+	ck_assert_uint_eq(d->dropped, 0);
+	/* The stop's own tick samples nothing: the window closed. */
+	ck_assert_uint_eq(d->samples, taken);
+	ck_assert_uint_eq(d->fold.samples + d->other, d->samples);
+	ck_assert_uint_eq(d->other, 0);
+	prof_end();
+
+	start_open(1);
+	for (unsigned i = 0; i < taken; i++)
+		pt_tick(0, PT_MEMCPY);
+	stop_and_settle(1);
+	prof_collect();
+	ck_assert_uint_eq(prof_last()->dropped, taken - PROF_BUF);
+}
+END_TEST
+
+/* A table of two chains: the third chain's samples are other, counted
+ * in the session's samples, never lost. */
+START_TEST(test_fold_table_full_counts_other)
+{
+	const struct prof_data *d;
+
+	use_tick();
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	prof_set_fold_chains(2);
+	start_open(1);
+	for (int i = 0; i < 5; i++)
+		pt_tick(0, PT_MEMCPY + 4);
+	for (int i = 0; i < 3; i++)
+		pt_tick(0, PT_SPIN_LOCK + 4);
+	prof_drain();
+	for (int i = 0; i < 7; i++)
+		pt_tick(0, PT_UDP_INPUT + 4);
+	pt_tick(0, PT_MEMCPY + 8);
+	stop_and_settle(1);
+	prof_set_fold_chains(0);
+	prof_collect();
+	d = prof_last();
+	ck_assert_uint_eq(d->samples, 16);
+	ck_assert_uint_eq(d->fold.nchains, 2);
+	ck_assert_uint_eq(d->fold.samples, 9);
+	ck_assert_uint_eq(d->other, 7);
+	ck_assert_uint_eq(d->fold.samples + d->other, d->samples);
+}
+END_TEST
+
+/* hz= sets the counter's period: events per second / hz. */
+START_TEST(test_hz_sets_counter_period)
+{
+	struct prof_options opt = { 8, 250, PROF_PID_ALL };
+
+	fake_pmu_set_counting(3000000000ull, "pmu/fake cycles");
+	pt_boot_cpus(1);
+	ck_assert_int_eq(prof_start_with(&opt), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(fake_pmu_period[0], 12000000);
+}
+END_TEST
+
+static void busy_body(void *arg)
+{
+	(void)arg;
+}
+
+/* Each CPU's idle share is the scheduler's idle time over the window,
+ * not a count of samples: cpu 0 idles all of it, cpu 1 runs a task for
+ * three quarters of it and takes no sample at all. */
+START_TEST(test_idle_share_from_scheduler)
+{
+	const struct prof_data *d;
+	struct task *t;
+
+	use_tick();
+	pt_boot_cpus(2);
+	pt_use_symbols();
+	start_open(2);
+	fake_now_ns += 250000000;
+	t = task_create("busy", busy_body, NULL, 1);
+	ck_assert_ptr_nonnull(t);
+	pt_tick(1, PT_CPU_IDLE);	/* switches cpu 1 to the task */
+	ck_assert_ptr_eq(cpus[1].current, t);
+	fake_now_ns += 750000000;
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);
+	fake_cpu = 1;
+	{
+		struct trap_frame tf = { .ip = PT_MEMCPY };
+
+		kernel_tick(&tf);
+	}
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
+	prof_collect();
+	d = prof_last();
+	ck_assert_uint_eq(d->cpu_ns[0], 1000000000);
+	ck_assert_uint_eq(d->cpu_idle_ns[0], 1000000000);
+	ck_assert_uint_eq(d->cpu_ns[1], 1000000000);
+	ck_assert_uint_eq(d->cpu_idle_ns[1], 250000000);
+}
+END_TEST
+
 static Suite *profiler_suite(void)
 {
 	Suite *s = suite_create("profiler");
 	TCase *tc = tcase_create("sampler");
 
 	tcase_add_test(tc, test_sample_frame0_is_interrupted_ip);
-	tcase_add_test(tc, test_sample_depth_at_most_eight_frames);
+	tcase_add_test(tc, test_sample_depth_default_eight_frames);
 	tcase_add_test(tc, test_sample_charged_to_interrupted_task);
 	tcase_add_test(tc, test_sample_tick_full_buffer_accounting_exact);
 	tcase_add_test(tc, test_sample_counter_full_buffer_accounting_exact);
@@ -794,6 +985,14 @@ static Suite *profiler_suite(void)
 	tcase_add_test(tc, test_counter_errors_counted_in_header);
 	tcase_add_test(tc, test_cpu_state_never_shares_a_cache_line);
 	tcase_add_test(tc, test_pid_filter_dropped_labelled_all_tasks);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lasting");
+	tcase_add_test(tc, test_depth_sizes_records);
+	tcase_add_test(tc, test_drain_keeps_ring_from_filling);
+	tcase_add_test(tc, test_fold_table_full_counts_other);
+	tcase_add_test(tc, test_hz_sets_counter_period);
+	tcase_add_test(tc, test_idle_share_from_scheduler);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -264,7 +264,7 @@ START_TEST(test_fold_leaf_spans_offsets)
 	add(1, 1, PT_MEMCPY + 0x08, NFC(4), END);
 	add(1, 1, PT_MEMCPY + 0x7f, NFC(4), END);
 	add(1, 1, PT_MEMCPY + 0x08, NFC(5), END);
-	ck_assert_int_eq(fold_init(&f, nrecs), 0);
+	ck_assert_int_eq(fold_init(&f, nrecs, PROF_MAX_FRAMES), 0);
 	for (size_t i = 0; i < nrecs; i++)
 		fold_add(&f, &recs[i]);
 	fold_sort(&f);
@@ -281,7 +281,8 @@ START_TEST(test_fold_leaf_spans_offsets)
 END_TEST
 
 /* Past its first size the table grows and rehashes: every distinct chain
- * is still found again, and more records than promised are refused. */
+ * is still found again, and a new chain past its limit is refused while
+ * the chains it holds still count. */
 START_TEST(test_fold_grows_past_initial_table)
 {
 	enum { DISTINCT = 3000, REPEAT = 2 };
@@ -295,15 +296,18 @@ START_TEST(test_fold_grows_past_initial_table)
 		many[i].frames[0] = 0x10;		/* no symbol: folds by address */
 		many[i].frames[1] = 0x100000 + (i % DISTINCT) * 16;
 	}
-	ck_assert_int_eq(fold_init(&f, DISTINCT * REPEAT), 0);
+	ck_assert_int_eq(fold_init(&f, DISTINCT, PROF_MAX_FRAMES), 0);
 	for (size_t i = 0; i < DISTINCT * REPEAT; i++)
 		ck_assert_int_eq(fold_add(&f, &many[i]), 0);
 	ck_assert_uint_eq(f.nchains, DISTINCT);
 	ck_assert_uint_eq(f.samples, DISTINCT * REPEAT);
+	ck_assert_int_eq(fold_add(&f, &extra), -ENOSPC);
+	ck_assert_int_eq(fold_add(&f, &many[0]), 0);
+	ck_assert_uint_eq(f.samples, DISTINCT * REPEAT + 1);
 	fold_sort(&f);
-	for (size_t c = 0; c < DISTINCT; c++)
+	ck_assert_uint_eq(f.chains[0].count, REPEAT + 1);
+	for (size_t c = 1; c < DISTINCT; c++)
 		ck_assert_uint_eq(f.chains[c].count, REPEAT);
-	ck_assert_int_eq(fold_add(&f, &extra), -ENOMEM);
 	fold_free(&f);
 }
 END_TEST

@@ -683,6 +683,139 @@ START_TEST(test_irqsoff_rejects_bad_arguments)
 }
 END_TEST
 
+
+/* ---- sessions that last ---- */
+
+/* What a folded block says about itself, checked against its lines. */
+struct folded_counts {
+	unsigned long long samples, dropped, other, stored, lines;
+	unsigned long long end_lines, end_samples;
+	unsigned cpus;
+	bool begin, end;
+};
+
+static void folded_parse(const char *out, struct folded_counts *fc)
+{
+	char *copy = strdup(out), *save, *line;
+
+	memset(fc, 0, sizeof(*fc));
+	ck_assert_ptr_nonnull(copy);
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		unsigned long long n;
+
+		if (strcmp(line, "# kprof folded begin") == 0)
+			fc->begin = true;
+		else if (sscanf(line, "# kprof folded end lines=%llu samples=%llu",
+				&fc->end_lines, &fc->end_samples) == 2)
+			fc->end = true;
+		else if (sscanf(line, "# samples=%llu", &n) == 1)
+			fc->samples = n;
+		else if (sscanf(line, "# dropped=%llu", &n) == 1)
+			fc->dropped = n;
+		else if (sscanf(line, "# cpus=%u", &fc->cpus) == 1)
+			;
+		else if (line[0] != '#' && fc->begin && !fc->end) {
+			const char *sp = strrchr(line, ' ');
+
+			ck_assert_msg(sp && sp != line, "not a folded line: %s", line);
+			n = strtoull(sp + 1, NULL, 10);
+			if (strncmp(line, "other ", 6) == 0)
+				fc->other += n;
+			else
+				fc->stored += n;
+			fc->lines++;
+		}
+	}
+	free(copy);
+}
+
+/* A minute of sampling at 1 kHz on each of 4 busy CPUs, 15 rings' worth
+ * per CPU: the drains keep every ring from filling, and every sample is
+ * in the table or in other.  One test, the only one this long. */
+START_TEST(test_session_minute_no_drops)
+{
+	struct folded_counts fc;
+	char *out;
+
+	cfg_tick(4, 1000);
+	simfx_start(&cfg);
+	free(simfx_run("work start split 4", 5000));
+	out = simfx_run("profile start", 10000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, "profile: started (depth 8, 1000 Hz per cpu)"), "got: %s", out);
+	free(out);
+	out = simfx_run("profile start", 5000);
+	ck_assert_str_eq(out, "profile: busy\n");
+	free(out);
+	sleep(60);
+	out = simfx_run("profile stop", 20000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_msg(strstr(out, "profile: stopped after "), "got: %s", out);
+	free(out);
+	out = simfx_run("profile show folded", 20000);
+	ck_assert_ptr_nonnull(out);
+	folded_parse(out, &fc);
+	ck_assert_msg(fc.begin && fc.end, "got: %s", out);
+	ck_assert_uint_eq(fc.cpus, 4);
+	ck_assert_uint_eq(fc.dropped, 0);
+	/* More than the rings hold: they were drained while it ran. */
+	ck_assert_uint_gt(fc.samples, 4 * 4096);
+	ck_assert_uint_eq(fc.samples, fc.stored + fc.other);
+	ck_assert_uint_eq(fc.end_samples, fc.samples);
+	ck_assert_uint_eq(fc.end_lines, fc.lines);
+	free(out);
+	out = simfx_run("profile show cpus", 20000);
+	ck_assert_ptr_nonnull(out);
+	for (unsigned cpu = 0; cpu < 4; cpu++) {
+		char want[16];
+
+		snprintf(want, sizeof(want), "\ncpu %u: ", cpu);
+		ck_assert_msg(strstr(out, want), "got: %s", out);
+	}
+	free(out);
+	free(simfx_run("work stop", 10000));
+}
+END_TEST
+
+/* The deep task's hottest folded line: how many frames below its root. */
+static unsigned deep_frames(const char *out)
+{
+	const char *p = strstr(out, "-deep/0;");
+	unsigned frames = 1;
+
+	ck_assert_msg(p, "no deep/0 line in: %s", out);
+	for (p = strchr(p, ';'); *p && *p != ' '; p++)
+		frames += *p == ';';
+	return frames - 1;
+}
+
+/* `work start deep 40` spins under 40 frames: depth=32 keeps 32 of
+ * them, the default 8. */
+START_TEST(test_deep_chain_cut_at_depth)
+{
+	char *out;
+
+	cfg_tick(2, 1000);
+	simfx_start(&cfg);
+	out = simfx_run("work start deep 40", 5000);
+	ck_assert_str_eq(out, "work: started deep, 1 task, pid 4\n");
+	free(out);
+	out = simfx_run("profile 500 all depth=32 folded", 20000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(deep_frames(out), 32);
+	ck_assert_msg(strstr(out, ";deep_down;deep_leaf "), "got: %s", out);
+	free(out);
+	out = simfx_run("profile 500 all folded", 20000);
+	ck_assert_ptr_nonnull(out);
+	ck_assert_uint_eq(deep_frames(out), 8);
+	free(out);
+	out = simfx_run("work start deep 65", 5000);
+	ck_assert_str_eq(out, "work: deep takes frames 2-64 (got 65)\n");
+	free(out);
+	free(simfx_run("work stop", 10000));
+}
+END_TEST
+
 static Suite *sim_suite(void)
 {
 	Suite *s = suite_create("sim");
@@ -715,6 +848,12 @@ static Suite *sim_suite(void)
 	tcase_add_test(tc, test_split_profile_with_tick_matches_truth);
 	tcase_add_test(tc, test_irqsoff_spin_hidden_from_tick);
 	tcase_add_test(tc, test_irqsoff_rejects_bad_arguments);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("lasting");
+	tcase_set_timeout(tc, 180);
+	tcase_add_test(tc, test_session_minute_no_drops);
+	tcase_add_test(tc, test_deep_chain_cut_at_depth);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("udp");

@@ -161,14 +161,13 @@ static int storm_frame_phase(uintptr_t frame, bool is_return)
 
 static bool storm_check_records(unsigned run, unsigned cpu)
 {
-	size_t n;
-	const struct prof_record *r = prof_cpu_records(cpu, &n);
+	struct prof_record rec, *r = &rec;
 
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; prof_cpu_record(cpu, i, &rec); i++) {
 		bool mine = false;
 
-		for (uint32_t f = 0; f < r[i].nframes && f < PROF_MAX_FRAMES; f++) {
-			int k = storm_frame_phase(r[i].frames[f], f != 0);
+		for (uint32_t f = 0; f < r->nframes && f < PROF_MAX_FRAMES; f++) {
+			int k = storm_frame_phase(r->frames[f], f != 0);
 
 			if (k < 0)
 				continue;

@@ -85,6 +85,7 @@ uint64_t hal_clock_ns(void)
 
 uint64_t hal_timer_answer_ns(void) { return 20000000ull; }
 const char *hal_timer_tick_source(void) { return "tick 100hz"; }
+unsigned hal_timer_hz(void) { return HZ; }
 
 void hal_console_write(const char *buf, size_t len)
 {

@@ -50,8 +50,12 @@ $(net_script_log)udpsh_attacks.log $(net_script_log)kshell.log: ksim$(EXEEXT) \
 # client keeps sending (ksim --net).
 TESTS += %reldir%/test_window_flood
 $(net_script_log)window_flood.log: ksim$(EXEEXT)
+# kshell -o saves a folded profile, its counts checked against the end
+# line, and refuses one that lost a datagram.
+TESTS += %reldir%/test_kshell_folded
+$(net_script_log)kshell_folded.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 endif
 EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
-	%reldir%/test_window_flood
+	%reldir%/test_window_flood %reldir%/test_kshell_folded
 
 include %reldir%/fuzz/local.mk

@@ -11,9 +11,13 @@ PROF_TEST_CFLAGS = $(TEST_CFLAGS) \
 	-DGOLDEN_OUT_DIR='"$(abs_top_builddir)/%reldir%/golden-out"'
 
 check_PROGRAMS += %reldir%/check_profiler %reldir%/check_report \
-	%reldir%/check_profile_cmd %reldir%/check_stat
+	%reldir%/check_profile_cmd %reldir%/check_stat %reldir%/check_views
 TESTS += %reldir%/check_profiler %reldir%/check_report \
-	%reldir%/check_profile_cmd %reldir%/check_stat
+	%reldir%/check_profile_cmd %reldir%/check_stat %reldir%/check_views
+
+%canon_reldir%_check_views_SOURCES = %reldir%/check_views.c $(PROF_TEST_SOURCES)
+%canon_reldir%_check_views_CFLAGS = $(PROF_TEST_CFLAGS)
+%canon_reldir%_check_views_LDADD = $(TEST_LDADD)
 
 %canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES)
 %canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS)

@@ -279,15 +279,14 @@ unsigned long simfx_handler_entry_samples(unsigned long *total)
 	unsigned long n = 0;
 
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		size_t count;
-		const struct prof_record *r = prof_cpu_records(cpu, &count);
+		struct prof_record r;
 
-		for (size_t i = 0; r && i < count; i++) {
+		for (size_t i = 0; prof_cpu_record(cpu, i, &r); i++) {
 			struct sym_hit hit;
 
 			*total += 1;
-			if (r[i].nframes && sym_lookup(r[i].frames[0], &hit) &&
-			    hit.start == r[i].frames[0] &&
+			if (r.nframes && sym_lookup(r.frames[0], &hit) &&
+			    hit.start == r.frames[0] &&
 			    (!strcmp(hit.name, "sim_tick_handler") ||
 			     !strcmp(hit.name, "sim_pmu_handler")))
 				n++;

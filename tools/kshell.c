@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* kshell: talk to a kernel's UDP shell (src/shell/udpsh.h).
  *
- *   kshell [-t SECONDS] [-k KEYFILE] [HOST[:PORT]] [COMMAND...]
+ *   kshell [-t SECONDS] [-k KEYFILE] [-o FILE] [HOST[:PORT]] [COMMAND...]
  *   kshell --help | --version
  *
  * With a command: send it as one datagram, print the reply without the
@@ -20,10 +20,19 @@
  * last: a lost, reordered or duplicated datagram ends it with exit 1,
  * and one that fails verification is ignored with a warning.
  *
+ * With -o FILE (and a command, such as `profile show folded`) the reply
+ * must hold a folded profile, `# kprof folded begin` to `# kprof folded
+ * end lines=N samples=M`: its stack lines are counted and their samples
+ * summed, and only when both match the end line is the block written to
+ * FILE.  That holds on the keyless shell too, where no datagram is
+ * numbered: a lost one shows as a count that does not match.  A reply
+ * that holds no folded block is printed on stderr.  Either exits 1.
+ *
  * Exit status (kshell(1) has the same table): 0 the reply came whole;
  * 1 no answer within SECONDS (default 5, or $KSHELL_TIMEOUT), the port
  * refused (ICMP port unreachable: nothing listens there), a reply
- * datagram missing, the kernel busy, or a local error; 2 a usage error
+ * datagram missing, the kernel busy, -o's profile missing or incomplete,
+ * or a local error; 2 a usage error
  * (nothing sent).  A line longer than 4095 bytes or holding a NUL is
  * refused with a one-line error and not sent. */
 #define _POSIX_C_SOURCE 200809L
@@ -96,13 +105,17 @@ static void usage(void)
 	       "  -k, --key=FILE      the UDP shell's key, 16-64 bytes in hex (default:\n"
 	       "                      $KSHELL_KEY_FILE, else $KSHELL_KEY, else no key: the\n"
 	       "                      plain protocol)\n"
+	       "  -o, --output=FILE   save the folded profile in the reply to COMMAND (such\n"
+	       "                      as `profile show folded') to FILE, only when its\n"
+	       "                      lines and samples match its end line\n"
 	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each reply\n"
 	       "                      datagram (default $KSHELL_TIMEOUT, else %d)\n"
 	       "  -h, --help          print this help and exit\n"
 	       "      --version       print the version and exit\n"
 	       "\n"
 	       "Exit status: 0 the whole reply came; 1 no reply, the port refused, a\n"
-	       "reply datagram missing or the kernel busy; 2 a usage error (nothing sent).\n"
+	       "reply datagram missing, the kernel busy, or -o's profile missing or\n"
+	       "incomplete (nothing saved); 2 a usage error (nothing sent).\n"
 	       "\n"
 	       "Report bugs to: %s\n"
 	       "kprof home page: <%s>\n",
@@ -328,13 +341,129 @@ static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
 	}
 }
 
+/* Where the reply goes: standard output, or with -o a buffer. */
+static FILE *reply_out;
+
 static void print_part(const char *s, size_t n, bool last, bool show_prompt)
 {
+	FILE *f = reply_out ? reply_out : stdout;
+
 	if (last && !show_prompt && n >= PROMPT_LEN &&
 	    memcmp(s + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0)
 		n -= PROMPT_LEN;
-	fwrite(s, 1, n, stdout);
-	fflush(stdout);
+	fwrite(s, 1, n, f);
+	fflush(f);
+}
+
+/* --- -o: a folded profile, checked, then saved ------------------------ */
+
+#define FOLDED_BEGIN "# kprof folded begin"
+#define FOLDED_END "# kprof folded end "
+
+/* A stack line: frames without ';' or blanks, joined by ';', a space,
+ * a count.  Its count in *n. */
+static bool folded_line(const char *l, size_t len, unsigned long long *n)
+{
+	const char *sp = NULL;
+	char digits[24];
+	size_t nd;
+
+	for (size_t i = len; i-- > 0 && !sp;)
+		if (l[i] == ' ')
+			sp = l + i;
+	if (!sp || sp == l || sp[-1] == ';' || l[0] == ';')
+		return false;
+	for (const char *p = l; p < sp; p++)
+		if (*p == ' ' || *p == '\t' || (*p == ';' && p[1] == ';'))
+			return false;
+	nd = (size_t)(l + len - sp - 1);
+	if (!nd || nd >= sizeof(digits) || strspn(sp + 1, "0123456789") < nd)
+		return false;
+	memcpy(digits, sp + 1, nd);
+	digits[nd] = '\0';
+	*n = strtoull(digits, NULL, 10);
+	return true;
+}
+
+/* The block from @begin to the end of its end line, at @next, to @path
+ * when its counts match.  Returns 0 or EXIT_FAIL. */
+static int folded_write(const char *begin, const char *next, const char *endline,
+			unsigned long long lines, unsigned long long samples,
+			const char *path)
+{
+	unsigned long long want_lines, want_samples;
+	FILE *f;
+
+	if (sscanf(endline, FOLDED_END "lines=%llu samples=%llu", &want_lines,
+		   &want_samples) != 2) {
+		fprintf(stderr, "%s: folded profile incomplete: a malformed end line; not saved\n",
+			progname);
+		return EXIT_FAIL;
+	}
+	if (lines != want_lines || samples != want_samples) {
+		fprintf(stderr, "%s: folded profile incomplete: its end line says lines=%llu samples=%llu, %llu lines and %llu samples came; not saved\n",
+			progname, want_lines, want_samples, lines, samples);
+		return EXIT_FAIL;
+	}
+	f = fopen(path, "w");
+	if (!f || fwrite(begin, 1, (size_t)(next - begin), f) != (size_t)(next - begin) ||
+	    fclose(f) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	fprintf(stderr, "%s: saved %s: %llu lines, %llu samples\n", progname, path, lines,
+		samples);
+	return 0;
+}
+
+static bool is_end_line(const char *p, size_t len)
+{
+	return len > strlen(FOLDED_END) && memcmp(p, FOLDED_END, strlen(FOLDED_END)) == 0;
+}
+
+/* Find the block in @text, check it against its end line and write it
+ * to @path.  Returns 0 or EXIT_FAIL. */
+static int folded_save(const char *text, size_t size, const char *path)
+{
+	const char *begin = NULL, *p = text, *end = text + size;
+	unsigned long long lines = 0, samples = 0, n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *next = nl ? nl + 1 : end;
+
+		if (!begin) {
+			if (len == strlen(FOLDED_BEGIN) && memcmp(p, FOLDED_BEGIN, len) == 0)
+				begin = p;
+			/* The end without the beginning: the first datagram was lost. */
+			if (is_end_line(p, len)) {
+				fprintf(stderr, "%s: folded profile incomplete: its begin line never came; not saved\n",
+					progname);
+				return EXIT_FAIL;
+			}
+		} else if (is_end_line(p, len)) {
+			return folded_write(begin, next, p, lines, samples, path);
+		} else if (len && p[0] != '#') {
+			/* A line cut by a lost datagram fails here or in the counts. */
+			if (!folded_line(p, len, &n)) {
+				fprintf(stderr, "%s: folded profile incomplete: not a stack line: %.*s; not saved\n",
+					progname, (int)(len > 80 ? 80 : len), p);
+				return EXIT_FAIL;
+			}
+			lines++;
+			samples += n;
+		}
+		p = next;
+	}
+	if (begin) {
+		fprintf(stderr, "%s: folded profile incomplete: no end line came; not saved\n",
+			progname);
+		return EXIT_FAIL;
+	}
+	fprintf(stderr, "%s: the reply holds no folded profile; not saved:\n", progname);
+	fwrite(text, 1, size, stderr);
+	return EXIT_FAIL;
 }
 
 /* Send @cmd, then print reply datagrams until one ends with the prompt. */
@@ -537,6 +666,7 @@ static int bad_option(int opt, char **argv)
 
 	if (opt == ':')
 		return usage_error(optopt == 'k' ? "-k needs a key file" :
+				   optopt == 'o' ? "-o needs a file to save to" :
 				   "-t needs a number of seconds", NULL);
 	if (optopt)
 		return usage_error("unknown option ", o);
@@ -548,24 +678,29 @@ int main(int argc, char **argv)
 	static const struct option opts[] = {
 		{ "key", required_argument, NULL, 'k' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *target = KSHELL_DEFAULT_HOST ":" KSHELL_DEFAULT_PORT;
 	const char *env = getenv("KSHELL_TIMEOUT");
-	const char *keyfile = NULL, *timeout_arg = NULL;
+	const char *keyfile = NULL, *timeout_arg = NULL, *save = NULL;
+	char *reply = NULL;
+	size_t reply_len = 0;
 	int timeout_s = KSHELL_DEFAULT_TIMEOUT_S;
 	int opt, fd, rc;
 	char *cmd;
 
 	opterr = 0;
 	/* '+': the command's own words may start with '-'. */
-	while ((opt = getopt_long(argc, argv, "+:t:k:h", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:t:k:o:h", opts, NULL)) != -1) {
 		if (opt == 't') {
 			timeout_arg = optarg;
 		} else if (opt == 'k') {
 			keyfile = optarg;
+		} else if (opt == 'o') {
+			save = optarg;
 		} else if (opt == 'h') {
 			usage();
 			return 0;
@@ -587,6 +722,11 @@ int main(int argc, char **argv)
 	key_load(keyfile);
 	if (optind < argc && looks_like_host(argv[optind]))
 		target = argv[optind++];
+	if (optind == argc && save) {
+		fprintf(stderr, "%s: -o saves the reply to a command; give one (profile show folded)\n",
+			progname);
+		return EXIT_USAGE;
+	}
 	if (optind == argc) {
 		fd = kshell_connect(target);
 		return kshell_interactive(fd, target, timeout_s * 1000);
@@ -597,8 +737,20 @@ int main(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	fd = kshell_connect(target);
-	rc = kshell_exchange(fd, cmd, strlen(cmd), timeout_s * 1000, false);
+	if (save && !(reply_out = open_memstream(&reply, &reply_len))) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return EXIT_FAIL;
+	}
+	rc = kshell_status(kshell_exchange(fd, cmd, strlen(cmd), timeout_s * 1000, false),
+			   target, timeout_s * 1000);
+	if (save) {
+		fclose(reply_out);
+		reply_out = NULL;
+		if (rc == 0)
+			rc = folded_save(reply, reply_len, save);
+		free(reply);
+	}
 	free(cmd);
 	close(fd);
-	return kshell_status(rc, target, timeout_s * 1000);
+	return rc;
 }

@@ -75,6 +75,11 @@ const char *hal_timer_tick_source(void)
 	return "tick 100hz";
 }
 
+unsigned hal_timer_hz(void)
+{
+	return HZ;
+}
+
 /* As on x86: twenty ticks, for TCG vCPUs on a loaded host; the wait ends
  * as soon as every CPU answered. */
 uint64_t hal_timer_answer_ns(void)

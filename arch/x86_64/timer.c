@@ -126,6 +126,11 @@ const char *hal_timer_tick_source(void)
 	return "tick 100hz";
 }
 
+unsigned hal_timer_hz(void)
+{
+	return HZ;
+}
+
 /* A CPU answers on its next tick, within two on real hardware.  Under
  * QEMU's TCG every vCPU is a host thread, and on a loaded 2-core host one
  * was seen to miss a 20 ms wait (a CPU left out of a 4-CPU profile), so

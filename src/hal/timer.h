@@ -23,6 +23,11 @@ uint64_t hal_clock_ns(void);
  * "tick/sigprof 100hz").  Any context; the string lives forever. */
 const char *hal_timer_tick_source(void);
 
+/* The tick's real rate in ticks per second per CPU (HZ on a kernel; the
+ * simulator's --hz): what the tick samples at when it is the source.
+ * Any context. */
+unsigned hal_timer_hz(void);
+
 /* How long a CPU of this platform may take to answer a request made
  * through its tick (arm the profiler, acknowledge its stop) before the
  * asker gives up on it: a few ticks on a kernel (more where its CPUs are

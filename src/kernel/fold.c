@@ -24,42 +24,54 @@ static size_t fold_free_slot(const uint32_t *slots, size_t mask,
 }
 
 /* Room for @cap chains, the hash at most half full so probes stay short;
- * the chains already folded move over. */
+ * the chains already folded move over, their callers with them. */
 static int fold_grow(struct fold *f, size_t cap)
 {
-	size_t nslots = 16;
+	size_t nslots = 16, row = f->depth - 1;
 	struct fold_chain *chains;
+	uintptr_t *frames;
 	uint32_t *slots;
 
 	while (nslots < 2 * cap)
 		nslots *= 2;
 	chains = kmalloc((cap ? cap : 1) * sizeof(*chains));
+	frames = kmalloc((cap && row ? cap * row : 1) * sizeof(*frames));
 	slots = kmalloc(nslots * sizeof(*slots));
-	if (!chains || !slots) {
+	if (!chains || !slots || !frames) {
 		kfree(chains);
+		kfree(frames);
 		kfree(slots);
 		return -ENOMEM;
 	}
 	kmemset(slots, 0, nslots * sizeof(*slots));
+	if (f->nchains && row)
+		kmemcpy(frames, f->frames, f->nchains * row * sizeof(*frames));
 	for (size_t c = 0; c < f->nchains; c++) {
 		chains[c] = f->chains[c];
+		chains[c].callers = frames + chains[c].slot * row;
 		slots[fold_free_slot(slots, nslots - 1, &chains[c])] = (uint32_t)c + 1;
 	}
 	kfree(f->chains);
+	kfree(f->frames);
 	kfree(f->slots);
 	f->chains = chains;
+	f->frames = frames;
 	f->slots = slots;
 	f->mask = nslots - 1;
 	f->cap = cap;
 	return 0;
 }
 
-int fold_init(struct fold *f, size_t max_records)
+int fold_init(struct fold *f, size_t limit, unsigned depth)
 {
 	kmemset(f, 0, sizeof(*f));
-	f->limit = max_records;
-	if (fold_grow(f, max_records < FOLD_INITIAL_CHAINS ? max_records
-							  : FOLD_INITIAL_CHAINS) < 0) {
+	if (depth < 1)
+		depth = 1;
+	if (depth > PROF_MAX_FRAMES)
+		depth = PROF_MAX_FRAMES;
+	f->depth = depth;
+	f->limit = limit;
+	if (fold_grow(f, limit < FOLD_INITIAL_CHAINS ? limit : FOLD_INITIAL_CHAINS) < 0) {
 		fold_free(f);
 		return -ENOMEM;
 	}
@@ -69,10 +81,13 @@ int fold_init(struct fold *f, size_t max_records)
 void fold_free(struct fold *f)
 {
 	kfree(f->chains);
+	kfree(f->frames);
 	kfree(f->slots);
 	f->chains = NULL;
+	f->frames = NULL;
 	f->slots = NULL;
 	f->nchains = f->cap = f->limit = 0;
+	f->samples = 0;
 }
 
 /* A frame outside the image, on a platform that names such code, folds
@@ -82,8 +97,10 @@ static uintptr_t fold_frame(uintptr_t addr, const char *foreign)
 	return foreign && !sym_in_image(addr) ? FOLD_FOREIGN : addr;
 }
 
-/* The chain a record folds into, before its leaf offset is merged. */
-static void fold_key(const struct prof_record *r, struct fold_chain *k)
+/* The chain a record folds into, before its leaf offset is merged;
+ * @callers (PROF_MAX_FRAMES - 1 words) holds its return addresses. */
+static void fold_key(const struct prof_record *r, struct fold_chain *k,
+		     uintptr_t *callers)
 {
 	const char *foreign = hal_trap_foreign_name();
 	struct sym_hit hit;
@@ -103,9 +120,12 @@ static void fold_key(const struct prof_record *r, struct fold_chain *k)
 	} else {
 		k->leaf = ip;
 	}
+	k->pid = r->pid;
+	k->count = 1;
 	k->ncallers = n;
+	k->callers = callers;
 	for (uint32_t i = 0; i < n; i++)
-		k->callers[i] = fold_frame(r->frames[i + 1], foreign);
+		callers[i] = fold_frame(r->frames[i + 1], foreign);
 }
 
 static uint64_t fold_hash(const struct fold_chain *k)
@@ -115,6 +135,7 @@ static uint64_t fold_hash(const struct fold_chain *k)
 
 	h = (h ^ k->leaf) * 0x100000001b3ull;
 	h = (h ^ (k->name != NULL)) * 0x100000001b3ull;
+	h = (h ^ (uint32_t)k->pid) * 0x100000001b3ull;
 	h = (h ^ k->ncallers) * 0x100000001b3ull;
 	for (uint32_t i = 0; i < k->ncallers; i++)
 		h = (h ^ k->callers[i]) * 0x100000001b3ull;
@@ -124,7 +145,7 @@ static uint64_t fold_hash(const struct fold_chain *k)
 static bool fold_same(const struct fold_chain *a, const struct fold_chain *b)
 {
 	if (a->leaf != b->leaf || (a->name != NULL) != (b->name != NULL) ||
-	    a->ncallers != b->ncallers)
+	    a->pid != b->pid || a->ncallers != b->ncallers)
 		return false;
 	for (uint32_t i = 0; i < a->ncallers; i++)
 		if (a->callers[i] != b->callers[i])
@@ -132,39 +153,60 @@ static bool fold_same(const struct fold_chain *a, const struct fold_chain *b)
 	return true;
 }
 
-int fold_add(struct fold *f, const struct prof_record *r)
+int fold_merge(struct fold *f, const struct fold_chain *key)
 {
-	struct fold_chain k;
-	size_t i;
+	struct fold_chain k = *key;
+	struct fold_chain *c;
+	size_t i, row = f->depth - 1;
 
-	fold_key(r, &k);
+	if (k.ncallers > row)
+		k.ncallers = (uint32_t)row;
 	for (i = fold_hash(&k) & f->mask; f->slots[i]; i = (i + 1) & f->mask) {
-		struct fold_chain *c = &f->chains[f->slots[i] - 1];
-
+		c = &f->chains[f->slots[i] - 1];
 		if (fold_same(c, &k)) {
 			if (k.lo < c->lo)
 				c->lo = k.lo;
 			if (k.hi > c->hi)
 				c->hi = k.hi;
-			c->count++;
-			f->samples++;
+			c->cpus |= k.cpus;
+			c->count += k.count;
+			f->samples += k.count;
 			return 0;
 		}
 	}
 	if (f->nchains == f->cap) {
 		size_t cap = f->cap * 2 < f->limit ? f->cap * 2 : f->limit;
 
-		/* Past the limit means more records than fold_init() was
-		 * promised: a caller bug, refused rather than overrun. */
-		if (cap <= f->cap || fold_grow(f, cap) < 0)
+		if (cap <= f->cap)
+			return -ENOSPC;
+		if (fold_grow(f, cap) < 0)
 			return -ENOMEM;
 		i = fold_free_slot(f->slots, f->mask, &k);
 	}
-	k.count = 1;
-	f->chains[f->nchains] = k;
+	c = &f->chains[f->nchains];
+	*c = k;
+	c->slot = (uint32_t)f->nchains;
+	c->callers = f->frames + c->slot * row;
+	for (uint32_t j = 0; j < k.ncallers; j++)
+		c->callers[j] = k.callers[j];
 	f->slots[i] = (uint32_t)++f->nchains;
-	f->samples++;
+	f->samples += k.count;
 	return 0;
+}
+
+int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu)
+{
+	uintptr_t callers[PROF_MAX_FRAMES - 1];
+	struct fold_chain k;
+
+	fold_key(r, &k, callers);
+	k.cpus = cpu < 32 ? 1u << cpu : 0;
+	return fold_merge(f, &k);
+}
+
+int fold_add(struct fold *f, const struct prof_record *r)
+{
+	return fold_add_cpu(f, r, 0);
 }
 
 /* True when @a prints before @b. */
@@ -179,7 +221,7 @@ static bool fold_before(const struct fold_chain *a, const struct fold_chain *b)
 	for (uint32_t i = 0; i < a->ncallers; i++)
 		if (a->callers[i] != b->callers[i])
 			return a->callers[i] < b->callers[i];
-	return false;
+	return a->pid < b->pid;
 }
 
 static void fold_swap(struct fold_chain *a, struct fold_chain *b)

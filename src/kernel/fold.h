@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Folding samples into call chains (DESIGN §3 "Report format").  The leaf
  * folds by symbol, carrying the span of offsets seen; callers fold by
- * exact return address.  Task context: the table lives on the heap. */
+ * exact return address; each chain remembers its task and the CPUs that
+ * sampled it.  Task context: the table lives on the heap. */
 #ifndef KPROF_KERNEL_FOLD_H
 #define KPROF_KERNEL_FOLD_H
 
@@ -23,32 +24,48 @@ struct fold_chain {
 	uintptr_t leaf;			/* FOLD_FOREIGN: outside the image */
 	const char *name;
 	uintptr_t lo, hi;	/* offsets of frame 0 seen, within the symbol */
+	int32_t pid;		/* the task sampled (part of the identity) */
+	uint32_t cpus;		/* CPUs that took its samples (merged) */
 	uint32_t ncallers;
-	uintptr_t callers[PROF_MAX_FRAMES - 1];
+	uint32_t slot;		/* where its callers live in the table */
+	/* Return addresses, nearest first: ncallers of them.  Points into
+	 * the table's frame pool, whose rows are sized by its depth. */
+	uintptr_t *callers;
 };
 
 struct fold {
 	struct fold_chain *chains;	/* distinct chains, nchains of them */
+	uintptr_t *frames;		/* cap rows of depth - 1 callers */
 	size_t nchains, cap;
-	size_t limit;			/* most chains there can be: one per record */
+	size_t limit;			/* most chains it may hold */
+	unsigned depth;			/* frames a chain keeps, leaf included */
 	uint32_t *slots;		/* open hash: chain index + 1, 0 = empty */
 	size_t mask;
-	uint64_t samples;
+	uint64_t samples;		/* samples in its chains */
 };
 
-/* A table for at most @max_records samples.  It starts small and grows
- * as distinct chains appear: samples mostly share a few hundred chains,
- * and a table sized for every record being distinct would touch
- * megabytes for nothing.  Returns 0 or -ENOMEM. */
-int fold_init(struct fold *f, size_t max_records);
+/* A table of at most @limit chains of at most @depth frames (1 to
+ * PROF_MAX_FRAMES).  It starts small and grows as distinct chains appear:
+ * samples mostly share a few hundred chains, and a table sized for every
+ * sample being distinct would touch megabytes for nothing.  Returns 0
+ * or -ENOMEM. */
+int fold_init(struct fold *f, size_t limit, unsigned depth);
 
-/* Fold one record.  At most max_records calls.  Returns 0, or -ENOMEM
- * when the table could not grow (the record is then not counted). */
+/* Fold one record, taken on @cpu.  Returns 0; -ENOSPC when the chain is
+ * new and the table already holds @limit chains, -ENOMEM when it could
+ * not grow (the record is then not counted: the caller counts it). */
+int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu);
+/* The same for a record of cpu 0. */
 int fold_add(struct fold *f, const struct prof_record *r);
 
+/* Fold @k->count samples of chain @k (merging its span and CPUs), as a
+ * view re-folds a session's chains.  Callers beyond the table's depth
+ * are cut.  Returns as fold_add_cpu(). */
+int fold_merge(struct fold *f, const struct fold_chain *k);
+
 /* Order the chains hottest first; ties go to the lower leaf address,
- * then the shorter chain, then the lower return addresses, so one set of
- * samples always prints the same report. */
+ * then the shorter chain, then the lower return addresses, then the
+ * lower pid, so one set of samples always prints the same report. */
 void fold_sort(struct fold *f);
 
 void fold_free(struct fold *f);

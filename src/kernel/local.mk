@@ -3,6 +3,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/backtrace.c %reldir%/backtrace.h \
 	%reldir%/cmdline.c %reldir%/cmdline.h \
 	%reldir%/console.c %reldir%/console.h \
+	%reldir%/deep.c \
 	%reldir%/heap.c %reldir%/heap.h \
 	%reldir%/kernel.c %reldir%/kernel.h \
 	%reldir%/page.c %reldir%/page.h \

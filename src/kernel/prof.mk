@@ -3,4 +3,6 @@
 src_libkprof_la_SOURCES += \
 	%reldir%/fold.c %reldir%/fold.h \
 	%reldir%/profiler.c %reldir%/profiler.h \
-	%reldir%/report.c %reldir%/report.h
+	%reldir%/report.c %reldir%/report.h \
+	%reldir%/session.c %reldir%/session.h \
+	%reldir%/views.c

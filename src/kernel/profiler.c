@@ -5,6 +5,7 @@
 #include "hal/pmu.h"
 #include "hal/timer.h"
 #include "kernel/cmdline.h"
+#include "kernel/fold.h"
 #include "kernel/heap.h"
 #include "kernel/report.h"
 #include "kernel/sched.h"
@@ -21,9 +22,11 @@
  * own: a sample on one CPU must not pull the line another CPU is
  * writing its own sample into. */
 struct prof_cpu {
-	struct prof_record *buf;	/* PROF_BUF records, never freed */
-	uint32_t count;			/* published with a release store */
-	uint64_t dropped;		/* buffer full */
+	uintptr_t *ring;		/* PROF_RING_WORDS, never freed */
+	uint64_t head;			/* records written: release store */
+	uint64_t start;			/* head when this CPU began the run */
+	uint64_t tail;			/* records the drain took: release store */
+	uint64_t dropped;		/* ring full */
 	uint64_t late;			/* claimed outside the window, not kept */
 	uint64_t errors;		/* the platform failed to arm or disarm */
 	uint64_t throttled;		/* the longest throttled period, 0 if none */
@@ -31,7 +34,13 @@ struct prof_cpu {
 	unsigned armed_gen;		/* the last run it acknowledged arming for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
 	bool armed;			/* the counter's overflows are ours */
+	/* The clock and the scheduler's idle time when it armed and when
+	 * it acknowledged the stop: its idle share of the window. */
+	uint64_t t0, idle0, t1, idle1;
 } __attribute__((aligned(HAL_CACHELINE)));
+
+/* A ring record is a word of pid and frame count, then its frames. */
+_Static_assert(sizeof(uintptr_t) == 8, "a record's first word packs pid and count");
 
 static struct prof_cpu prof_cpus[HAL_MAX_CPUS];
 
@@ -46,6 +55,9 @@ static unsigned prof_open_gen;
 /* The run's sample source; written before the generation is published. */
 static bool prof_use_counter;
 static uint64_t prof_period;
+/* Frames per record, and records per ring at that depth. */
+static unsigned prof_depth = PROF_DEPTH_DEFAULT;
+static uint64_t prof_cap = PROF_BUF;
 
 /* What the boot asked for: profile.source=auto|pmu|tick. */
 enum prof_source { PROF_SOURCE_AUTO, PROF_SOURCE_PMU, PROF_SOURCE_TICK };
@@ -61,26 +73,44 @@ static struct hal_pmu_info pmu_info;
 static unsigned run_gen, last_gen;
 static uint32_t run_cpus, run_missing, run_unarmed;
 static uint64_t run_start_ns, run_stop_ns, run_wait_ns, run_arm_wait_ns;
+static unsigned run_hz;
+
+/* The session's folded data, and the one drain that may read the rings
+ * at a time (each ring has one consumer). */
+static struct prof_data prof_data;
+static bool prof_draining;
+static unsigned data_gen;		/* the run prof_data is filling */
+static unsigned collected_gen;		/* the run whose books are closed */
+static unsigned drain_synced[HAL_MAX_CPUS];	/* run whose start it read */
+static size_t prof_fold_chains = PROF_FOLD_CHAINS;
 
 /* ---- sampling: interrupts off, lock-free, allocation-free ---- */
 
 static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
 {
-	uint32_t n = c->count;
-	struct prof_record *r;
+	uint64_t head = c->head, stride = 1 + prof_depth;
+	uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
+	uintptr_t *slot;
 	struct task *t;
+	size_t n;
+	int pid;
 
-	if (n >= PROF_BUF) {
+	/* Until the drain has caught up with this run, what it has not
+	 * taken of an older one does not count against this one. */
+	if ((int64_t)(tail - c->start) < 0)
+		tail = c->start;
+	if (head - tail >= prof_cap) {
 		c->dropped++;
 		return;
 	}
-	r = &c->buf[n];
+	slot = c->ring + (head % prof_cap) * stride;
 	/* The interrupted task: an interrupt runs on its CPU's current. */
 	t = this_cpu()->current;
-	r->pid = t ? t->pid : 0;
-	r->nframes = (uint32_t)stacktrace_from_trap(tf, r->frames, PROF_MAX_FRAMES);
-	/* The record is whole before the report can count it. */
-	__atomic_store_n(&c->count, n + 1, __ATOMIC_RELEASE);
+	pid = t ? t->pid : 0;
+	n = stacktrace_from_trap(tf, slot + 1, prof_depth);
+	slot[0] = (uintptr_t)(uint32_t)pid | (uintptr_t)n << 32;
+	/* The record is whole before the drain can take it. */
+	__atomic_store_n(&c->head, head + 1, __ATOMIC_RELEASE);
 }
 
 /* Empty this CPU's buffer for run @gen.  The overflow handler samples
@@ -89,13 +119,13 @@ static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
  * rather than mixing it into either run. */
 static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
 {
-	__atomic_store_n(&c->count, 0, __ATOMIC_RELAXED);
+	c->start = c->head;
 	c->dropped = 0;
 	c->late = 0;
 	c->errors = 0;
 	c->throttled = 0;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELAXED);
+	/* The drain reads start once it sees the new generation. */
+	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELEASE);
 }
 
 static void prof_cpu_arm(struct prof_cpu *c)
@@ -133,10 +163,12 @@ static void prof_cpu_stopped(struct prof_cpu *c)
 	if (c->armed)
 		prof_cpu_disarm(c);
 	stopped = __atomic_load_n(&prof_stop_gen, __ATOMIC_ACQUIRE);
-	if (!stopped || !c->buf || c->ack == stopped)
+	if (!stopped || !c->ring || c->ack == stopped)
 		return;
 	if (c->gen_seen != stopped)
 		prof_cpu_reset(c, stopped);
+	c->t1 = hal_clock_ns();
+	c->idle1 = sched_idle_ns();
 	__atomic_store_n(&c->ack, stopped, __ATOMIC_RELEASE);
 }
 
@@ -149,7 +181,7 @@ void prof_tick(struct trap_frame *tf)
 		prof_cpu_stopped(c);
 		return;
 	}
-	if (!c->buf)
+	if (!c->ring)
 		return;		/* not running when the run started */
 	if (c->gen_seen != gen)
 		prof_cpu_reset(c, gen);
@@ -158,6 +190,8 @@ void prof_tick(struct trap_frame *tf)
 	if (prof_use_counter && !c->armed)
 		prof_cpu_arm(c);
 	if (c->armed_gen != gen) {
+		c->t0 = hal_clock_ns();
+		c->idle0 = sched_idle_ns();
 		/* The session opens the window once every CPU got here. */
 		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
 		return;
@@ -257,7 +291,7 @@ const char *prof_source_name(const struct hal_pmu_info *info)
 	return prof_counter_usable(info) ? info->source : hal_timer_tick_source();
 }
 
-/* Buffers for every running CPU, once: a straggler may still be inside a
+/* Rings for every running CPU, once: a straggler may still be inside a
  * sample of an old run, so they are never freed.  The session's holder
  * only, with no spinlock held (the heap may need pages). */
 static int prof_alloc_buffers(void)
@@ -269,10 +303,10 @@ static int prof_alloc_buffers(void)
 	for (unsigned cpu = 0; cpu < n; cpu++) {
 		struct prof_cpu *c = &prof_cpus[cpu];
 
-		if (c->buf)
+		if (c->ring)
 			continue;
-		c->buf = kmalloc(PROF_BUF * sizeof(*c->buf));
-		if (!c->buf)
+		c->ring = kmalloc(PROF_RING_WORDS * sizeof(*c->ring));
+		if (!c->ring)
 			return -ENOMEM;
 	}
 	return 0;
@@ -304,10 +338,33 @@ void prof_counters_release(void)
 	prof_release();
 }
 
+/* A fresh fold table and books for the run about to start. */
+static int prof_data_reset(const struct prof_options *opt, const char *source)
+{
+	fold_free(&prof_data.fold);
+	kmemset(&prof_data, 0, sizeof(prof_data));
+	if (fold_init(&prof_data.fold, prof_fold_chains, opt->depth) < 0)
+		return -ENOMEM;
+	prof_data.depth = opt->depth;
+	prof_data.hz = run_hz;
+	prof_data.source = source;
+	prof_data.counter = prof_use_counter;
+	prof_data.pid = opt->pid;
+	return 0;
+}
+
 int prof_start(void)
+{
+	struct prof_options opt = { PROF_DEPTH_DEFAULT, PROF_COUNTER_HZ, PROF_PID_ALL };
+
+	return prof_start_with(&opt);
+}
+
+int prof_start_with(const struct prof_options *opt)
 {
 	unsigned long flags = spin_lock_irqsave(&prof_lock);
 	const struct hal_pmu_info *info = &pmu_info;
+	unsigned depth = opt->depth, hz = opt->hz;
 
 	if (prof_busy) {
 		spin_unlock_irqrestore(&prof_lock, flags);
@@ -323,10 +380,22 @@ int prof_start(void)
 	}
 	run_cpus = 0;
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
-		if (prof_cpus[cpu].buf)
+		if (prof_cpus[cpu].ring)
 			run_cpus |= 1u << cpu;
+	if (depth < PROF_DEPTH_MIN || depth > PROF_MAX_FRAMES)
+		depth = PROF_DEPTH_DEFAULT;
+	if (hz < PROF_HZ_MIN || hz > PROF_HZ_MAX)
+		hz = PROF_COUNTER_HZ;
 	prof_use_counter = prof_counter_usable(info);
-	prof_period = prof_use_counter ? info->events_per_sec / PROF_COUNTER_HZ : 0;
+	prof_period = prof_use_counter ? info->events_per_sec / hz : 0;
+	run_hz = prof_use_counter ? hz : hal_timer_hz();
+	prof_depth = depth;
+	prof_cap = PROF_RING_WORDS / (1 + depth);
+	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid },
+			    prof_source_name(info)) < 0) {
+		prof_release();
+		return -ENOMEM;
+	}
 	if (++last_gen == 0)
 		last_gen = 1;
 	run_gen = last_gen;
@@ -336,6 +405,8 @@ int prof_start(void)
 	run_arm_wait_ns = 0;
 	run_start_ns = 0;
 	run_stop_ns = 0;
+	data_gen = run_gen;
+	collected_gen = 0;
 	__atomic_store_n(&prof_gen, run_gen, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -400,42 +471,169 @@ uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 	return pending;
 }
 
-int prof_report(struct out *o, int pid, unsigned chains)
+/* ---- draining the rings into the session's fold table ---- */
+
+/* The name of @pid, copied while the task list is held. */
+struct prof_name_find {
+	int pid;
+	char *name;
+};
+
+static void prof_name_match(struct task *t, void *ctx)
 {
-	struct prof_segment segs[HAL_MAX_CPUS];
-	struct prof_report_in in = {
-		.window_ns = run_stop_ns - run_start_ns,
-		.source = prof_use_counter ? pmu_info.source : hal_timer_tick_source(),
-		.counter = prof_use_counter,
-		.pid = pid,
-		.chains = chains,
-		.missing = run_missing,
-		.wait_ns = run_wait_ns,
-		.unarmed = run_unarmed & ~run_missing,
-		.arm_wait_ns = run_arm_wait_ns,
-		.segs = segs,
-	};
+	struct prof_name_find *f = ctx;
+
+	if (t->pid == f->pid)
+		kstrlcpy(f->name, t->name, PROF_TASK_NAME_MAX);
+}
+
+/* Remember @pid's name the first time the session sees it: a task may
+ * be gone by the time a view prints. */
+static void prof_note_task(int pid)
+{
+	struct prof_data *d = &prof_data;
+	struct prof_name_find f;
+
+	for (unsigned i = d->ntasks; i-- > 0;)
+		if (d->tasks[i].pid == pid)
+			return;
+	if (d->ntasks == PROF_TASK_NAMES)
+		return;
+	d->tasks[d->ntasks].pid = pid;
+	kstrlcpy(d->tasks[d->ntasks].name, "?", PROF_TASK_NAME_MAX);
+	f.pid = pid;
+	f.name = d->tasks[d->ntasks].name;
+	task_for_each(prof_name_match, &f);
+	d->ntasks++;
+}
+
+static void prof_take(unsigned cpu, const uintptr_t *slot)
+{
+	struct prof_data *d = &prof_data;
+	struct prof_record r;
+	uint32_t n = (uint32_t)(slot[0] >> 32);
+	int err;
+
+	r.pid = (int32_t)(uint32_t)slot[0];
+	r.nframes = n < prof_depth ? n : prof_depth;
+	kmemcpy(r.frames, slot + 1, r.nframes * sizeof(r.frames[0]));
+	d->samples++;
+	d->cpu_samples[cpu]++;
+	if (!d->ntasks || r.pid != d->tasks[d->ntasks - 1].pid)
+		prof_note_task(r.pid);
+	err = fold_add_cpu(&d->fold, &r, cpu);
+	if (err < 0) {
+		/* A new chain the table has no room for: counted, never lost. */
+		d->other++;
+		d->other_cpus |= 1u << cpu;
+	}
+}
+
+/* Take what @cpu has published since the last drain.  A CPU is read once
+ * its tick has begun this run (its start is then this run's). */
+static void prof_drain_cpu(unsigned cpu)
+{
+	struct prof_cpu *c = &prof_cpus[cpu];
+	uint64_t stride = 1 + prof_depth, head, tail;
+
+	if (__atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
+		return;
+	if (drain_synced[cpu] != data_gen) {
+		__atomic_store_n(&c->tail, c->start, __ATOMIC_RELEASE);
+		drain_synced[cpu] = data_gen;
+	}
+	tail = c->tail;
+	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+	for (; tail != head; tail++)
+		prof_take(cpu, c->ring + (tail % prof_cap) * stride);
+	/* The slots are the sampler's again. */
+	__atomic_store_n(&c->tail, tail, __ATOMIC_RELEASE);
+}
+
+/* Under the drain flag: every CPU of the run that armed, and that
+ * answered the stop once the stop was waited for. */
+static void prof_drain_locked(uint32_t skip)
+{
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if (((run_cpus & ~skip) >> cpu) & 1)
+			prof_drain_cpu(cpu);
+}
+
+static bool prof_drain_claim(void)
+{
+	return !__atomic_exchange_n(&prof_draining, true, __ATOMIC_ACQUIRE);
+}
+
+static void prof_drain_release(void)
+{
+	__atomic_store_n(&prof_draining, false, __ATOMIC_RELEASE);
+}
+
+int prof_drain(void)
+{
+	if (!data_gen || collected_gen == data_gen)
+		return 0;
+	if (!prof_drain_claim())
+		return -EBUSY;
+	prof_drain_locked(run_unarmed);
+	prof_drain_release();
+	return 0;
+}
+
+void prof_collect(void)
+{
+	struct prof_data *d = &prof_data;
+	uint32_t skip = run_missing | run_unarmed;
 	uint64_t throttled = 0;
 
+	if (!data_gen || collected_gen == data_gen)
+		return;
+	/* A periodic drain may be under way on another CPU: it finishes
+	 * soon, and the rest is ours. */
+	while (!prof_drain_claim())
+		sched_yield_cpu();
+	prof_drain_locked(skip);
+	prof_drain_release();
+	d->window_ns = run_stop_ns - run_start_ns;
+	d->missing = run_missing;
+	d->wait_ns = run_wait_ns;
+	d->unarmed = run_unarmed & ~run_missing;
+	d->arm_wait_ns = run_arm_wait_ns;
+	d->run_cpus = run_cpus & ~skip;
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		struct prof_cpu *c = &prof_cpus[cpu];
 
-		if (!((run_cpus >> cpu) & 1) ||
-		    (((run_missing | run_unarmed) >> cpu) & 1))
+		if (!((d->run_cpus >> cpu) & 1))
 			continue;
-		segs[in.nsegs].cpu = cpu;
-		segs[in.nsegs].recs = c->buf;
-		segs[in.nsegs].count = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE);
-		segs[in.nsegs].dropped = c->dropped;
-		in.errors += c->errors;
+		d->dropped += c->dropped;
+		d->errors += c->errors;
 		if (c->throttled > throttled)
 			throttled = c->throttled;
-		in.nsegs++;
+		if (c->t1 > c->t0 && c->idle1 >= c->idle0) {
+			d->cpu_ns[cpu] = c->t1 - c->t0;
+			d->cpu_idle_ns[cpu] = c->idle1 - c->idle0;
+		}
 	}
 	/* The slowest CPU's rate: the one the header names. */
 	if (throttled)
-		in.throttled_hz = pmu_info.events_per_sec / throttled;
-	return prof_report_print(o, &in);
+		d->throttled_hz = pmu_info.events_per_sec / throttled;
+	collected_gen = data_gen;
+}
+
+const struct prof_data *prof_last(void)
+{
+	return collected_gen && collected_gen == data_gen ? &prof_data : NULL;
+}
+
+int prof_report(struct out *o, int pid, unsigned chains)
+{
+	prof_collect();
+	return prof_view_text(o, &prof_data, pid, chains);
+}
+
+void prof_set_fold_chains(size_t chains)
+{
+	prof_fold_chains = chains ? chains : PROF_FOLD_CHAINS;
 }
 
 void prof_end(void)
@@ -450,7 +648,7 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
 {
 	const struct prof_cpu *c = &prof_cpus[cpu];
 
-	st->stored = __atomic_load_n(&c->count, __ATOMIC_ACQUIRE);
+	st->stored = (uint32_t)(__atomic_load_n(&c->head, __ATOMIC_ACQUIRE) - c->start);
 	st->dropped = c->dropped;
 	st->late = c->late;
 	st->errors = c->errors;
@@ -458,10 +656,22 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
 	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);
 }
 
-const struct prof_record *prof_cpu_records(unsigned cpu, size_t *n)
+bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r)
 {
-	*n = __atomic_load_n(&prof_cpus[cpu].count, __ATOMIC_ACQUIRE);
-	return prof_cpus[cpu].buf;
+	const struct prof_cpu *c = &prof_cpus[cpu];
+	uint64_t head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
+	uint64_t idx = c->start + i;
+	const uintptr_t *slot;
+
+	if (!c->ring || idx >= head || head - idx > prof_cap)
+		return false;
+	slot = c->ring + (idx % prof_cap) * (1 + prof_depth);
+	r->pid = (int32_t)(uint32_t)slot[0];
+	r->nframes = (uint32_t)(slot[0] >> 32);
+	if (r->nframes > prof_depth)
+		r->nframes = prof_depth;
+	kmemcpy(r->frames, slot + 1, r->nframes * sizeof(r->frames[0]));
+	return true;
 }
 
 bool prof_cpu_armed(unsigned cpu)

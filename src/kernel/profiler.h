@@ -28,10 +28,25 @@ struct hal_pmu_info;
 struct out;
 struct trap_frame;
 
-/* Records per CPU: 2 s at the counter's ~1 kHz with room to spare. */
+/* Records per CPU ring at the default depth: 4 s at the counter's
+ * default 1 kHz, and the ring is drained at least every
+ * PROF_DRAIN_MS.  Deeper records take more room each: the ring is
+ * PROF_RING_WORDS words whatever the depth. */
 #define PROF_BUF 4096
-/* Frame 0 (the interrupted instruction) and up to 7 callers. */
-#define PROF_MAX_FRAMES 8
+/* The most frames a sample keeps: frame 0 (the interrupted
+ * instruction) and up to 31 callers (`depth=`). */
+#define PROF_MAX_FRAMES 32
+#define PROF_DEPTH_MIN 1
+#define PROF_DEPTH_DEFAULT 8
+/* A record is one word of pid and frame count, then its frames. */
+#define PROF_RING_WORDS (PROF_BUF * (1 + PROF_DEPTH_DEFAULT))
+/* How often a session's samples move from the rings into its fold
+ * table, at most: from task context, while the window runs. */
+#define PROF_DRAIN_MS 50
+/* Distinct chains a session's fold table holds; samples of chains
+ * beyond it are counted as `other`.  Memory is bounded by this, not by
+ * how long a session runs. */
+#define PROF_FOLD_CHAINS 4096
 
 #define PROF_WINDOW_MIN_MS 1
 #define PROF_WINDOW_MAX_MS 2000
@@ -39,8 +54,11 @@ struct trap_frame;
 #define PROF_CHAINS_MIN 1
 #define PROF_CHAINS_MAX 128		/* the report keeps this many chains */
 #define PROF_CHAINS_DEFAULT 8
-/* The counter's sampling rate per CPU; the period is derived from it. */
+/* The counter's sampling rate per CPU (`hz=`, default); the period is
+ * derived from it. */
 #define PROF_COUNTER_HZ 1000
+#define PROF_HZ_MIN 10
+#define PROF_HZ_MAX 10000
 /* How long the report waits for every CPU to acknowledge the stop, at
  * least: a CPU answers on its next tick (10 ms), plus disarm's tens of
  * us.  A platform whose CPUs may answer later says so
@@ -51,7 +69,9 @@ struct trap_frame;
 
 
 /* One sample: the task it is charged to and its call chain, unresolved.
- * frames[0] is the interrupted instruction, the rest return addresses. */
+ * frames[0] is the interrupted instruction, the rest return addresses.
+ * The rings hold records of the session's depth; this is the unpacked
+ * form the fold and the tests use. */
 struct prof_record {
 	int32_t pid;
 	uint32_t nframes;
@@ -91,11 +111,28 @@ bool prof_counter_required_but_absent(const struct hal_pmu_info *info);
  * the tick (hal_timer_tick_source()). */
 const char *prof_source_name(const struct hal_pmu_info *info);
 
+/* What a session samples with: frames per sample and samples per second
+ * per CPU (the counter's rate; with the tick as the source it is the
+ * tick's own rate whatever is asked). */
+struct prof_options {
+	unsigned depth;		/* PROF_DEPTH_MIN..PROF_MAX_FRAMES */
+	unsigned hz;		/* PROF_HZ_MIN..PROF_HZ_MAX */
+	int pid;		/* the views' task, or PROF_PID_ALL */
+};
+
 /* Begin a session: run the probe if it has not run, allocate the per-CPU
- * buffers the first time (never freed), and publish a new run generation.
- * Returns 0, -EBUSY when another session holds the profiler, or -ENOMEM.
- * Task context. */
+ * rings the first time (never freed) and the session's fold table, and
+ * publish a new run generation.  Returns 0, -EBUSY when another session
+ * holds the profiler, or -ENOMEM.  Task context. */
+int prof_start_with(const struct prof_options *opt);
+/* The same with the defaults: depth 8, 1000 Hz. */
 int prof_start(void);
+
+/* Move what the CPUs have sampled so far from their rings into the
+ * session's fold table, so that the rings never fill however long it
+ * runs.  Returns 0, or -EBUSY when another task is draining (its drain
+ * takes these samples).  Task context, while a session runs. */
+int prof_drain(void);
 
 /* Wait until every CPU of the run has armed for it on its own tick, at
  * most @budget_ns by hal_clock_ns(), calling @pause(@ctx) between polls
@@ -130,10 +167,21 @@ void prof_stop(void);
 uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 			   void *ctx);
 
-/* Fold the run's samples of task @pid (PROF_PID_ALL: every task) and
- * print the report with the @chains hottest chains.  Returns 0, or
- * -ENOMEM (nothing printed) when the chain table cannot be allocated.
- * Task context, after prof_wait_stopped(). */
+/* Take the run's last samples into its fold table and close its
+ * books (window, missing CPUs, drops, idle time): from now on the
+ * session's data (prof_last()) is whole and stays until the next
+ * prof_start().  Idempotent.  Task context, after prof_wait_stopped(). */
+void prof_collect(void);
+
+/* The data of the last collected session, or NULL when there is none.
+ * Stable until the next prof_start(). */
+struct prof_data;
+const struct prof_data *prof_last(void);
+
+/* Collect, then print the text report of task @pid's samples
+ * (PROF_PID_ALL: every task) with the @chains hottest chains.  Returns
+ * 0, or -ENOMEM (nothing printed) when the view's table cannot be
+ * allocated.  Task context, after prof_wait_stopped(). */
 int prof_report(struct out *o, int pid, unsigned chains);
 
 /* End the session (stopping the run if it still runs): the next
@@ -142,7 +190,7 @@ void prof_end(void);
 
 /* A CPU's view of the current or last run, for tests and diagnostics. */
 struct prof_cpu_stats {
-	uint32_t stored;	/* records in its buffer */
+	uint32_t stored;	/* records it wrote in the run */
 	uint64_t dropped;	/* samples lost to a full buffer */
 	uint64_t late;		/* overflows claimed outside the window, not stored */
 	uint64_t errors;	/* hal_pmu_arm()/hal_pmu_disarm() failures */
@@ -151,9 +199,14 @@ struct prof_cpu_stats {
 };
 void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st);
 
-/* The records @cpu stored, *n of them; NULL before its first run.  Only
- * stable once that CPU acknowledged the stop. */
-const struct prof_record *prof_cpu_records(unsigned cpu, size_t *n);
+/* Record @i of @cpu's run, unpacked into @r; false when it has not
+ * been written or its slot was reused.  Only stable once that CPU
+ * acknowledged the stop, for tests and diagnostics. */
+bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r);
+
+/* The fold table's size for the next sessions (PROF_FOLD_CHAINS by
+ * default), so a test can fill it.  Task context, no session running. */
+void prof_set_fold_chains(size_t chains);
 
 /* Where @cpu's share of the profiler's state lives, for the test that
  * pins that no two CPUs share a cache line. */

@@ -6,20 +6,12 @@
 #include "kernel/fold.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 
-/* Frame 0 outside the image, where the platform names such code: host
- * library code keeps no frame pointer, so the walk starts from our
- * caller's frame and that immediate caller is not known. */
-static bool report_foreign_leaf(const struct prof_record *r)
+static bool report_keeps(int pid, const struct fold_chain *c)
 {
-	return hal_trap_foreign_name() && r->nframes && !sym_in_image(r->frames[0]);
-}
-
-static bool report_keeps(const struct prof_report_in *in,
-			 const struct prof_record *r)
-{
-	return in->pid == PROF_PID_ALL || r->pid == in->pid;
+	return pid == PROF_PID_ALL || c->pid == pid;
 }
 
 /* "31.2%": tenths of a percent, rounded half up, integers only. */
@@ -29,6 +21,11 @@ static void report_percent(struct out *o, uint64_t part, uint64_t whole)
 
 	out_printf(o, "%llu.%llu%%", (unsigned long long)(tenths / 10),
 		   (unsigned long long)(tenths % 10));
+}
+
+void prof_print_percent(struct out *o, uint64_t part, uint64_t whole)
+{
+	report_percent(o, part, whole);
 }
 
 /* "cpu 2" or "cpus 1,3"; returns how many CPUs @mask names. */
@@ -45,7 +42,7 @@ static unsigned report_cpu_list(struct out *o, uint32_t mask)
 	return n;
 }
 
-static void report_missing(struct out *o, const struct prof_report_in *in)
+static void report_missing(struct out *o, const struct prof_data *in)
 {
 	unsigned n;
 
@@ -99,18 +96,19 @@ static void report_chain(struct out *o, const struct fold_chain *c,
 	}
 }
 
-static void report_empty(struct out *o, const struct prof_report_in *in)
+static void report_empty(struct out *o, const struct prof_data *in, int pid)
 {
-	if (in->pid != PROF_PID_ALL)
+	if (pid != PROF_PID_ALL)
 		out_printf(o, "no samples of pid %d: the task may have slept the whole window\n",
-			   in->pid);
+			   pid);
 	else if (in->counter)
 		out_puts(o, "no samples: the counter counts only while a CPU runs, so idle CPUs contribute nothing; every CPU was idle the whole window\n");
 	else
 		out_puts(o, "no samples: no CPU took a sample in the window\n");
 }
 
-static void report_rest(struct out *o, const struct fold *f, size_t shown)
+static void report_rest(struct out *o, const struct fold *f, size_t shown,
+			uint64_t total)
 {
 	uint64_t rest = 0;
 	size_t more = f->nchains - shown;
@@ -122,72 +120,139 @@ static void report_rest(struct out *o, const struct fold *f, size_t shown)
 	out_printf(o, "+ %zu more chain%s holding %llu sample%s (", more,
 		   more == 1 ? "" : "s", (unsigned long long)rest,
 		   rest == 1 ? "" : "s");
-	report_percent(o, rest, f->samples);
+	report_percent(o, rest, total);
 	out_puts(o, ")\n");
 }
 
-int prof_report_print(struct out *o, const struct prof_report_in *in)
+static unsigned report_popcount(uint32_t mask)
 {
-	uint64_t all = 0, kept = 0, dropped = 0, foreign = 0;
-	unsigned cpus = 0;
+	unsigned n = 0;
+
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
+/* The session's chains of @pid re-folded without their task: the text
+ * report's chains are code paths, whichever task ran them. */
+static int report_fold(const struct prof_data *d, int pid, struct fold *t)
+{
+	const struct fold *f = &d->fold;
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->nchains; i++)
+		n += report_keeps(pid, &f->chains[i]);
+	if (fold_init(t, n ? n : 1, f->depth) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->nchains; i++) {
+		struct fold_chain k = f->chains[i];
+
+		if (!report_keeps(pid, &k))
+			continue;
+		k.pid = 0;
+		if (fold_merge(t, &k) < 0) {
+			fold_free(t);
+			return -ENOMEM;
+		}
+	}
+	fold_sort(t);
+	return 0;
+}
+
+int prof_view_text(struct out *o, const struct prof_data *d, int pid,
+		   unsigned chains)
+{
+	uint64_t kept = 0, foreign = 0;
+	uint32_t cpus = 0;
 	struct fold f;
 	size_t shown;
 
-	for (size_t s = 0; s < in->nsegs; s++) {
-		uint64_t mine = 0;
-
-		for (size_t i = 0; i < in->segs[s].count; i++) {
-			const struct prof_record *r = &in->segs[s].recs[i];
-
-			if (report_keeps(in, r)) {
-				mine++;
-				foreign += report_foreign_leaf(r);
-			}
-		}
-		all += in->segs[s].count;
-		dropped += in->segs[s].dropped;
-		kept += mine;
-		cpus += mine != 0;
-	}
-	if (fold_init(&f, kept) < 0)
+	if (report_fold(d, pid, &f) < 0)
 		return -ENOMEM;
-	for (size_t s = 0; s < in->nsegs; s++)
-		for (size_t i = 0; i < in->segs[s].count; i++)
-			if (report_keeps(in, &in->segs[s].recs[i]) &&
-			    fold_add(&f, &in->segs[s].recs[i]) < 0) {
-				fold_free(&f);
-				return -ENOMEM;
-			}
-	fold_sort(&f);
+	for (size_t i = 0; i < f.nchains; i++) {
+		kept += f.chains[i].count;
+		cpus |= f.chains[i].cpus;
+		if (f.chains[i].leaf == FOLD_FOREIGN)
+			foreign += f.chains[i].count;
+	}
+	/* Chains beyond the table are of every task. */
+	if (pid == PROF_PID_ALL) {
+		kept += d->other;
+		cpus |= d->other_cpus;
+	}
 
 	out_printf(o, "profiled %llu ms\n",
-		   (unsigned long long)((in->window_ns + 500000) / 1000000));
-	/* A full buffer drops before the pid is known. */
+		   (unsigned long long)((d->window_ns + 500000) / 1000000));
+	/* A full ring drops before the pid is known. */
 	out_printf(o, "%llu samples on %u cpus, %llu dropped%s, source %s\n",
-		   (unsigned long long)kept, cpus, (unsigned long long)dropped,
-		   in->pid != PROF_PID_ALL ? " (all tasks)" : "", in->source);
-	if (in->throttled_hz)
+		   (unsigned long long)kept, report_popcount(cpus),
+		   (unsigned long long)d->dropped,
+		   pid != PROF_PID_ALL ? " (all tasks)" : "", d->source);
+	if (d->throttled_hz)
 		out_printf(o, "throttled to %llu Hz: the overflow handler took more than 2%% of a cpu\n",
-			   (unsigned long long)in->throttled_hz);
-	report_missing(o, in);
-	if (in->pid != PROF_PID_ALL)
-		out_printf(o, "pid %d only, out of %llu samples\n", in->pid,
-			   (unsigned long long)all);
+			   (unsigned long long)d->throttled_hz);
+	report_missing(o, d);
+	if (pid != PROF_PID_ALL)
+		out_printf(o, "pid %d only, out of %llu samples\n", pid,
+			   (unsigned long long)d->samples);
+	if (d->other)
+		out_printf(o, "%llu samples of every task in chains beyond the table's %zu (other)\n",
+			   (unsigned long long)d->other, d->fold.limit);
 	if (foreign)
 		out_printf(o, "%llu samples in %s code: the caller that called into it is unknown\n",
 			   (unsigned long long)foreign, hal_trap_foreign_name());
 	if (!kept)
-		report_empty(o, in);
+		report_empty(o, d, pid);
 	/* Everything was folded; the table keeps the hottest
 	 * PROF_CHAINS_MAX and prints the first @chains of them. */
 	shown = f.nchains;
-	if (shown > in->chains)
-		shown = in->chains;
+	if (shown > chains)
+		shown = chains;
 	if (shown > PROF_CHAINS_MAX)
 		shown = PROF_CHAINS_MAX;
 	for (size_t i = 0; i < shown; i++)
-		report_chain(o, &f.chains[i], f.samples);
-	report_rest(o, &f, shown);
+		report_chain(o, &f.chains[i], kept);
+	report_rest(o, &f, shown, kept);
 	fold_free(&f);
 	return 0;
+}
+
+int prof_report_print(struct out *o, const struct prof_report_in *in)
+{
+	static struct prof_data d;
+	size_t all = 0;
+	unsigned depth = 1;
+	int r = 0;
+
+	kmemset(&d, 0, sizeof(d));
+	/* The table's rows as deep as the deepest record, no deeper. */
+	for (size_t s = 0; s < in->nsegs; s++) {
+		all += in->segs[s].count;
+		for (size_t i = 0; i < in->segs[s].count; i++)
+			if (in->segs[s].recs[i].nframes > depth)
+				depth = in->segs[s].recs[i].nframes;
+	}
+	if (fold_init(&d.fold, all ? all : 1, depth) < 0)
+		return -ENOMEM;
+	d.window_ns = in->window_ns;
+	d.source = in->source;
+	d.counter = in->counter;
+	d.missing = in->missing;
+	d.wait_ns = in->wait_ns;
+	d.unarmed = in->unarmed;
+	d.arm_wait_ns = in->arm_wait_ns;
+	d.errors = in->errors;
+	d.throttled_hz = in->throttled_hz;
+	d.pid = PROF_PID_ALL;
+	for (size_t s = 0; s < in->nsegs && r == 0; s++) {
+		d.dropped += in->segs[s].dropped;
+		for (size_t i = 0; i < in->segs[s].count && r == 0; i++) {
+			d.samples++;
+			r = fold_add_cpu(&d.fold, &in->segs[s].recs[i], in->segs[s].cpu);
+		}
+	}
+	if (r == 0)
+		r = prof_view_text(o, &d, in->pid, in->chains);
+	fold_free(&d.fold);
+	return r < 0 ? -ENOMEM : 0;
 }

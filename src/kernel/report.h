@@ -9,9 +9,66 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "hal/cpu.h"
+#include "kernel/fold.h"
 #include "kernel/profiler.h"
 
 struct out;
+
+/* Task names a session remembers, for the folded root frame and the
+ * tasks view; a task past these prints as "?". */
+#define PROF_TASK_NAMES 64
+#define PROF_TASK_NAME_MAX 16
+
+/* A session's samples, folded, and what the views say about them.
+ * Every view reads this, so all views of one session agree. */
+struct prof_data {
+	uint64_t window_ns;		/* measured, start to stop */
+	const char *source;
+	bool counter;			/* the source counts only running CPUs */
+	unsigned hz, depth;
+	int pid;			/* the session's filter (PROF_PID_ALL) */
+	uint32_t missing;		/* CPUs that never acknowledged the stop */
+	uint64_t wait_ns;
+	uint32_t unarmed;		/* CPUs that never armed: left out */
+	uint64_t arm_wait_ns;
+	uint64_t errors;		/* the counter failed to arm or disarm */
+	uint64_t throttled_hz;
+	uint32_t run_cpus;		/* CPUs of the run whose samples count */
+	uint64_t dropped;		/* lost to a full ring, every task */
+	uint64_t samples;		/* taken, every task: stored + other */
+	uint64_t other;			/* of them, beyond the fold table */
+	uint32_t other_cpus;
+	uint64_t cpu_samples[HAL_MAX_CPUS];
+	uint64_t cpu_ns[HAL_MAX_CPUS];	/* each CPU's window by the clock */
+	uint64_t cpu_idle_ns[HAL_MAX_CPUS];	/* of which in its idle task */
+	struct fold fold;		/* chains by task, exact callers */
+	unsigned ntasks;
+	struct {
+		int32_t pid;
+		char name[PROF_TASK_NAME_MAX];
+	} tasks[PROF_TASK_NAMES];
+};
+
+/* The views (`profile show ...`), each a whole text ending in a newline.
+ * They return 0, or -ENOMEM with nothing printed.  Task context. */
+int prof_view_text(struct out *o, const struct prof_data *d, int pid,
+		   unsigned chains);
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
+int prof_view_cpus(struct out *o, const struct prof_data *d);
+int prof_view_tasks(struct out *o, const struct prof_data *d);
+int prof_view_top(struct out *o, const struct prof_data *d, int pid,
+		  unsigned n);
+
+/* "31.2%": @part of @whole in tenths of a percent, rounded half up. */
+void prof_print_percent(struct out *o, uint64_t part, uint64_t whole);
+
+/* The views' first two lines: the window, then the samples, CPUs, drops
+ * and source, as the text report prints them for every task. */
+void prof_print_head(struct out *o, const struct prof_data *d);
+
+/* The name the session noted for @pid, or "?". */
+const char *prof_data_task_name(const struct prof_data *d, int pid);
 
 /* One CPU's samples of the run. */
 struct prof_segment {

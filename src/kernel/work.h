@@ -22,10 +22,17 @@ struct workload {
 	/* Prints what it measured, from work_stop() once it has waited for
 	 * the tasks; may be NULL. */
 	void (*report)(struct out *o);
+	/* A workload whose number is not a task count but a shape of its
+	 * own (`work start deep 40`: frames) names it here, with its range
+	 * and default, and runs as one task; NULL for the others. */
+	const char *param;
+	unsigned param_min, param_max, param_default;
+	void (*set_param)(unsigned value);
 };
 
 extern const struct workload work_split;
 extern const struct workload work_spin;
+extern const struct workload work_deep;
 
 /* Every workload, NULL-terminated. */
 extern const struct workload *const workloads[];

@@ -1,11 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* profile [ms] [pid|all] [chains]: sample, then print the report. */
+/* profile: sample, then print the report; or begin, end and view a
+ * session that lasts.  One parser for the whole grammar:
+ *
+ *   profile [ms] [pid|all] [chains] [option...]   one window, then a report
+ *   profile start [pid|all] [option...]           open-ended
+ *   profile stop                                  ends it, keeps its data
+ *   profile show [text [chains]|folded|cpus|tasks|top [n]]
+ *   option: depth=N (1-32)  hz=N (the counter: 10-10000; the tick only
+ *           its own rate)  folded (first form: the folded view)
+ */
 #include <stdint.h>
 
 #include "hal/pmu.h"
 #include "hal/timer.h"
 #include "kernel/profiler.h"
+#include "kernel/report.h"
 #include "kernel/sched.h"
+#include "kernel/session.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
@@ -14,10 +25,16 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
+#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [folded]"
+#define PROFILE_OPTIONS "depth=N, hz=N, folded"
+
 struct profile_args {
 	uint64_t window_ms;
 	int pid;
 	unsigned chains;
+	unsigned depth;
+	unsigned hz;		/* 0: the source's default */
+	bool folded;
 };
 
 static int profile_parse_window(struct out *o, const char *s, uint64_t *ms)
@@ -77,59 +94,295 @@ static int profile_parse_chains(struct out *o, const char *s, unsigned *chains)
 	return 0;
 }
 
-static int profile_parse(struct out *o, int argc, char **argv,
-			 struct profile_args *a)
+/* A number in [lo, hi] for option @key ("depth"), from @s. */
+static int profile_parse_number(struct out *o, const char *key, const char *s,
+				unsigned lo, unsigned hi, unsigned *v)
+{
+	uint64_t n;
+	int r = parse_u64(s, &n);
+
+	if (r == -EINVAL) {
+		out_printf(o, "profile: %s must be a number (got %s=%s)\n", key, key, s);
+		return -EINVAL;
+	}
+	if (r < 0 || n < lo || n > hi) {
+		out_printf(o, "profile: %s must be %u-%u (got %s)\n", key, lo, hi, s);
+		return -ERANGE;
+	}
+	*v = (unsigned)n;
+	return 0;
+}
+
+static bool profile_is_option(const char *w)
+{
+	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded");
+}
+
+/* One OPTION word; @folded_ok: the form prints a report. */
+static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
+				struct profile_args *a)
+{
+	if (kstarts_with(w, "depth="))
+		return profile_parse_number(o, "depth", w + 6, PROF_DEPTH_MIN,
+					    PROF_MAX_FRAMES, &a->depth);
+	if (kstarts_with(w, "hz="))
+		return profile_parse_number(o, "hz", w + 3, PROF_HZ_MIN,
+					    PROF_HZ_MAX, &a->hz);
+	if (kstreq(w, "folded") && folded_ok) {
+		a->folded = true;
+		return 0;
+	}
+	if (kstreq(w, "folded")) {
+		out_puts(o, "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
+		return -EINVAL;
+	}
+	out_printf(o, "profile: unknown option '%s' (options: " PROFILE_OPTIONS ")\n", w);
+	return -EINVAL;
+}
+
+static void profile_defaults(struct profile_args *a)
 {
 	a->window_ms = PROF_WINDOW_DEFAULT_MS;
 	a->pid = PROF_PID_ALL;
 	a->chains = PROF_CHAINS_DEFAULT;
-	if (argc > 4) {
-		out_puts(o, "profile: too many arguments (usage: profile [ms] [pid|all] [chains])\n");
-		return -E2BIG;
+	a->depth = PROF_DEPTH_DEFAULT;
+	a->hz = 0;
+	a->folded = false;
+}
+
+/* profile [ms] [pid|all] [chains] [option...] */
+static int profile_parse(struct out *o, int argc, char **argv,
+			 struct profile_args *a)
+{
+	int i = 1, pos = 0;
+
+	profile_defaults(a);
+	for (; i < argc && !profile_is_option(argv[i]); i++, pos++) {
+		if (pos == 3) {
+			out_puts(o, "profile: too many arguments (usage: " PROFILE_USAGE ")\n");
+			return -E2BIG;
+		}
+		if (pos == 0 && profile_parse_window(o, argv[i], &a->window_ms) < 0)
+			return -EINVAL;
+		if (pos == 1 && profile_parse_pid(o, argv[i], &a->pid) < 0)
+			return -EINVAL;
+		if (pos == 2 && profile_parse_chains(o, argv[i], &a->chains) < 0)
+			return -EINVAL;
 	}
-	if (argc > 1 && profile_parse_window(o, argv[1], &a->window_ms) < 0)
-		return -EINVAL;
-	if (argc > 2 && profile_parse_pid(o, argv[2], &a->pid) < 0)
-		return -EINVAL;
-	if (argc > 3 && profile_parse_chains(o, argv[3], &a->chains) < 0)
-		return -EINVAL;
+	for (; i < argc; i++) {
+		if (!profile_is_option(argv[i])) {
+			out_printf(o, "profile: options come last (got %s after them; usage: " PROFILE_USAGE ")\n",
+				   argv[i]);
+			return -EINVAL;
+		}
+		if (profile_parse_option(o, argv[i], true, a) < 0)
+			return -EINVAL;
+	}
 	return 0;
 }
 
-int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
+/* profile start [pid|all] [option...] */
+static int profile_parse_start(struct out *o, int argc, char **argv,
+			       struct profile_args *a)
 {
-	const struct hal_pmu_info *info;
+	int i = 2;
+
+	profile_defaults(a);
+	if (i < argc && !profile_is_option(argv[i]) &&
+	    profile_parse_pid(o, argv[i++], &a->pid) < 0)
+		return -EINVAL;
+	for (; i < argc; i++) {
+		if (!profile_is_option(argv[i])) {
+			out_printf(o, "profile: start takes [pid|all] then options (got %s; options: " PROFILE_OPTIONS ")\n",
+				   argv[i]);
+			return -EINVAL;
+		}
+		if (profile_parse_option(o, argv[i], false, a) < 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* The probe's verdict decides what hz= may be: the counter takes any
+ * rate in range, the tick only its own.  Fills in the default. */
+static int profile_check_source(struct out *o, struct profile_args *a)
+{
+	const struct hal_pmu_info *info = prof_pmu_info();
+
+	if (prof_counter_required_but_absent(info)) {
+		out_printf(o, "profile: profile.source=pmu, but the counter does not count (%s)\n",
+			   info->why_not[0] ? info->why_not : "no counter");
+		return -ENODEV;
+	}
+	if (prof_counter_usable(info)) {
+		if (!a->hz)
+			a->hz = PROF_COUNTER_HZ;
+		return 0;
+	}
+	if (a->hz && a->hz != hal_timer_hz()) {
+		out_printf(o, "profile: the source is the tick (%s), which samples at %u Hz only (got hz=%u)\n",
+			   hal_timer_tick_source(), hal_timer_hz(), a->hz);
+		return -EINVAL;
+	}
+	a->hz = hal_timer_hz();
+	return 0;
+}
+
+static void profile_options(const struct profile_args *a, struct prof_options *opt)
+{
+	opt->depth = a->depth;
+	opt->hz = a->hz;
+	opt->pid = a->pid;
+}
+
+static int profile_start_error(struct out *o, int r)
+{
+	if (r == -EBUSY)
+		out_puts(o, "profile: busy\n");
+	else
+		out_puts(o, "profile: out of memory for the sample buffers\n");
+	return 1;
+}
+
+static int profile_window(struct shell_ctx *sh, int argc, char **argv)
+{
+	struct prof_options opt;
 	struct profile_args a;
+	const struct prof_data *d;
 	int r;
 
-	if (profile_parse(sh->out, argc, argv, &a) < 0)
+	if (profile_parse(sh->out, argc, argv, &a) < 0 ||
+	    profile_check_source(sh->out, &a) < 0)
 		return 1;
-	info = prof_pmu_info();
-	if (prof_counter_required_but_absent(info)) {
-		out_printf(sh->out, "profile: profile.source=pmu, but the counter does not count (%s)\n",
-			   info->why_not[0] ? info->why_not : "no counter");
-		return 1;
-	}
-	r = prof_start();
-	if (r == -EBUSY) {
-		out_puts(sh->out, "profile: busy\n");
-		return 1;
-	}
-	if (r < 0) {
-		out_puts(sh->out, "profile: out of memory for the sample buffers\n");
-		return 1;
-	}
-	/* The window opens once every CPU samples, so that all of it is
-	 * sampled time. */
-	prof_wait_armed(hal_timer_answer_ns(), sched_pause_tick, NULL);
-	sched_sleep_window_ms(a.window_ms);
-	prof_stop();
-	prof_wait_stopped(prof_answer_budget_ns(), sched_pause_tick, NULL);
-	r = prof_report(sh->out, a.pid, a.chains);
+	profile_options(&a, &opt);
+	r = prof_session_window(&opt, a.window_ms);
+	if (r < 0)
+		return profile_start_error(sh->out, r);
+	/* The profiler is still ours: no other shell's session can replace
+	 * the data while it prints. */
+	d = prof_last();
+	r = a.folded ? prof_view_folded(sh->out, d, a.pid)
+		     : prof_view_text(sh->out, d, a.pid, a.chains);
 	prof_end();
 	if (r < 0) {
 		out_puts(sh->out, "profile: out of memory for the report\n");
 		return 1;
 	}
 	return 0;
+}
+
+static int profile_start(struct shell_ctx *sh, int argc, char **argv)
+{
+	struct prof_options opt;
+	struct profile_args a;
+	int r;
+
+	/* A session runs on until someone stops it: a forged datagram must
+	 * not leave one sampling every CPU (the window form ends by itself). */
+	if (shell_refuse_unauthenticated(sh, "profile start"))
+		return SHELL_CMD_FAILED;
+	if (profile_parse_start(sh->out, argc, argv, &a) < 0 ||
+	    profile_check_source(sh->out, &a) < 0)
+		return 1;
+	profile_options(&a, &opt);
+	r = prof_session_start(&opt);
+	if (r < 0)
+		return profile_start_error(sh->out, r);
+	out_printf(sh->out, "profile: started (depth %u, %u Hz per cpu); profile stop ends it\n",
+		   a.depth, a.hz);
+	return 0;
+}
+
+static int profile_stop(struct shell_ctx *sh, int argc)
+{
+	const struct prof_data *d;
+	int r;
+
+	if (argc != 2) {
+		out_puts(sh->out, "profile: stop takes no arguments\n");
+		return 1;
+	}
+	r = prof_session_stop();
+	if (r == -ENOENT) {
+		out_puts(sh->out, "profile: no session is running (profile start begins one)\n");
+		return 1;
+	}
+	if (r < 0) {
+		out_puts(sh->out, "profile: busy\n");
+		return 1;
+	}
+	d = prof_last();
+	out_printf(sh->out, "profile: stopped after %llu ms, %llu samples, %llu dropped; profile show prints it\n",
+		   (unsigned long long)((d->window_ns + 500000) / 1000000),
+		   (unsigned long long)d->samples, (unsigned long long)d->dropped);
+	prof_end();
+	return 0;
+}
+
+static int profile_show_usage(struct out *o, const char *got)
+{
+	out_printf(o, "profile: show takes text [chains], folded, cpus, tasks or top [n] (got %s)\n",
+		   got);
+	return -EINVAL;
+}
+
+static int profile_show_print(struct out *o, const struct prof_data *d,
+			      int argc, char **argv)
+{
+	const char *view = argc > 2 ? argv[2] : "text";
+	unsigned n = PROF_CHAINS_DEFAULT;
+
+	if (kstreq(view, "text") || kstreq(view, "top")) {
+		if (argc > 4)
+			return profile_show_usage(o, argv[4]);
+		if (argc == 4 && profile_parse_chains(o, argv[3], &n) < 0)
+			return -EINVAL;
+		return kstreq(view, "text") ? prof_view_text(o, d, d->pid, n)
+					    : prof_view_top(o, d, d->pid, n);
+	}
+	if (argc > 3)
+		return profile_show_usage(o, argv[3]);
+	if (kstreq(view, "folded"))
+		return prof_view_folded(o, d, d->pid);
+	if (kstreq(view, "cpus"))
+		return prof_view_cpus(o, d);
+	if (kstreq(view, "tasks"))
+		return prof_view_tasks(o, d);
+	return profile_show_usage(o, view);
+}
+
+static int profile_show(struct shell_ctx *sh, int argc, char **argv)
+{
+	const struct prof_data *d;
+	int r;
+
+	/* Holding the profiler keeps the data still while it prints. */
+	if (prof_counters_claim() < 0) {
+		out_puts(sh->out, prof_session_running()
+			 ? "profile: a session is running; profile stop ends it first\n"
+			 : "profile: busy\n");
+		return 1;
+	}
+	d = prof_last();
+	if (!d) {
+		out_puts(sh->out, "profile: no session to show yet (profile MS or profile start/stop first)\n");
+		prof_counters_release();
+		return 1;
+	}
+	r = profile_show_print(sh->out, d, argc, argv);
+	prof_counters_release();
+	if (r == -ENOMEM)
+		out_puts(sh->out, "profile: out of memory for the view\n");
+	return r < 0 ? 1 : 0;
+}
+
+int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
+{
+	if (argc > 1 && kstreq(argv[1], "start"))
+		return profile_start(sh, argc, argv);
+	if (argc > 1 && kstreq(argv[1], "stop"))
+		return profile_stop(sh, argc);
+	if (argc > 1 && kstreq(argv[1], "show"))
+		return profile_show(sh, argc, argv);
+	return profile_window(sh, argc, argv);
 }

@@ -40,7 +40,17 @@ static int work_cmd_start(struct shell_ctx *sh, int argc, char **argv)
 		out_printf(sh->out, "work: no workload '%s'; `work` lists them\n", argv[2]);
 		return 1;
 	}
-	if (argc == 4 && (parse_u64(argv[3], &ntasks) < 0 || ntasks < 1 ||
+	if (w->param) {
+		uint64_t v = w->param_default;
+
+		if (argc == 4 && (parse_u64(argv[3], &v) < 0 || v < w->param_min ||
+				  v > w->param_max)) {
+			out_printf(sh->out, "work: %s takes %s %u-%u (got %s)\n", w->name,
+				   w->param, w->param_min, w->param_max, argv[3]);
+			return 1;
+		}
+		w->set_param((unsigned)v);
+	} else if (argc == 4 && (parse_u64(argv[3], &ntasks) < 0 || ntasks < 1 ||
 			  ntasks > ncpus)) {
 		out_printf(sh->out, "work: tasks must be 1-%u, one per cpu (got %s)\n",
 			   ncpus, argv[3]);

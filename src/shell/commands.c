@@ -5,8 +5,11 @@
 
 const struct shell_cmd shell_commands[] = {
 	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false },
-	{ "profile", "profile [ms] [pid|all] [chains]",
-	  "sample where the CPUs spend their time (1-2000 ms, 1-128 chains)",
+	{ "profile", "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [folded] | "
+	  "profile start [pid|all] [depth=N] [hz=N] | profile stop | "
+	  "profile show [text [chains]|folded|cpus|tasks|top [n]]",
+	  "sample where the CPUs spend their time (1-2000 ms, 1-128 chains, "
+	  "depth 1-32, hz 10-10000), or from start to stop; show views the last session",
 	  cmd_profile, false },
 	{ "stat", "stat [ms] [all|cpu]",
 	  "count cycles, instructions and IPC per CPU (1-10000 ms)", cmd_stat, false },
@@ -14,7 +17,7 @@ const struct shell_cmd shell_commands[] = {
 	{ "ps", "ps", "tasks: pid, cpu, state, cpu time, name", cmd_ps, false },
 	{ "stacks", "stacks", "each task's stack size and deepest use", cmd_stacks, false },
 	{ "uptime", "uptime", "time since boot", cmd_uptime, false },
-	{ "work", "work [start NAME [tasks] | stop]",
+	{ "work", "work [start NAME [tasks|frames] | stop]",
 	  "list, start or stop the built-in workloads", cmd_work, false },
 	{ "net", "net", "network: frames in and out, drops by reason, the ARP cache",
 	  cmd_net, false },

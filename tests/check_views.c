@@ -1,0 +1,243 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The views of a session (`profile show text|folded|cpus|tasks|top`),
+ * pinned by golden files in tests/golden/, from one session's data built
+ * here as the drain would fold it. */
+#include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fake_hal.h"
+#include "prof_testlib.h"
+#include "kernel/fold.h"
+#include "kernel/profiler.h"
+#include "kernel/report.h"
+#include "lib/errno.h"
+#include "lib/out.h"
+#include "check_main.h"
+
+#define END ((uintptr_t)0)
+#define NFC(off) (PT_NET_FRAME_COPY + (off))
+#define VNR(off) (PT_VIRTIO_NET_RX + (off))
+
+static struct prof_data d;
+static char text[1 << 16];
+
+static void setup(void)
+{
+	pt_use_symbols();
+	memset(&d, 0, sizeof(d));
+	ck_assert_int_eq(fold_init(&d.fold, 64, 8), 0);
+	d.window_ns = 2000000000ull;
+	d.source = "pmu/nmi intel fixed-ctr1";
+	d.counter = true;
+	d.hz = 1000;
+	d.depth = 8;
+	d.pid = PROF_PID_ALL;
+	d.run_cpus = 0x3;
+	d.cpu_ns[0] = d.cpu_ns[1] = 2000000000ull;
+	d.cpu_idle_ns[0] = 500000000ull;	/* 25% */
+	d.cpu_idle_ns[1] = 1000000;		/* 0.05%: rounds to 0.1% */
+}
+
+static void teardown(void)
+{
+	fold_free(&d.fold);
+}
+
+static void name(int pid, const char *n)
+{
+	d.tasks[d.ntasks].pid = pid;
+	snprintf(d.tasks[d.ntasks].name, sizeof(d.tasks[0].name), "%s", n);
+	d.ntasks++;
+}
+
+/* @times samples on @cpu of @pid with frames (frame 0 first), as the
+ * drain takes them: counted, then folded or, past the table, other. */
+static void take(unsigned cpu, int pid, unsigned times, uintptr_t ip, ...)
+{
+	struct prof_record r = { .pid = pid, .nframes = 1, .frames = { ip } };
+	va_list ap;
+	uintptr_t ra;
+
+	va_start(ap, ip);
+	while ((ra = va_arg(ap, uintptr_t)) != 0 && r.nframes < PROF_MAX_FRAMES)
+		r.frames[r.nframes++] = ra;
+	va_end(ap);
+	for (unsigned i = 0; i < times; i++) {
+		d.samples++;
+		d.cpu_samples[cpu]++;
+		if (fold_add_cpu(&d.fold, &r, cpu) < 0) {
+			d.other++;
+			d.other_cpus |= 1u << cpu;
+		}
+	}
+}
+
+/* The session every golden view below shows: two tasks on two CPUs,
+ * memcpy under two call sites of one caller, a recursion in udp_input. */
+static void session(void)
+{
+	name(3, "rx/0");
+	name(7, "split/1");
+	take(0, 3, 5, PT_MEMCPY + 0x1a, NFC(0x44), VNR(0x1b2), END);
+	take(0, 3, 2, PT_MEMCPY + 0x3e, NFC(0x50), VNR(0x1b2), END);
+	take(1, 7, 4, PT_SPIN_LOCK + 0x8, PT_UDP_INPUT + 0x20, PT_UDP_INPUT + 0x40, END);
+	take(1, 7, 1, PT_UDP_INPUT + 0x10, VNR(0x30), END);
+	take(0, 1, 3, PT_CPU_IDLE + 0x4, END);
+	d.dropped = 2;
+}
+
+static const char *show(int (*view)(struct out *o, const struct prof_data *d,
+				    int pid, unsigned n), int pid, unsigned n)
+{
+	struct out_buf ob;
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(view(&ob.out, &d, pid, n), 0);
+	ck_assert_uint_eq(ob.lost, 0);
+	return text;
+}
+
+static int folded(struct out *o, const struct prof_data *dd, int pid, unsigned n)
+{
+	(void)n;
+	return prof_view_folded(o, dd, pid);
+}
+
+static int cpus_view(struct out *o, const struct prof_data *dd, int pid, unsigned n)
+{
+	(void)pid;
+	(void)n;
+	return prof_view_cpus(o, dd);
+}
+
+static int tasks_view(struct out *o, const struct prof_data *dd, int pid, unsigned n)
+{
+	(void)pid;
+	(void)n;
+	return prof_view_tasks(o, dd);
+}
+
+START_TEST(test_view_folded_root_first_by_function)
+{
+	session();
+	ck_assert(pt_golden_equal("view_folded.txt", show(folded, PROF_PID_ALL, 0)));
+}
+END_TEST
+
+START_TEST(test_view_folded_pid_filter)
+{
+	session();
+	ck_assert(pt_golden_equal("view_folded_pid.txt", show(folded, 7, 0)));
+}
+END_TEST
+
+START_TEST(test_view_cpus_shares_and_idle)
+{
+	session();
+	ck_assert(pt_golden_equal("view_cpus.txt", show(cpus_view, 0, 0)));
+}
+END_TEST
+
+START_TEST(test_view_tasks_shares)
+{
+	session();
+	ck_assert(pt_golden_equal("view_tasks.txt", show(tasks_view, 0, 0)));
+}
+END_TEST
+
+START_TEST(test_view_top_self_and_total)
+{
+	session();
+	ck_assert(pt_golden_equal("view_top.txt", show(prof_view_top, PROF_PID_ALL, 8)));
+}
+END_TEST
+
+START_TEST(test_view_text_from_session)
+{
+	session();
+	ck_assert(pt_golden_equal("view_text.txt", show(prof_view_text, PROF_PID_ALL, 8)));
+}
+END_TEST
+
+/* A table of two chains: the third chain's samples are other, in the
+ * header, as a line, and in every total. */
+START_TEST(test_view_folded_other_when_table_full)
+{
+	fold_free(&d.fold);
+	ck_assert_int_eq(fold_init(&d.fold, 2, 8), 0);
+	session();
+	ck_assert_uint_eq(d.fold.nchains, 2);
+	ck_assert_uint_eq(d.other, 4 + 1 + 3);
+	ck_assert_uint_eq(d.fold.samples + d.other, d.samples);
+	ck_assert(pt_golden_equal("view_folded_other.txt", show(folded, PROF_PID_ALL, 0)));
+	ck_assert(pt_golden_equal("view_text_other.txt",
+				  show(prof_view_text, PROF_PID_ALL, 8)));
+}
+END_TEST
+
+/* The folded lines sum to the end line's and the header's samples, which
+ * are the text report's. */
+START_TEST(test_view_folded_counts_match_text)
+{
+	unsigned long long lines = 0, sum = 0, end_lines = 0, end_samples = 0;
+	unsigned long long head = 0, text_samples = 0;
+	char *save, *line;
+
+	session();
+	show(prof_view_text, PROF_PID_ALL, 8);
+	ck_assert_int_eq(sscanf(strchr(text, '\n') + 1, "%llu samples", &text_samples), 1);
+	show(folded, PROF_PID_ALL, 0);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (sscanf(line, "# samples=%llu", &head) == 1 ||
+		    sscanf(line, "# kprof folded end lines=%llu samples=%llu",
+			   &end_lines, &end_samples) == 2 || line[0] == '#')
+			continue;
+		ck_assert_ptr_null(strchr(line, '\t'));
+		lines++;
+		sum += strtoull(strrchr(line, ' ') + 1, NULL, 10);
+	}
+	ck_assert_uint_eq(lines, end_lines);
+	ck_assert_uint_eq(sum, end_samples);
+	ck_assert_uint_eq(sum, head);
+	ck_assert_uint_eq(sum, text_samples);
+	ck_assert_uint_eq(sum, 15);
+}
+END_TEST
+
+/* A name with a blank or a ';' would split a frame: it is written with
+ * '_' instead. */
+START_TEST(test_view_folded_names_never_split)
+{
+	name(9, "a b;c");
+	take(0, 9, 1, PT_SPIN_LOCK, END);
+	show(folded, PROF_PID_ALL, 0);
+	ck_assert_ptr_nonnull(strstr(text, "\n9-a_b_c;spin_lock 1\n"));
+}
+END_TEST
+
+static Suite *views_suite(void)
+{
+	Suite *s = suite_create("views");
+	TCase *tc = tcase_create("golden");
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_view_folded_root_first_by_function);
+	tcase_add_test(tc, test_view_folded_pid_filter);
+	tcase_add_test(tc, test_view_cpus_shares_and_idle);
+	tcase_add_test(tc, test_view_tasks_shares);
+	tcase_add_test(tc, test_view_top_self_and_total);
+	tcase_add_test(tc, test_view_text_from_session);
+	tcase_add_test(tc, test_view_folded_other_when_table_full);
+	tcase_add_test(tc, test_view_folded_counts_match_text);
+	tcase_add_test(tc, test_view_folded_names_never_split);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	return check_run(views_suite());
+}
