@@ -9,7 +9,7 @@ dnl SPDX-License-Identifier: BSD-2-Clause
 # one line naming its Debian package.
 AC_DEFUN([KP_REPORT_CHECKS], [
 AC_REQUIRE([KP_SYMGEN_CHECKS])
-AC_ARG_VAR([PROTOC_C], [protobuf-c's compiler, for tools/report/profile.proto])
+AC_ARG_VAR([PROTOC_C], [protobuf-c's compiler, for tools/report/profile.proto @<:@default: protoc-c from PATH@:>@])
 AC_PATH_PROG([PROTOC_C], [protoc-c])
 AS_IF([test -z "$PROTOC_C"],
   [AC_MSG_ERROR([kprof-report needs protoc-c (tools/report/profile.proto): install the Debian package protobuf-c-compiler])])
