@@ -60,13 +60,13 @@ static int fold_grow(struct fold *f, size_t cap)
  * would be megabytes of zeroed memory at depth 32. */
 static int fold_pool_room(struct fold *f, size_t n)
 {
-	size_t cap = f->pool_cap ? f->pool_cap : FOLD_INITIAL_CHAINS * 4;
+	size_t cap = f->pool_cap ? f->pool_cap * 2 : n;
 	uintptr_t *frames;
 
 	if (f->pool_used + n <= f->pool_cap)
 		return 0;
-	while (cap < f->pool_used + n)
-		cap *= 2;
+	if (cap < f->pool_used + n)
+		cap = f->pool_used + n;
 	frames = kmalloc(cap * sizeof(*frames));
 	if (!frames)
 		return -ENOMEM;
@@ -80,7 +80,8 @@ static int fold_pool_room(struct fold *f, size_t n)
 	return 0;
 }
 
-int fold_init(struct fold *f, size_t limit, unsigned depth)
+int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
+		    size_t chains, size_t callers)
 {
 	kmemset(f, 0, sizeof(*f));
 	if (depth < 1)
@@ -91,12 +92,18 @@ int fold_init(struct fold *f, size_t limit, unsigned depth)
 	f->limit = limit;
 	/* kmemset() above emptied the leaf cache: a table resolves its
 	 * leaves against the symbol table in use when it was made. */
-	if (fold_grow(f, limit < FOLD_INITIAL_CHAINS ? limit : FOLD_INITIAL_CHAINS) < 0 ||
-	    fold_pool_room(f, 1) < 0) {
+	if (fold_grow(f, chains < limit ? chains : limit) < 0 ||
+	    fold_pool_room(f, callers ? callers : 1) < 0) {
 		fold_free(f);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int fold_init(struct fold *f, size_t limit, unsigned depth)
+{
+	return fold_init_sized(f, limit, depth, FOLD_INITIAL_CHAINS,
+			       FOLD_INITIAL_CHAINS * 4);
 }
 
 void fold_free(struct fold *f)
@@ -113,26 +120,28 @@ void fold_free(struct fold *f)
 }
 
 /* The symbol of leaf address @ip (hit->name NULL when none covers it).
- * Leaves repeat (a hot loop is sampled at a few addresses), so the
- * table's small cache by exact address answers most of them without a
+ * Leaves repeat (a hot loop is sampled at a few addresses), so a small
+ * cache of symbols by 16-byte block answers most of them without a
  * search of the symbol table. */
 static void fold_leaf_symbol(struct fold *f, uintptr_t ip, struct sym_hit *hit)
 {
-	struct fold_leaf *e = &f->leaves[(ip ^ (ip >> 7)) % FOLD_LEAF_CACHE];
+	uintptr_t block = ip >> 4;
+	struct fold_leaf *e = &f->leaves[(block ^ (block >> 9)) % FOLD_LEAF_CACHE];
 
-	if (e->used && e->ip == ip) {
+	if (e->name && ip >= e->start && ip - e->start < e->size) {
 		hit->name = e->name;
 		hit->start = e->start;
 		return;
 	}
 	if (!sym_lookup(ip, hit)) {
+		/* Not cached: e->name NULL marks an empty entry. */
 		hit->name = NULL;
 		hit->start = ip;
+		return;
 	}
-	e->used = true;
-	e->ip = ip;
-	e->name = hit->name;
 	e->start = hit->start;
+	e->size = hit->size;
+	e->name = hit->name;
 }
 
 /* The chain a record folds into, before its leaf offset is merged;

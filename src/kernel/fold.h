@@ -33,14 +33,13 @@ struct fold_chain {
 	uintptr_t *callers;
 };
 
-/* Leaf addresses a table remembers the symbol of (see fold.c). */
-#define FOLD_LEAF_CACHE 64
+/* Leaf symbols a table remembers (see fold.c). */
+#define FOLD_LEAF_CACHE 128
 
 struct fold_leaf {
-	uintptr_t ip;
-	uintptr_t start;		/* the symbol's, or ip without one */
-	const char *name;		/* NULL: no symbol covers ip */
-	bool used;
+	uintptr_t start;		/* the symbol's */
+	uint32_t size;
+	const char *name;		/* NULL: an empty entry */
 };
 
 struct fold {
@@ -62,6 +61,10 @@ struct fold {
  * sample being distinct would touch megabytes for nothing.  Returns 0
  * or -ENOMEM. */
 int fold_init(struct fold *f, size_t limit, unsigned depth);
+/* The same, starting with room for @chains chains and @callers return
+ * addresses: a re-fold of a table it knows the size of never grows. */
+int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
+		    size_t chains, size_t callers);
 
 /* Fold one record, taken on @cpu.  Returns 0; -ENOSPC when the chain is
  * new and the table already holds @limit chains, -ENOMEM when it could
