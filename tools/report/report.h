@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define REPORT_PROG "kprof-report"
 
@@ -95,6 +96,13 @@ struct profile {
  * no samples at all is fatal (exit 1) with FILE:LINE. */
 void folded_load(struct profile *p, const char *path, struct names *names,
 		 bool strip_pid);
+/* The reader behind folded_load(): @f read as @path (named in errors).
+ * Returns false at the first error, its one line (FILE:LINE: what) in
+ * @err; @p then holds what was read so far, for folded_free(). */
+bool folded_parse(struct profile *p, const char *path, FILE *f,
+		  struct names *names, bool strip_pid, char *err, size_t errlen);
+/* Free what the reader allocated in @p (not its names). */
+void folded_free(struct profile *p);
 
 /* ---- tree.c: the call tree and per-function counts ---- */
 
