@@ -54,6 +54,8 @@ struct names {
 size_t names_intern(struct names *t, const char *s, size_t len);
 /* The number of @s, or (size_t)-1 when it was never interned. */
 size_t names_find(const struct names *t, const char *s);
+/* Free every name and the table (left empty, ready for reuse). */
+void names_free(struct names *t);
 
 /* ---- folded.c: the folded-stacks reader ---- */
 
