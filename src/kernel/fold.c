@@ -24,45 +24,64 @@ static size_t fold_free_slot(const uint32_t *slots, size_t mask,
 }
 
 /* Room for @cap chains, the hash at most half full so probes stay short;
- * the chains already folded move over, their callers with them. */
+ * the chains already folded move over (their callers stay in the pool). */
 static int fold_grow(struct fold *f, size_t cap)
 {
-	size_t nslots = 16, row = f->depth - 1;
+	size_t nslots = 16;
 	struct fold_chain *chains;
-	uintptr_t *frames;
 	uint32_t *slots;
 
 	while (nslots < 2 * cap)
 		nslots *= 2;
 	chains = kmalloc((cap ? cap : 1) * sizeof(*chains));
-	frames = kmalloc((cap && row ? cap * row : 1) * sizeof(*frames));
 	slots = kmalloc(nslots * sizeof(*slots));
-	if (!chains || !slots || !frames) {
+	if (!chains || !slots) {
 		kfree(chains);
-		kfree(frames);
 		kfree(slots);
 		return -ENOMEM;
 	}
 	kmemset(slots, 0, nslots * sizeof(*slots));
-	if (f->nchains && row)
-		kmemcpy(frames, f->frames, f->nchains * row * sizeof(*frames));
 	for (size_t c = 0; c < f->nchains; c++) {
 		chains[c] = f->chains[c];
-		chains[c].callers = frames + chains[c].slot * row;
 		slots[fold_free_slot(slots, nslots - 1, &chains[c])] = (uint32_t)c + 1;
 	}
 	kfree(f->chains);
-	kfree(f->frames);
 	kfree(f->slots);
 	f->chains = chains;
-	f->frames = frames;
 	f->slots = slots;
 	f->mask = nslots - 1;
 	f->cap = cap;
 	return 0;
 }
 
-int fold_init(struct fold *f, size_t limit, unsigned depth)
+/* Room in the pool for @n more callers.  The pool holds each chain's
+ * callers end to end, as many as it has: rows of the whole depth would
+ * be mostly empty (chains are shallower than the depth allows) and
+ * would be megabytes of zeroed memory at depth 32. */
+static int fold_pool_room(struct fold *f, size_t n)
+{
+	size_t cap = f->pool_cap ? f->pool_cap * 2 : n;
+	uintptr_t *frames;
+
+	if (f->pool_used + n <= f->pool_cap)
+		return 0;
+	if (cap < f->pool_used + n)
+		cap = f->pool_used + n;
+	frames = kmalloc(cap * sizeof(*frames));
+	if (!frames)
+		return -ENOMEM;
+	if (f->pool_used)
+		kmemcpy(frames, f->frames, f->pool_used * sizeof(*frames));
+	for (size_t c = 0; c < f->nchains; c++)
+		f->chains[c].callers = frames + f->chains[c].slot;
+	kfree(f->frames);
+	f->frames = frames;
+	f->pool_cap = cap;
+	return 0;
+}
+
+int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
+		    size_t chains, size_t callers)
 {
 	kmemset(f, 0, sizeof(*f));
 	if (depth < 1)
@@ -71,11 +90,20 @@ int fold_init(struct fold *f, size_t limit, unsigned depth)
 		depth = PROF_MAX_FRAMES;
 	f->depth = depth;
 	f->limit = limit;
-	if (fold_grow(f, limit < FOLD_INITIAL_CHAINS ? limit : FOLD_INITIAL_CHAINS) < 0) {
+	/* kmemset() above emptied the leaf cache: a table resolves its
+	 * leaves against the symbol table in use when it was made. */
+	if (fold_grow(f, chains < limit ? chains : limit) < 0 ||
+	    fold_pool_room(f, callers ? callers : 1) < 0) {
 		fold_free(f);
 		return -ENOMEM;
 	}
 	return 0;
+}
+
+int fold_init(struct fold *f, size_t limit, unsigned depth)
+{
+	return fold_init_sized(f, limit, depth, FOLD_INITIAL_CHAINS,
+			       FOLD_INITIAL_CHAINS * 4);
 }
 
 void fold_free(struct fold *f)
@@ -87,45 +115,73 @@ void fold_free(struct fold *f)
 	f->frames = NULL;
 	f->slots = NULL;
 	f->nchains = f->cap = f->limit = 0;
+	f->pool_used = f->pool_cap = 0;
 	f->samples = 0;
 }
 
-/* A frame outside the image, on a platform that names such code, folds
- * into FOLD_FOREIGN; every other frame is kept as it is. */
-static uintptr_t fold_frame(uintptr_t addr, const char *foreign)
+/* The symbol of leaf address @ip (hit->name NULL when none covers it).
+ * Leaves repeat (a hot loop is sampled at a few addresses), so a small
+ * cache of symbols by 16-byte block answers most of them without a
+ * search of the symbol table. */
+static void fold_leaf_symbol(struct fold *f, uintptr_t ip, struct sym_hit *hit)
 {
-	return foreign && !sym_in_image(addr) ? FOLD_FOREIGN : addr;
+	uintptr_t block = ip >> 4;
+	struct fold_leaf *e = &f->leaves[(block ^ (block >> 9)) % FOLD_LEAF_CACHE];
+
+	if (e->name && ip >= e->start && ip - e->start < e->size) {
+		hit->name = e->name;
+		hit->start = e->start;
+		return;
+	}
+	if (!sym_lookup(ip, hit)) {
+		/* Not cached: e->name NULL marks an empty entry. */
+		hit->name = NULL;
+		hit->start = ip;
+		return;
+	}
+	e->start = hit->start;
+	e->size = hit->size;
+	e->name = hit->name;
 }
 
 /* The chain a record folds into, before its leaf offset is merged;
- * @callers (PROF_MAX_FRAMES - 1 words) holds its return addresses. */
-static void fold_key(const struct prof_record *r, struct fold_chain *k,
-		     uintptr_t *callers)
+ * @callers (PROF_MAX_FRAMES - 1 words) holds its return addresses.  A
+ * frame outside the image, on a platform that names such code, folds
+ * into FOLD_FOREIGN; every other frame is kept as it is. */
+static void fold_key(struct fold *f, const struct prof_record *r,
+		     struct fold_chain *k, uintptr_t *callers)
 {
 	const char *foreign = hal_trap_foreign_name();
 	struct sym_hit hit;
 	uintptr_t ip = r->nframes ? r->frames[0] : 0;
 	uint32_t n = r->nframes ? r->nframes - 1 : 0;
+	uintptr_t lo = 0, hi = 0;
 
 	if (n > PROF_MAX_FRAMES - 1)
 		n = PROF_MAX_FRAMES - 1;
+	/* The span once per record, not a call per frame. */
+	if (foreign)
+		sym_image_span(&lo, &hi);
 	kmemset(k, 0, sizeof(*k));
-	if (fold_frame(ip, foreign) == FOLD_FOREIGN) {
+	if (foreign && (ip < lo || ip >= hi)) {
 		k->leaf = FOLD_FOREIGN;
 		k->name = foreign;
-	} else if (sym_lookup(ip, &hit)) {
+	} else {
+		fold_leaf_symbol(f, ip, &hit);
 		k->leaf = hit.start;
 		k->name = hit.name;
-		k->lo = k->hi = ip - hit.start;
-	} else {
-		k->leaf = ip;
+		if (hit.name)
+			k->lo = k->hi = ip - hit.start;
 	}
 	k->pid = r->pid;
 	k->count = 1;
 	k->ncallers = n;
 	k->callers = callers;
-	for (uint32_t i = 0; i < n; i++)
-		callers[i] = fold_frame(r->frames[i + 1], foreign);
+	for (uint32_t i = 0; i < n; i++) {
+		uintptr_t a = r->frames[i + 1];
+
+		callers[i] = foreign && (a < lo || a >= hi) ? FOLD_FOREIGN : a;
+	}
 }
 
 static uint64_t fold_hash(const struct fold_chain *k)
@@ -183,10 +239,13 @@ int fold_merge(struct fold *f, const struct fold_chain *key)
 			return -ENOMEM;
 		i = fold_free_slot(f->slots, f->mask, &k);
 	}
+	if (fold_pool_room(f, k.ncallers) < 0)
+		return -ENOMEM;
 	c = &f->chains[f->nchains];
 	*c = k;
-	c->slot = (uint32_t)f->nchains;
-	c->callers = f->frames + c->slot * row;
+	c->slot = (uint32_t)f->pool_used;
+	c->callers = f->frames + c->slot;
+	f->pool_used += k.ncallers;
 	for (uint32_t j = 0; j < k.ncallers; j++)
 		c->callers[j] = k.callers[j];
 	f->slots[i] = (uint32_t)++f->nchains;
@@ -199,7 +258,7 @@ int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu)
 	uintptr_t callers[PROF_MAX_FRAMES - 1];
 	struct fold_chain k;
 
-	fold_key(r, &k, callers);
+	fold_key(f, r, &k, callers);
 	k.cpus = cpu < 32 ? 1u << cpu : 0;
 	return fold_merge(f, &k);
 }

@@ -27,21 +27,32 @@ struct fold_chain {
 	int32_t pid;		/* the task sampled (part of the identity) */
 	uint32_t cpus;		/* CPUs that took its samples (merged) */
 	uint32_t ncallers;
-	uint32_t slot;		/* where its callers live in the table */
+	uint32_t slot;		/* where its callers start in the table's pool */
 	/* Return addresses, nearest first: ncallers of them.  Points into
-	 * the table's frame pool, whose rows are sized by its depth. */
+	 * the table's frame pool. */
 	uintptr_t *callers;
+};
+
+/* Leaf symbols a table remembers (see fold.c). */
+#define FOLD_LEAF_CACHE 128
+
+struct fold_leaf {
+	uintptr_t start;		/* the symbol's */
+	uint32_t size;
+	const char *name;		/* NULL: an empty entry */
 };
 
 struct fold {
 	struct fold_chain *chains;	/* distinct chains, nchains of them */
-	uintptr_t *frames;		/* cap rows of depth - 1 callers */
+	uintptr_t *frames;		/* pool of every chain's callers */
+	size_t pool_used, pool_cap;	/* words of it in use, allocated */
 	size_t nchains, cap;
 	size_t limit;			/* most chains it may hold */
 	unsigned depth;			/* frames a chain keeps, leaf included */
 	uint32_t *slots;		/* open hash: chain index + 1, 0 = empty */
 	size_t mask;
 	uint64_t samples;		/* samples in its chains */
+	struct fold_leaf leaves[FOLD_LEAF_CACHE];
 };
 
 /* A table of at most @limit chains of at most @depth frames (1 to
@@ -50,6 +61,10 @@ struct fold {
  * sample being distinct would touch megabytes for nothing.  Returns 0
  * or -ENOMEM. */
 int fold_init(struct fold *f, size_t limit, unsigned depth);
+/* The same, starting with room for @chains chains and @callers return
+ * addresses: a re-fold of a table it knows the size of never grows. */
+int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
+		    size_t chains, size_t callers);
 
 /* Fold one record, taken on @cpu.  Returns 0; -ENOSPC when the chain is
  * new and the table already holds @limit chains, -ENOMEM when it could

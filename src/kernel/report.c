@@ -138,11 +138,14 @@ static unsigned report_popcount(uint32_t mask)
 static int report_fold(const struct prof_data *d, int pid, struct fold *t)
 {
 	const struct fold *f = &d->fold;
-	size_t n = 0;
+	size_t n = 0, callers = 0;
 
 	for (size_t i = 0; i < f->nchains; i++)
-		n += report_keeps(pid, &f->chains[i]);
-	if (fold_init(t, n ? n : 1, f->depth) < 0)
+		if (report_keeps(pid, &f->chains[i])) {
+			n++;
+			callers += f->chains[i].ncallers;
+		}
+	if (fold_init_sized(t, n ? n : 1, f->depth, n ? n : 1, callers) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->nchains; i++) {
 		struct fold_chain k = f->chains[i];
@@ -217,22 +220,33 @@ int prof_view_text(struct out *o, const struct prof_data *d, int pid,
 	return 0;
 }
 
+/* Records fetched ahead of the fold (see prof_report_print()). */
+#define REPORT_AHEAD 8
+
+/* Start loading the words of @r the fold reads: its header and frames. */
+static void report_prefetch(const struct prof_record *r)
+{
+	const char *p = (const char *)r;
+	const char *end = (const char *)&r->frames[r->nframes < PROF_MAX_FRAMES ?
+						   r->nframes : PROF_MAX_FRAMES];
+
+	for (; p < end; p += 64)
+		__builtin_prefetch(p);
+	__builtin_prefetch(end - 1);
+}
+
 int prof_report_print(struct out *o, const struct prof_report_in *in)
 {
 	static struct prof_data d;
 	size_t all = 0;
-	unsigned depth = 1;
 	int r = 0;
 
 	kmemset(&d, 0, sizeof(d));
-	/* The table's rows as deep as the deepest record, no deeper. */
-	for (size_t s = 0; s < in->nsegs; s++) {
+	for (size_t s = 0; s < in->nsegs; s++)
 		all += in->segs[s].count;
-		for (size_t i = 0; i < in->segs[s].count; i++)
-			if (in->segs[s].recs[i].nframes > depth)
-				depth = in->segs[s].recs[i].nframes;
-	}
-	if (fold_init(&d.fold, all ? all : 1, depth) < 0)
+	/* Rows of the whole depth: finding the deepest record first would
+	 * read every record twice, and reading them is what this costs. */
+	if (fold_init(&d.fold, all ? all : 1, PROF_MAX_FRAMES) < 0)
 		return -ENOMEM;
 	d.window_ns = in->window_ns;
 	d.source = in->source;
@@ -247,6 +261,10 @@ int prof_report_print(struct out *o, const struct prof_report_in *in)
 	for (size_t s = 0; s < in->nsegs && r == 0; s++) {
 		d.dropped += in->segs[s].dropped;
 		for (size_t i = 0; i < in->segs[s].count && r == 0; i++) {
+			/* Memory, not the fold, bounds this loop: ask for a
+			 * record well ahead of the one being folded. */
+			if (i + REPORT_AHEAD < in->segs[s].count)
+				report_prefetch(&in->segs[s].recs[i + REPORT_AHEAD]);
 			d.samples++;
 			r = fold_add_cpu(&d.fold, &in->segs[s].recs[i], in->segs[s].cpu);
 		}

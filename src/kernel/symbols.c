@@ -59,6 +59,19 @@ bool sym_in_image(uintptr_t addr)
 	return off < (uint64_t)last->start + last->size;
 }
 
+void sym_image_span(uintptr_t *lo, uintptr_t *hi)
+{
+	const struct sym_table *t = active_table;
+	const struct sym_entry *last;
+
+	*lo = *hi = 0;
+	if (!t->count)
+		return;
+	last = &t->entries[t->count - 1];
+	*lo = t->base;
+	*hi = t->base + last->start + last->size;
+}
+
 bool sym_resolve(uintptr_t addr, bool is_return, struct sym_hit *hit,
 		 uintptr_t *off)
 {

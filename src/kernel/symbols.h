@@ -81,6 +81,11 @@ void sym_format(char *buf, size_t size, uintptr_t addr, bool is_return);
  * context; never faults. */
 bool sym_in_image(uintptr_t addr);
 
+/* The image's span as sym_in_image() sees it: @addr is inside when
+ * *lo <= addr < *hi (both 0 for an empty table).  For a caller testing
+ * many addresses at once; any context. */
+void sym_image_span(uintptr_t *lo, uintptr_t *hi);
+
 /* The CFA rule in force at @addr (an instruction address, looked up as it
  * is): *rule gets a copy of the table's entry.  Returns the rule's
  * register, SYM_CFA_UNKNOWN when no rule covers @addr.

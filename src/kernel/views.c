@@ -107,8 +107,9 @@ static int view_fold_functions(const struct prof_data *d, int pid,
 {
 	const struct fold *f = &d->fold;
 	uintptr_t callers[PROF_MAX_FRAMES - 1];
+	size_t n = f->nchains ? f->nchains : 1;
 
-	if (fold_init(t, f->nchains ? f->nchains : 1, f->depth) < 0)
+	if (fold_init_sized(t, n, f->depth, n, f->pool_used) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->nchains; i++) {
 		struct fold_chain k = f->chains[i];

@@ -4,13 +4,13 @@
 # seed corpus in tests/fuzz/corpus/NAME; what it finds goes to
 # tests/fuzz/work-NAME in the build folder (crashes to crash-* there).
 FUZZ_SECONDS = 60
-FUZZ_NAMES = net_rx shell fdt cmdline
+FUZZ_NAMES = net_rx shell fdt cmdline folded
 FUZZ_RUNS = 10000000
 EXTRA_DIST += %reldir%/corpus %reldir%/make-seeds.py %reldir%/fuzz-long
 
 if ENABLE_FUZZ
 FUZZ_PROGS = %reldir%/fuzz_net_rx %reldir%/fuzz_shell %reldir%/fuzz_fdt \
-	%reldir%/fuzz_cmdline
+	%reldir%/fuzz_cmdline %reldir%/fuzz_folded
 EXTRA_PROGRAMS += $(FUZZ_PROGS)
 CLEANFILES += $(FUZZ_PROGS)
 
@@ -36,6 +36,14 @@ CLEANFILES += $(FUZZ_PROGS)
 %canon_reldir%_fuzz_cmdline_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 %canon_reldir%_fuzz_cmdline_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_cmdline_LDADD = src/libkprof.la
+
+# kprof-report's reader: the tool is built with CC_FOR_BUILD outside
+# automake's programs (tools/local.mk), so the target compiles the
+# reader's sources itself.
+%canon_reldir%_fuzz_folded_SOURCES = %reldir%/fuzz_folded.c \
+	tools/report/folded.c tools/report/names.c tools/report/util.c
+%canon_reldir%_fuzz_folded_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/report
+%canon_reldir%_fuzz_folded_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 
 fuzz: $(FUZZ_PROGS)
 	@set -e; for name in $(FUZZ_NAMES); do \

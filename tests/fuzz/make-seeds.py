@@ -148,3 +148,22 @@ cmdline = {
     "malformed": b'foo=1 =x cmd="unterminated udpsh.key=" cpus= ip=1.2.3.4/33 "x',
 }
 write("cmdline", cmdline)
+
+# folded seeds: kprof-report's test inputs and the error cases its reader
+# names.  The first byte chooses strip_pid (bit 0); the rest is the file.
+REPORT = os.path.join(HERE, "..", "report")
+folded = {}
+for fn in sorted(os.listdir(REPORT)):
+    if fn.endswith(".folded"):
+        with open(os.path.join(REPORT, fn), "rb") as f:
+            folded[fn[:-len(".folded")]] = b"\x01" + f.read()
+folded.update({
+    "block": b"\x00# kprof folded begin\n# source=pmu/signal perf cycles hz=1000\n"
+             b"# window_ms: 2000\n# cpus 4\n1-init;main;work 3\n2-sh;loop 1\n"
+             b"# kprof folded end lines=2 samples=4\n",
+    "bad-end": b"\x00# kprof folded begin\na;b 1\n# kprof folded end lines=2 samples=1\n",
+    "bad-header": b"\x00# kprof folded begin\n# hz=fast\na 1\n# kprof folded end lines=1 samples=1\n",
+    "bad-line": b"\x01a;;b 1\nc d\n",
+    "nul": b"\x00a;b 1\nc\x00;d 2\n",
+})
+write("folded", folded)

@@ -14,6 +14,7 @@
 #include "report.h"
 
 #include <ctype.h>
+#include <stdarg.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +36,24 @@ struct reader {
 	size_t nslots;
 	size_t *frames;		/* scratch for one line */
 	size_t cap_frames;
+	char *err;		/* the first error, one line */
+	size_t errlen;
 };
+
+/* Record the error (FILE:LINE: what) and return false: the reader stops
+ * at its first error and its caller says it. */
+static bool rd_fail(struct reader *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static bool rd_fail(struct reader *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(r->err, r->errlen, fmt, ap);
+	va_end(ap);
+	return false;
+}
 
 /* Up to 60 printable bytes of @s, for an error message. */
 static const char *excerpt(const char *s, size_t len)
@@ -76,17 +94,15 @@ static bool parse_u64(const char *s, size_t len, uint64_t max, uint64_t *v)
 	return true;
 }
 
-static void read_lines(const char *path, struct line **out, size_t *nout)
+static bool read_lines(struct reader *r, const char *path, FILE *f,
+		       struct line **out, size_t *nout)
 {
-	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
 	struct line *lines = NULL;
 	size_t n = 0, cap = 0;
 	char *text = NULL;
 	size_t tcap = 0;
 	ssize_t got;
 
-	if (!f)
-		fatal(EXIT_INPUT, "%s: cannot read: %s", path, strerror(errno));
 	while ((got = getline(&text, &tcap, f)) >= 0) {
 		size_t len = (size_t)got;
 
@@ -105,13 +121,12 @@ static void read_lines(const char *path, struct line **out, size_t *nout)
 		lines[n].len = len;
 		n++;
 	}
-	if (ferror(f))
-		fatal(EXIT_INPUT, "%s: cannot read: %s", path, strerror(errno));
 	free(text);
-	if (f != stdin)
-		fclose(f);
 	*out = lines;
 	*nout = n;
+	if (ferror(f))
+		return rd_fail(r, "%s: cannot read: %s", path, strerror(errno));
+	return true;
 }
 
 /* ---- header lines ---- */
@@ -126,7 +141,7 @@ static bool is_key(const char *s, size_t len)
 	return true;
 }
 
-static void meta_set(struct reader *r, const char *key, size_t klen,
+static bool meta_set(struct reader *r, const char *key, size_t klen,
 		     const char *val, size_t vlen, size_t lineno)
 {
 	static const struct {
@@ -150,19 +165,19 @@ static void meta_set(struct reader *r, const char *key, size_t klen,
 		memcpy(m->source, val, vlen);
 		m->source[vlen] = '\0';
 		m->have |= META_SOURCE;
-		return;
+		return true;
 	}
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		if (strlen(nums[i].key) != klen || memcmp(nums[i].key, key, klen))
 			continue;
 		if (!parse_u64(val, vlen, COUNT_MAX,
 			       (uint64_t *)((char *)m + nums[i].off)))
-			fatal(EXIT_INPUT,
-			      "%s:%zu: header %s must be a whole number (got '%s')",
+			return rd_fail(r, "%s:%zu: header %s must be a whole number (got '%s')",
 			      r->p->path, lineno, nums[i].key, excerpt(val, vlen));
 		m->have |= nums[i].bit;
-		return;
+		return true;
 	}
+	return true;
 }
 
 static bool is_known_key(const char *s, size_t len)
@@ -195,7 +210,7 @@ static const char *skip_space(const char *s)
 }
 
 /* `key=value key=value ...`: a value runs up to the next `key=`. */
-static void meta_pairs(struct reader *r, const char *s, size_t lineno)
+static bool meta_pairs(struct reader *r, const char *s, size_t lineno)
 {
 	while (*s) {
 		const char *eq = strchr(s, '=');
@@ -214,12 +229,15 @@ static void meta_pairs(struct reader *r, const char *s, size_t lineno)
 				break;
 			end = t + tl;
 		}
-		meta_set(r, s, (size_t)(eq - s), val, (size_t)(end - val), lineno);
+		if (!meta_set(r, s, (size_t)(eq - s), val, (size_t)(end - val),
+			      lineno))
+			return false;
 		s = skip_space(end);
 	}
+	return true;
 }
 
-static void meta_line(struct reader *r, const char *s, size_t lineno)
+static bool meta_line(struct reader *r, const char *s, size_t lineno)
 {
 	size_t tl;
 	const char *eq;
@@ -228,19 +246,20 @@ static void meta_line(struct reader *r, const char *s, size_t lineno)
 	tl = token_len(s);
 	eq = memchr(s, '=', tl);
 	if (tl > 1 && s[tl - 1] == ':' && is_key(s, tl - 1))
-		meta_set(r, s, tl - 1, skip_space(s + tl), strlen(skip_space(s + tl)),
-			 lineno);
-	else if (eq && is_key(s, (size_t)(eq - s)))
-		meta_pairs(r, s, lineno);
-	else if (is_known_key(s, tl) && *skip_space(s + tl))
-		meta_set(r, s, tl, skip_space(s + tl), strlen(skip_space(s + tl)),
-			 lineno);
+		return meta_set(r, s, tl - 1, skip_space(s + tl),
+				strlen(skip_space(s + tl)), lineno);
+	if (eq && is_key(s, (size_t)(eq - s)))
+		return meta_pairs(r, s, lineno);
+	if (is_known_key(s, tl) && *skip_space(s + tl))
+		return meta_set(r, s, tl, skip_space(s + tl),
+				strlen(skip_space(s + tl)), lineno);
 	/* Anything else is a comment. */
+	return true;
 }
 
 /* `# kprof folded end lines=N samples=M`: the counts the kernel sent,
  * so a file that lost a line (a lost datagram) is refused. */
-static void end_line(struct reader *r, const char *s, size_t lineno,
+static bool end_line(struct reader *r, const char *s, size_t lineno,
 		     uint64_t lines, uint64_t samples)
 {
 	uint64_t want_lines = 0, want_samples = 0;
@@ -257,21 +276,19 @@ static void end_line(struct reader *r, const char *s, size_t lineno,
 			 parse_u64(eq + 1, tl - 8, COUNT_MAX, &want_samples))
 			have |= 2;
 		else
-			fatal(EXIT_INPUT,
-			      "%s:%zu: malformed end line: want '# kprof folded end lines=N samples=M' (got '%s')",
+			return rd_fail(r, "%s:%zu: malformed end line: want '# kprof folded end lines=N samples=M' (got '%s')",
 			      r->p->path, lineno, excerpt(s, strlen(s)));
 		s += tl;
 	}
 	if (have != 3)
-		fatal(EXIT_INPUT,
-		      "%s:%zu: end line must carry lines=N samples=M",
+		return rd_fail(r, "%s:%zu: end line must carry lines=N samples=M",
 		      r->p->path, lineno);
 	if (want_lines != lines || want_samples != samples)
-		fatal(EXIT_INPUT,
-		      "%s:%zu: end line says lines=%llu samples=%llu but the block holds lines=%llu samples=%llu (a lost line?)",
+		return rd_fail(r, "%s:%zu: end line says lines=%llu samples=%llu but the block holds lines=%llu samples=%llu (a lost line?)",
 		      r->p->path, lineno, (unsigned long long)want_lines,
 		      (unsigned long long)want_samples, (unsigned long long)lines,
 		      (unsigned long long)samples);
+	return true;
 }
 
 /* ---- stacks ---- */
@@ -350,8 +367,9 @@ static size_t root_name(struct reader *r, const char *s, size_t len)
 	return names_intern(r->p->names, s, len);
 }
 
-/* One `frame;frame;... COUNT` line; returns its count. */
-static uint64_t data_line(struct reader *r, const struct line *l, size_t lineno)
+/* One `frame;frame;... COUNT` line; *count gets its count. */
+static bool data_line(struct reader *r, const struct line *l, size_t lineno,
+		      uint64_t *count_out)
 {
 	const char *s = l->text;
 	const char *sp = strrchr(s, ' ');
@@ -359,8 +377,7 @@ static uint64_t data_line(struct reader *r, const struct line *l, size_t lineno)
 	uint64_t count;
 
 	if (!sp || !parse_u64(sp + 1, strlen(sp + 1), COUNT_MAX, &count))
-		fatal(EXIT_INPUT,
-		      "%s:%zu: malformed folded line: want 'frame;frame;... COUNT' (got '%s')",
+		return rd_fail(r, "%s:%zu: malformed folded line: want 'frame;frame;... COUNT' (got '%s')",
 		      r->p->path, lineno, excerpt(s, l->len));
 	stack_len = (size_t)(sp - s);
 	while (stack_len && isspace((unsigned char)s[stack_len - 1]))
@@ -370,8 +387,7 @@ static uint64_t data_line(struct reader *r, const struct line *l, size_t lineno)
 		size_t end = semi ? (size_t)(semi - s) : stack_len;
 
 		if (end == start)
-			fatal(EXIT_INPUT,
-			      "%s:%zu: malformed folded line: empty frame name (got '%s')",
+			return rd_fail(r, "%s:%zu: malformed folded line: empty frame name (got '%s')",
 			      r->p->path, lineno, excerpt(s, l->len));
 		if (n == r->cap_frames) {
 			r->cap_frames = r->cap_frames ? r->cap_frames * 2 : 64;
@@ -386,7 +402,8 @@ static uint64_t data_line(struct reader *r, const struct line *l, size_t lineno)
 	}
 	if (count)
 		stack_add(r, n, count);
-	return count;
+	*count_out = count;
+	return true;
 }
 
 static bool is_begin(const struct line *l)
@@ -404,76 +421,118 @@ static const char *end_args(const struct line *l)
 	return NULL;
 }
 
-void folded_load(struct profile *p, const char *path, struct names *names,
-		 bool strip_pid)
+/* Line @lineno of the file: a data line, a header, the block's end. */
+static bool folded_line(struct reader *r, const struct line *l, size_t lineno,
+			bool *block, bool *ended, size_t begin, uint64_t *ndata)
 {
-	struct reader r = { .p = p, .strip_pid = strip_pid };
-	struct line *lines;
-	size_t nlines, first = 0, begin = 0;
-	uint64_t ndata = 0;
-	bool block = false, ended = false;
+	struct profile *p = r->p;
+	const char *path = p->path;
+	const char *args;
+	uint64_t count = 0;
 
-	memset(p, 0, sizeof *p);
-	p->path = path;
-	p->names = names;
-	read_lines(path, &lines, &nlines);
-	for (size_t i = 0; i < nlines && !block; i++) {
+	if (l->has_nul)
+		return rd_fail(r, "%s:%zu: a NUL byte in the line", path, lineno);
+	if (*ended) {
+		if (is_begin(l))
+			return rd_fail(r, "%s:%zu: a second '# kprof folded begin': one profile per file",
+				       path, lineno);
+		return true;
+	}
+	if (is_blank(l->text, l->len))
+		return true;
+	if (*block && is_begin(l))
+		return rd_fail(r, "%s:%zu: '# kprof folded begin' again before the end line of line %zu's block",
+			       path, lineno, begin + 1);
+	if ((args = end_args(l))) {
+		if (!*block)
+			return rd_fail(r, "%s:%zu: '# kprof folded end' without a begin line",
+				       path, lineno);
+		*ended = true;
+		return end_line(r, args, lineno, *ndata, p->total);
+	}
+	if (l->text[0] == '#')
+		return meta_line(r, l->text, lineno);
+	if (!data_line(r, l, lineno, &count))
+		return false;
+	if (count > UINT64_MAX - p->total)
+		return rd_fail(r, "%s:%zu: the counts add up past 2^64", path,
+			       lineno);
+	p->total += count;
+	(*ndata)++;
+	return true;
+}
+
+/* The reader proper: @f read to its end; false with the error in @err. */
+static bool folded_read(struct reader *r, const char *path, FILE *f)
+{
+	struct profile *p = r->p;
+	struct line *lines = NULL;
+	size_t nlines = 0, first = 0, begin = 0;
+	uint64_t ndata = 0;
+	bool block = false, ended = false, ok;
+
+	ok = read_lines(r, path, f, &lines, &nlines);
+	for (size_t i = 0; ok && i < nlines && !block; i++) {
 		if (is_begin(&lines[i])) {
 			block = true;
 			begin = i;
 			first = i + 1;
 		}
 	}
-	for (size_t i = first; i < nlines; i++) {
-		const struct line *l = &lines[i];
-		const char *args;
-		uint64_t count;
-
-		if (l->has_nul)
-			fatal(EXIT_INPUT, "%s:%zu: a NUL byte in the line",
-			      path, i + 1);
-		if (ended) {
-			if (is_begin(l))
-				fatal(EXIT_INPUT,
-				      "%s:%zu: a second '# kprof folded begin': one profile per file",
-				      path, i + 1);
-			continue;
-		}
-		if (is_blank(l->text, l->len))
-			continue;
-		if (block && is_begin(l))
-			fatal(EXIT_INPUT,
-			      "%s:%zu: '# kprof folded begin' again before the end line of line %zu's block",
-			      path, i + 1, begin + 1);
-		if ((args = end_args(l))) {
-			if (!block)
-				fatal(EXIT_INPUT,
-				      "%s:%zu: '# kprof folded end' without a begin line",
-				      path, i + 1);
-			end_line(&r, args, i + 1, ndata, p->total);
-			ended = true;
-			continue;
-		}
-		if (l->text[0] == '#') {
-			meta_line(&r, l->text, i + 1);
-			continue;
-		}
-		count = data_line(&r, l, i + 1);
-		if (count > UINT64_MAX - p->total)
-			fatal(EXIT_INPUT, "%s:%zu: the counts add up past 2^64",
-			      path, i + 1);
-		p->total += count;
-		ndata++;
-	}
-	if (block && !ended)
-		fatal(EXIT_INPUT,
-		      "%s: no '# kprof folded end' line after the block begun at line %zu (truncated?)",
-		      path, begin + 1);
-	if (!p->total)
-		fatal(EXIT_INPUT, "%s: no samples in the profile", path);
+	for (size_t i = first; ok && i < nlines; i++)
+		ok = folded_line(r, &lines[i], i + 1, &block, &ended, begin,
+				 &ndata);
+	if (ok && block && !ended)
+		ok = rd_fail(r, "%s: no '# kprof folded end' line after the block begun at line %zu (truncated?)",
+			     path, begin + 1);
+	if (ok && !p->total)
+		ok = rd_fail(r, "%s: no samples in the profile", path);
 	for (size_t i = 0; i < nlines; i++)
 		free(lines[i].text);
 	free(lines);
-	free(r.slot);
-	free(r.frames);
+	free(r->slot);
+	free(r->frames);
+	r->slot = NULL;
+	r->frames = NULL;
+	return ok;
+}
+
+bool folded_parse(struct profile *p, const char *path, FILE *f,
+		  struct names *names, bool strip_pid, char *err, size_t errlen)
+{
+	struct reader r = {
+		.p = p, .strip_pid = strip_pid, .err = err, .errlen = errlen,
+	};
+
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	p->names = names;
+	return folded_read(&r, path, f);
+}
+
+void folded_free(struct profile *p)
+{
+	for (size_t i = 0; i < p->nstacks; i++)
+		free(p->stacks[i].frames);
+	free(p->stacks);
+	free(p->meta.source);
+	p->stacks = NULL;
+	p->meta.source = NULL;
+	p->nstacks = p->cap = 0;
+}
+
+void folded_load(struct profile *p, const char *path, struct names *names,
+		 bool strip_pid)
+{
+	FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
+	char err[512];
+	bool ok;
+
+	if (!f)
+		fatal(EXIT_INPUT, "%s: cannot read: %s", path, strerror(errno));
+	ok = folded_parse(p, path, f, names, strip_pid, err, sizeof err);
+	if (f != stdin)
+		fclose(f);
+	if (!ok)
+		fatal(EXIT_INPUT, "%s", err);
 }

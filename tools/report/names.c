@@ -82,3 +82,12 @@ size_t names_find(const struct names *t, const char *s)
 	slot = names_slot(t, s, strlen(s));
 	return *slot ? *slot - 1 : (size_t)-1;
 }
+
+void names_free(struct names *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		free(t->str[i]);
+	free(t->str);
+	free(t->slot);
+	memset(t, 0, sizeof *t);
+}

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define REPORT_PROG "kprof-report"
 
@@ -53,6 +54,8 @@ struct names {
 size_t names_intern(struct names *t, const char *s, size_t len);
 /* The number of @s, or (size_t)-1 when it was never interned. */
 size_t names_find(const struct names *t, const char *s);
+/* Free every name and the table (left empty, ready for reuse). */
+void names_free(struct names *t);
 
 /* ---- folded.c: the folded-stacks reader ---- */
 
@@ -95,6 +98,13 @@ struct profile {
  * no samples at all is fatal (exit 1) with FILE:LINE. */
 void folded_load(struct profile *p, const char *path, struct names *names,
 		 bool strip_pid);
+/* The reader behind folded_load(): @f read as @path (named in errors).
+ * Returns false at the first error, its one line (FILE:LINE: what) in
+ * @err; @p then holds what was read so far, for folded_free(). */
+bool folded_parse(struct profile *p, const char *path, FILE *f,
+		  struct names *names, bool strip_pid, char *err, size_t errlen);
+/* Free what the reader allocated in @p (not its names). */
+void folded_free(struct profile *p);
 
 /* ---- tree.c: the call tree and per-function counts ---- */
 

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* libFuzzer target: kprof-report's folded-stacks reader
+ * (tools/report/folded.c), which reads files a user hands the tool.
+ * The first byte chooses strip_pid; the rest is the file.  The reader
+ * must end without a crash or a leak, and:
+ *
+ * - refusing, give one line naming the file (FILE: or FILE:LINE:);
+ * - accepting, hold samples whose stacks add up to its total, every
+ *   frame a name it interned, no stack empty. */
+#define _GNU_SOURCE		/* fmemopen */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+#define FZ_PATH "fuzz.folded"
+
+static void fz_check_error(const char *err)
+{
+	if (strncmp(err, FZ_PATH ":", sizeof FZ_PATH) != 0 ||
+	    strchr(err, '\n') || !err[sizeof FZ_PATH])
+		abort();
+}
+
+static void fz_check_profile(const struct profile *p, const struct names *n)
+{
+	uint64_t sum = 0;
+
+	if (!p->total)
+		abort();
+	for (size_t i = 0; i < p->nstacks; i++) {
+		const struct stack *s = &p->stacks[i];
+
+		if (!s->nframes || !s->count)
+			abort();
+		for (size_t j = 0; j < s->nframes; j++)
+			if (s->frames[j] >= n->n)
+				abort();
+		sum += s->count;
+	}
+	if (sum != p->total)
+		abort();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct names names;
+	struct profile p;
+	char err[512];
+	FILE *f;
+	bool strip = size && (data[0] & 1);
+
+	if (size)
+		data++, size--;
+	/* fmemopen() refuses an empty buffer: an empty file is /dev/null. */
+	f = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
+	if (!f)
+		abort();
+	memset(&names, 0, sizeof names);
+	err[0] = '\0';
+	if (folded_parse(&p, FZ_PATH, f, &names, strip, err, sizeof err))
+		fz_check_profile(&p, &names);
+	else
+		fz_check_error(err);
+	folded_free(&p);
+	names_free(&names);
+	fclose(f);
+	return 0;
+}
