@@ -195,6 +195,8 @@ void page_free(void *pages, size_t npages)
 	for (size_t i = 0; i < npages; i++)
 		page_mark(pfn + i, false);
 	pages_free += npages;
+	if (pfn < scan_hint)
+		scan_hint = pfn;
 	spin_unlock_irqrestore(&page_lock, flags);
 }
 
