@@ -142,6 +142,50 @@ START_TEST(test_address_beyond_32_bit_offsets_unresolved)
 }
 END_TEST
 
+/* What a cache of lookups may remember: the symbol, or the whole run of
+ * addresses no symbol covers; outside the table's offsets only the
+ * address itself. */
+static void range_of(uintptr_t addr, const char *name, uintptr_t start,
+		     uint64_t size)
+{
+	struct sym_hit hit = { "stale", 0, 0 };
+
+	sym_lookup_range(addr, &hit);
+	if (name)
+		ck_assert_str_eq(hit.name, name);
+	else
+		ck_assert_ptr_null(hit.name);
+	ck_assert_uint_eq(hit.start, start);
+	ck_assert_uint_eq(hit.size, size);
+}
+
+START_TEST(test_lookup_range_gives_symbol_or_gap)
+{
+	range_of(0x1105, "alpha", 0x1100, 0x20);
+	range_of(0x1120, "beta", 0x1120, 0x10);
+	range_of(0x1147, "gamma", 0x1140, 0x08);
+	range_of(0x1130, NULL, 0x1130, 0x10);	/* between beta and gamma */
+	range_of(0x113f, NULL, 0x1130, 0x10);
+	range_of(0x1000, NULL, 0x1000, 0x100);	/* before the first */
+	range_of(0x10ff, NULL, 0x1000, 0x100);
+	range_of(0x1148, NULL, 0x1148, 0x100000000ull - 0x148);	/* after */
+	range_of(0x10, NULL, 0x10, 1);		/* below the base */
+	if (sizeof(uintptr_t) >= 8)		/* past 32-bit offsets */
+		range_of((uintptr_t)0x100001100ull, NULL,
+			 (uintptr_t)0x100001100ull, 1);
+}
+END_TEST
+
+START_TEST(test_lookup_range_on_empty_table_is_the_address)
+{
+	static const struct sym_table empty = { .base = 0, .strings = "" };
+
+	/* The gap would be 2^32 bytes, more than a size holds. */
+	sym_use_table(&empty);
+	range_of(0x1100, NULL, 0x1100, 1);
+}
+END_TEST
+
 START_TEST(test_empty_table_prints_addresses)
 {
 	static const struct sym_table empty = { .base = 0, .strings = "" };
@@ -391,6 +435,8 @@ static Suite *symbols_suite(void)
 	tcase_add_test(tc, test_resolve_gives_symbol_and_offset_of_ra);
 	tcase_add_test(tc, test_address_beyond_32_bit_offsets_unresolved);
 	tcase_add_test(tc, test_empty_table_prints_addresses);
+	tcase_add_test(tc, test_lookup_range_gives_symbol_or_gap);
+	tcase_add_test(tc, test_lookup_range_on_empty_table_is_the_address);
 	tcase_add_test(tc, test_cfa_rule_runs_to_next_entry);
 	suite_add_tcase(s, tc);
 

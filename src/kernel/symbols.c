@@ -20,15 +20,12 @@ static bool sym_offset_of(const struct sym_table *t, uintptr_t addr,
 	return true;
 }
 
-bool sym_lookup(uintptr_t addr, struct sym_hit *hit)
+/* How many entries start at or below @off: the last of them is the only
+ * one that may cover it. */
+static size_t sym_entries_upto(const struct sym_table *t, uint32_t off)
 {
-	const struct sym_table *t = active_table;
 	size_t lo = 0, hi = t->count;
-	uint32_t off;
 
-	if (!sym_offset_of(t, addr, &off))
-		return false;
-	/* The last entry whose start is <= off. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (t->entries[mid].start <= off)
@@ -36,15 +33,50 @@ bool sym_lookup(uintptr_t addr, struct sym_hit *hit)
 		else
 			hi = mid;
 	}
-	if (lo == 0)
+	return lo;
+}
+
+bool sym_lookup(uintptr_t addr, struct sym_hit *hit)
+{
+	const struct sym_table *t = active_table;
+	uint32_t off;
+	size_t n;
+
+	if (!sym_offset_of(t, addr, &off))
 		return false;
-	const struct sym_entry *e = &t->entries[lo - 1];
+	n = sym_entries_upto(t, off);
+	if (n == 0)
+		return false;
+	const struct sym_entry *e = &t->entries[n - 1];
 	if (off - e->start >= e->size)
 		return false;
 	hit->name = t->strings + e->name;
 	hit->start = t->base + e->start;
 	hit->size = e->size;
 	return true;
+}
+
+void sym_lookup_range(uintptr_t addr, struct sym_hit *hit)
+{
+	const struct sym_table *t = active_table;
+	uint64_t gap_lo, gap_hi;
+	uint32_t off;
+	size_t n;
+
+	if (sym_lookup(addr, hit))
+		return;
+	hit->name = NULL;
+	hit->start = addr;
+	hit->size = 1;
+	if (!sym_offset_of(t, addr, &off))
+		return;
+	n = sym_entries_upto(t, off);
+	gap_lo = n ? (uint64_t)t->entries[n - 1].start + t->entries[n - 1].size : 0;
+	gap_hi = n < t->count ? t->entries[n].start : (uint64_t)UINT32_MAX + 1;
+	if (gap_lo > off || gap_hi <= off || gap_hi - gap_lo > UINT32_MAX)
+		return;		/* overlapping entries: only the address */
+	hit->start = t->base + (uintptr_t)gap_lo;
+	hit->size = (uint32_t)(gap_hi - gap_lo);
 }
 
 bool sym_in_image(uintptr_t addr)

@@ -63,6 +63,12 @@ struct sym_hit {
  * never faults, never locks. */
 bool sym_lookup(uintptr_t addr, struct sym_hit *hit);
 
+/* sym_lookup() for a caller that caches its answers: the symbol covering
+ * @addr, or (hit->name NULL) the run of addresses around it that the
+ * table's offsets reach and no symbol covers, at least @addr itself.
+ * Any context; never faults, never locks. */
+void sym_lookup_range(uintptr_t addr, struct sym_hit *hit);
+
 /* Resolve a frame: a return address (@is_return) is looked up at
  * addr - 1 — a call that ends a function would otherwise resolve to the
  * next one — and *off is the offset of addr itself, the byte after the
