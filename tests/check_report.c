@@ -312,6 +312,152 @@ START_TEST(test_fold_grows_past_initial_table)
 }
 END_TEST
 
+/* Fold the records added so far into @f, at @depth, hottest first. */
+static void fold_recs(struct fold *f, unsigned depth)
+{
+	ck_assert_int_eq(fold_init(f, nrecs, depth), 0);
+	for (size_t i = 0; i < nrecs; i++)
+		ck_assert_int_eq(fold_add(f, &recs[i]), 0);
+	fold_sort(f);
+	ck_assert_uint_eq(f->samples, nrecs);
+}
+
+/* A record of @n frames: frame i is @base + 16 i, except frame @odd
+ * (when below n), which is @odd_value; every word past the n frames is
+ * @junk, as a ring slot reused from a deeper sample holds. */
+static void add_frames(uint32_t n, uintptr_t base, uint32_t odd,
+		       uintptr_t odd_value, uintptr_t junk)
+{
+	struct prof_record r = { .pid = 3, .nframes = n };
+
+	for (uint32_t i = 0; i < PROF_MAX_FRAMES; i++)
+		r.frames[i] = i >= n ? junk : i == odd ? odd_value : base + 16 * i;
+	ck_assert_uint_lt(nrecs, MAX_RECS);
+	recs[nrecs++] = r;
+}
+
+/* A chain is its frames, not the words after them: whatever a record
+ * holds past nframes (here in the leaf's block and in later ones), the
+ * samples fold together. */
+START_TEST(test_fold_ignores_words_past_nframes)
+{
+	struct fold f;
+
+	add_frames(3, PT_UDP_INPUT, 99, 0, 0);
+	add_frames(3, PT_UDP_INPUT, 99, 0, 0x4141414141414141ull);
+	add_frames(3, PT_UDP_INPUT, 99, 0, PT_UDP_INPUT);
+	add_frames(6, PT_UDP_INPUT, 99, 0, 0x77);
+	add_frames(6, PT_UDP_INPUT, 99, 0, 0x78);
+	fold_recs(&f, PROF_MAX_FRAMES);
+	ck_assert_uint_eq(f.nchains, 2);
+	ck_assert_uint_eq(f.chains[0].count, 3);
+	ck_assert_uint_eq(f.chains[0].ncallers, 2);
+	ck_assert_uint_eq(f.chains[1].count, 2);
+	ck_assert_uint_eq(f.chains[1].ncallers, 5);
+	fold_free(&f);
+}
+END_TEST
+
+/* Rows are compared block by block: a difference in any word of any
+ * block, the last one included, makes another chain. */
+START_TEST(test_fold_tells_chains_apart_in_every_block)
+{
+	enum { N = 20 };
+	struct fold f;
+
+	add_frames(N, PT_UDP_INPUT, 99, 0, 0);
+	add_frames(N, PT_UDP_INPUT, 99, 0, 0);
+	for (uint32_t odd = 1; odd < N; odd++)
+		add_frames(N, PT_UDP_INPUT, odd, 0x5150, 0);
+	fold_recs(&f, PROF_MAX_FRAMES);
+	ck_assert_uint_eq(f.nchains, N);
+	ck_assert_uint_eq(f.chains[0].count, 2);
+	for (size_t c = 0; c < f.nchains; c++)
+		ck_assert_uint_eq(f.chains[c].ncallers, N - 1);
+	fold_free(&f);
+}
+END_TEST
+
+/* A caller of 0 is a frame: the chain with it is not the chain without
+ * it, whether or not the extra frame starts a new block. */
+START_TEST(test_fold_zero_caller_is_a_longer_chain)
+{
+	struct fold f;
+
+	add_frames(3, PT_UDP_INPUT, 99, 0, 0);
+	add_frames(4, PT_UDP_INPUT, 3, 0, 0);
+	add_frames(4, PT_UDP_INPUT, 3, 0, 0);
+	for (int i = 0; i < 3; i++) {
+		add_frames(5, PT_UDP_INPUT, 3, 0, 0);
+		recs[nrecs - 1].frames[4] = 0;
+	}
+	fold_recs(&f, PROF_MAX_FRAMES);
+	ck_assert_uint_eq(f.nchains, 3);
+	ck_assert_uint_eq(f.chains[0].count, 3);
+	ck_assert_uint_eq(f.chains[0].ncallers, 4);
+	ck_assert_uint_eq(f.chains[0].callers[2], 0);
+	ck_assert_uint_eq(f.chains[0].callers[3], 0);
+	ck_assert_uint_eq(f.chains[1].count, 2);
+	ck_assert_uint_eq(f.chains[1].ncallers, 3);
+	ck_assert_uint_eq(f.chains[2].count, 1);
+	ck_assert_uint_eq(f.chains[2].ncallers, 2);
+	fold_free(&f);
+}
+END_TEST
+
+/* At depth 4 a chain keeps its leaf and 3 callers: records that differ
+ * only deeper fold together, and one that differs within them does not. */
+START_TEST(test_fold_cuts_chains_at_the_table_depth)
+{
+	struct fold f;
+
+	add_frames(9, PT_UDP_INPUT, 99, 0, 0);
+	add_frames(9, PT_UDP_INPUT, 4, 0x5150, 0);
+	add_frames(9, PT_UDP_INPUT, 8, 0x5150, 0);
+	add_frames(5, PT_UDP_INPUT, 99, 0, 0);
+	add_frames(9, PT_UDP_INPUT, 3, 0x5150, 0);
+	fold_recs(&f, 4);
+	ck_assert_uint_eq(f.nchains, 2);
+	ck_assert_uint_eq(f.chains[0].count, 4);
+	ck_assert_uint_eq(f.chains[0].ncallers, 3);
+	ck_assert_uint_eq(f.chains[0].callers[2], PT_UDP_INPUT + 48);
+	ck_assert_uint_eq(f.chains[1].count, 1);
+	ck_assert_uint_eq(f.chains[1].callers[2], 0x5150);
+	fold_free(&f);
+}
+END_TEST
+
+/* Leaves in the gap after memcpy fold by their own addresses, though
+ * one lookup answers for the whole gap; the symbols on either side of
+ * it, met between them, still resolve. */
+START_TEST(test_fold_leaves_in_a_gap_stay_addresses)
+{
+	struct fold f;
+
+	add(1, 3, PT_GAP + 0x10, PT_UDP_INPUT + 0x33, END);
+	add(1, 2, PT_GAP + 0x14, PT_UDP_INPUT + 0x33, END);
+	add(1, 4, PT_MEMCPY + 0x7c, PT_UDP_INPUT + 0x33, END);
+	add(1, 1, PT_GAP + 0x7f, PT_UDP_INPUT + 0x33, END);
+	add(1, 5, NFC(0x2), PT_UDP_INPUT + 0x33, END);
+	add(1, 1, PT_GAP + 0x10, PT_UDP_INPUT + 0x33, END);
+	fold_recs(&f, PROF_MAX_FRAMES);
+	ck_assert_uint_eq(f.nchains, 5);
+	ck_assert_str_eq(f.chains[0].name, "net_frame_copy");
+	ck_assert_uint_eq(f.chains[0].leaf, PT_NET_FRAME_COPY);
+	ck_assert_uint_eq(f.chains[0].lo, 2);
+	ck_assert_str_eq(f.chains[1].name, "memcpy");
+	ck_assert_uint_eq(f.chains[1].lo, 0x7c);
+	ck_assert_ptr_null(f.chains[2].name);
+	ck_assert_uint_eq(f.chains[2].leaf, PT_GAP + 0x10);
+	ck_assert_uint_eq(f.chains[2].count, 4);
+	ck_assert_ptr_null(f.chains[3].name);
+	ck_assert_uint_eq(f.chains[3].leaf, PT_GAP + 0x14);
+	ck_assert_ptr_null(f.chains[4].name);
+	ck_assert_uint_eq(f.chains[4].leaf, PT_GAP + 0x7f);
+	fold_free(&f);
+}
+END_TEST
+
 START_TEST(test_percent_rounds_half_up_in_tenths)
 {
 	/* 1/8 = 12.5%; 1/3 = 33.3%; 2/3 = 66.7%. */
@@ -349,6 +495,11 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_report_empty_when_no_cpu_answered);
 	tcase_add_test(tc, test_fold_leaf_spans_offsets);
 	tcase_add_test(tc, test_fold_grows_past_initial_table);
+	tcase_add_test(tc, test_fold_ignores_words_past_nframes);
+	tcase_add_test(tc, test_fold_tells_chains_apart_in_every_block);
+	tcase_add_test(tc, test_fold_zero_caller_is_a_longer_chain);
+	tcase_add_test(tc, test_fold_cuts_chains_at_the_table_depth);
+	tcase_add_test(tc, test_fold_leaves_in_a_gap_stay_addresses);
 	tcase_add_test(tc, test_percent_rounds_half_up_in_tenths);
 	suite_add_tcase(s, tc);
 	return s;

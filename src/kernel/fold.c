@@ -10,6 +10,10 @@
 /* Chains the table starts with room for. */
 #define FOLD_INITIAL_CHAINS 512
 
+/* A record's frames are read in whole blocks (fold_key()). */
+_Static_assert(PROF_MAX_FRAMES % FOLD_BLOCK == 0,
+	       "a record's frames are a whole number of blocks");
+
 static uint64_t fold_hash(const struct fold_chain *k);
 
 /* The first free slot of @k's probe sequence. */
@@ -23,15 +27,17 @@ static size_t fold_free_slot(const uint32_t *slots, size_t mask,
 	return i;
 }
 
-/* Room for @cap chains, the hash at most half full so probes stay short;
- * the chains already folded move over (their callers stay in the pool). */
+/* Room for @cap chains, the hash at most a quarter full: a probe that
+ * meets another chain first is a mispredicted branch, and at half full
+ * one sample in five did.  The chains already folded move over; their
+ * rows stay where they are in the pool. */
 static int fold_grow(struct fold *f, size_t cap)
 {
 	size_t nslots = 16;
 	struct fold_chain *chains;
 	uint32_t *slots;
 
-	while (nslots < 2 * cap)
+	while (nslots < 4 * cap)
 		nslots *= 2;
 	chains = kmalloc((cap ? cap : 1) * sizeof(*chains));
 	slots = kmalloc(nslots * sizeof(*slots));
@@ -54,10 +60,10 @@ static int fold_grow(struct fold *f, size_t cap)
 	return 0;
 }
 
-/* Room in the pool for @n more callers.  The pool holds each chain's
- * callers end to end, as many as it has: rows of the whole depth would
- * be mostly empty (chains are shallower than the depth allows) and
- * would be megabytes of zeroed memory at depth 32. */
+/* Room in the pool for @n more words.  The pool holds each chain's row
+ * (fold.h) end to end, as long as its chain needs: rows of the whole
+ * depth would be mostly empty (chains are shallower than the depth
+ * allows) and would be megabytes of zeroed memory at depth 32. */
 static int fold_pool_room(struct fold *f, size_t n)
 {
 	size_t cap = f->pool_cap ? f->pool_cap * 2 : n;
@@ -73,7 +79,7 @@ static int fold_pool_room(struct fold *f, size_t n)
 	if (f->pool_used)
 		kmemcpy(frames, f->frames, f->pool_used * sizeof(*frames));
 	for (size_t c = 0; c < f->nchains; c++)
-		f->chains[c].callers = frames + f->chains[c].slot;
+		f->chains[c].callers = frames + f->chains[c].slot + 1;
 	kfree(f->frames);
 	f->frames = frames;
 	f->pool_cap = cap;
@@ -81,7 +87,7 @@ static int fold_pool_room(struct fold *f, size_t n)
 }
 
 int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
-		    size_t chains, size_t callers)
+		    size_t chains, size_t words)
 {
 	kmemset(f, 0, sizeof(*f));
 	if (depth < 1)
@@ -91,9 +97,13 @@ int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
 	f->depth = depth;
 	f->limit = limit;
 	/* kmemset() above emptied the leaf cache: a table resolves its
-	 * leaves against the symbol table in use when it was made. */
+	 * leaves against the symbol table in use when it was made, and
+	 * asks for the image's span once, not per record. */
+	f->foreign = hal_trap_foreign_name();
+	if (f->foreign)
+		sym_image_span(&f->image_lo, &f->image_hi);
 	if (fold_grow(f, chains < limit ? chains : limit) < 0 ||
-	    fold_pool_room(f, callers ? callers : 1) < 0) {
+	    fold_pool_room(f, words ? words : 1) < 0) {
 		fold_free(f);
 		return -ENOMEM;
 	}
@@ -103,7 +113,7 @@ int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
 int fold_init(struct fold *f, size_t limit, unsigned depth)
 {
 	return fold_init_sized(f, limit, depth, FOLD_INITIAL_CHAINS,
-			       FOLD_INITIAL_CHAINS * 4);
+			       FOLD_INITIAL_CHAINS * FOLD_BLOCK);
 }
 
 void fold_free(struct fold *f)
@@ -119,53 +129,241 @@ void fold_free(struct fold *f)
 	f->samples = 0;
 }
 
-/* The symbol of leaf address @ip (hit->name NULL when none covers it).
- * Leaves repeat (a hot loop is sampled at a few addresses), so a small
- * cache of symbols by 16-byte block answers most of them without a
- * search of the symbol table. */
-static void fold_leaf_symbol(struct fold *f, uintptr_t ip, struct sym_hit *hit)
+static bool fold_leaf_covers(const struct fold_leaf *e, uintptr_t ip)
 {
-	uintptr_t block = ip >> 4;
-	struct fold_leaf *e = &f->leaves[(block ^ (block >> 9)) % FOLD_LEAF_CACHE];
-
-	if (e->name && ip >= e->start && ip - e->start < e->size) {
-		hit->name = e->name;
-		hit->start = e->start;
-		return;
-	}
-	if (!sym_lookup(ip, hit)) {
-		/* Not cached: e->name NULL marks an empty entry. */
-		hit->name = NULL;
-		hit->start = ip;
-		return;
-	}
-	e->start = hit->start;
-	e->size = hit->size;
-	e->name = hit->name;
+	return ip - e->start < e->size;
 }
 
-/* The chain a record folds into, before its leaf offset is merged;
- * @callers (PROF_MAX_FRAMES - 1 words) holds its return addresses.  A
- * frame outside the image, on a platform that names such code, folds
- * into FOLD_FOREIGN; every other frame is kept as it is. */
-static void fold_key(struct fold *f, const struct prof_record *r,
-		     struct fold_chain *k, uintptr_t *callers)
+/* The symbol of leaf address @ip (hit->name NULL when none covers it).
+ * Leaves repeat (a hot loop is sampled at a few addresses), so a cache
+ * answers most of them without a search of the symbol table: two ways
+ * per 16-byte block, the last found first (with one way, hot blocks
+ * that shared a slot evicted each other).  A miss caches the symbol, or
+ * the whole gap between symbols: leaves in padding after a short
+ * function otherwise searched the table again at every new offset. */
+static void fold_leaf_symbol(struct fold *f, uintptr_t ip, struct sym_hit *hit)
 {
-	const char *foreign = hal_trap_foreign_name();
-	struct sym_hit hit;
+	uint64_t block = ip >> 4;
+	size_t set = (size_t)((block * 0x9e3779b97f4a7c15ull) >> 32) %
+		     (FOLD_LEAF_CACHE / 2) * 2;
+	struct fold_leaf *e = &f->leaves[set];
+
+	if (!fold_leaf_covers(&e[0], ip)) {
+		struct fold_leaf t = e[1];
+
+		if (!fold_leaf_covers(&t, ip)) {
+			sym_lookup_range(ip, hit);
+			t.start = hit->start;
+			t.size = hit->size;
+			t.name = hit->name;
+		}
+		e[1] = e[0];
+		e[0] = t;
+	}
+	hit->name = e[0].name;
+	hit->start = e[0].name ? e[0].start : ip;
+}
+
+/* Odd multipliers: two for a chain's pid and length, then one per word
+ * of its row. */
+#define FOLD_MUL_PID 0
+#define FOLD_MUL_LEN 1
+#define FOLD_MUL_ROW 2
+static const uint64_t fold_mul[FOLD_MUL_ROW + PROF_MAX_FRAMES] = {
+	0x9e3779b97f4a7c15ull, 0xc2b2ae3d27d4eb4full, 0x165667b19e3779f9ull,
+	0xd6e8feb86659fd93ull, 0xff51afd7ed558ccdull, 0xc4ceb9fe1a85ec53ull,
+	0x94d049bb133111ebull, 0xbf58476d1ce4e5b9ull, 0x27d4eb2f165667c5ull,
+	0x85ebca77c2b2ae63ull, 0xa0761d6478bd642full, 0xe7037ed1a0b428dbull,
+	0x8ebc6af09c88c6e3ull, 0x589965cc75374cc3ull, 0x1d8e4e27c47d124full,
+	0xbe5466cf34e90c6dull, 0x4cf5ad432745937full, 0xd35a2d97e2b9e6bdull,
+	0x9fb21c651e98df25ull, 0xa24baed4963ee407ull, 0x87c37b91114253d5ull,
+	0x4cf5ad4327459371ull, 0x52dce729da3ed6f5ull, 0x2127599bf4325c37ull,
+	0x880355f21e6d1965ull, 0xd6e8feb86659fd95ull, 0x3c79ac492ba7b653ull,
+	0x1c69b3f74ac4ae35ull, 0xb492b66fbe98f273ull, 0x9ae16a3b2f90404full,
+	0xcbf29ce484222325ull, 0x5851f42d4c957f2dull, 0x6c62272e07bb0143ull,
+	0x2545f4914f6cdd1dull,
+};
+
+/* fold_hash() of the words beside the row. */
+static uint64_t fold_hash_head(const struct fold_chain *k)
+{
+	return ((uint64_t)(uint32_t)k->pid << 1 | (k->name != NULL)) *
+	       fold_mul[FOLD_MUL_PID] + k->ncallers * fold_mul[FOLD_MUL_LEN];
+}
+
+/* The products' well-stirred high bits down to the bits the table's
+ * mask keeps. */
+static uint64_t fold_hash_mix(uint64_t h)
+{
+	h ^= h >> 32;
+	h *= 0xd6e8feb86659fd93ull;
+	return h ^ (h >> 32);
+}
+
+/* A sum of products, each word of the chain's identity by its own
+ * multiplier: the products are independent, so a chain hashes in about
+ * the time of one multiply instead of a multiply per word in series (as
+ * FNV does), and a zero word adds nothing, so a row hashes the same
+ * with or without its padding. */
+static uint64_t fold_hash(const struct fold_chain *k)
+{
+	uint64_t h = fold_hash_head(k) + k->leaf * fold_mul[FOLD_MUL_ROW];
+
+	for (uint32_t i = 0; i < k->ncallers; i++)
+		h += k->callers[i] * fold_mul[FOLD_MUL_ROW + 1 + i];
+	return fold_hash_mix(h);
+}
+
+/* Whether chain @c is key @k, whose row is @row: whole blocks are
+ * compared, without a branch per word. */
+static bool fold_same(const struct fold_chain *c, const struct fold_chain *k,
+		      const uintptr_t *row)
+{
+	const uintptr_t *crow = c->callers - 1;
+	uintptr_t diff = 0;
+
+	if (c->pid != k->pid || c->ncallers != k->ncallers ||
+	    (c->name != NULL) != (k->name != NULL))
+		return false;
+	for (uint32_t b = 0; b < FOLD_ROW_WORDS(k->ncallers); b += FOLD_BLOCK) {
+#pragma GCC unroll 4	/* FOLD_BLOCK words */
+		for (unsigned j = 0; j < FOLD_BLOCK; j++)
+			diff |= crow[b + j] ^ row[b + j];
+	}
+	return diff == 0;
+}
+
+/* A sample of chain @c again: widen its leaf's span, add its CPUs. */
+static void fold_count(struct fold *f, struct fold_chain *c,
+		       const struct fold_chain *k)
+{
+	/* Selects, not branches: offsets arrive in no order. */
+	c->lo = k->lo < c->lo ? k->lo : c->lo;
+	c->hi = k->hi > c->hi ? k->hi : c->hi;
+	c->cpus |= k->cpus;
+	c->count += k->count;
+	f->samples += k->count;
+}
+
+/* Key @k, whose row is @row, is not in the table: add it at free slot
+ * @i (found again if the table must grow first). */
+static int fold_insert(struct fold *f, const struct fold_chain *k,
+		       const uintptr_t *row, size_t i)
+{
+	size_t words = FOLD_ROW_WORDS(k->ncallers);
+	struct fold_chain *c;
+
+	if (f->nchains == f->cap) {
+		size_t cap = f->cap * 2 < f->limit ? f->cap * 2 : f->limit;
+
+		if (cap <= f->cap)
+			return -ENOSPC;
+		if (fold_grow(f, cap) < 0)
+			return -ENOMEM;
+		i = fold_free_slot(f->slots, f->mask, k);
+	}
+	if (fold_pool_room(f, words) < 0)
+		return -ENOMEM;
+	c = &f->chains[f->nchains];
+	*c = *k;
+	c->slot = (uint32_t)f->pool_used;
+	c->callers = f->frames + c->slot + 1;
+	f->pool_used += words;
+	kmemcpy(c->callers - 1, row, words * sizeof(*row));
+	f->slots[i] = (uint32_t)++f->nchains;
+	f->samples += k->count;
+	return 0;
+}
+
+/* Fold key @k, whose row is @row and hash @h. */
+static int fold_put(struct fold *f, const struct fold_chain *k,
+		    const uintptr_t *row, uint64_t h)
+{
+	size_t i;
+
+	for (i = h & f->mask; f->slots[i]; i = (i + 1) & f->mask) {
+		struct fold_chain *c = &f->chains[f->slots[i] - 1];
+
+		if (fold_same(c, k, row)) {
+			fold_count(f, c, k);
+			return 0;
+		}
+	}
+	return fold_insert(f, k, row, i);
+}
+
+int fold_merge(struct fold *f, const struct fold_chain *key)
+{
+	uintptr_t row[FOLD_ROW_WORDS(PROF_MAX_FRAMES - 1)];
+	struct fold_chain k = *key;
+
+	if (k.ncallers > f->depth - 1)
+		k.ncallers = f->depth - 1;
+	row[0] = k.leaf;
+	for (size_t j = 0; j < FOLD_ROW_WORDS(k.ncallers) - 1; j++)
+		row[1 + j] = j < k.ncallers ? k.callers[j] : 0;
+	k.callers = row + 1;
+	return fold_put(f, &k, row, fold_hash(&k));
+}
+
+/* A sliding mask: fold_keep + FOLD_BLOCK - 1 - m holds m + 1 words of
+ * ones, then zeros, to keep a block's words up to word m, the chain's
+ * last, and clear the padding after it. */
+static const uintptr_t fold_keep[2 * FOLD_BLOCK - 1] = {
+	[0 ... FOLD_BLOCK - 1] = ~(uintptr_t)0,
+};
+
+/* Words 0..@n of @frames into @row, padded to whole blocks; returns the
+ * sum of their products (fold_hash()).  With @foreign (a constant where
+ * it is inlined, so each platform's loop has no test in it) a frame
+ * outside [lo, lo + span) becomes FOLD_FOREIGN. */
+static inline __attribute__((always_inline)) uint64_t
+fold_row(const uintptr_t *frames, uint32_t n, uintptr_t *row, bool foreign,
+	 uintptr_t lo, uintptr_t span)
+{
+	uint64_t h = 0;
+
+	for (uint32_t b = 0; b < FOLD_ROW_WORDS(n); b += FOLD_BLOCK) {
+		uint32_t last = n - b < FOLD_BLOCK ? n - b : FOLD_BLOCK - 1;
+		const uintptr_t *keep = fold_keep + FOLD_BLOCK - 1 - last;
+
+#pragma GCC unroll 4	/* FOLD_BLOCK words */
+		for (unsigned j = 0; j < FOLD_BLOCK; j++) {
+			uintptr_t a = frames[b + j];
+
+			if (foreign)
+				a = a - lo >= span ? FOLD_FOREIGN : a;
+			a &= keep[j];
+			row[b + j] = a;
+			h += a * fold_mul[FOLD_MUL_ROW + b + j];
+		}
+	}
+	return h;
+}
+
+/* The chain record @r folds into, its row in @row; returns its hash
+ * (fold_hash()'s value).  Callers beyond the table's depth are cut; a
+ * frame outside the image, on a platform that names such code, folds
+ * into FOLD_FOREIGN.  This runs once per sample, so the row is read,
+ * mapped, hashed and stored in one pass over whole blocks straight from
+ * the record (the row's word 0, frame 0's place, is the leaf): no branch
+ * depends on a frame's value or on where in its block the chain ends. */
+static uint64_t fold_key(struct fold *f, const struct prof_record *r,
+			 struct fold_chain *k, uintptr_t *row)
+{
+	uintptr_t lo = f->image_lo, span = f->image_hi - f->image_lo;
 	uintptr_t ip = r->nframes ? r->frames[0] : 0;
 	uint32_t n = r->nframes ? r->nframes - 1 : 0;
-	uintptr_t lo = 0, hi = 0;
+	const bool foreign = f->foreign != NULL;
+	struct sym_hit hit;
+	uint64_t h;
 
-	if (n > PROF_MAX_FRAMES - 1)
-		n = PROF_MAX_FRAMES - 1;
-	/* The span once per record, not a call per frame. */
-	if (foreign)
-		sym_image_span(&lo, &hi);
-	kmemset(k, 0, sizeof(*k));
-	if (foreign && (ip < lo || ip >= hi)) {
+	if (n > f->depth - 1)
+		n = f->depth - 1;
+	k->lo = k->hi = 0;
+	if (foreign && ip - lo >= span) {
 		k->leaf = FOLD_FOREIGN;
-		k->name = foreign;
+		k->name = f->foreign;
 	} else {
 		fold_leaf_symbol(f, ip, &hit);
 		k->leaf = hit.start;
@@ -176,91 +374,27 @@ static void fold_key(struct fold *f, const struct prof_record *r,
 	k->pid = r->pid;
 	k->count = 1;
 	k->ncallers = n;
-	k->callers = callers;
-	for (uint32_t i = 0; i < n; i++) {
-		uintptr_t a = r->frames[i + 1];
-
-		callers[i] = foreign && (a < lo || a >= hi) ? FOLD_FOREIGN : a;
-	}
-}
-
-static uint64_t fold_hash(const struct fold_chain *k)
-{
-	/* FNV-1a over the words that make the chain's identity. */
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	h = (h ^ k->leaf) * 0x100000001b3ull;
-	h = (h ^ (k->name != NULL)) * 0x100000001b3ull;
-	h = (h ^ (uint32_t)k->pid) * 0x100000001b3ull;
-	h = (h ^ k->ncallers) * 0x100000001b3ull;
-	for (uint32_t i = 0; i < k->ncallers; i++)
-		h = (h ^ k->callers[i]) * 0x100000001b3ull;
-	return h ^ (h >> 29);
-}
-
-static bool fold_same(const struct fold_chain *a, const struct fold_chain *b)
-{
-	if (a->leaf != b->leaf || (a->name != NULL) != (b->name != NULL) ||
-	    a->pid != b->pid || a->ncallers != b->ncallers)
-		return false;
-	for (uint32_t i = 0; i < a->ncallers; i++)
-		if (a->callers[i] != b->callers[i])
-			return false;
-	return true;
-}
-
-int fold_merge(struct fold *f, const struct fold_chain *key)
-{
-	struct fold_chain k = *key;
-	struct fold_chain *c;
-	size_t i, row = f->depth - 1;
-
-	if (k.ncallers > row)
-		k.ncallers = (uint32_t)row;
-	for (i = fold_hash(&k) & f->mask; f->slots[i]; i = (i + 1) & f->mask) {
-		c = &f->chains[f->slots[i] - 1];
-		if (fold_same(c, &k)) {
-			if (k.lo < c->lo)
-				c->lo = k.lo;
-			if (k.hi > c->hi)
-				c->hi = k.hi;
-			c->cpus |= k.cpus;
-			c->count += k.count;
-			f->samples += k.count;
-			return 0;
-		}
-	}
-	if (f->nchains == f->cap) {
-		size_t cap = f->cap * 2 < f->limit ? f->cap * 2 : f->limit;
-
-		if (cap <= f->cap)
-			return -ENOSPC;
-		if (fold_grow(f, cap) < 0)
-			return -ENOMEM;
-		i = fold_free_slot(f->slots, f->mask, &k);
-	}
-	if (fold_pool_room(f, k.ncallers) < 0)
-		return -ENOMEM;
-	c = &f->chains[f->nchains];
-	*c = k;
-	c->slot = (uint32_t)f->pool_used;
-	c->callers = f->frames + c->slot;
-	f->pool_used += k.ncallers;
-	for (uint32_t j = 0; j < k.ncallers; j++)
-		c->callers[j] = k.callers[j];
-	f->slots[i] = (uint32_t)++f->nchains;
-	f->samples += k.count;
-	return 0;
+	k->slot = 0;
+	k->callers = row + 1;
+	if (foreign)
+		h = fold_row(r->frames, n, row, true, lo, span);
+	else
+		h = fold_row(r->frames, n, row, false, 0, 0);
+	/* Word 0 went in as frame 0; the row holds the leaf there. */
+	h += (k->leaf - row[0]) * fold_mul[FOLD_MUL_ROW];
+	row[0] = k->leaf;
+	return fold_hash_mix(h + fold_hash_head(k));
 }
 
 int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu)
 {
-	uintptr_t callers[PROF_MAX_FRAMES - 1];
+	uintptr_t row[FOLD_ROW_WORDS(PROF_MAX_FRAMES - 1)];
 	struct fold_chain k;
+	uint64_t h;
 
-	fold_key(f, r, &k, callers);
+	h = fold_key(f, r, &k, row);
 	k.cpus = cpu < 32 ? 1u << cpu : 0;
-	return fold_merge(f, &k);
+	return fold_put(f, &k, row, h);
 }
 
 int fold_add(struct fold *f, const struct prof_record *r)

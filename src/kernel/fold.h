@@ -27,24 +27,32 @@ struct fold_chain {
 	int32_t pid;		/* the task sampled (part of the identity) */
 	uint32_t cpus;		/* CPUs that took its samples (merged) */
 	uint32_t ncallers;
-	uint32_t slot;		/* where its callers start in the table's pool */
+	uint32_t slot;		/* where its row starts in the table's pool */
 	/* Return addresses, nearest first: ncallers of them.  Points into
-	 * the table's frame pool. */
+	 * the table's pool, one word into the chain's row. */
 	uintptr_t *callers;
 };
+
+/* A chain's row in the table's pool: its leaf, its callers, then zeros
+ * to a whole number of FOLD_BLOCK-word blocks.  A sample's row is built,
+ * hashed and compared in straight-line blocks instead of loops whose
+ * exit, at a different depth each sample, the branch predictor keeps
+ * missing.  FOLD_ROW_WORDS(n) is the row of a chain of n callers. */
+#define FOLD_BLOCK 4
+#define FOLD_ROW_WORDS(n) (((n) + 1 + FOLD_BLOCK - 1) / FOLD_BLOCK * FOLD_BLOCK)
 
 /* Leaf symbols a table remembers (see fold.c). */
 #define FOLD_LEAF_CACHE 128
 
 struct fold_leaf {
-	uintptr_t start;		/* the symbol's */
-	uint32_t size;
-	const char *name;		/* NULL: an empty entry */
+	uintptr_t start;		/* the symbol's, or the address's */
+	uint32_t size;			/* 0: an empty entry */
+	const char *name;		/* NULL: no symbol covers start */
 };
 
 struct fold {
 	struct fold_chain *chains;	/* distinct chains, nchains of them */
-	uintptr_t *frames;		/* pool of every chain's callers */
+	uintptr_t *frames;		/* pool of every chain's row */
 	size_t pool_used, pool_cap;	/* words of it in use, allocated */
 	size_t nchains, cap;
 	size_t limit;			/* most chains it may hold */
@@ -52,6 +60,11 @@ struct fold {
 	uint32_t *slots;		/* open hash: chain index + 1, 0 = empty */
 	size_t mask;
 	uint64_t samples;		/* samples in its chains */
+	/* Fixed when the table is made, as its leaf cache is: the name of
+	 * code outside the image (NULL: frames are kept as they are) and
+	 * the image's span. */
+	const char *foreign;
+	uintptr_t image_lo, image_hi;
 	struct fold_leaf leaves[FOLD_LEAF_CACHE];
 };
 
@@ -61,10 +74,11 @@ struct fold {
  * sample being distinct would touch megabytes for nothing.  Returns 0
  * or -ENOMEM. */
 int fold_init(struct fold *f, size_t limit, unsigned depth);
-/* The same, starting with room for @chains chains and @callers return
- * addresses: a re-fold of a table it knows the size of never grows. */
+/* The same, starting with room for @chains chains and @words words of
+ * rows (the sum of their FOLD_ROW_WORDS()): a re-fold of a table it
+ * knows the size of never grows. */
 int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
-		    size_t chains, size_t callers);
+		    size_t chains, size_t words);
 
 /* Fold one record, taken on @cpu.  Returns 0; -ENOSPC when the chain is
  * new and the table already holds @limit chains, -ENOMEM when it could

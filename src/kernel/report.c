@@ -138,14 +138,14 @@ static unsigned report_popcount(uint32_t mask)
 static int report_fold(const struct prof_data *d, int pid, struct fold *t)
 {
 	const struct fold *f = &d->fold;
-	size_t n = 0, callers = 0;
+	size_t n = 0, words = 0;
 
 	for (size_t i = 0; i < f->nchains; i++)
 		if (report_keeps(pid, &f->chains[i])) {
 			n++;
-			callers += f->chains[i].ncallers;
+			words += FOLD_ROW_WORDS(f->chains[i].ncallers);
 		}
-	if (fold_init_sized(t, n ? n : 1, f->depth, n ? n : 1, callers) < 0)
+	if (fold_init_sized(t, n ? n : 1, f->depth, n ? n : 1, words) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < f->nchains; i++) {
 		struct fold_chain k = f->chains[i];
