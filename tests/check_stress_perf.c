@@ -154,16 +154,20 @@ START_TEST(test_counter_rate_1khz_at_least_99_percent)
 }
 END_TEST
 
-/* 10 kHz: on these nested-virtualized hosts one overflow signal costs
- * ~55 us of the 100 us period, and the host's task-clock hrtimer skips a
- * period whenever it fires more than a period late.  Quiet, the rate is
- * 98.6-99.9% per CPU (99.0-99.4% pooled); with the other core loaded,
- * 97.6% per CPU (98.5% pooled), and once 94.0% on one CPU of a 2-CPU
- * run.  The bound is set where that host behaviour cannot fail it; the
+/* 10 kHz: what this holds is the period ksim programs at that rate (one
+ * off by 2x gives 50% or 200%; the upper bound above catches any too
+ * short).  The lower bound cannot be the 1 kHz test's 99%: one overflow
+ * signal costs ~55 us of the 100 us period on these nested-virtualized
+ * hosts, and the host's task-clock hrtimer skips a period whenever it
+ * fires more than a period late, which host load decides.  Measured:
+ * quiet, 98.6-99.9% per CPU (99.0-99.4% pooled); the other core loaded,
+ * 97.6% (98.5% pooled); two busy loops beside the 4 CPU threads on 2
+ * host cores, 86.3% pooled and 73.9% on one CPU.  So the floor is 60%
+ * pooled, below any lateness seen and above a doubled period; the
  * figure is printed every run.  See doc/performance.md. */
-START_TEST(test_counter_rate_10khz_at_least_95_percent)
+START_TEST(test_counter_rate_10khz_keeps_its_period)
 {
-	rate_check(10000, 200000000ull, 950);	/* 4 x 2000 expected */
+	rate_check(10000, 200000000ull, 600);	/* 4 x 2000 expected */
 }
 END_TEST
 
@@ -183,7 +187,7 @@ static Suite *stress_perf_suite(bool rates)
 	tc = tcase_create("rate");
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, test_counter_rate_1khz_at_least_99_percent);
-	tcase_add_test(tc, test_counter_rate_10khz_at_least_95_percent);
+	tcase_add_test(tc, test_counter_rate_10khz_keeps_its_period);
 	suite_add_tcase(s, tc);
 	return s;
 }
