@@ -8,7 +8,8 @@ dnl SPDX-License-Identifier: BSD-2-Clause
 # Everything in that folder is built with AddressSanitizer and
 # UndefinedBehaviorSanitizer and libFuzzer's coverage hooks, so the
 # portable code is what the fuzzer measures and what the sanitizers
-# watch.  Sets ENABLE_FUZZ and KP_FUZZ_LDFLAGS.
+# watch.  Sets ENABLE_FUZZ and KP_FUZZ_LDFLAGS, and adds the sanitizers
+# to LDFLAGS.
 AC_DEFUN([KP_FUZZ], [
 AC_ARG_ENABLE([fuzz],
   [AS_HELP_STRING([--enable-fuzz],
@@ -34,6 +35,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *d, size_t n) { (void)d; (void)n; retur
     [AC_MSG_ERROR([--enable-fuzz needs clang with libFuzzer (CC=clang; Debian: clang, libclang-rt-dev)])])
   KP_CFLAGS="$KP_CFLAGS -g -fsanitize=fuzzer-no-link $kp_fuzz_san"
   KP_FUZZ_LDFLAGS="-fsanitize=fuzzer $kp_fuzz_san"
+  # Everything else in the folder (ksim, the Check suite, the benches)
+  # is compiled with the sanitizers too, so it links their runtimes;
+  # links through tools/kp-link3 see CFLAGS and LDFLAGS, not KP_CFLAGS.
+  LDFLAGS="$LDFLAGS $kp_fuzz_san"
 ])
 AM_CONDITIONAL([ENABLE_FUZZ], [test "x$kp_fuzz" = xyes])
 AC_SUBST([KP_FUZZ_LDFLAGS])
