@@ -428,29 +428,24 @@ static void amd_count_stop(void)
 			     x86_hw_rdmsr(MSR_AMD_GLOBAL_CTL) & ~3ull);
 }
 
-static const struct x86_pmu_ops amd_ops = {
-	.name = "amd pmc0",
-	.prove = amd_prove,
-	.start = amd_start,
-	.stop = amd_stop,
-	.overflowed = amd_overflowed,
-	.clear = amd_clear,
-	.count_start = amd_count_start,
-	.count_read = amd_count_read,
-	.count_stop = amd_count_stop,
-};
+/* One set of functions for both: they ask amd_v2() where PerfMonV2's
+ * global registers matter.  Two tables because the report names the
+ * counter, and a disarm of the legacy one, which has no global status,
+ * waits for its NMI (x86_pmu == &amd_ops below). */
+#define AMD_OPS(label) {			\
+	.name = label,				\
+	.prove = amd_prove,			\
+	.start = amd_start,			\
+	.stop = amd_stop,			\
+	.overflowed = amd_overflowed,		\
+	.clear = amd_clear,			\
+	.count_start = amd_count_start,		\
+	.count_read = amd_count_read,		\
+	.count_stop = amd_count_stop,		\
+}
 
-static const struct x86_pmu_ops amd_v2_ops = {
-	.name = "amd perfmonv2",
-	.prove = amd_prove,
-	.start = amd_start,
-	.stop = amd_stop,
-	.overflowed = amd_overflowed,
-	.clear = amd_clear,
-	.count_start = amd_count_start,
-	.count_read = amd_count_read,
-	.count_stop = amd_count_stop,
-};
+static const struct x86_pmu_ops amd_ops = AMD_OPS("amd pmc0");
+static const struct x86_pmu_ops amd_v2_ops = AMD_OPS("amd perfmonv2");
 
 /* ---- the LVT entry ---- */
 
