@@ -322,6 +322,15 @@ static void fold_recs(struct fold *f, unsigned depth)
 	ck_assert_uint_eq(f->samples, nrecs);
 }
 
+/* Chain @i of folded table @f: @count samples, @ncallers callers. */
+static void expect_chain(const struct fold *f, size_t i, uint64_t count,
+			 uint32_t ncallers)
+{
+	ck_assert_uint_lt(i, f->nchains);
+	ck_assert_uint_eq(f->chains[i].count, count);
+	ck_assert_uint_eq(f->chains[i].ncallers, ncallers);
+}
+
 /* A record of @n frames: frame i is @base + 16 i, except frame @odd
  * (when below n), which is @odd_value; every word past the n frames is
  * @junk, as a ring slot reused from a deeper sample holds. */
@@ -350,10 +359,8 @@ START_TEST(test_fold_ignores_words_past_nframes)
 	add_frames(6, PT_UDP_INPUT, 99, 0, 0x78);
 	fold_recs(&f, PROF_MAX_FRAMES);
 	ck_assert_uint_eq(f.nchains, 2);
-	ck_assert_uint_eq(f.chains[0].count, 3);
-	ck_assert_uint_eq(f.chains[0].ncallers, 2);
-	ck_assert_uint_eq(f.chains[1].count, 2);
-	ck_assert_uint_eq(f.chains[1].ncallers, 5);
+	expect_chain(&f, 0, 3, 2);
+	expect_chain(&f, 1, 2, 5);
 	fold_free(&f);
 }
 END_TEST
@@ -393,14 +400,11 @@ START_TEST(test_fold_zero_caller_is_a_longer_chain)
 	}
 	fold_recs(&f, PROF_MAX_FRAMES);
 	ck_assert_uint_eq(f.nchains, 3);
-	ck_assert_uint_eq(f.chains[0].count, 3);
-	ck_assert_uint_eq(f.chains[0].ncallers, 4);
+	expect_chain(&f, 0, 3, 4);
 	ck_assert_uint_eq(f.chains[0].callers[2], 0);
 	ck_assert_uint_eq(f.chains[0].callers[3], 0);
-	ck_assert_uint_eq(f.chains[1].count, 2);
-	ck_assert_uint_eq(f.chains[1].ncallers, 3);
-	ck_assert_uint_eq(f.chains[2].count, 1);
-	ck_assert_uint_eq(f.chains[2].ncallers, 2);
+	expect_chain(&f, 1, 2, 3);
+	expect_chain(&f, 2, 1, 2);
 	fold_free(&f);
 }
 END_TEST
@@ -418,8 +422,7 @@ START_TEST(test_fold_cuts_chains_at_the_table_depth)
 	add_frames(9, PT_UDP_INPUT, 3, 0x5150, 0);
 	fold_recs(&f, 4);
 	ck_assert_uint_eq(f.nchains, 2);
-	ck_assert_uint_eq(f.chains[0].count, 4);
-	ck_assert_uint_eq(f.chains[0].ncallers, 3);
+	expect_chain(&f, 0, 4, 3);
 	ck_assert_uint_eq(f.chains[0].callers[2], PT_UDP_INPUT + 48);
 	ck_assert_uint_eq(f.chains[1].count, 1);
 	ck_assert_uint_eq(f.chains[1].callers[2], 0x5150);

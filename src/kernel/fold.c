@@ -200,17 +200,17 @@ static uint64_t fold_hash_mix(uint64_t h)
 	return h ^ (h >> 32);
 }
 
-/* A sum of products, each word of the chain's identity by its own
+/* A sum of products, each word of the chain's row by its own
  * multiplier: the products are independent, so a chain hashes in about
  * the time of one multiply instead of a multiply per word in series (as
- * FNV does), and a zero word adds nothing, so a row hashes the same
- * with or without its padding. */
+ * FNV does).  fold_key() computes the same sum as it builds a row. */
 static uint64_t fold_hash(const struct fold_chain *k)
 {
-	uint64_t h = fold_hash_head(k) + k->leaf * fold_mul[FOLD_MUL_ROW];
+	const uintptr_t *row = k->callers - 1;
+	uint64_t h = fold_hash_head(k);
 
-	for (uint32_t i = 0; i < k->ncallers; i++)
-		h += k->callers[i] * fold_mul[FOLD_MUL_ROW + 1 + i];
+	for (uint32_t j = 0; j < FOLD_ROW_WORDS(k->ncallers); j++)
+		h += row[j] * fold_mul[FOLD_MUL_ROW + j];
 	return fold_hash_mix(h);
 }
 

@@ -36,24 +36,32 @@ static size_t sym_entries_upto(const struct sym_table *t, uint32_t off)
 	return lo;
 }
 
-bool sym_lookup(uintptr_t addr, struct sym_hit *hit)
+/* The symbol covering offset @off into hit; false when none does, with
+ * *n the number of entries starting at or below @off. */
+static bool sym_entry_at(const struct sym_table *t, uint32_t off,
+			 struct sym_hit *hit, size_t *n)
 {
-	const struct sym_table *t = active_table;
-	uint32_t off;
-	size_t n;
+	const struct sym_entry *e;
 
-	if (!sym_offset_of(t, addr, &off))
+	*n = sym_entries_upto(t, off);
+	if (*n == 0)
 		return false;
-	n = sym_entries_upto(t, off);
-	if (n == 0)
-		return false;
-	const struct sym_entry *e = &t->entries[n - 1];
+	e = &t->entries[*n - 1];
 	if (off - e->start >= e->size)
 		return false;
 	hit->name = t->strings + e->name;
 	hit->start = t->base + e->start;
 	hit->size = e->size;
 	return true;
+}
+
+bool sym_lookup(uintptr_t addr, struct sym_hit *hit)
+{
+	const struct sym_table *t = active_table;
+	uint32_t off;
+	size_t n;
+
+	return sym_offset_of(t, addr, &off) && sym_entry_at(t, off, hit, &n);
 }
 
 void sym_lookup_range(uintptr_t addr, struct sym_hit *hit)
@@ -63,14 +71,13 @@ void sym_lookup_range(uintptr_t addr, struct sym_hit *hit)
 	uint32_t off;
 	size_t n;
 
-	if (sym_lookup(addr, hit))
+	if (!sym_offset_of(t, addr, &off)) {
+		*hit = (struct sym_hit){ NULL, addr, 1 };
 		return;
-	hit->name = NULL;
-	hit->start = addr;
-	hit->size = 1;
-	if (!sym_offset_of(t, addr, &off))
+	}
+	if (sym_entry_at(t, off, hit, &n))
 		return;
-	n = sym_entries_upto(t, off);
+	*hit = (struct sym_hit){ NULL, addr, 1 };
 	gap_lo = n ? (uint64_t)t->entries[n - 1].start + t->entries[n - 1].size : 0;
 	gap_hi = n < t->count ? t->entries[n].start : (uint64_t)UINT32_MAX + 1;
 	if (gap_lo > off || gap_hi <= off || gap_hi - gap_lo > UINT32_MAX)
