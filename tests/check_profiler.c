@@ -2,6 +2,8 @@
 /* The sampler, arming and disarming, claiming overflows and the report's
  * wait, driven through kernel_tick()/kernel_nmi() on the fake platform. */
 #include <check.h>
+#include <pthread.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,6 +17,7 @@
 #include "kernel/task.h"
 #include "lib/errno.h"
 #include "lib/out.h"
+#include "lib/race_point.h"
 #include "check_main.h"
 
 static char report[65536];
@@ -939,6 +942,179 @@ START_TEST(test_idle_share_from_scheduler)
 }
 END_TEST
 
+/* ---- a CPU that missed a stop, a drain beside the holder ---- */
+
+/* What another CPU does when the profiler reaches a race point. */
+static void (*race_hook)(const char *site);
+
+void race_point(const char *site)
+{
+	if (race_hook)
+		race_hook(site);
+}
+
+/* Run 1 at 1000 Hz on both CPUs; CPU 1 never sees its stop. */
+static void run_cpu1_misses_stop(void)
+{
+	struct prof_options fast = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL };
+
+	pt_boot_cpus(2);
+	ck_assert_int_eq(prof_start_with(&fast), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	prof_collect();
+	prof_end();
+	ck_assert(fake_pmu_running[1]);
+	ck_assert_uint_eq(fake_pmu_period[1], 1000000);
+}
+
+START_TEST(test_cpu_missed_stop_rearmed_at_new_period)
+{
+	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL };
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+	struct prof_cpu_stats st;
+
+	run_cpu1_misses_stop();
+	ck_assert_int_eq(prof_start_with(&slow), 0);
+	fake_pmu_log_clear();
+	pt_tick(1, PT_CPU_IDLE);
+	/* The old run's stop answered first, then this run's period. */
+	ck_assert_str_eq(fake_pmu_log,
+			 "cpu1 disarm armed=1\n"
+			 "cpu1 arm period=10000000 armed=1\n");
+	ck_assert_uint_eq(fake_pmu_period[1], 10000000);
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	ck_assert(fake_pmu_overflow(1, &tf, true));
+	prof_stop();
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
+	prof_collect();
+	prof_cpu_stats(1, &st);
+	ck_assert_uint_eq(st.stored + st.dropped + st.late, 1);
+	ck_assert_uint_eq(prof_last()->samples, 1);
+}
+END_TEST
+
+START_TEST(test_cpu_missed_stop_stays_disarmed_on_tick_run)
+{
+	run_cpu1_misses_stop();
+	ck_assert_int_eq(prof_set_source("tick"), 0);
+	ck_assert_int_eq(prof_start(), 0);
+	fake_pmu_log_clear();
+	pt_tick(1, PT_CPU_IDLE);
+	pt_tick(1, PT_CPU_IDLE);
+	ck_assert_str_eq(fake_pmu_log, "cpu1 disarm armed=1\n");
+	ck_assert(!fake_pmu_running[1]);
+	ck_assert(!prof_cpu_armed(1));
+}
+END_TEST
+
+static void collect_before_drain_claims(const char *site)
+{
+	if (strcmp(site, "prof-drain-claim") != 0)
+		return;
+	race_hook = NULL;
+	prof_collect();		/* the holder, on another CPU */
+}
+
+/* A drain that begins as the report is collected adds nothing to it:
+ * not the samples of the CPU the report left out. */
+START_TEST(test_drain_beside_collect_adds_nothing)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+	const struct prof_data *d;
+
+	pt_boot_cpus(2);
+	start_open(2);
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	ck_assert(fake_pmu_overflow(1, &tf, true));
+	ck_assert(fake_pmu_overflow(1, &tf, true));
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);	/* CPU 1 never answers: left out */
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	race_hook = collect_before_drain_claims;
+	ck_assert_int_eq(prof_drain(), 0);
+	d = prof_last();
+	ck_assert_ptr_nonnull(d);
+	ck_assert_uint_eq(d->samples, 1);
+	ck_assert_uint_eq(d->cpu_samples[1], 0);
+}
+END_TEST
+
+/* The drainer (a thread standing for the CPU it runs on) and the
+ * holder take turns: never both at once. */
+static sem_t drainer_paused, drainer_go;
+static pthread_t drainer;
+
+static void drainer_pauses_mid_drain(const char *site)
+{
+	if (strcmp(site, "prof-drain-take") != 0 || !pthread_equal(pthread_self(), drainer))
+		return;
+	race_hook = NULL;
+	sem_post(&drainer_paused);
+	sem_wait(&drainer_go);
+}
+
+static void *drainer_main(void *arg)
+{
+	(void)arg;
+	fake_cpu = 0;
+	prof_drain();
+	return NULL;
+}
+
+/* The holder waits for the drain in flight: let it finish. */
+static void holder_waits_for_drain(const char *site)
+{
+	if (strcmp(site, "prof-drain-wait") != 0)
+		return;
+	race_hook = NULL;
+	sem_post(&drainer_go);
+	pthread_join(drainer, NULL);
+	drainer = 0;
+}
+
+/* A drain of the last run still folding when the next run starts: the
+ * start waits for it, so none of its samples lands in the new run. */
+START_TEST(test_start_waits_for_drain_in_flight)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+
+	pt_boot_cpus(2);
+	start_open(2);
+	for (int i = 0; i < 3; i++)
+		ck_assert(fake_pmu_overflow(1, &tf, true));
+	sem_init(&drainer_paused, 0, 0);
+	sem_init(&drainer_go, 0, 0);
+	race_hook = drainer_pauses_mid_drain;
+	ck_assert_int_eq(pthread_create(&drainer, NULL, drainer_main, NULL), 0);
+	sem_wait(&drainer_paused);
+	/* The holder, on CPU 1: stop, collect, start again. */
+	race_hook = holder_waits_for_drain;
+	prof_stop();
+	pt_tick_all(2, PT_CPU_IDLE);
+	fake_cpu = 1;
+	prof_collect();
+	prof_end();
+	ck_assert_int_eq(prof_start(), 0);
+	if (drainer) {		/* nothing waited: let it run over the new run */
+		race_hook = NULL;
+		sem_post(&drainer_go);
+		pthread_join(drainer, NULL);
+	}
+	ck_assert_uint_eq(prof_last() ? prof_last()->samples : 0, 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	stop_and_settle(2);
+	prof_collect();
+	ck_assert_uint_eq(prof_last()->samples, 0);
+}
+END_TEST
+
 static Suite *profiler_suite(void)
 {
 	Suite *s = suite_create("profiler");
@@ -993,6 +1169,13 @@ static Suite *profiler_suite(void)
 	tcase_add_test(tc, test_fold_table_full_counts_other);
 	tcase_add_test(tc, test_hz_sets_counter_period);
 	tcase_add_test(tc, test_idle_share_from_scheduler);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("races");
+	tcase_add_test(tc, test_cpu_missed_stop_rearmed_at_new_period);
+	tcase_add_test(tc, test_cpu_missed_stop_stays_disarmed_on_tick_run);
+	tcase_add_test(tc, test_drain_beside_collect_adds_nothing);
+	tcase_add_test(tc, test_start_waits_for_drain_in_flight);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -39,6 +39,17 @@ bool kernel_nmi(struct trap_frame *tf)
 	return true;
 }
 
+/* The platform's CPU number, as the backend asks it: the model's. */
+unsigned hal_cpu_id(void)
+{
+	return model_cpu();
+}
+
+unsigned hal_cpu_count(void)
+{
+	return model_ncpus();
+}
+
 static void setup(enum model_part p)
 {
 	model_init(p, 2);
@@ -395,8 +406,9 @@ START_TEST(test_late_credit_does_not_hide_serr)
 	arm(1000);
 	model_run(1000);
 	disarm();
+	/* The owed PMI and a SERR collapse into one NMI: both are seen. */
 	model_raise_nmi(0x80);
-	ck_assert_int_eq(model_deliver_nmi(), 2);
+	ck_assert_int_eq(model_deliver_nmi(), 2 | 8);
 	no_violations();
 }
 END_TEST

@@ -19,9 +19,12 @@ TESTS += %reldir%/check_profiler %reldir%/check_report \
 %canon_reldir%_check_views_CFLAGS = $(PROF_TEST_CFLAGS)
 %canon_reldir%_check_views_LDADD = $(TEST_LDADD)
 
-%canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES)
-%canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS)
-%canon_reldir%_check_profiler_LDADD = $(TEST_LDADD)
+# The profiler built with its race points (lib/race_point.h), so that a
+# test can play a drain that runs beside the session's holder.
+%canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES) \
+	src/kernel/profiler.c
+%canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS) -DKPROF_RACE_POINTS
+%canon_reldir%_check_profiler_LDADD = $(TEST_LDADD) -lpthread
 
 %canon_reldir%_check_report_SOURCES = %reldir%/check_report.c $(PROF_TEST_SOURCES)
 %canon_reldir%_check_report_CFLAGS = $(PROF_TEST_CFLAGS)
@@ -46,5 +49,18 @@ TESTS += %reldir%/check_x86pmu
 	arch/x86_64/pmu.c arch/x86_64/pmu_hw.h
 %canon_reldir%_check_x86pmu_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_x86pmu_LDADD = $(TEST_LDADD)
+
+# The same backend, with the real profiler, under every interleaving:
+# both built with their race points (lib/race_point.h); the backend is
+# #included by the test so that its state can be reset between runs.
+check_PROGRAMS += %reldir%/check_x86pmu_race
+TESTS += %reldir%/check_x86pmu_race
+%canon_reldir%_check_x86pmu_race_SOURCES = %reldir%/check_x86pmu_race.c \
+	%reldir%/x86_model.c %reldir%/x86_model.h \
+	%reldir%/fake_hal.c %reldir%/fake_hal.h %reldir%/fake_symtab.c \
+	%reldir%/fake_netdev.c %reldir%/fake_netdev.h \
+	src/kernel/profiler.c
+%canon_reldir%_check_x86pmu_race_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
+%canon_reldir%_check_x86pmu_race_LDADD = $(TEST_LDADD)
 endif
 EXTRA_DIST += %reldir%/golden

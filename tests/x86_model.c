@@ -62,7 +62,9 @@ struct model_cpu {
 	unsigned nmsrs;
 	uint32_t xapic_lvtpc;
 	bool nmi_pending, in_nmi;
-	uint8_t reason;
+	bool pmi;		/* a PMI is in the pending NMI */
+	uint8_t reason;		/* port 0x61 bits of the pending NMI */
+	uint8_t reason_now;	/* ... of the NMI being handled */
 };
 
 static struct model_cpu cpus[MODEL_CPUS];
@@ -74,6 +76,9 @@ static unsigned ntouched;
 uint64_t model_tsc;
 uint64_t model_tsc_hz = 2000000000ull;
 bool model_deliver_on_access;
+void (*model_point_hook)(void);
+void (*model_delivered_hook)(bool pmi, uint8_t reason, int found);
+struct trap_frame *model_nmi_tf;
 unsigned model_violations;
 char model_violation[256];
 
@@ -153,6 +158,8 @@ void model_init(enum model_part p, unsigned n)
 	model_violation[0] = '\0';
 	model_tsc = 1000000;
 	model_deliver_on_access = false;
+	model_point_hook = NULL;
+	model_delivered_hook = NULL;
 	for (unsigned i = 0; i < n; i++) {
 		cur = i;
 		cpus[i].xapic_lvtpc = 1u << 16;		/* masked at reset */
@@ -166,6 +173,16 @@ void model_init(enum model_part p, unsigned n)
 void model_set_cpu(unsigned cpu)
 {
 	cur = cpu;
+}
+
+unsigned model_cpu(void)
+{
+	return cur;
+}
+
+unsigned model_ncpus(void)
+{
+	return ncpu;
 }
 
 void model_x2apic(unsigned cpu)
@@ -219,6 +236,7 @@ static void pmi(void)
 	else
 		cpus[cur].xapic_lvtpc = lvt | 1u << 16;
 	cpus[cur].nmi_pending = true;
+	cpus[cur].pmi = true;
 }
 
 /* Add @n to counter MSR @ctr of @bits; true when it wrapped. */
@@ -270,24 +288,66 @@ void model_run(uint64_t cycles)
 
 void model_raise_nmi(uint8_t reason)
 {
-	cpus[cur].reason = reason;
+	cpus[cur].reason |= reason;
 	cpus[cur].nmi_pending = true;
 }
 
+/* One NMI: whatever is pending collapses into it (x86 NMIs are edge
+ * events); one raised while it is handled stays pending and is taken
+ * when the handler returns (SDM 3A 6.7.1: NMIs are blocked until IRET). */
 int model_deliver_nmi(void)
 {
 	struct model_cpu *c = &cpus[cur];
-	int found;
+	int found = -1;
 
-	if (!c->nmi_pending || c->in_nmi)
+	if (c->in_nmi)
 		return -1;
-	c->nmi_pending = false;
-	c->in_nmi = true;	/* NMIs do not nest */
-	found = (int)x86_pmu_nmi(NULL);
-	c->in_nmi = false;
-	c->reason = 0;
+	while (c->nmi_pending) {
+		bool pmi = c->pmi;
+		uint8_t reason = c->reason;
+
+		c->nmi_pending = false;
+		c->pmi = false;
+		c->reason = 0;
+		c->reason_now = reason;
+		c->in_nmi = true;
+		found = (int)x86_pmu_nmi(model_nmi_tf);
+		c->in_nmi = false;
+		c->reason_now = 0;
+		if (model_delivered_hook)
+			model_delivered_hook(pmi, reason, found);
+	}
 	return found;
 }
+
+bool model_in_nmi(void)
+{
+	return cpus[cur].in_nmi;
+}
+
+bool model_counter_enabled(void)
+{
+	if (is_intel())
+		return (model_msr(0x38d) >> 4 & 3) && (model_msr(0x38f) >> 33 & 1);
+	if (part == MODEL_AMD_ZEN4 && !(model_msr(0xc0000301) & 1))
+		return false;
+	return model_msr(0xc0010200) >> 22 & 1;
+}
+
+void model_force_overflow(void)
+{
+	uint64_t mask48 = (1ull << 48) - 1;
+
+	if (!model_counter_enabled())
+		return;
+	if (is_intel()) {
+		model_set_msr(0x30a, mask48 >> (48 - fixed_width()));
+	} else {
+		model_set_msr(0xc0010201, mask48);
+	}
+	model_run(1);
+}
+
 
 /* Every access takes time: enabled counters move with it. */
 static void tick(void)
@@ -296,7 +356,17 @@ static void tick(void)
 	model_run(40);
 }
 
+/* Before and after each access: where a test may make the counter
+ * overflow or an NMI land. */
+static void point(void)
+{
+	if (model_point_hook)
+		model_point_hook();
+}
+
 /* ---- pmu_hw.h ---- */
+
+
 
 static void note(uint32_t m)
 {
@@ -339,7 +409,7 @@ void x86_hw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 	}
 }
 
-static int rd(uint32_t m, uint64_t *v)
+static int rd_now(uint32_t m, uint64_t *v)
 {
 	tick();
 	note(m);
@@ -349,7 +419,7 @@ static int rd(uint32_t m, uint64_t *v)
 	return 0;
 }
 
-static int wr(uint32_t m, uint64_t v)
+static int wr_now(uint32_t m, uint64_t v)
 {
 	tick();
 	note(m);
@@ -379,6 +449,26 @@ static int wr(uint32_t m, uint64_t v)
 	}
 	model_set_msr(m, v);
 	return 0;
+}
+
+static int rd(uint32_t m, uint64_t *v)
+{
+	int r;
+
+	point();
+	r = rd_now(m, v);
+	point();
+	return r;
+}
+
+static int wr(uint32_t m, uint64_t v)
+{
+	int r;
+
+	point();
+	r = wr_now(m, v);
+	point();
+	return r;
 }
 
 uint64_t x86_hw_rdmsr(uint32_t msr)
@@ -411,15 +501,20 @@ uint8_t x86_hw_inb(uint16_t port)
 {
 	if (port != 0x61)
 		violation("port read other than 0x61:", port);
-	return cpus[cur].reason;
+	return cpus[cur].reason_now;
 }
 
 uint64_t x86_hw_tsc(void)
 {
+	uint64_t t;
+
+	point();
 	tick();
 	if (model_deliver_on_access)
 		model_deliver_nmi();
-	return model_tsc;
+	t = model_tsc;
+	point();
+	return t;
 }
 
 uint64_t x86_hw_tsc_hz(void)
@@ -429,20 +524,11 @@ uint64_t x86_hw_tsc_hz(void)
 
 void x86_hw_xapic_write(unsigned reg, uint32_t v)
 {
+	point();
 	tick();
 	if ((model_msr(0x1b) >> 10) & 1)
 		violation("xAPIC MMIO write in x2APIC mode:", reg);
 	else if (reg == 0x340)
 		cpus[cur].xapic_lvtpc = v;
-}
-
-/* The platform's CPU number, as the backend asks it. */
-unsigned hal_cpu_id(void)
-{
-	return cur;
-}
-
-unsigned hal_cpu_count(void)
-{
-	return ncpu;
+	point();
 }

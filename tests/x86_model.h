@@ -25,8 +25,12 @@ enum model_part {
 
 /* Set up @ncpus CPUs of @part; CPU 0 is current. */
 void model_init(enum model_part part, unsigned ncpus);
-/* Make CPU @cpu the one the backend runs on (hal_cpu_id()). */
+/* Make CPU @cpu the one the backend runs on; the test's hal_cpu_id()
+ * answers model_cpu() (the race test's fake platform keeps the two
+ * equal). */
 void model_set_cpu(unsigned cpu);
+unsigned model_cpu(void);
+unsigned model_ncpus(void);
 /* Put CPU @cpu's local APIC in x2APIC mode. */
 void model_x2apic(unsigned cpu);
 /* Leave the counter the backend would use enabled, as firmware might. */
@@ -35,8 +39,10 @@ void model_firmware_uses_counter(unsigned cpu);
 /* Let @cycles core cycles pass on the current CPU: enabled counters
  * advance, overflow, and may raise a PMI (pending until delivered). */
 void model_run(uint64_t cycles);
-/* Deliver the current CPU's pending NMI through x86_pmu_nmi(); returns
- * what it found, or -1 when none was pending. */
+/* Deliver the current CPU's pending NMI through x86_pmu_nmi() (with
+ * model_nmi_tf), and then the one raised while it was handled, if any;
+ * returns what the last one found, or -1 when none was pending or an
+ * NMI is being handled (they do not nest). */
 int model_deliver_nmi(void);
 /* Raise an NMI on the current CPU from outside the PMU (with port 0x61
  * bits @reason), to be delivered by model_deliver_nmi(). */
@@ -44,6 +50,26 @@ void model_raise_nmi(uint8_t reason);
 /* Deliver a pending NMI at the next TSC read (an instruction boundary
  * inside a loop the backend spins in). */
 extern bool model_deliver_on_access;
+/* An NMI handler runs on the current CPU. */
+bool model_in_nmi(void);
+struct trap_frame;
+extern struct trap_frame *model_nmi_tf;
+
+/* ---- every interleaving (tests/check_x86pmu_race.c) ---- */
+
+/* Called before and after every MSR access, TSC read and APIC write, and
+ * (through race_point()) at every store the NMI path reads: where the
+ * sweep makes the counter overflow or an NMI land.  NULL: nothing. */
+extern void (*model_point_hook)(void);
+/* After each NMI the model delivered: whether our counter's PMI was in
+ * it, the port 0x61 bits that came with it, and what x86_pmu_nmi()
+ * found. */
+extern void (*model_delivered_hook)(bool pmi, uint8_t reason, int found);
+/* The sampling counter (Intel fixed counter 1, AMD counter 0) wraps now
+ * if it is enabled: set to its last value, then one cycle passes. */
+void model_force_overflow(void);
+/* The sampling counter would count a cycle now. */
+bool model_counter_enabled(void);
 
 /* The modelled state, for the tests to read and set. */
 uint64_t model_msr(uint32_t msr);

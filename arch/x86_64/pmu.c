@@ -13,6 +13,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
+#include "lib/race_point.h"
 #include "pmu_hw.h"
 
 /* Intel SDM Vol. 3B ch. 20 (architectural performance monitoring). */
@@ -57,14 +58,19 @@
 #define THROTTLE_SAMPLES		64
 #define THROTTLE_PERCENT		2
 
-/* One vendor's way with the one counter. */
+/* One vendor's way with the one counter.  Only enable() ever makes it
+ * count, and only hal_pmu_arm() calls it: the NMI path rewrites the
+ * count of a counter that runs, and never enables one. */
 struct x86_pmu_ops {
 	const char *name;		/* in the report's source */
 	int (*prove)(char *why, size_t len);	/* probe: firmware, moves */
-	void (*start)(uint64_t count);	/* write, enable with the PMI */
+	void (*program)(uint64_t count);	/* stopped, written, status clear */
+	void (*enable)(void);		/* count, with the PMI */
 	void (*stop)(void);		/* disable, nothing else */
+	void (*rewrite)(uint64_t count);	/* the count alone */
 	bool (*overflowed)(void);	/* this counter's overflow, exactly */
-	void (*clear)(void);		/* acknowledge it */
+	void (*clear)(void);		/* its status (a rewritten count on AMD
+					 * without global status) */
 	void (*count_start)(void);	/* cycles and instructions, no PMI */
 	void (*count_read)(uint64_t v[2]);
 	void (*count_stop)(void);
@@ -83,17 +89,24 @@ struct x86_pmu_claim {
 
 enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
 
+/* Where the counter is, as the NMI path reads it: one store moves it
+ * from running to stopping, so that no NMI ever finds it neither running
+ * nor in its claim window. */
+enum { X86_IDLE, X86_RUNNING, X86_STOPPING };
+
 /* One CPU's counter: only that CPU writes it. */
 struct x86_pmu_cpu {
 	int verdict;
 	bool used;			/* armed at least once */
 	bool x2apic;
-	bool running;			/* armed, PMI on */
-	bool waiting;			/* disarm waits for an overflow NMI */
-	bool landed;			/* ... and it came */
+	unsigned state;			/* X86_IDLE, _RUNNING, _STOPPING */
+	bool landed;			/* an NMI claimed the disarm's overflow */
 	uint64_t period;
 	uint64_t throttled;		/* doubled period since arming, or 0 */
-	uint64_t late_until;		/* TSC: one late overflow is ours */
+	/* TSC: a PMI of ours is owed until then -- raised, its status
+	 * cleared, not yet claimed.  The first NMI nothing else claims
+	 * before it is that one.  0: none owed. */
+	uint64_t late_until;
 	uint64_t unknown_nmis, late_nmis;
 	unsigned win_n;			/* the throttle's 64-sample window */
 	uint64_t win_start, win_cost;
@@ -201,17 +214,6 @@ static void intel_stop(void)
 	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, f & ~FIXED_CTRL_FIELD(1));
 }
 
-static void intel_enable(uint64_t count, uint64_t field)
-{
-	uint64_t f;
-
-	intel_stop();
-	x86_hw_wrmsr(MSR_IA32_FIXED_CTR1, count & pmu_mask());
-	f = x86_hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL) & ~FIXED_CTRL_FIELD(1);
-	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, f | field);
-	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
-		     x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL) | GLOBAL_FIXED(1));
-}
 
 static int intel_prove(char *why, size_t len)
 {
@@ -257,10 +259,26 @@ static int intel_prove(char *why, size_t len)
 	return 0;
 }
 
-static void intel_start(uint64_t count)
+static void intel_rewrite(uint64_t count)
 {
+	x86_hw_wrmsr(MSR_IA32_FIXED_CTR1, count & pmu_mask());
+}
+
+static void intel_program(uint64_t count)
+{
+	intel_stop();
+	intel_rewrite(count);
 	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_OVF_CTRL, GLOBAL_FIXED(1));
-	intel_enable(count, FIXED_CTRL_OS(1) | FIXED_CTRL_PMI(1));
+}
+
+static void intel_enable(void)
+{
+	uint64_t f = x86_hw_rdmsr(MSR_IA32_FIXED_CTR_CTRL) & ~FIXED_CTRL_FIELD(1);
+
+	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL,
+		     f | FIXED_CTRL_OS(1) | FIXED_CTRL_PMI(1));
+	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL,
+		     x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL) | GLOBAL_FIXED(1));
 }
 
 static bool intel_overflowed(void)
@@ -308,8 +326,10 @@ static void intel_count_stop(void)
 static const struct x86_pmu_ops intel_ops = {
 	.name = "intel fixed-ctr1",
 	.prove = intel_prove,
-	.start = intel_start,
+	.program = intel_program,
+	.enable = intel_enable,
 	.stop = intel_stop,
+	.rewrite = intel_rewrite,
 	.overflowed = intel_overflowed,
 	.clear = intel_clear,
 	.count_start = intel_count_start,
@@ -372,12 +392,21 @@ static void amd_stop(void)
 			     x86_hw_rdmsr(MSR_AMD_GLOBAL_CTL) & ~1ull);
 }
 
-static void amd_start(uint64_t count)
+static void amd_rewrite(uint64_t count)
+{
+	x86_hw_wrmsr(MSR_AMD_PERF_CTR(0), count & pmu_mask());
+}
+
+static void amd_program(uint64_t count)
 {
 	amd_stop();
-	x86_hw_wrmsr(MSR_AMD_PERF_CTR(0), count & pmu_mask());
+	amd_rewrite(count);
 	if (amd_v2())
 		x86_hw_wrmsr(MSR_AMD_GLOBAL_STATUS_CLR, 1);
+}
+
+static void amd_enable(void)
+{
 	x86_hw_wrmsr(MSR_AMD_PERF_CTL(0),
 		     AMD_EVENT_CYCLES | AMD_CTL_OS | AMD_CTL_INT | AMD_CTL_EN);
 	/* PerfMonV2: counts only with both EN and its GLOBAL_CTL bit. */
@@ -397,10 +426,10 @@ static bool amd_overflowed(void)
 
 static void amd_clear(void)
 {
+	/* Without global status the overflow is the count itself, which
+	 * the caller has just rewritten below zero. */
 	if (amd_v2())
 		x86_hw_wrmsr(MSR_AMD_GLOBAL_STATUS_CLR, 1);
-	else	/* below zero again: cannot read as overflowed */
-		x86_hw_wrmsr(MSR_AMD_PERF_CTR(0), pmu_mask());
 }
 
 static void amd_count_start(void)
@@ -435,8 +464,10 @@ static void amd_count_stop(void)
 #define AMD_OPS(label) {			\
 	.name = label,				\
 	.prove = amd_prove,			\
-	.start = amd_start,			\
+	.program = amd_program,			\
+	.enable = amd_enable,			\
 	.stop = amd_stop,			\
+	.rewrite = amd_rewrite,			\
 	.overflowed = amd_overflowed,		\
 	.clear = amd_clear,			\
 	.count_start = amd_count_start,		\
@@ -521,6 +552,15 @@ void hal_pmu_probe(struct hal_pmu_info *info)
 
 /* ---- sampling ---- */
 
+/* The rules, since an NMI can land between any two accesses here:
+ * only hal_pmu_arm() enables the counter, and only once its count is
+ * written and its status clear; the NMI path claims an overflow of a
+ * counter that is running or stopping, rewrites its count and clears its
+ * status, and never enables it; hal_pmu_disarm() first moves it from
+ * running to stopping (its claim window), then stops it, and leaves an
+ * overflow it could not see claimed as owed.  So every NMI the counter
+ * raised is claimed exactly once, and none other is. */
+
 int hal_pmu_arm(uint64_t period)
 {
 	struct x86_pmu_cpu *pc = pmu_self();
@@ -530,64 +570,92 @@ int hal_pmu_arm(uint64_t period)
 		return -ENODEV;
 	pc->period = period;
 	pc->throttled = 0;
-	pc->late_until = 0;
 	pc->win_n = 0;
 	pc->win_cost = 0;
 	pc->win_start = x86_hw_tsc();
 	pc->used = true;
 	pmu_lvt_nmi(pc);
-	__atomic_store_n(&pc->running, true, __ATOMIC_RELAXED);
+	/* A PMI the last disarm owes keeps its credit while it can still
+	 * land; an expired one must not make a foreign NMI ours. */
+	if (pc->late_until && x86_hw_tsc() >= pc->late_until)
+		pc->late_until = 0;
+	x86_pmu->program(-period);
+	__atomic_store_n(&pc->state, X86_RUNNING, __ATOMIC_RELAXED);
+	race_point("x86-pmu");
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	x86_pmu->start(-period);
+	x86_pmu->enable();
 	return 0;
+}
+
+/* An overflow's status cleared, so that the counter cannot read as
+ * overflowed; below zero again, a period from its next overflow. */
+static void pmu_reset_overflow(struct x86_pmu_cpu *pc)
+{
+	x86_pmu->rewrite(-pc->period);
+	x86_pmu->clear();
+}
+
+/* The overflow stop() left showing had raised its PMI (the LVT entry
+ * is unmasked outside our handler): owe it a claim until it lands. */
+static void pmu_owe_overflow(struct x86_pmu_cpu *pc)
+{
+	uint64_t start;
+
+	pc->late_until = x86_hw_tsc() + us_to_tsc(LATE_WINDOW_US);
+	race_point("x86-pmu");
+	/* Claimed between the status read and the credit: none owed. */
+	if (__atomic_load_n(&pc->landed, __ATOMIC_ACQUIRE)) {
+		pc->late_until = 0;
+		race_point("x86-pmu");
+		return;
+	}
+	if (x86_pmu != &amd_ops)
+		return;
+	/* AMD without global status: once the count is rewritten nothing
+	 * says an overflow was there, so wait, bounded, for the NMI to
+	 * land while it still can be told from another's. */
+	start = x86_hw_tsc();
+	while (__atomic_load_n(&pc->late_until, __ATOMIC_ACQUIRE) &&
+	       x86_hw_tsc() - start < us_to_tsc(DISARM_WAIT_US))
+		;
 }
 
 int hal_pmu_disarm(void)
 {
 	struct x86_pmu_cpu *pc = pmu_self();
-	uint64_t start;
-	bool pending;
 
-	if (!pc->running)
+	if (__atomic_load_n(&pc->state, __ATOMIC_RELAXED) != X86_RUNNING)
 		return pc->verdict == V_COUNTS ? 0 : -ENODEV;
+	__atomic_store_n(&pc->landed, false, __ATOMIC_RELAXED);
+	/* Not running, and in its claim window, in one store: from here
+	 * no NMI rewrites the count, and an overflow is still claimed. */
+	__atomic_store_n(&pc->state, X86_STOPPING, __ATOMIC_RELEASE);
+	race_point("x86-pmu");
 	x86_pmu->stop();
-	__atomic_store_n(&pc->running, false, __ATOMIC_RELAXED);
-	pending = x86_pmu->overflowed();
-	if (pending && x86_pmu == &amd_ops) {
-		/* No global status to say the NMI was raised: wait, bounded,
-		 * for the one an overflow sends (the profiler still counts
-		 * it as ours). */
-		__atomic_store_n(&pc->landed, false, __ATOMIC_RELAXED);
-		__atomic_store_n(&pc->waiting, true, __ATOMIC_RELEASE);
-		start = x86_hw_tsc();
-		while (!__atomic_load_n(&pc->landed, __ATOMIC_ACQUIRE) &&
-		       x86_hw_tsc() - start < us_to_tsc(DISARM_WAIT_US))
-			;
-		__atomic_store_n(&pc->waiting, false, __ATOMIC_RELEASE);
-		pending = !__atomic_load_n(&pc->landed, __ATOMIC_ACQUIRE);
-	}
-	x86_pmu->clear();
-	/* An overflow seen now may still have its NMI on the way: the
-	 * first NMI no other source claims, shortly, is that one. */
-	if (pending)
-		pc->late_until = x86_hw_tsc() + us_to_tsc(LATE_WINDOW_US);
+	if (x86_pmu->overflowed())
+		pmu_owe_overflow(pc);
+	pmu_reset_overflow(pc);
+	__atomic_store_n(&pc->state, X86_IDLE, __ATOMIC_RELEASE);
+	race_point("x86-pmu");
 	return 0;
 }
 
 bool hal_pmu_ack(void)
 {
 	struct x86_pmu_cpu *pc = pmu_self();
-	bool running = __atomic_load_n(&pc->running, __ATOMIC_RELAXED);
+	unsigned state = __atomic_load_n(&pc->state, __ATOMIC_ACQUIRE);
 
-	if (!x86_pmu || (!running && !__atomic_load_n(&pc->waiting, __ATOMIC_ACQUIRE)))
+	if (!x86_pmu || state == X86_IDLE)
 		return false;
-	if (!x86_pmu->overflowed())
+	if (!x86_pmu->overflowed() &&
+	    !(state == X86_STOPPING && __atomic_load_n(&pc->late_until, __ATOMIC_RELAXED)))
 		return false;
-	x86_pmu->clear();
-	if (running) {
-		x86_pmu->start(-pc->period);
-	} else {
+	pmu_reset_overflow(pc);
+	if (state == X86_STOPPING) {
 		__atomic_store_n(&pc->landed, true, __ATOMIC_RELEASE);
+		race_point("x86-pmu");
+		__atomic_store_n(&pc->late_until, 0, __ATOMIC_RELEASE);
+		race_point("x86-pmu");
 	}
 	pmu_lvt_nmi(pc);
 	return true;
@@ -609,8 +677,8 @@ static void pmu_throttle_account(struct x86_pmu_cpu *pc, uint64_t cost, uint64_t
 	    pc->period < (pmu_mask() >> 1)) {
 		pc->period *= 2;
 		pc->throttled = pc->period;
-		/* Rearmed moments ago by the ack: at the new period now. */
-		x86_pmu->start(-pc->period);
+		/* Rewritten moments ago by the ack: at the new period now. */
+		x86_pmu->rewrite(-pc->period);
 	}
 	pc->win_n = 0;
 	pc->win_cost = 0;
@@ -634,11 +702,13 @@ unsigned x86_pmu_nmi(struct trap_frame *tf)
 		found |= X86_NMI_IOCHK;
 	t1 = x86_hw_tsc();
 	if (found & X86_NMI_STOP_OR_OVERFLOW) {
-		if (pc->running)
+		if (__atomic_load_n(&pc->state, __ATOMIC_RELAXED) == X86_RUNNING)
 			pmu_throttle_account(pc, t1 - t0, t1);
 	} else if (pc->late_until) {
-		/* Once: the credit is spent whatever else came with it. */
-		if (!found && t1 < pc->late_until) {
+		/* Once.  The owed PMI is claimed even when a hardware error
+		 * came with it: NMIs collapse, and the error is reported all
+		 * the same. */
+		if (t1 < pc->late_until) {
 			found |= X86_NMI_LATE;
 			pc->late_nmis++;
 		}
@@ -699,7 +769,7 @@ void hal_pmu_count_open(bool open[])
 
 	pmu_probe_self(pc);
 	open[0] = open[1] = false;
-	if (pc->verdict != V_COUNTS || pc->running)
+	if (pc->verdict != V_COUNTS || pc->state != X86_IDLE)
 		return;
 	x86_pmu->count_start();
 	count_on[hal_cpu_id()] = true;

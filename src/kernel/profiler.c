@@ -14,6 +14,7 @@
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
+#include "lib/race_point.h"
 #include "lib/spinlock.h"
 
 /* One CPU's share.  Only that CPU writes it while a run is on (from its
@@ -134,6 +135,7 @@ static void prof_cpu_arm(struct prof_cpu *c)
 	 * overflow already in flight when we disarm is still ours, and must
 	 * not be taken for a genuine NMI. */
 	__atomic_store_n(&c->armed, true, __ATOMIC_RELAXED);
+	race_point("prof-armed");
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (hal_pmu_arm(prof_period) < 0)
 		c->errors++;
@@ -151,6 +153,7 @@ static void prof_cpu_disarm(struct prof_cpu *c)
 		c->errors++;
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
+	race_point("prof-armed");
 }
 
 /* The tick after a stop: disarm, then acknowledge.  A CPU that never saw
@@ -183,8 +186,14 @@ void prof_tick(struct trap_frame *tf)
 	}
 	if (!c->ring)
 		return;		/* not running when the run started */
-	if (c->gen_seen != gen)
+	if (c->gen_seen != gen) {
+		/* A CPU that missed the last stop is still armed for that
+		 * run, at that run's period: it answers that stop first
+		 * (disarm, acknowledge), so that this run arms it afresh --
+		 * or, sampling on the tick, leaves it disarmed. */
+		prof_cpu_stopped(c);
 		prof_cpu_reset(c, gen);
+	}
 	/* The counter samples; the tick only arms it, never samples,
 	 * before or after arming, so nothing is counted twice. */
 	if (prof_use_counter && !c->armed)
@@ -338,6 +347,28 @@ void prof_counters_release(void)
 	prof_release();
 }
 
+/* The drain claim guards prof_data and the books: a drain reads which
+ * run they are for only once it holds the claim, and the session's
+ * holder closes them (prof_collect()) or frees them for the next run
+ * (prof_start_with()) only while it holds it. */
+static bool prof_drain_claim(void)
+{
+	return !__atomic_exchange_n(&prof_draining, true, __ATOMIC_ACQUIRE);
+}
+
+static void prof_drain_wait_claim(void)
+{
+	while (!prof_drain_claim()) {
+		race_point("prof-drain-wait");
+		sched_yield_cpu();
+	}
+}
+
+static void prof_drain_release(void)
+{
+	__atomic_store_n(&prof_draining, false, __ATOMIC_RELEASE);
+}
+
 /* A fresh fold table and books for the run about to start. */
 static int prof_data_reset(const struct prof_options *opt, const char *source)
 {
@@ -389,10 +420,15 @@ int prof_start_with(const struct prof_options *opt)
 	prof_use_counter = prof_counter_usable(info);
 	prof_period = prof_use_counter ? info->events_per_sec / hz : 0;
 	run_hz = prof_use_counter ? hz : hal_timer_hz();
+	/* A drain of the last run may still be reading the rings at their
+	 * depth and folding into the tables this frees. */
+	prof_drain_wait_claim();
 	prof_depth = depth;
 	prof_cap = PROF_RING_WORDS / (1 + depth);
 	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid },
 			    prof_source_name(info)) < 0) {
+		data_gen = 0;
+		prof_drain_release();
 		prof_release();
 		return -ENOMEM;
 	}
@@ -407,6 +443,7 @@ int prof_start_with(const struct prof_options *opt)
 	run_stop_ns = 0;
 	data_gen = run_gen;
 	collected_gen = 0;
+	prof_drain_release();
 	__atomic_store_n(&prof_gen, run_gen, __ATOMIC_RELEASE);
 	return 0;
 }
@@ -544,8 +581,10 @@ static void prof_drain_cpu(unsigned cpu)
 	}
 	tail = c->tail;
 	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
-	for (; tail != head; tail++)
+	for (; tail != head; tail++) {
+		race_point("prof-drain-take");
 		prof_take(cpu, c->ring + (tail % prof_cap) * stride);
+	}
 	/* The slots are the sampler's again. */
 	__atomic_store_n(&c->tail, tail, __ATOMIC_RELEASE);
 }
@@ -559,23 +598,13 @@ static void prof_drain_locked(uint32_t skip)
 			prof_drain_cpu(cpu);
 }
 
-static bool prof_drain_claim(void)
-{
-	return !__atomic_exchange_n(&prof_draining, true, __ATOMIC_ACQUIRE);
-}
-
-static void prof_drain_release(void)
-{
-	__atomic_store_n(&prof_draining, false, __ATOMIC_RELEASE);
-}
-
 int prof_drain(void)
 {
-	if (!data_gen || collected_gen == data_gen)
-		return 0;
+	race_point("prof-drain-claim");
 	if (!prof_drain_claim())
 		return -EBUSY;
-	prof_drain_locked(run_unarmed);
+	if (data_gen && collected_gen != data_gen)
+		prof_drain_locked(run_unarmed);
 	prof_drain_release();
 	return 0;
 }
@@ -590,10 +619,8 @@ void prof_collect(void)
 		return;
 	/* A periodic drain may be under way on another CPU: it finishes
 	 * soon, and the rest is ours. */
-	while (!prof_drain_claim())
-		sched_yield_cpu();
+	prof_drain_wait_claim();
 	prof_drain_locked(skip);
-	prof_drain_release();
 	d->window_ns = run_stop_ns - run_start_ns;
 	d->missing = run_missing;
 	d->wait_ns = run_wait_ns;
@@ -617,7 +644,9 @@ void prof_collect(void)
 	/* The slowest CPU's rate: the one the header names. */
 	if (throttled)
 		d->throttled_hz = pmu_info.events_per_sec / throttled;
+	/* Closed before a drain can look again. */
 	collected_gen = data_gen;
+	prof_drain_release();
 }
 
 const struct prof_data *prof_last(void)

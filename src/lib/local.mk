@@ -7,6 +7,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/kstring.c %reldir%/kstring.h \
 	%reldir%/out.c %reldir%/out.h \
 	%reldir%/parse.c %reldir%/parse.h \
+	%reldir%/race_point.h \
 	%reldir%/sha256.c %reldir%/sha256.h \
 	%reldir%/ticks.h \
 	%reldir%/spinlock.h

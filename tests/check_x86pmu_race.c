@@ -1,0 +1,306 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The x86 counter path under every interleaving.  The real profiler
+ * (src/kernel/profiler.c) and the real backend (arch/x86_64/pmu.c, part
+ * of this file so that its per-CPU state can be reset between runs)
+ * run on a modelled CPU (tests/x86_model.c) that acts at every point:
+ * before and after each MSR access, TSC read and APIC write, and at
+ * every store the NMI path reads (race_point(), compiled into the code
+ * under test only here).  One script -- probe, stat open/read/close,
+ * arm, a sample, disarm -- runs again and again; each run makes the
+ * counter overflow at one point and delivers its PMI at the same or a
+ * later one, or raises another source's NMI there.
+ *
+ * After every run: each NMI our counter raised was claimed once, no NMI
+ * of another source was claimed, no counter counts after the disarm, and
+ * the run's books balance (claimed = stored + dropped + late).
+ *
+ * Two NMIs of ours are never pending together on x86: the status bit
+ * and the pending NMI are both sticky, and the APIC masks the LVT entry
+ * at each PMI until the handler unmasks it.  What can be pending at
+ * once is ours and another's -- in one delivery (NMIs collapse), or the
+ * other's latched while ours is handled -- and both are swept.  The
+ * counter never overflows inside our own handler: after the ack's
+ * rewrite it is a whole period (at least thousands of cycles, the
+ * throttle's bound) from its next overflow. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "fake_hal.h"
+#include "hal/entry.h"
+#include "hal/pmu.h"
+#include "kernel/profiler.h"
+#include "lib/race_point.h"
+#include "x86_model.h"
+
+#include "../arch/x86_64/pmu.c"
+
+#define SERR	0x80
+
+/* What one run does, and what it saw. */
+struct sweep {
+	/* Outer points (not inside a handler): 0 never, else the 1-based
+	 * point at which it happens. */
+	unsigned overflow_at, deliver_at, foreign_at;
+	uint8_t foreign_reason;		/* its port 0x61 bits */
+	/* The other source's NMI raised at this point of the first
+	 * handler (latched behind it); 0 never. */
+	unsigned foreign_inner_at;
+	unsigned point, inner;
+	unsigned claimed;		/* kernel_nmi() claimed the NMI */
+	unsigned ours;			/* deliveries holding our PMI */
+	char failure[300];
+};
+
+static struct sweep sw;
+
+static void fail_run(const char *what)
+{
+	if (!sw.failure[0])
+		snprintf(sw.failure, sizeof(sw.failure), "%s", what);
+}
+
+static void sweep_point(void)
+{
+	if (model_in_nmi()) {
+		if (++sw.inner == sw.foreign_inner_at)
+			model_raise_nmi(SERR);
+		return;
+	}
+	sw.point++;
+	if (sw.point == sw.overflow_at)
+		model_force_overflow();
+	if (sw.point == sw.foreign_at)
+		model_raise_nmi(sw.foreign_reason);
+	if (sw.point >= sw.deliver_at && model_nmi_pending())
+		model_deliver_nmi();
+}
+
+void race_point(const char *site)
+{
+	(void)site;
+	sweep_point();
+}
+
+static void on_delivered(bool pmi, uint8_t reason, int found)
+{
+	unsigned f = (unsigned)found;
+
+	if (f & X86_NMI_STOP_OR_OVERFLOW)
+		sw.claimed++;
+	if (pmi) {
+		sw.ours++;
+		if (!(f & (X86_NMI_STOP_OR_OVERFLOW | X86_NMI_LATE)))
+			fail_run("an NMI our counter raised was not claimed");
+	} else if (f & (X86_NMI_STOP_OR_OVERFLOW | X86_NMI_LATE)) {
+		fail_run("an NMI of another source was claimed as ours");
+	}
+	if ((reason & SERR) && !(f & X86_NMI_SERR))
+		fail_run("the SERR that came with an NMI was not reported");
+}
+
+/* The backend's state as at boot: nothing probed, nothing chosen. */
+static void backend_reset(void)
+{
+	kmemset(x86_pmu_cpus, 0, sizeof(x86_pmu_cpus));
+	kmemset(count_on, 0, sizeof(count_on));
+	x86_pmu = NULL;
+	x86_pmu_width = 0;
+}
+
+static struct trap_frame nmi_tf = { .ip = 0x1234 };
+
+static void tick_cpu0(void)
+{
+	struct trap_frame tf = { .ip = 0x5678 };
+
+	fake_irq_off[0] = true;
+	kernel_tick(&tf);
+}
+
+/* Probe, stat, then one profile run with a sample in it. */
+static void run_script(enum model_part part, const struct sweep *plan)
+{
+	struct prof_options opt = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL };
+	struct hal_pmu_info info;
+	struct prof_cpu_stats st;
+	bool open[HAL_PMU_COUNT_MAX];
+	uint64_t v[HAL_PMU_COUNT_MAX];
+
+	sw = *plan;
+	sw.point = sw.inner = sw.claimed = sw.ours = 0;
+	sw.failure[0] = '\0';
+	model_init(part, 1);
+	/* A slow clock keeps the disarm's bounded wait to a few points. */
+	model_tsc_hz = 40000000;
+	model_nmi_tf = &nmi_tf;
+	backend_reset();
+	model_point_hook = sweep_point;
+	model_delivered_hook = on_delivered;
+
+	hal_pmu_probe(&info);
+	if (!info.counts)
+		fail_run("the probe did not prove the counter");
+	hal_pmu_count_open(open);
+	hal_pmu_count_read(v);
+	hal_pmu_count_close();
+
+	if (prof_start_with(&opt) < 0) {
+		fail_run("the profiler did not start");
+		return;
+	}
+	tick_cpu0();			/* arms */
+	prof_wait_armed(0, NULL, NULL);
+	model_run(model_tsc_hz / 1000);	/* one period: an overflow */
+	sweep_point();			/* an instant later */
+	prof_stop();
+	tick_cpu0();			/* disarms */
+	if (model_counter_enabled())
+		fail_run("the counter counts after the disarm");
+	prof_wait_stopped(0, NULL, NULL);
+	prof_collect();
+	/* What is still pending arrives now, however late. */
+	model_point_hook = NULL;
+	model_deliver_nmi();
+	prof_cpu_stats(0, &st);
+	if (sw.claimed != st.stored + st.dropped + st.late)
+		fail_run("the books do not balance: claimed != stored + dropped + late");
+	if (model_counter_enabled())
+		fail_run("the counter counts after the run");
+	if (prof_cpu_armed(0))
+		fail_run("the CPU is still armed after the run");
+	/* No credit outlives the NMIs it was for: an NMI of no source now
+	 * is unknown. */
+	model_raise_nmi(0);
+	model_deliver_nmi();
+	prof_end();
+	if (model_violations)
+		fail_run(model_violation);
+	model_delivered_hook = NULL;
+}
+
+struct tally {
+	unsigned runs, single, foreign, collapsed, latched;
+	unsigned failures;
+	char first[400];
+};
+
+static void run_one(enum model_part part, const struct sweep *plan,
+		    struct tally *t, unsigned *kind)
+{
+	run_script(part, plan);
+	t->runs++;
+	(*kind)++;
+	if (!sw.failure[0])
+		return;
+	if (!t->failures++)
+		snprintf(t->first, sizeof(t->first),
+			 "%s (overflow at point %u, delivered from %u, other NMI at %u, inner %u)",
+			 sw.failure, plan->overflow_at, plan->deliver_at,
+			 plan->foreign_at, plan->foreign_inner_at);
+}
+
+static void sweep_part(enum model_part part, const char *name)
+{
+	struct sweep plan = { 0 };
+	struct tally t = { 0 };
+	unsigned n, inner;
+
+	fake_ncpus = 1;
+	fake_cpu_boot(0);
+	/* The points of a run in which nothing is forced, and of one
+	 * handler. */
+	run_script(part, &plan);
+	ck_assert_msg(!sw.failure[0], "%s: plain run: %s", name, sw.failure);
+	n = sw.point;
+	plan.overflow_at = plan.deliver_at = 1;
+	plan.foreign_inner_at = ~0u;
+	run_script(part, &plan);
+	inner = sw.inner + 1;
+
+	for (unsigned o = 1; o <= n; o++) {
+		for (unsigned d = o; d <= n + 1; d++) {
+			plan = (struct sweep){ .overflow_at = o, .deliver_at = d,
+					       .foreign_reason = SERR };
+			run_one(part, &plan, &t, &t.single);
+			/* Another source's NMI, collapsed into ours. */
+			plan.foreign_at = o;
+			run_one(part, &plan, &t, &t.collapsed);
+			if (d <= n) {
+				plan.foreign_at = d;
+				run_one(part, &plan, &t, &t.collapsed);
+			}
+		}
+		/* Another source's NMI alone: one the handler can name, and
+		 * one it cannot. */
+		plan = (struct sweep){ .foreign_at = o, .foreign_reason = SERR };
+		run_one(part, &plan, &t, &t.foreign);
+		plan.foreign_reason = 0;
+		run_one(part, &plan, &t, &t.foreign);
+		/* Latched behind our handler, at each of its points. */
+		for (unsigned k = 1; k <= inner; k++) {
+			plan = (struct sweep){ .overflow_at = o, .deliver_at = o,
+					       .foreign_inner_at = k };
+			run_one(part, &plan, &t, &t.latched);
+		}
+	}
+	printf("x86pmu race: %s: %u points, %u interleavings (%u overflow x delivery, "
+	       "%u with another NMI collapsed, %u with one latched, %u another NMI alone), "
+	       "%u failed\n", name, n, t.runs, t.single, t.collapsed, t.latched,
+	       t.foreign, t.failures);
+	ck_assert_msg(t.failures == 0, "%s: %u of %u interleavings failed; first: %s",
+		      name, t.failures, t.runs, t.first);
+}
+
+START_TEST(test_intel_v2_every_interleaving_holds)
+{
+	sweep_part(MODEL_INTEL_V2, "intel v2");
+}
+END_TEST
+
+START_TEST(test_intel_v4_every_interleaving_holds)
+{
+	sweep_part(MODEL_INTEL_V4_FREEZE, "intel v4");
+}
+END_TEST
+
+START_TEST(test_intel_v5_every_interleaving_holds)
+{
+	sweep_part(MODEL_INTEL_V5, "intel v5");
+}
+END_TEST
+
+START_TEST(test_amd_zen2_every_interleaving_holds)
+{
+	sweep_part(MODEL_AMD_ZEN2, "amd zen2");
+}
+END_TEST
+
+START_TEST(test_amd_zen4_every_interleaving_holds)
+{
+	sweep_part(MODEL_AMD_ZEN4, "amd zen4 perfmonv2");
+}
+END_TEST
+
+static Suite *race_suite(void)
+{
+	Suite *s = suite_create("x86pmu_race");
+	TCase *tc = tcase_create("sweep");
+
+	/* Tens of thousands of runs each; slower under the sanitizers. */
+	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_intel_v2_every_interleaving_holds);
+	tcase_add_test(tc, test_intel_v4_every_interleaving_holds);
+	tcase_add_test(tc, test_intel_v5_every_interleaving_holds);
+	tcase_add_test(tc, test_amd_zen2_every_interleaving_holds);
+	tcase_add_test(tc, test_amd_zen4_every_interleaving_holds);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+/* Forked: each part's backend chooses its ops table afresh. */
+int main(void)
+{
+	return check_run_forked(race_suite());
+}
