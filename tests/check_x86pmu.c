@@ -161,6 +161,26 @@ START_TEST(test_amd_zen4_probe_perfmonv2)
 }
 END_TEST
 
+/* The vendor string chooses the code: an AMD part whose hypervisor
+ * also answers leaf 0xA is driven through AMD's MSRs, never Intel's. */
+START_TEST(test_amd_vendor_with_leaf_a_uses_amd_code)
+{
+	struct hal_pmu_info i;
+
+	setup(MODEL_AMD_LEAF_A);
+	i = probe();
+	ck_assert_str_eq(i.claim, "AuthenticAMD core-ext counters");
+	ck_assert_str_eq(i.source, "pmu/nmi amd pmc0");
+	ck_assert(i.counts);
+	ck_assert(!model_touched(0x309, 0x390));
+	arm(1000);
+	model_run(1000);
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	disarm();
+	no_violations();
+}
+END_TEST
+
 START_TEST(test_hypervisor_ignoring_writes_not_proven)
 {
 	struct hal_pmu_info i;
@@ -554,6 +574,7 @@ static Suite *x86pmu_suite(void)
 	tcase_add_test(tc, test_intel_v4_freeze_cleared_by_probe);
 	tcase_add_test(tc, test_amd_zen2_probe_pmc0);
 	tcase_add_test(tc, test_amd_zen4_probe_perfmonv2);
+	tcase_add_test(tc, test_amd_vendor_with_leaf_a_uses_amd_code);
 	tcase_add_test(tc, test_hypervisor_ignoring_writes_not_proven);
 	tcase_add_test(tc, test_claims_but_msrs_fault);
 	tcase_add_test(tc, test_no_pmu_claimed);

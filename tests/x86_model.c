@@ -387,7 +387,8 @@ void x86_hw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 		memcpy(&r[1], vendor, 4);
 		memcpy(&r[3], vendor + 4, 4);
 		memcpy(&r[2], vendor + 8, 4);
-	} else if (leaf == 0xa && is_intel() && part != MODEL_NO_PMU) {
+	} else if (leaf == 0xa && ((is_intel() && part != MODEL_NO_PMU) ||
+				   part == MODEL_AMD_LEAF_A)) {
 		unsigned v = part == MODEL_INTEL_V2 ? 2 : part == MODEL_INTEL_V5 ? 5 : 4;
 
 		r[0] = v | 4u << 8 | 48u << 16;
@@ -399,7 +400,7 @@ void x86_hw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 		}
 	} else if (leaf == 0x80000000) {
 		r[0] = is_intel() ? 0x80000008 : 0x80000022 + (part == MODEL_AMD_ZEN4 ? 6 : 0);
-		if (part == MODEL_AMD_ZEN2)
+		if (part == MODEL_AMD_ZEN2 || part == MODEL_AMD_LEAF_A)
 			r[0] = 0x80000020;
 	} else if (leaf == 0x80000001 && !is_intel()) {
 		r[2] = 1u << 23;			/* PerfCtrExtCore */

@@ -19,6 +19,8 @@ enum model_part {
 	MODEL_HV_IGNORES,	/* claims v4; the MSRs read 0, writes vanish */
 	MODEL_MSR_FAULTS,	/* claims v4; every perfmon MSR raises #GP */
 	MODEL_NO_PMU,		/* CPUID claims nothing (QEMU TCG) */
+	MODEL_AMD_LEAF_A,	/* Zen 2 under a hypervisor that also answers
+				 * Intel's leaf 0xA (arch perfmon v2) */
 };
 
 #define MODEL_CPUS 4

@@ -168,14 +168,32 @@ static void pmu_read_cpuid(struct x86_pmu_claim *c)
 	}
 }
 
+/* The vendor string says whose MSRs these are, whatever leaves answer:
+ * a hypervisor may expose leaf 0xA on an AMD part (or AMD's leaves on
+ * an Intel one), and the other vendor's MSRs are not there. */
+static bool vendor_intel(const struct x86_pmu_claim *c)
+{
+	return kstreq(c->vendor, "GenuineIntel");
+}
+
+static bool vendor_amd(const struct x86_pmu_claim *c)
+{
+	return kstreq(c->vendor, "AuthenticAMD") || kstreq(c->vendor, "HygonGenuine");
+}
+
 static bool intel_claims(const struct x86_pmu_claim *c)
 {
-	return c->version >= 2 && c->fixed1 && c->fixed_width >= 32;
+	return vendor_intel(c) && c->version >= 2 && c->fixed1 && c->fixed_width >= 32;
+}
+
+static bool amd_claims(const struct x86_pmu_claim *c)
+{
+	return vendor_amd(c) && c->amd_core_ext;
 }
 
 static void pmu_claim_text(const struct x86_pmu_claim *c, char *s, size_t n)
 {
-	if (c->version)
+	if (c->version && !vendor_amd(c))
 		ksnprintf(s, n, "%s arch perfmon v%u, %u counters", c->vendor,
 			  c->version, c->gp_counters);
 	else if (c->amd_perfmon_v2)
@@ -496,7 +514,7 @@ static void pmu_lvt_nmi(const struct x86_pmu_cpu *pc)
  * change from one CPU to the next. */
 static void pmu_choose(const struct x86_pmu_claim *c)
 {
-	if (x86_pmu || !(intel_claims(c) || c->amd_core_ext))
+	if (x86_pmu || !(intel_claims(c) || amd_claims(c)))
 		return;
 	x86_pmu_first = *c;
 	if (intel_claims(c)) {
@@ -518,7 +536,7 @@ static void pmu_probe_self(struct x86_pmu_cpu *pc)
 		return;
 	pmu_read_cpuid(c);
 	pmu_choose(c);
-	if (!x86_pmu || !(intel_claims(c) || c->amd_core_ext)) {
+	if (!x86_pmu || !(intel_claims(c) || amd_claims(c))) {
 		pc->verdict = V_NONE;
 		kstrlcpy(pc->why, c->version || c->amd_core_ext ?
 			 "no counter this backend can drive" : "nothing claimed",
