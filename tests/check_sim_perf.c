@@ -141,6 +141,7 @@ START_TEST(test_stat_task_clock_matches_thread_cpu_time)
 		struct stat_cpu_result r;
 		int tc = -1;
 		double ratio;
+		int64_t gap;
 
 		stat_result(cpu, &r);
 		ck_assert(r.answered);
@@ -151,10 +152,22 @@ START_TEST(test_stat_task_clock_matches_thread_cpu_time)
 		ck_assert_msg(r.counted[tc], "cpu %u: task-clock not counted", cpu);
 		ck_assert_uint_gt(r.cpu_time, 0);
 		ratio = (double)r.delta[tc] / (double)r.cpu_time;
+		gap = (int64_t)(r.cpu_time - r.delta[tc]);
 		fprintf(stderr, "cpu %u: task-clock %llu ns, thread cpu time %llu ns (%.4f)\n",
 			cpu, (unsigned long long)r.delta[tc],
 			(unsigned long long)r.cpu_time, ratio);
-		ck_assert_msg(ratio > 0.95 && ratio < 1.05, "cpu %u: ratio %.4f", cpu, ratio);
+		/* The thread's CPU time is read outside the counter's reads,
+		 * so it holds them: the counter never counts more.  What it
+		 * counts less is the CPU time at the window's two edges --
+		 * measured at 0.2-1.7 ms on a loaded 2-core host, however long
+		 * the window -- so on a host that starves the CPU thread to a
+		 * few tens of ms of CPU in the window, a ratio alone would
+		 * measure the host.  Within 5% or within 5 ms. */
+		ck_assert_msg(ratio < 1.01, "cpu %u: task-clock above the thread's CPU time (%.4f)",
+			      cpu, ratio);
+		ck_assert_msg(ratio > 0.95 || gap < 5000000,
+			      "cpu %u: task-clock %.4f of the thread's CPU time, %lld ns short",
+			      cpu, ratio, (long long)gap);
 	}
 	free(out);
 }

@@ -69,6 +69,12 @@ class Folded:
         name = sorted(sc, key=lambda f: (-sc[f], f))[0]
         return name, 100.0 * sc[name] / self.total
 
+    def tied_top(self):
+        """Every function with the most self samples."""
+        sc = self.self_counts()
+        most = max(sc.values())
+        return {f for f, n in sc.items() if n == most}
+
 
 HEADER = re.compile(r"^#\s*([a-z_]+)(?::\s*|=|\s+)(.*)$")
 
