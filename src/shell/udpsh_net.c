@@ -82,17 +82,15 @@ static void netsh_rx(void *ctx, const struct udp_dgram *d)
 		net_drop_count(NET_DROP_IP_FRAGMENT);
 		return;
 	}
-	/* The MAC and the sequence are checked before the request takes a
-	 * queue slot or gets any answer. */
+	/* The MAC and the ticket are checked before the request takes a
+	 * queue slot or gets any answer; a request that may not run is
+	 * answered here (stale, gone, its kept reply), never queued. */
 	if (!udpsh_admit(&netsh_core, d->data, d->len, d->size, d->src, d->sport, &rq))
 		return;
 	flags = spin_lock_irqsave(&netsh_lock);
 	if (netsh_count == UDPSH_NET_QUEUE) {
 		spin_unlock_irqrestore(&netsh_lock, flags);
-		/* A stale request gets its stale answer (udpsh_busy() knows),
-		 * best effort from here; it ran nothing, so it is not busy. */
-		if (!rq.stale)
-			net_drop_count(NET_DROP_UDPSH_BUSY);
+		net_drop_count(NET_DROP_UDPSH_BUSY);
 		udpsh_busy(&netsh_core, &rq);
 		return;
 	}
@@ -148,7 +146,10 @@ void udpsh_net_stats(struct udpsh_stats *s)
 	s->stale = __atomic_load_n(&c->stale, __ATOMIC_RELAXED);
 	s->busy = __atomic_load_n(&c->busy, __ATOMIC_RELAXED);
 	s->cut_short = __atomic_load_n(&c->cut_short, __ATOMIC_RELAXED);
-	s->peers = __atomic_load_n(&c->peers, __ATOMIC_RELAXED);
+	s->tickets = __atomic_load_n(&c->tickets, __ATOMIC_RELAXED);
+	s->resent = __atomic_load_n(&c->resent, __ATOMIC_RELAXED);
+	s->gone = __atomic_load_n(&c->gone, __ATOMIC_RELAXED);
+	s->limited = __atomic_load_n(&c->limited, __ATOMIC_RELAXED);
 }
 
 bool udpsh_net_keyed(void)
