@@ -660,7 +660,7 @@ static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 {
 	static uint8_t buf[KSHELL_DGRAM_MAX];
 	struct kx x = { .last = -1 };
-	unsigned stale = 0;
+	unsigned stale = 0, had;
 	int rc = kx_request(&x, cmd, len, 0, 0), resend_ms = RESEND_FIRST_MS;
 	long long heard = now_ms(), sent = heard;
 
@@ -692,8 +692,12 @@ static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 			}
 			if (!kx_ours(&x, buf, (size_t)n, &h))
 				continue;
-			heard = now_ms();
+			had = x.have;
 			rc = kx_take(&x, &h, buf, (size_t)n, cmd, len, &stale);
+			/* Only news restarts the clock: copies of what came
+			 * already, resent again and again, never do. */
+			if (x.have != had || rc == 2)
+				heard = now_ms();
 			if (rc == 2) {
 				/* A new request with the ticket. */
 				rc = 0;
