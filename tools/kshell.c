@@ -104,7 +104,7 @@ static void usage(void)
 	       "  -o, --output=FILE   save the folded profile in the reply to COMMAND (such\n"
 	       "                      as `profile show folded') to FILE, only when its\n"
 	       "                      lines and samples match its end line\n"
-	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each reply\n"
+	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each new reply\n"
 	       "                      datagram (default $KSHELL_TIMEOUT, else %d)\n"
 	       "  -h, --help          print this help and exit\n"
 	       "      --version       print the version and exit\n"
