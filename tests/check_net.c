@@ -1458,9 +1458,11 @@ START_TEST(test_net_command_shows_every_udp_shell_in_use)
 	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
 	ck_assert_msg(strstr(buf,
 		"udp shell (udp port 5555): 1 datagrams, 1 answered, 0 malformed, 0 replies not sent\n"
-		"udp shell (udp port 5555): 0 bad mac, 0 stale, 0 busy, 0 cut short, 0 peers\n"
+		"udp shell (udp port 5555): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
+		"udp shell (udp port 5555): 0 tickets, 0 resent, 0 gone, 0 limited\n"
 		"udp shell (loopback 9): 7 datagrams, 6 answered, 0 malformed, 0 replies not sent\n"
-		"udp shell (loopback 9): 0 bad mac, 0 stale, 0 busy, 0 cut short, 0 peers\n"
+		"udp shell (loopback 9): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
+		"udp shell (loopback 9): 0 tickets, 0 resent, 0 gone, 0 limited\n"
 		"udp shell (loopback 9): lost before the shell: 88739 queue full, 12 socket overflow\n"
 		"arp: "), "net said:\n%s", buf);
 }

@@ -19,6 +19,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 #include "shell/udpsh.h"
+#include "shell/udpsh_wire.h"
 #include "check_main.h"
 #include "shell_testcmds.h"
 
@@ -861,50 +862,64 @@ END_TEST
 #define TEST_NONCE 0x1122334455667788ull
 static const uint8_t tkey[16] = "0123456789abcdef";
 
-
-
-/* An authenticated request for @cmd into @d; its length. */
-static size_t auth_req(uint8_t *d, uint64_t nonce, uint64_t seq, const char *cmd,
-		       const uint8_t *key)
+/* A request for @cmd spending @ticket under request id @id (16 bytes of
+ * it) and @key into @d; its length. */
+static size_t auth_req(uint8_t *d, uint64_t nonce, uint64_t ticket, uint8_t id,
+		       const char *cmd, const uint8_t *key)
 {
-	size_t n = strlen(cmd);
+	struct udpsh_wire h = { .kind = UDPSH_KIND_REQUEST, .nonce = nonce, .ticket = ticket };
 
-	memset(d, 0, UDPSH_AUTH_HDR);
-	memcpy(d, UDPSH_AUTH_MAGIC, 4);
-	be64_put(d + 4, nonce);
-	be64_put(d + 12, seq);
-	d[20] = UDPSH_DIR_REQUEST;
-	memcpy(d + UDPSH_AUTH_HDR, cmd, n);
-	hmac_sha256(key, 16, d, UDPSH_AUTH_HDR + n, d + UDPSH_AUTH_HDR + n);
-	return UDPSH_AUTH_OVERHEAD + n;
+	memset(h.rid, id, sizeof(h.rid));
+	return udpsh_wire_frame(key, 16, &h, cmd, strlen(cmd), d);
 }
 
-static void auth_send(uint64_t nonce, uint64_t seq, const char *cmd)
+static void auth_send_from(uint64_t nonce, uint64_t ticket, uint8_t id, const char *cmd,
+			   uint16_t port)
 {
 	uint8_t d[UDPSH_DGRAM_MAX];
-	size_t n = auth_req(d, nonce, seq, cmd, tkey);
+	size_t n = auth_req(d, nonce, ticket, id, cmd, tkey);
 
-	udpsh_input(&u, d, n, CLIENT, CLIENT_PORT);
+	udpsh_input(&u, d, n, CLIENT, port);
 }
 
-/* sent[i] is a reply under the key: its MAC verifies, it answers @seq,
- * carries the boot nonce, and has number @num and @flags. */
-static void assert_auth_reply(unsigned i, uint64_t seq, uint16_t num, uint8_t flags)
+static void auth_send(uint64_t nonce, uint64_t ticket, uint8_t id, const char *cmd)
 {
-	const uint8_t *d = (const uint8_t *)sent[i].data;
-	size_t len = sent[i].len;
-	uint8_t mac[32];
+	auth_send_from(nonce, ticket, id, cmd, CLIENT_PORT);
+}
+
+/* sent[i] as a reply under the key: it verifies and answers request id
+ * @id with the boot nonce, number @num, @flags and @status. */
+static struct udpsh_wire assert_auth_reply(unsigned i, uint8_t id, uint16_t num,
+					   uint8_t flags, uint8_t status)
+{
+	struct udpsh_wire h;
+	uint8_t rid[UDPSH_WIRE_RID];
 
 	ck_assert_uint_lt(i, nsent);
-	ck_assert_uint_ge(len, UDPSH_AUTH_OVERHEAD);
-	ck_assert_mem_eq(d, UDPSH_AUTH_MAGIC, 4);
-	hmac_sha256(tkey, 16, d, len - 32, mac);
-	ck_assert_mem_eq(mac, d + len - 32, 32);
-	ck_assert(be64_get(d + 4) == TEST_NONCE);
-	ck_assert(be64_get(d + 12) == seq);
-	ck_assert_uint_eq(d[20], UDPSH_DIR_REPLY);
-	ck_assert_uint_eq(d[21], flags);
-	ck_assert_uint_eq((unsigned)(d[22] << 8 | d[23]), num);
+	ck_assert_msg(udpsh_wire_open(tkey, 16, UDPSH_KIND_REPLY, (const uint8_t *)sent[i].data,
+				      sent[i].len, &h), "reply %u does not verify", i);
+	memset(rid, id, sizeof(rid));
+	ck_assert_mem_eq(h.rid, rid, sizeof(rid));
+	ck_assert(h.nonce == TEST_NONCE);
+	ck_assert_uint_eq(h.num, num);
+	ck_assert_uint_eq(h.flags, flags);
+	ck_assert_uint_eq(h.status, status);
+	return h;
+}
+
+/* A ticket for request id @id, from the stale answer to a request
+ * without one. */
+static uint64_t ticket_for(uint8_t id)
+{
+	unsigned before = nsent;
+	struct udpsh_wire h;
+
+	auth_send(0, 0, id, "args ticket");
+	ck_assert_uint_eq(nsent, before + 1);
+	h = assert_auth_reply(before, id, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0);
+	ck_assert_uint_eq(sent[before].len, UDPSH_WIRE_OVERHEAD);
+	ck_assert(h.ticket != 0);
+	return h.ticket;
 }
 
 static void setup_keyed(void)
@@ -938,96 +953,234 @@ START_TEST(test_key_parse_hex_only)
 }
 END_TEST
 
-START_TEST(test_auth_request_runs_reply_sequenced)
+START_TEST(test_auth_first_answer_stale_then_runs_once)
 {
-	auth_send(TEST_NONCE, 5, "args a");
-	ck_assert_uint_eq(nsent, 1);
-	assert_auth_reply(0, 5, 0, UDPSH_FLAG_LAST);
-	ck_assert_uint_eq(sent[0].len, UDPSH_AUTH_OVERHEAD + strlen("2 [args] [a]\n> "));
-	ck_assert_mem_eq(sent[0].data + UDPSH_AUTH_HDR, "2 [args] [a]\n> ", 15);
+	uint64_t t = ticket_for(1);
+
+	ck_assert_uint_eq(args_runs, 0);
+	auth_send(TEST_NONCE, t, 2, "args a");
+	ck_assert_uint_eq(nsent, 2);
+	assert_auth_reply(1, 2, 0, UDPSH_FLAG_LAST, UDPSH_STATUS_OK);
+	ck_assert_uint_eq(sent[1].len, UDPSH_WIRE_OVERHEAD + strlen("2 [args] [a]\n> "));
+	ck_assert_mem_eq(sent[1].data + UDPSH_WIRE_HDR, "2 [args] [a]\n> ", 15);
 	ck_assert_uint_eq(args_runs, 1);
-	ck_assert(u.mark == 5);
-	ck_assert_uint_eq(u.stats.peers, 1);
+	ck_assert_uint_eq(u.stats.stale, 1);
+	ck_assert_uint_eq(u.stats.tickets, 1);
 }
 END_TEST
 
 START_TEST(test_auth_long_reply_numbered_last_flagged)
 {
-	auth_send(TEST_NONCE, 1, "fill 4 1000");
+	uint64_t t = ticket_for(1);
+
+	nsent = 0;
+	auth_send(TEST_NONCE, t, 2, "fill 4 1000");
 	ck_assert_uint_eq(nsent, 4);
 	for (unsigned i = 0; i < 4; i++) {
-		assert_auth_reply(i, 1, (uint16_t)i, i == 3 ? UDPSH_FLAG_LAST : 0);
+		assert_auth_reply(i, 2, (uint16_t)i, i == 3 ? UDPSH_FLAG_LAST : 0,
+				  UDPSH_STATUS_OK);
 		ck_assert_uint_le(sent[i].len, UDPSH_DGRAM_MAX);
 	}
 }
 END_TEST
 
-START_TEST(test_auth_replay_gets_stale_not_run)
+/* Finding 6: the command's status travels in the last datagram. */
+START_TEST(test_auth_status_failed_in_last_datagram)
 {
-	auth_send(TEST_NONCE, 7, "args a");
-	auth_send(TEST_NONCE, 7, "args a");	/* the same datagram again */
-	auth_send(TEST_NONCE, 6, "args a");	/* older */
-	ck_assert_uint_eq(args_runs, 1);
+	auth_send(TEST_NONCE, ticket_for(1), 2, "nosuch");
+	assert_auth_reply(1, 2, 0, UDPSH_FLAG_LAST, UDPSH_STATUS_FAILED);
+	auth_send(TEST_NONCE, ticket_for(3), 4, "crash");	/* serial only */
+	assert_auth_reply(3, 4, 0, UDPSH_FLAG_LAST, UDPSH_STATUS_FAILED);
+	auth_send(TEST_NONCE, ticket_for(5), 6, "");
+	assert_auth_reply(5, 6, 0, UDPSH_FLAG_LAST, UDPSH_STATUS_OK);
+}
+END_TEST
+
+/* Finding 5: the same request again gets the kept reply, byte for byte,
+ * and never runs twice. */
+START_TEST(test_auth_retransmission_resent_not_rerun)
+{
+	uint64_t t = ticket_for(1);
+
+	nsent = 0;
+	auth_send(TEST_NONCE, t, 2, "fill 3 1000");
 	ck_assert_uint_eq(nsent, 3);
-	assert_auth_reply(1, 7, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
-	assert_auth_reply(2, 6, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
-	ck_assert(be64_get((const uint8_t *)sent[1].data + 24) == 7);	/* the mark */
-	ck_assert_uint_eq(sent[1].len, UDPSH_AUTH_OVERHEAD);
-	ck_assert_uint_eq(u.stats.stale, 2);
+	auth_send(TEST_NONCE, t, 2, "fill 3 1000");
+	ck_assert_uint_eq(nsent, 6);
+	for (unsigned i = 0; i < 3; i++) {
+		ck_assert_uint_eq(sent[i].len, sent[i + 3].len);
+		ck_assert_mem_eq(sent[i].data, sent[i + 3].data, sent[i].len);
+	}
+	ck_assert_uint_eq(u.stats.resent, 1);
+	ck_assert_uint_eq(u.stats.answered, 1);
+	ck_assert_uint_eq(u.stats.stale, 1);
 }
 END_TEST
 
-START_TEST(test_auth_wrong_nonce_gets_stale_with_nonce)
+START_TEST(test_auth_resend_bounded_then_gone)
 {
-	auth_send(0, 1, "args a");
-	ck_assert_uint_eq(args_runs, 0);
+	uint64_t t = ticket_for(1);
+
+	auth_send(TEST_NONCE, t, 2, "args a");
+	for (unsigned i = 0; i < UDPSH_RESEND_MAX; i++)
+		auth_send(TEST_NONCE, t, 2, "args a");
+	ck_assert_uint_eq(u.stats.resent, UDPSH_RESEND_MAX);
+	nsent = 0;
+	auth_send(TEST_NONCE, t, 2, "args a");
 	ck_assert_uint_eq(nsent, 1);
-	assert_auth_reply(0, 1, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST);
-	/* The client retries with what the stale reply said. */
-	auth_send(be64_get((const uint8_t *)sent[0].data + 4),
-		  be64_get((const uint8_t *)sent[0].data + 24) + 1, "args a");
+	assert_auth_reply(0, 2, 0, UDPSH_FLAG_GONE | UDPSH_FLAG_LAST, 0);
 	ck_assert_uint_eq(args_runs, 1);
 }
 END_TEST
 
-START_TEST(test_auth_bad_mac_no_reply_no_peer)
+/* A replay from another source is not sent the reply: gone, not run. */
+START_TEST(test_auth_replay_from_elsewhere_gone)
+{
+	uint64_t t = ticket_for(1);
+
+	auth_send(TEST_NONCE, t, 2, "args a");
+	nsent = 0;
+	auth_send_from(TEST_NONCE, t, 2, "args a", CLIENT_PORT + 1);
+	ck_assert_uint_eq(nsent, 1);
+	assert_auth_reply(0, 2, 0, UDPSH_FLAG_GONE | UDPSH_FLAG_LAST, 0);
+	ck_assert_uint_eq(sent[0].port, CLIENT_PORT + 1);
+	ck_assert_uint_eq(sent[0].len, UDPSH_WIRE_OVERHEAD);
+	ck_assert_uint_eq(args_runs, 1);
+	ck_assert_uint_eq(u.stats.gone, 1);
+}
+END_TEST
+
+/* A ticket runs one request: another request spending it is refused. */
+START_TEST(test_auth_ticket_spent_once)
+{
+	uint64_t t = ticket_for(1);
+
+	auth_send(TEST_NONCE, t, 2, "args a");
+	auth_send(TEST_NONCE, t, 3, "args b");
+	ck_assert_uint_eq(args_runs, 1);
+	assert_auth_reply(2, 3, 0, UDPSH_FLAG_GONE | UDPSH_FLAG_LAST, 0);
+}
+END_TEST
+
+START_TEST(test_auth_wrong_nonce_or_unissued_ticket_stale)
+{
+	uint64_t t = ticket_for(1);
+
+	auth_send(TEST_NONCE + 1, t, 2, "args a");	/* another boot's */
+	auth_send(TEST_NONCE, t + 100, 3, "args a");	/* never issued */
+	ck_assert_uint_eq(args_runs, 0);
+	assert_auth_reply(1, 2, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0);
+	assert_auth_reply(2, 3, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0);
+	/* The ticket handed to request 1 still runs its request. */
+	auth_send(TEST_NONCE, t, 4, "args a");
+	ck_assert_uint_eq(args_runs, 1);
+}
+END_TEST
+
+/* Finding 4's receive side: a replay flood of one request earns the same
+ * ticket while unspent, then no answers at all; a new request id is
+ * answered and runs. */
+START_TEST(test_auth_stale_flood_limited_one_ticket)
+{
+	struct udpsh_wire h;
+	uint64_t t;
+
+	for (unsigned i = 0; i < 100; i++)
+		auth_send(0, 0, 9, "args flood");
+	ck_assert_uint_eq(nsent, UDPSH_REPEAT_MAX);
+	h = assert_auth_reply(0, 9, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0);
+	t = h.ticket;
+	for (unsigned i = 1; i < nsent; i++)
+		ck_assert(assert_auth_reply(i, 9, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0).ticket == t);
+	ck_assert_uint_eq(u.stats.tickets, 1);
+	ck_assert_uint_eq(u.stats.limited, 100 - UDPSH_REPEAT_MAX);
+	auth_send(TEST_NONCE, ticket_for(1), 2, "args a");
+	ck_assert_uint_eq(args_runs, 1);
+}
+END_TEST
+
+/* Finding 3: many clients at once, no table of them: 64 tickets handed
+ * out before any is spent all run, in any order. */
+START_TEST(test_auth_64_clients_interleaved_all_run)
+{
+	uint64_t t[64];
+
+	for (unsigned i = 0; i < 64; i++)
+		t[i] = ticket_for((uint8_t)(i + 1));
+	nsent = 0;
+	for (unsigned i = 64; i-- > 0;) {
+		auth_send(TEST_NONCE, t[i], (uint8_t)(100 + i), "args a");
+		nsent = 0;
+	}
+	ck_assert_uint_eq(args_runs, 64);
+}
+END_TEST
+
+/* A ticket that left the window never runs; nothing locks the shell. */
+START_TEST(test_auth_ticket_out_of_window_gone)
+{
+	uint64_t first = ticket_for(1);
+
+	for (unsigned i = 0; i < UDPSH_TICKETS; i++) {
+		nsent = 0;
+		ticket_for((uint8_t)(2 + i % 200));
+		/* Distinct ids: forget the remembered ones. */
+		memset(u.recent, 0, sizeof(u.recent));
+	}
+	nsent = 0;
+	auth_send(TEST_NONCE, first, 2, "args a");
+	ck_assert_uint_eq(args_runs, 0);
+	assert_auth_reply(0, 2, 0, UDPSH_FLAG_GONE | UDPSH_FLAG_LAST, 0);
+	auth_send(TEST_NONCE, UINT64_MAX, 3, "args a");
+	assert_auth_reply(1, 3, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0);
+	nsent = 0;
+	auth_send(TEST_NONCE, ticket_for(4), 5, "args a");
+	ck_assert_uint_eq(args_runs, 1);
+}
+END_TEST
+
+/* A reply longer than a slot keeps is sent once; a retransmission is
+ * told it is gone, never run again. */
+START_TEST(test_auth_reply_too_long_to_keep_gone)
+{
+	uint64_t t = ticket_for(1);
+
+	nsent = 0;
+	auth_send(TEST_NONCE, t, 2, "fill 50 1300");
+	ck_assert_uint_eq(nsent, 50);
+	nsent = 0;
+	auth_send(TEST_NONCE, t, 2, "fill 50 1300");
+	ck_assert_uint_eq(nsent, 1);
+	assert_auth_reply(0, 2, 0, UDPSH_FLAG_GONE | UDPSH_FLAG_LAST, 0);
+}
+END_TEST
+
+START_TEST(test_auth_bad_mac_no_reply_no_ticket)
 {
 	uint8_t d[256], other[16];
 	size_t n;
 
-	n = auth_req(d, TEST_NONCE, 1, "args a", tkey);
-	d[UDPSH_AUTH_HDR] ^= 1;			/* payload changed */
+	n = auth_req(d, 0, 0, 1, "args a", tkey);
+	d[UDPSH_WIRE_HDR] ^= 1;			/* payload changed */
+	udpsh_input(&u, d, n, CLIENT, CLIENT_PORT);
+	n = auth_req(d, 0, 0, 1, "args a", tkey);
+	d[42] = 1;				/* a reserved byte set */
 	udpsh_input(&u, d, n, CLIENT, CLIENT_PORT);
 	memset(other, 'x', sizeof(other));
-	n = auth_req(d, TEST_NONCE, 2, "args a", other);	/* wrong key */
+	n = auth_req(d, 0, 0, 1, "args a", other);	/* wrong key */
 	udpsh_input(&u, d, n, CLIENT, CLIENT_PORT);
 	udpsh_input(&u, "args a", 6, CLIENT, CLIENT_PORT);	/* plain text */
 	ck_assert_uint_eq(nsent, 0);
 	ck_assert_uint_eq(args_runs, 0);
-	ck_assert_uint_eq(u.stats.bad_mac, 3);
-	ck_assert_uint_eq(u.stats.peers, 0);
-	ck_assert(u.mark == 0);
-}
-END_TEST
-
-START_TEST(test_auth_peer_table_bounded)
-{
-	for (unsigned i = 0; i < 3 * UDPSH_PEERS; i++) {
-		uint8_t d[128];
-		size_t n = auth_req(d, TEST_NONCE, i + 1, "args", tkey);
-
-		udpsh_input(&u, d, n, CLIENT, (uint16_t)(1000 + i));
-	}
-	ck_assert_uint_eq(u.stats.peers, 3 * UDPSH_PEERS);
-	for (unsigned i = 0; i < UDPSH_PEERS; i++)
-		ck_assert_uint_ge(u.peers[i].port, 1000 + 2 * UDPSH_PEERS);
+	ck_assert_uint_eq(u.stats.bad_mac, 4);
+	ck_assert_uint_eq(u.stats.tickets, 0);
 }
 END_TEST
 
 START_TEST(test_auth_cut_short_dropped_silently)
 {
 	uint8_t d[256];
-	size_t n = auth_req(d, TEST_NONCE, 1, "args a", tkey);
+	size_t n = auth_req(d, 0, 0, 1, "args a", tkey);
 
 	udpsh_input_sized(&u, d, n, n + 2000, CLIENT, CLIENT_PORT);
 	ck_assert_uint_eq(nsent, 0);
@@ -1052,20 +1205,119 @@ START_TEST(test_busy_plain_never_larger_than_request)
 }
 END_TEST
 
-START_TEST(test_busy_keyed_authenticated_after_mac)
+/* Busy: status busy, no larger than the request, kept for a
+ * retransmission, which gets busy again and never runs. */
+START_TEST(test_busy_keyed_status_kept)
 {
 	struct udpsh_request rq;
 	uint8_t d[128];
-	size_t n = auth_req(d, TEST_NONCE, 3, "args", tkey);
+	size_t n = auth_req(d, TEST_NONCE, ticket_for(1), 2, "args", tkey);
 
+	nsent = 0;
 	ck_assert(udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
 	udpsh_busy(&u, &rq);
 	ck_assert_uint_eq(nsent, 1);
-	assert_auth_reply(0, 3, 0, UDPSH_FLAG_BUSY | UDPSH_FLAG_LAST);
+	assert_auth_reply(0, 2, 0, UDPSH_FLAG_LAST, UDPSH_STATUS_BUSY);
 	ck_assert_uint_le(sent[0].len, n);
-	d[40] ^= 1;
 	ck_assert(!udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
-	ck_assert_uint_eq(nsent, 1);
+	ck_assert_uint_eq(nsent, 2);
+	assert_auth_reply(1, 2, 0, UDPSH_FLAG_LAST, UDPSH_STATUS_BUSY);
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+/* While a command runs (admitted, not yet served), its retransmission is
+ * not answered: the reply is on its way. */
+START_TEST(test_auth_retransmission_while_running_silent)
+{
+	struct udpsh_request rq;
+	uint8_t d[128];
+	size_t n = auth_req(d, TEST_NONCE, ticket_for(1), 2, "args a", tkey);
+
+	nsent = 0;
+	ck_assert(udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
+	ck_assert(!udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
+	ck_assert_uint_eq(nsent, 0);
+}
+END_TEST
+
+/* doc/shell.md's worked example: the bytes it shows are what this code
+ * frames under the published test key. */
+static char *doc_text(void)
+{
+	static char buf[1 << 16];
+	char path[4096];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/doc/shell.md", KP_TEST_SRCDIR);
+	f = fopen(path, "r");
+	ck_assert_msg(f != NULL, "cannot open %s", path);
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* The hex bytes of the block after the line @marker, up to a blank line. */
+static size_t doc_hex(const char *doc, const char *marker, uint8_t *out, size_t size)
+{
+	const char *p = strstr(doc, marker);
+	size_t n = 0;
+
+	ck_assert_msg(p != NULL, "doc/shell.md lacks %s", marker);
+	p = strchr(p, '\n') + 1;
+	if (strncmp(p, "```", 3) == 0)
+		p = strchr(p, '\n') + 1;	/* the block's opening fence */
+	while (*p && !(p[0] == '\n' || (p[0] == '`' && p[1] == '`'))) {
+		const char *eol = strchr(p, '\n');
+		const char *q = strstr(p, ": ");
+
+		ck_assert(eol && q && q < eol);
+		for (q += 2; q + 1 < eol && q[0] != ' ' ; ) {
+			unsigned v;
+
+			ck_assert_msg(sscanf(q, "%2x", &v) == 1, "bad hex in %s", marker);
+			ck_assert_uint_lt(n, size);
+			out[n++] = (uint8_t)v;
+			q += 2;
+			if (*q == ' ' && q[1] != ' ')
+				q++;
+		}
+		p = eol + 1;
+	}
+	return n;
+}
+
+START_TEST(test_doc_worked_example_matches)
+{
+	static const uint8_t key[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+					 0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
+	const char *doc = doc_text();
+	uint8_t want[512], got[512];
+	struct udpsh_wire h = { .kind = UDPSH_KIND_REQUEST, .nonce = 0x0123456789abcdefull,
+				.ticket = 7 };
+	struct udpsh_wire r;
+	size_t n, m;
+
+	ck_assert_int_eq(udpsh_key_parse("000102030405060708090a0b0c0d0e0f", 32, got), 16);
+	ck_assert_mem_eq(got, key, 16);
+	for (unsigned i = 0; i < UDPSH_WIRE_RID; i++)
+		h.rid[i] = (uint8_t)(0xa0 + i);
+	n = doc_hex(doc, "<!-- udpsh-example-request -->", want, sizeof(want));
+	m = udpsh_wire_frame(key, 16, &h, "uptime", 6, got);
+	ck_assert_uint_eq(n, m);
+	ck_assert_mem_eq(want, got, m);
+	ck_assert(udpsh_wire_open(key, 16, UDPSH_KIND_REQUEST, want, n, &r));
+	n = doc_hex(doc, "<!-- udpsh-example-reply -->", want, sizeof(want));
+	h.kind = UDPSH_KIND_REPLY;
+	h.flags = UDPSH_FLAG_LAST;
+	h.status = UDPSH_STATUS_OK;
+	h.ticket = 0;
+	m = udpsh_wire_frame(key, 16, &h, "up 1.250 s\n> ", 13, got);
+	ck_assert_uint_eq(n, m);
+	ck_assert_mem_eq(want, got, m);
+	ck_assert(udpsh_wire_open(key, 16, UDPSH_KIND_REPLY, want, n, &r));
 }
 END_TEST
 
@@ -1088,9 +1340,9 @@ END_TEST
 
 START_TEST(test_keyed_acting_command_allowed)
 {
-	auth_send(TEST_NONCE, 1, "act");
+	auth_send(TEST_NONCE, ticket_for(1), 2, "act");
 	ck_assert(refused_ran);
-	ck_assert_mem_eq(sent[0].data + UDPSH_AUTH_HDR, "started\n> ", 10);
+	ck_assert_mem_eq(sent[1].data + UDPSH_WIRE_HDR, "started\n> ", 10);
 }
 END_TEST
 
@@ -1182,14 +1434,23 @@ static Suite *udpsh_suite(void)
 
 	tc = tcase_create("auth");
 	tcase_add_checked_fixture(tc, setup_keyed, NULL);
-	tcase_add_test(tc, test_auth_request_runs_reply_sequenced);
+	tcase_add_test(tc, test_auth_first_answer_stale_then_runs_once);
 	tcase_add_test(tc, test_auth_long_reply_numbered_last_flagged);
-	tcase_add_test(tc, test_auth_replay_gets_stale_not_run);
-	tcase_add_test(tc, test_auth_wrong_nonce_gets_stale_with_nonce);
-	tcase_add_test(tc, test_auth_bad_mac_no_reply_no_peer);
-	tcase_add_test(tc, test_auth_peer_table_bounded);
+	tcase_add_test(tc, test_auth_status_failed_in_last_datagram);
+	tcase_add_test(tc, test_auth_retransmission_resent_not_rerun);
+	tcase_add_test(tc, test_auth_resend_bounded_then_gone);
+	tcase_add_test(tc, test_auth_replay_from_elsewhere_gone);
+	tcase_add_test(tc, test_auth_ticket_spent_once);
+	tcase_add_test(tc, test_auth_wrong_nonce_or_unissued_ticket_stale);
+	tcase_add_test(tc, test_auth_stale_flood_limited_one_ticket);
+	tcase_add_test(tc, test_auth_64_clients_interleaved_all_run);
+	tcase_add_test(tc, test_auth_ticket_out_of_window_gone);
+	tcase_add_test(tc, test_auth_reply_too_long_to_keep_gone);
+	tcase_add_test(tc, test_auth_bad_mac_no_reply_no_ticket);
 	tcase_add_test(tc, test_auth_cut_short_dropped_silently);
-	tcase_add_test(tc, test_busy_keyed_authenticated_after_mac);
+	tcase_add_test(tc, test_busy_keyed_status_kept);
+	tcase_add_test(tc, test_auth_retransmission_while_running_silent);
+	tcase_add_test(tc, test_doc_worked_example_matches);
 	tcase_add_test(tc, test_keyed_acting_command_allowed);
 	suite_add_tcase(s, tc);
 	return s;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Wire helpers for the scripts that play the network around ksim and the
 UDP shell: Ethernet/ARP/IPv4/UDP frames, the UDP shell's authenticated
-framing (src/shell/udpsh.h), ksim as a child process.
+framing (src/shell/udpsh_wire.h), ksim as a child process.
 
 Only 127.0.0.1 is ever used on the host; the addresses inside frames are
 the simulated network's (10.0.2.0/24 by default) and never leave ksim's
@@ -24,10 +24,12 @@ ATTACKER_MAC = bytes.fromhex("02badbadbad1")
 BCAST = b"\xff" * 6
 SHELL_PORT = 5555
 
-MAGIC = b"KPA1"
-HDR, MAC = 32, 32
-DIR_REQUEST, DIR_REPLY = 1, 2
-F_LAST, F_STALE, F_BUSY = 1, 2, 4
+# The keyed wire (src/shell/udpsh_wire.h, doc/shell.md "The keyed wire").
+MAGIC = b"KPA2"
+HDR, MAC = 48, 32
+KIND_REQUEST, KIND_REPLY = 1, 2
+F_LAST, F_STALE, F_GONE = 1, 2, 4
+S_OK, S_FAILED, S_BUSY = 0, 1, 2
 
 
 class Fail(Exception):
@@ -107,8 +109,12 @@ def parse_udp(frame):
 
 # --- the authenticated framing --------------------------------------------
 
-def auth_request(key, nonce, seq, cmd):
-    d = MAGIC + struct.pack("!QQBBHQ", nonce, seq, DIR_REQUEST, 0, 0, 0) + cmd
+def auth_request(key, nonce, ticket, cmd, rid=None):
+    """A request spending @ticket of boot @nonce under request id @rid
+    (random when not given)."""
+    rid = rid if rid is not None else os.urandom(16)
+    d = MAGIC + bytes([KIND_REQUEST, 0, 0, 0]) + struct.pack("!QQ", nonce, ticket) + rid + \
+        struct.pack("!H", 0) + bytes(6) + cmd
     return d + hmac.new(key, d, hashlib.sha256).digest()
 
 
@@ -119,11 +125,32 @@ def auth_reply(key, data):
     body, mac = data[:-MAC], data[-MAC:]
     if not hmac.compare_digest(hmac.new(key, body, hashlib.sha256).digest(), mac):
         return None
-    nonce, seq, direction, flags, num, mark = struct.unpack("!QQBBHQ", data[4:HDR])
-    if direction != DIR_REPLY:
+    kind, flags, status = data[4], data[5], data[6]
+    nonce, ticket = struct.unpack("!QQ", data[8:24])
+    if kind != KIND_REPLY:
         return None
-    return {"nonce": nonce, "seq": seq, "flags": flags, "num": num, "mark": mark,
+    return {"nonce": nonce, "ticket": ticket, "flags": flags, "status": status,
+            "rid": data[24:40], "num": struct.unpack("!H", data[40:42])[0],
             "payload": body[HDR:]}
+
+
+def reply_frame(key, rid, nonce, flags, status, num, payload, ticket=0):
+    """A reply datagram as the shell frames it (for tests playing one)."""
+    d = MAGIC + bytes([KIND_REPLY, flags, status, 0]) + struct.pack("!QQ", nonce, ticket) + \
+        rid + struct.pack("!H", num) + bytes(6) + payload
+    return d + hmac.new(key, d, hashlib.sha256).digest()
+
+
+def request_fields(key, data):
+    """A request's (nonce, ticket, rid, command), or None when it does
+    not verify."""
+    if len(data) < HDR + MAC or data[:4] != MAGIC or data[4] != KIND_REQUEST:
+        return None
+    body, mac = data[:-MAC], data[-MAC:]
+    if not hmac.compare_digest(hmac.new(key, body, hashlib.sha256).digest(), mac):
+        return None
+    nonce, ticket = struct.unpack("!QQ", data[8:24])
+    return nonce, ticket, data[24:40], body[HDR:]
 
 
 def write_key(path, key):

@@ -9,6 +9,7 @@ tests_check_shell_SOURCES = tests/check_shell.c $(FAKE_HAL_SOURCES)
 tests_check_shell_CFLAGS = $(TEST_CFLAGS)
 tests_check_shell_LDADD = $(TEST_LDADD)
 tests_check_udpsh_SOURCES = tests/check_udpsh.c $(FAKE_HAL_SOURCES)
+tests_check_udpsh_CPPFLAGS = $(AM_CPPFLAGS) -DKP_TEST_SRCDIR='"$(abs_top_srcdir)"'
 tests_check_udpsh_CFLAGS = $(TEST_CFLAGS)
 tests_check_udpsh_LDADD = $(TEST_LDADD)
 endif

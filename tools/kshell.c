@@ -5,36 +5,39 @@
  *   kshell --help | --version
  *
  * With a command: send it as one datagram, print the reply without the
- * trailing prompt, exit 0.  Without one: interactive, a line of standard
- * input per command, the kernel's own prompt shown.  HOST defaults to
- * 127.0.0.1 and PORT to 5555 (what `make run` forwards).  The first word
- * is taken as HOST[:PORT] when it has a '.' or ':' in it or is
- * "localhost", so `kshell help` works.
+ * trailing prompt once the whole reply has come, exit.  Without one:
+ * interactive, a line of standard input per command, the kernel's own
+ * prompt shown.  HOST defaults to 127.0.0.1 and PORT to 5555 (what `make
+ * run` forwards).  The first word that is not an option is taken as
+ * HOST[:PORT] when it has a '.' or ':' in it or is "localhost", so
+ * `kshell help` works.  Options may come anywhere before `--`; a word
+ * starting with '-' that is not one of ours is a usage error, never sent.
  *
  * With a key (-k FILE, else $KSHELL_KEY_FILE, else $KSHELL_KEY: 16-64
- * bytes in hex) it speaks the authenticated protocol: each request
- * carries the kernel's boot nonce, a sequence number above the kernel's
- * mark and an HMAC-SHA256; a "stale" answer tells it the current nonce
- * and mark and it retries.  Every reply datagram must verify, answer
- * this request and come with the next number, until the one flagged
- * last: a lost, reordered or duplicated datagram ends it with exit 1,
- * and one that fails verification is ignored with a warning.
+ * bytes in hex) it speaks the keyed protocol of src/shell/udpsh_wire.h:
+ * each request carries a fresh random request id, and only reply
+ * datagrams that verify under the key and carry that id are taken.  The
+ * first answer is stale and hands out a ticket; the command goes again
+ * with it under a new id.  While datagrams are missing the same request
+ * is sent again (the kernel sends the reply it kept, never runs it
+ * twice).  Nothing is printed before every datagram up to the one flagged
+ * last has come; the last one's status says whether the command failed.
  *
  * With -o FILE (and a command, such as `profile show folded`) the reply
  * must hold a folded profile, `# kprof folded begin` to `# kprof folded
  * end lines=N samples=M`: its stack lines are counted and their samples
  * summed, and only when both match the end line is the block written to
- * FILE.  That holds on the keyless shell too, where no datagram is
- * numbered: a lost one shows as a count that does not match.  A reply
- * that holds no folded block is printed on stderr.  Either exits 1.
+ * FILE.  A reply that holds no folded block is printed on stderr.
  *
- * Exit status (kshell(1) has the same table): 0 the reply came whole;
- * 1 no answer within SECONDS (default 5, or $KSHELL_TIMEOUT), the port
- * refused (ICMP port unreachable: nothing listens there), a reply
- * datagram missing, the kernel busy, -o's profile missing or incomplete,
- * or a local error; 2 a usage error
- * (nothing sent).  A line longer than 4095 bytes or holding a NUL is
- * refused with a one-line error and not sent. */
+ * Exit status (kshell(1) has the same table): 0 the reply came whole
+ * (keyed: and the command succeeded); 1 no answer within SECONDS
+ * (default 5, or $KSHELL_TIMEOUT), the port refused (ICMP port
+ * unreachable: nothing listens there), the reply incomplete or gone,
+ * -o's profile missing or incomplete, or a local error; 2 a usage error
+ * (nothing sent); 3 keyed, the command failed on the kernel or the
+ * kernel was busy (its output, if any, printed).  A line longer than
+ * 4095 bytes or holding a NUL is refused with a one-line error and not
+ * sent. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -47,6 +50,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -54,6 +59,7 @@
 #include "config.h"
 #include "lib/bytes.h"
 #include "lib/sha256.h"
+#include "shell/udpsh_wire.h"
 
 #define KSHELL_DEFAULT_HOST "127.0.0.1"
 #define KSHELL_DEFAULT_PORT "5555"
@@ -62,35 +68,25 @@
 #define KSHELL_DGRAM_MAX 65536
 #define PROMPT "> "
 #define PROMPT_LEN 2
-
-/* The authenticated framing (src/shell/udpsh.h). */
-#define AUTH_MAGIC "KPA1"
-#define AUTH_HDR 32
-#define AUTH_MAC 32
-#define AUTH_OVERHEAD (AUTH_HDR + AUTH_MAC)
-#define DIR_REQUEST 1
-#define DIR_REPLY 2
-#define FLAG_LAST 1
-#define FLAG_STALE 2
-#define FLAG_BUSY 4
-#define KEY_MIN 16
-#define KEY_MAX 64
+/* The most reply bytes kept before anything is printed. */
+#define KSHELL_REPLY_MAX (16u << 20)
 #define STALE_RETRIES 3
+/* Silence before the request goes again, doubling up to the second. */
+#define RESEND_FIRST_MS 400
+#define RESEND_MAX_MS 1600
 
-/* What main() returns: 0, EXIT_FAIL or EXIT_USAGE.  Inside, the ways an
- * exchange fails stay apart (what is said differs); all exit 1. */
-enum { EXIT_FAIL = 1, EXIT_USAGE = 2 };
-enum { KS_TIMEOUT = 10, KS_INCOMPLETE, KS_BUSY, KS_REFUSED, KS_ERROR };
+/* What main() returns.  Inside, the ways an exchange fails stay apart
+ * (what is said differs). */
+enum { EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_REMOTE = 3 };
+enum { KS_TIMEOUT = 10, KS_INCOMPLETE, KS_BUSY, KS_REFUSED, KS_ERROR, KS_FAILED };
 
 static const char *progname = "kshell";
 
-/* The session: keyless, or the key with what the kernel last told us. */
+/* The session: keyless, or the key. */
 static struct {
 	bool keyed;
-	uint8_t key[KEY_MAX];
+	uint8_t key[UDPSH_KEY_MAX];
 	size_t key_len;
-	uint64_t nonce;		/* 0: not known yet (the first answer is stale) */
-	uint64_t seq;		/* the last sequence number sent */
 	unsigned forged;	/* datagrams that failed verification */
 } ks;
 
@@ -108,14 +104,17 @@ static void usage(void)
 	       "  -o, --output=FILE   save the folded profile in the reply to COMMAND (such\n"
 	       "                      as `profile show folded') to FILE, only when its\n"
 	       "                      lines and samples match its end line\n"
-	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each reply\n"
+	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each new reply\n"
 	       "                      datagram (default $KSHELL_TIMEOUT, else %d)\n"
 	       "  -h, --help          print this help and exit\n"
 	       "      --version       print the version and exit\n"
 	       "\n"
-	       "Exit status: 0 the whole reply came; 1 no reply, the port refused, a\n"
-	       "reply datagram missing, the kernel busy, or -o's profile missing or\n"
-	       "incomplete (nothing saved); 2 a usage error (nothing sent).\n"
+	       "Options may follow HOST and COMMAND; `--' ends them.\n"
+	       "\n"
+	       "Exit status: 0 the whole reply came (with a key: and the command\n"
+	       "succeeded); 1 no reply, the port refused, the reply incomplete, or -o's\n"
+	       "profile missing or incomplete (nothing saved); 2 a usage error (nothing\n"
+	       "sent); 3 with a key, the command failed on the kernel or it was busy.\n"
 	       "\n"
 	       "Report bugs to: %s\n"
 	       "kprof home page: <%s>\n",
@@ -218,32 +217,13 @@ static int kshell_connect(const char *target)
 
 /* --- the key ---------------------------------------------------------- */
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-/* Hex digits in pairs, then only blanks; never printed. */
+/* The kernel's own parser (src/shell/udpsh_wire.c); never printed. */
 static bool key_parse(const char *t, size_t len)
 {
-	size_t i = 0, n = 0;
+	int n = udpsh_key_parse(t, len, ks.key);
 
-	for (; i + 1 < len && hexval(t[i]) >= 0 && hexval(t[i + 1]) >= 0; i += 2) {
-		if (n == KEY_MAX)
-			return false;
-		ks.key[n++] = (uint8_t)(hexval(t[i]) << 4 | hexval(t[i + 1]));
-	}
-	for (; i < len; i++)
-		if (!strchr(" \t\r\n", t[i]) || !t[i])
-			return false;
-	ks.key_len = n;
-	ks.keyed = n >= KEY_MIN;
+	ks.key_len = n > 0 ? (size_t)n : 0;
+	ks.keyed = n > 0;
 	return ks.keyed;
 }
 
@@ -268,7 +248,7 @@ static void key_load(const char *file)
 		fclose(f);
 		if (n == sizeof(text) || !key_parse(text, n)) {
 			fprintf(stderr, "%s: key file %s does not hold a key of %d-%d bytes in hex\n",
-				progname, file, KEY_MIN, KEY_MAX);
+				progname, file, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
 			exit(EXIT_USAGE);
 		}
 		memset(text, 0, sizeof(text));
@@ -276,7 +256,7 @@ static void key_load(const char *file)
 	}
 	if (env && *env && !key_parse(env, strlen(env))) {
 		fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex\n",
-			progname, KEY_MIN, KEY_MAX);
+			progname, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
 		exit(EXIT_USAGE);
 	}
 }
@@ -295,21 +275,6 @@ static int send_plain(int fd, const char *cmd, size_t len)
 		return KS_ERROR;
 	}
 	return 0;
-}
-
-static int send_auth(int fd, const char *cmd, size_t len)
-{
-	static uint8_t d[AUTH_OVERHEAD + KSHELL_LINE_MAX + 1];
-
-	ks.seq++;
-	memset(d, 0, AUTH_HDR);
-	memcpy(d, AUTH_MAGIC, 4);
-	be64_put(d + 4, ks.nonce);
-	be64_put(d + 12, ks.seq);
-	d[20] = DIR_REQUEST;
-	memcpy(d + AUTH_HDR, cmd, len);
-	hmac_sha256(ks.key, ks.key_len, d, AUTH_HDR + len, d + AUTH_HDR + len);
-	return send_plain(fd, (const char *)d, AUTH_OVERHEAD + len);
 }
 
 /* Wait up to @timeout_ms for a datagram into @buf; its length, -1 on
@@ -344,12 +309,12 @@ static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
 /* Where the reply goes: standard output, or with -o a buffer. */
 static FILE *reply_out;
 
-static void print_part(const char *s, size_t n, bool last, bool show_prompt)
+/* The whole reply, once it has come: without its prompt unless shown. */
+static void print_reply(const char *s, size_t n, bool show_prompt)
 {
 	FILE *f = reply_out ? reply_out : stdout;
 
-	if (last && !show_prompt && n >= PROMPT_LEN &&
-	    memcmp(s + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0)
+	if (!show_prompt && n >= PROMPT_LEN && memcmp(s + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0)
 		n -= PROMPT_LEN;
 	fwrite(s, 1, n, f);
 	fflush(f);
@@ -466,112 +431,297 @@ static int folded_save(const char *text, size_t size, const char *path)
 	return EXIT_FAIL;
 }
 
-/* Send @cmd, then print reply datagrams until one ends with the prompt. */
+/* Milliseconds on a clock that only goes forward. */
+static long long now_ms(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
+/* Send @cmd, keep the reply datagrams until one ends with the prompt,
+ * then print them all.  Nothing is sent again: without a key a request
+ * cannot be told from its retransmission, which would run twice. */
 static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 			  bool show_prompt)
 {
 	static char buf[KSHELL_DGRAM_MAX];
+	char *all = NULL;
+	size_t total = 0;
 	bool first = true;
 	int rc = send_plain(fd, cmd, len);
 
-	if (rc)
-		return rc;
-	for (;;) {
+	while (rc == 0) {
 		ssize_t n = recv_one(fd, buf, sizeof(buf), timeout_ms);
+		char *grown;
 
-		if (n == -1)
-			return KS_TIMEOUT;
-		if (n < 0)
-			return n == -3 ? KS_REFUSED : KS_ERROR;
+		if (n < 0) {
+			rc = n == -1 ? (first ? KS_TIMEOUT : KS_INCOMPLETE) :
+			     n == -3 ? KS_REFUSED : KS_ERROR;
+			if (rc == KS_INCOMPLETE)
+				fprintf(stderr, "%s: reply incomplete: no datagram ending with the prompt came within %d s; nothing printed\n",
+					progname, timeout_ms / 1000);
+			break;
+		}
 		/* "busy", cut to no more than the request. */
 		if (first && n > 0 && n <= 4 && memcmp(buf, "busy", (size_t)n) == 0) {
 			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
-			return KS_BUSY;
+			rc = KS_BUSY;
+			break;
 		}
 		first = false;
-		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0) {
-			print_part(buf, (size_t)n, true, show_prompt);
-			return 0;
+		if (total + (size_t)n > KSHELL_REPLY_MAX || !(grown = realloc(all, total + (size_t)n + 1))) {
+			fprintf(stderr, "%s: reply longer than %u bytes; nothing printed\n",
+				progname, KSHELL_REPLY_MAX);
+			rc = KS_ERROR;
+			break;
 		}
-		print_part(buf, (size_t)n, false, show_prompt);
+		all = grown;
+		memcpy(all + total, buf, (size_t)n);
+		total += (size_t)n;
+		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0) {
+			print_reply(all, total, show_prompt);
+			break;
+		}
 	}
+	free(all);
+	return rc;
 }
 
-/* A reply datagram that verifies under the key. */
-static bool auth_verify(const uint8_t *d, size_t n)
-{
-	uint8_t mac[SHA256_LEN];
+/* One keyed exchange's state: the request as sent, the reply's parts. */
+struct kx {
+	uint8_t req[UDPSH_WIRE_OVERHEAD + KSHELL_LINE_MAX + 1];
+	size_t req_len;
+	uint8_t rid[UDPSH_WIRE_RID];
+	char **part;		/* part[num]: a payload, NULL until it came */
+	size_t *part_len;
+	unsigned nparts;	/* room in part[] */
+	long last;		/* the number flagged last; -1: not yet */
+	unsigned have;		/* parts that came */
+	size_t bytes;
+	uint8_t status;
+};
 
-	if (n < AUTH_OVERHEAD || memcmp(d, AUTH_MAGIC, 4) != 0 || d[20] != DIR_REPLY)
+/* A new request for @cmd spending @ticket of boot @nonce (0, 0: none
+ * yet), under a fresh random request id. */
+static int kx_request(struct kx *x, const char *cmd, size_t len, uint64_t nonce,
+		      uint64_t ticket)
+{
+	struct udpsh_wire h = { .kind = UDPSH_KIND_REQUEST, .nonce = nonce, .ticket = ticket };
+
+	if (getrandom(x->rid, sizeof(x->rid), 0) != (ssize_t)sizeof(x->rid)) {
+		fprintf(stderr, "%s: getrandom: %s\n", progname, strerror(errno));
+		return KS_ERROR;
+	}
+	memcpy(h.rid, x->rid, sizeof(h.rid));
+	x->req_len = udpsh_wire_frame(ks.key, ks.key_len, &h, cmd, len, x->req);
+	return 0;
+}
+
+static void kx_free(struct kx *x)
+{
+	for (unsigned i = 0; i < x->nparts; i++)
+		free(x->part[i]);
+	free(x->part);
+	free(x->part_len);
+}
+
+/* Keep reply datagram @num's @n payload bytes (a second copy is dropped). */
+static int kx_keep(struct kx *x, unsigned num, const uint8_t *p, size_t n)
+{
+	if (num >= x->nparts) {
+		unsigned room = num + 64;
+		char **np = realloc(x->part, room * sizeof(*np));
+		size_t *nl;
+
+		if (np)
+			x->part = np;
+		nl = np ? realloc(x->part_len, room * sizeof(*nl)) : NULL;
+		if (!nl)
+			goto nomem;
+		x->part_len = nl;
+		for (unsigned i = x->nparts; i < room; i++)
+			x->part[i] = NULL;
+		x->nparts = room;
+	}
+	if (x->part[num])
+		return 0;
+	if (x->bytes + n > KSHELL_REPLY_MAX) {
+		fprintf(stderr, "%s: reply longer than %u bytes; nothing printed\n", progname,
+			KSHELL_REPLY_MAX);
+		return KS_ERROR;
+	}
+	if (!(x->part[num] = malloc(n ? n : 1)))
+		goto nomem;
+	memcpy(x->part[num], p, n);
+	x->part_len[num] = n;
+	x->bytes += n;
+	x->have++;
+	return 0;
+nomem:
+	fprintf(stderr, "%s: out of memory\n", progname);
+	return KS_ERROR;
+}
+
+static bool kx_whole(const struct kx *x)
+{
+	return x->last >= 0 && x->have == (unsigned)x->last + 1;
+}
+
+/* The first reply number that has not come. */
+static unsigned kx_missing(const struct kx *x)
+{
+	unsigned i = 0;
+
+	while (i < x->nparts && x->part[i])
+		i++;
+	return i;
+}
+
+static void kx_print(const struct kx *x, bool show_prompt)
+{
+	char *all = malloc(x->bytes + 1);
+	size_t off = 0;
+
+	if (!all) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return;
+	}
+	for (long i = 0; i <= x->last; i++) {
+		memcpy(all + off, x->part[i], x->part_len[i]);
+		off += x->part_len[i];
+	}
+	print_reply(all, off, show_prompt);
+	free(all);
+}
+
+/* A reply datagram for us: verified under the key, answering x's request. */
+static bool kx_ours(const struct kx *x, const uint8_t *d, size_t n, struct udpsh_wire *h)
+{
+	if (!udpsh_wire_open(ks.key, ks.key_len, UDPSH_KIND_REPLY, d, n, h)) {
+		if (!ks.forged++)
+			fprintf(stderr, "%s: ignored a datagram that failed authentication\n",
+				progname);
 		return false;
-	hmac_sha256(ks.key, ks.key_len, d, n - AUTH_MAC, mac);
-	return ct_equal(mac, d + n - AUTH_MAC, AUTH_MAC);
+	}
+	/* Anything else, however well signed, answers another request:
+	 * an old one, or one recorded and played back. */
+	return memcmp(h->rid, x->rid, UDPSH_WIRE_RID) == 0;
+}
+
+/* Nothing new came for @timeout_ms: say what is missing. */
+static int kx_silent(const struct kx *x, int timeout_ms)
+{
+	if (!x->have)
+		return KS_TIMEOUT;
+	if (x->last < 0)
+		fprintf(stderr, "%s: reply incomplete: datagram %u and after never came within %d s; nothing printed\n",
+			progname, kx_missing(x), timeout_ms / 1000);
+	else
+		fprintf(stderr, "%s: reply incomplete: datagram %u of %ld never came within %d s; nothing printed\n",
+			progname, kx_missing(x), x->last + 1, timeout_ms / 1000);
+	return KS_INCOMPLETE;
+}
+
+/* Take one verified datagram of ours: 0 to go on, 1 when the reply is
+ * whole, or a KS_ code. */
+static int kx_take(struct kx *x, const struct udpsh_wire *h, const uint8_t *d, size_t n,
+		   const char *cmd, size_t len, unsigned *stale)
+{
+	int rc;
+
+	if (h->flags & UDPSH_FLAG_STALE) {
+		/* Not run; the ticket it carries is bound to our id. */
+		if (++*stale > STALE_RETRIES) {
+			fprintf(stderr, "%s: the kernel keeps answering stale\n", progname);
+			return KS_INCOMPLETE;
+		}
+		if ((rc = kx_request(x, cmd, len, h->nonce, h->ticket)))
+			return rc;
+		return 2;
+	}
+	if (h->flags & UDPSH_FLAG_GONE) {
+		fprintf(stderr, "%s: the kernel took this request but no longer keeps its reply; it may have run\n",
+			progname);
+		return KS_INCOMPLETE;
+	}
+	if ((rc = kx_keep(x, h->num, d + UDPSH_WIRE_HDR, n - UDPSH_WIRE_OVERHEAD)))
+		return rc;
+	if (h->flags & UDPSH_FLAG_LAST) {
+		x->last = h->num;
+		x->status = h->status;
+	}
+	return kx_whole(x) ? 1 : 0;
 }
 
 static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 			 bool show_prompt)
 {
 	static uint8_t buf[KSHELL_DGRAM_MAX];
-	unsigned expect = 0, retries = 0;
-	int rc = send_auth(fd, cmd, len);
+	struct kx x = { .last = -1 };
+	unsigned stale = 0, had;
+	int rc = kx_request(&x, cmd, len, 0, 0), resend_ms = RESEND_FIRST_MS;
+	long long heard = now_ms(), sent = heard;
 
-	if (rc)
-		return rc;
-	for (;;) {
-		ssize_t n = recv_one(fd, (char *)buf, sizeof(buf), timeout_ms);
-		unsigned num;
-		uint8_t flags;
+	while (rc == 0 && (rc = send_plain(fd, (const char *)x.req, x.req_len)) == 0) {
+		for (;;) {
+			long long now = now_ms();
+			long long wait = sent + resend_ms - now;
+			struct udpsh_wire h;
+			ssize_t n;
 
-		if (n == -1) {
-			if (!expect)
-				return KS_TIMEOUT;
-			fprintf(stderr, "\n%s: reply incomplete: datagram %u and after never came\n",
-				progname, expect);
-			return KS_INCOMPLETE;
-		}
-		if (n < 0)
-			return n == -3 ? KS_REFUSED : KS_ERROR;
-		if (!auth_verify(buf, (size_t)n)) {
-			if (!ks.forged++)
-				fprintf(stderr, "%s: ignored a datagram that failed authentication\n",
-					progname);
-			continue;
-		}
-		if (be64_get(buf + 12) != ks.seq)
-			continue;	/* an answer to an earlier request */
-		flags = buf[21];
-		num = (unsigned)(buf[22] << 8 | buf[23]);
-		if (flags & FLAG_STALE) {
-			uint64_t mark = be64_get(buf + 24);
-
-			if (expect || ++retries > STALE_RETRIES) {
-				fprintf(stderr, "%s: the kernel keeps answering stale\n", progname);
-				return KS_INCOMPLETE;
+			if (now - heard >= timeout_ms) {
+				rc = kx_silent(&x, timeout_ms);
+				break;
 			}
-			ks.nonce = be64_get(buf + 4);
-			if (ks.seq < mark)
-				ks.seq = mark;
-			if ((rc = send_auth(fd, cmd, len)))
-				return rc;
-			continue;
+			if (wait > heard + timeout_ms - now)
+				wait = heard + timeout_ms - now;
+			n = recv_one(fd, (char *)buf, sizeof(buf), wait > 0 ? (int)wait : 0);
+			if (n == -1 && now_ms() - sent >= resend_ms) {
+				/* Lost either way: the same request again. */
+				resend_ms = resend_ms * 2 > RESEND_MAX_MS ? RESEND_MAX_MS : resend_ms * 2;
+				sent = now_ms();
+				break;
+			}
+			if (n == -1)
+				continue;
+			if (n < 0) {
+				rc = n == -3 ? KS_REFUSED : KS_ERROR;
+				break;
+			}
+			if (!kx_ours(&x, buf, (size_t)n, &h))
+				continue;
+			had = x.have;
+			rc = kx_take(&x, &h, buf, (size_t)n, cmd, len, &stale);
+			/* Only news restarts the clock: copies of what came
+			 * already, resent again and again, never do. */
+			if (x.have != had || rc == 2)
+				heard = now_ms();
+			if (rc == 2) {
+				/* A new request with the ticket. */
+				rc = 0;
+				resend_ms = RESEND_FIRST_MS;
+				sent = heard;
+				break;
+			}
+			if (rc)
+				break;
 		}
-		if (be64_get(buf + 4) != ks.nonce)
-			continue;
-		if (flags & FLAG_BUSY) {
-			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
-			return KS_BUSY;
-		}
-		if (num != expect) {
-			fprintf(stderr, "\n%s: reply incomplete: datagram %u missing (got %u)\n",
-				progname, expect, num);
-			return KS_INCOMPLETE;
-		}
-		expect++;
-		print_part((const char *)buf + AUTH_HDR, (size_t)n - AUTH_OVERHEAD,
-			   flags & FLAG_LAST, show_prompt);
-		if (flags & FLAG_LAST)
-			return 0;
 	}
+	if (rc == 1) {
+		rc = 0;
+		if (x.status == UDPSH_STATUS_BUSY) {
+			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
+			rc = KS_BUSY;
+		} else {
+			kx_print(&x, show_prompt);
+			if (x.status != UDPSH_STATUS_OK)
+				rc = KS_FAILED;
+		}
+	}
+	kx_free(&x);
+	return rc;
 }
 
 static int kshell_exchange(int fd, const char *cmd, size_t len, int timeout_ms,
@@ -585,12 +735,17 @@ static int kshell_exchange(int fd, const char *cmd, size_t len, int timeout_ms,
  * itself has not; the exit status for it. */
 static int kshell_status(int rc, const char *target, int timeout_ms)
 {
-	if (rc == KS_TIMEOUT)
+	if (rc == KS_TIMEOUT && ks.keyed)
+		fprintf(stderr, "%s: no reply from %s within %d s: a wrong key (the shell drops what fails its MAC, unanswered), no shell there, or the path drops datagrams\n",
+			progname, target, timeout_ms / 1000);
+	else if (rc == KS_TIMEOUT)
 		fprintf(stderr, "%s: no reply from %s within %d s\n", progname, target,
 			timeout_ms / 1000);
 	else if (rc == KS_REFUSED)
 		fprintf(stderr, "%s: %s refused the datagram: nothing listens on that port\n",
 			progname, target);
+	if (rc == KS_FAILED || rc == KS_BUSY)
+		return EXIT_REMOTE;
 	return rc ? EXIT_FAIL : 0;
 }
 
@@ -631,6 +786,9 @@ static int kshell_interactive(int fd, const char *target, int timeout_ms)
 			continue;
 		}
 		rc = kshell_exchange(fd, line, len, timeout_ms, true);
+		/* The kernel's own words said it; the session goes on. */
+		if (rc == KS_FAILED || rc == KS_BUSY)
+			rc = 0;
 	}
 	free(line);
 	if (rc == 0)
@@ -693,8 +851,10 @@ int main(int argc, char **argv)
 	char *cmd;
 
 	opterr = 0;
-	/* '+': the command's own words may start with '-'. */
-	while ((opt = getopt_long(argc, argv, "+:t:k:o:h", opts, NULL)) != -1) {
+	/* Options anywhere before "--", as GNU tools take them: one after
+	 * HOST is ours or a usage error, never a word of the command (send
+	 * such words after "--"). */
+	while ((opt = getopt_long(argc, argv, ":t:k:o:h", opts, NULL)) != -1) {
 		if (opt == 't') {
 			timeout_arg = optarg;
 		} else if (opt == 'k') {
@@ -748,6 +908,8 @@ int main(int argc, char **argv)
 		reply_out = NULL;
 		if (rc == 0)
 			rc = folded_save(reply, reply_len, save);
+		else if (rc == EXIT_REMOTE)
+			fwrite(reply, 1, reply_len, stderr);
 		free(reply);
 	}
 	free(cmd);

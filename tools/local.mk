@@ -37,8 +37,10 @@ KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
 
 # tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
 # program installed with the kernel or the simulator.
-# HMAC-SHA256 for the authenticated protocol: the kernel's own code.
-KSHELL_SOURCES = %reldir%/kshell.c src/lib/sha256.c src/lib/kstring.c
+# HMAC-SHA256 and the keyed wire format (src/shell/udpsh_wire.h): the
+# kernel's own code.
+KSHELL_SOURCES = %reldir%/kshell.c src/lib/sha256.c src/lib/kstring.c \
+	src/shell/udpsh_wire.c
 if PLATFORM_ARM64
 # The arm64 kernel is cross-built, but its UDP shell is spoken to from
 # this machine (make check's QEMU tests, the README): kshell is built
@@ -47,7 +49,8 @@ EXTRA_DIST += $(KSHELL_SOURCES)
 nodist_bin_SCRIPTS = %reldir%/kshell
 CLEANFILES += %reldir%/kshell
 KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c \
-	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c
+	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
+	$(top_srcdir)/src/shell/udpsh_wire.c
 %reldir%/kshell: $(KSHELL_SRC_PATHS)
 	@$(MKDIR_P) tools
 	$(AM_V_GEN)$(CC_FOR_BUILD) -Wall -Wextra $(CFLAGS_FOR_BUILD) \

@@ -10,6 +10,11 @@
 
 /* The name the UDP shell's key is published under. */
 #define HAL_FW_UDPSH_KEY "opt/kprof/udpsh.key"
+/* Bytes from the host's random source, fresh for each boot (qemu-run,
+ * kprof-qemu: 32 bytes in hex), which the UDP shell's boot nonce mixes
+ * in: two boots differ even where the guest's own entropy repeats (QEMU
+ * -seed, -icount).  Not secret; only new. */
+#define HAL_FW_RANDOM_SEED "opt/kprof/random.seed"
 
 /* Copy the firmware file @name into @buf of @size bytes.  Returns its
  * length (which may exceed @size: only @size bytes were copied), or

@@ -89,10 +89,12 @@ static void cmd_net_udpsh(struct out *o)
 			   sv.name, (unsigned long long)u.datagrams_in,
 			   (unsigned long long)u.answered, (unsigned long long)u.malformed,
 			   (unsigned long long)u.send_failed);
-		out_printf(o, "udp shell (%s): %llu bad mac, %llu stale, %llu busy, %llu cut short, %llu peers\n",
+		out_printf(o, "udp shell (%s): %llu bad mac, %llu stale, %llu busy, %llu cut short\n",
 			   sv.name, (unsigned long long)u.bad_mac, (unsigned long long)u.stale,
-			   (unsigned long long)u.busy, (unsigned long long)u.cut_short,
-			   (unsigned long long)u.peers);
+			   (unsigned long long)u.busy, (unsigned long long)u.cut_short);
+		out_printf(o, "udp shell (%s): %llu tickets, %llu resent, %llu gone, %llu limited\n",
+			   sv.name, (unsigned long long)u.tickets, (unsigned long long)u.resent,
+			   (unsigned long long)u.gone, (unsigned long long)u.limited);
 		if (sv.losses) {
 			struct udpsh_losses l;
 

@@ -5,6 +5,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/input.c \
 	%reldir%/console.c \
 	%reldir%/udpsh.c %reldir%/udpsh.h \
+	%reldir%/udpsh_wire.c %reldir%/udpsh_wire.h \
 	%reldir%/udpsh_serving.c %reldir%/udpsh_serving.h \
 	%reldir%/udpsh_config.c \
 	%reldir%/udpsh_net.c %reldir%/udpsh_net.h \

@@ -22,6 +22,7 @@ struct udpsh_reply {
 	const struct udpsh_request *rq;
 	size_t len, line, cap;
 	uint16_t num;		/* the next datagram's reply number */
+	uint8_t status;		/* keyed: the command's, in the last datagram */
 	char buf[UDPSH_DGRAM_MAX];
 };
 
@@ -32,24 +33,34 @@ static void udpsh_count(uint64_t *counter)
 
 
 
-/* Frame @n payload bytes at @payload as a keyed reply into @d (room for
- * UDPSH_DGRAM_MAX); returns the datagram's length. */
-static size_t udpsh_frame_reply(const struct udpsh *u, uint8_t *d, uint64_t seq,
-				uint8_t flags, uint16_t num, const void *payload,
-				size_t n)
+/* Keep the @len-byte datagram at @d in @slot for retransmissions, while
+ * the whole reply fits. */
+static void udpsh_keep(struct udpsh *u, int slot, const uint8_t *d, size_t len)
 {
-	kmemcpy(d, UDPSH_AUTH_MAGIC, 4);
-	be64_put(d + 4, u->nonce);
-	be64_put(d + 12, seq);
-	d[20] = UDPSH_DIR_REPLY;
-	d[21] = flags;
-	d[22] = (uint8_t)(num >> 8);
-	d[23] = (uint8_t)num;
-	be64_put(d + 24, __atomic_load_n(&u->mark, __ATOMIC_RELAXED));
-	if (n)
-		kmemcpy(d + UDPSH_AUTH_HDR, payload, n);
-	hmac_sha256(u->key, u->key_len, d, UDPSH_AUTH_HDR + n, d + UDPSH_AUTH_HDR + n);
-	return UDPSH_AUTH_OVERHEAD + n;
+	struct udpsh_kept *k;
+
+	if (slot < 0)
+		return;
+	k = &u->kept[slot];
+	if (!k->whole)
+		return;
+	if (k->ndgrams == UDPSH_CACHE_DGRAMS || k->bytes + len > UDPSH_CACHE_BYTES) {
+		k->whole = false;
+		return;
+	}
+	kmemcpy(k->data + k->bytes, d, len);
+	k->lens[k->ndgrams++] = (uint16_t)len;
+	k->bytes += (uint32_t)len;
+}
+
+/* The header of a reply to @rq. */
+static void udpsh_reply_hdr(const struct udpsh *u, const struct udpsh_request *rq,
+			    struct udpsh_wire *h)
+{
+	kmemset(h, 0, sizeof(*h));
+	h->kind = UDPSH_KIND_REPLY;
+	h->nonce = u->nonce;
+	kmemcpy(h->rid, rq->rid, UDPSH_WIRE_RID);
 }
 
 static void udpsh_send(struct udpsh_reply *r, size_t len, bool last)
@@ -58,8 +69,14 @@ static void udpsh_send(struct udpsh_reply *r, size_t len, bool last)
 	const char *data = r->buf;
 
 	if (r->rq->authenticated) {
-		len = udpsh_frame_reply(u, u->tx, r->rq->seq, last ? UDPSH_FLAG_LAST : 0,
-					r->num, r->buf, len);
+		struct udpsh_wire h;
+
+		udpsh_reply_hdr(u, r->rq, &h);
+		h.flags = last ? UDPSH_FLAG_LAST : 0;
+		h.status = last ? r->status : 0;
+		h.num = r->num;
+		len = udpsh_wire_frame(u->key, u->key_len, &h, r->buf, len, u->tx);
+		udpsh_keep(u, r->rq->slot, u->tx, len);
 		data = (const char *)u->tx;
 	}
 	r->num++;
@@ -188,8 +205,9 @@ static size_t udpsh_strip_eol(const char *s, size_t len)
 	return len;
 }
 
-/* Run the request's command into @r; true when it was malformed. */
-static bool udpsh_run(struct udpsh_reply *r)
+/* Run the request's command into @r; shell_run_line()'s result, or
+ * -EINVAL when the datagram was malformed. */
+static int udpsh_run(struct udpsh_reply *r)
 {
 	const struct udpsh_request *rq = r->rq;
 	struct shell_ctx sh = { .out = &r->out, .remote = true,
@@ -200,14 +218,14 @@ static bool udpsh_run(struct udpsh_reply *r)
 	if (rq->size > rq->len) {
 		out_printf(&r->out, "line longer than %u bytes (got %zu); not run\n",
 			   SHELL_LINE_MAX, rq->size);
-		return true;
+		return -EINVAL;
 	}
 	len = udpsh_strip_eol(s, rq->len);
 	if (kmemchr(s, '\n', len) || kmemchr(s, '\r', len)) {
 		out_puts(&r->out, "datagram holds more than one line; send one command per datagram\n");
-		return true;
+		return -EINVAL;
 	}
-	return shell_run_line(&sh, s, len) == -EINVAL;
+	return shell_run_line(&sh, s, len);
 }
 
 int udpsh_key_set(struct udpsh *u, const void *key, size_t len, uint64_t nonce)
@@ -217,115 +235,247 @@ int udpsh_key_set(struct udpsh *u, const void *key, size_t len, uint64_t nonce)
 	kmemcpy(u->key, key, len);
 	u->key_len = len;
 	u->nonce = nonce;
-	u->mark = 0;
+	u->ticket_top = 0;
+	kmemset(u->ticket_spent, 0, sizeof(u->ticket_spent));
+	kmemset(u->recent, 0, sizeof(u->recent));
+	for (unsigned i = 0; i < UDPSH_CACHE_SLOTS; i++)
+		u->kept[i].state = UDPSH_KEPT_FREE;
 	u->keyed = true;
 	return 0;
 }
 
-static int udpsh_hex(char c)
+/* --- tickets ---------------------------------------------------------- */
+
+static uint64_t *udpsh_ticket_word(struct udpsh *u, uint64_t t, uint64_t *bit)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	*bit = 1ull << (t % 64);
+	return &u->ticket_spent[(t % UDPSH_TICKETS) / 64];
 }
 
-int udpsh_key_parse(const char *text, size_t len, uint8_t *key)
+/* Issued in this boot: the nonce matched and the shell counted this far. */
+static bool udpsh_ticket_issued(const struct udpsh *u, uint64_t t)
 {
-	size_t n = 0, i = 0;
-
-	for (; i + 1 < len; i += 2) {
-		int hi = udpsh_hex(text[i]), lo = udpsh_hex(text[i + 1]);
-
-		if (hi < 0 || lo < 0)
-			break;
-		if (n == UDPSH_KEY_MAX)
-			return -EINVAL;
-		key[n++] = (uint8_t)(hi << 4 | lo);
-	}
-	for (; i < len; i++)
-		if (text[i] != ' ' && text[i] != '\t' && text[i] != '\n' && text[i] != '\r')
-			return -EINVAL;
-	return n >= UDPSH_KEY_MIN ? (int)n : -EINVAL;
+	return t != 0 && t <= u->ticket_top;
 }
 
-/* Remember a peer whose MAC verified; the least recently seen entry
- * makes room. */
-static void udpsh_peer_note(struct udpsh *u, uint32_t addr, uint16_t port, uint64_t seq)
+/* Still in the window, where its bit says whether it was spent. */
+static bool udpsh_ticket_in_window(const struct udpsh *u, uint64_t t)
 {
-	struct udpsh_peer *p = NULL, *old = &u->peers[0];
-
-	for (unsigned i = 0; i < UDPSH_PEERS; i++) {
-		struct udpsh_peer *e = &u->peers[i];
-
-		if (e->addr == addr && e->port == port && (e->addr || e->requests)) {
-			p = e;
-			break;
-		}
-		if (e->used < old->used)
-			old = e;
-	}
-	if (!p) {
-		p = old;
-		kmemset(p, 0, sizeof(*p));
-		p->addr = addr;
-		p->port = port;
-		udpsh_count(&u->stats.peers);
-	}
-	p->requests++;
-	p->last_seq = seq;
-	p->used = ++u->peer_clock;
+	return udpsh_ticket_issued(u, t) && u->ticket_top - t < UDPSH_TICKETS;
 }
 
-/* A stale or busy answer: header and MAC, no payload. */
-static void udpsh_send_short(struct udpsh *u, uint32_t addr, uint16_t port,
-			     uint64_t seq, uint8_t flags)
+static bool udpsh_ticket_spent(struct udpsh *u, uint64_t t)
 {
-	uint8_t d[UDPSH_AUTH_OVERHEAD];
-	size_t n = udpsh_frame_reply(u, d, seq, flags | UDPSH_FLAG_LAST, 0, NULL, 0);
+	uint64_t bit, *w = udpsh_ticket_word(u, t, &bit);
 
-	if (u->send(u->send_ctx, addr, port, (const char *)d, n) < 0)
+	return (*w & bit) != 0;
+}
+
+static bool udpsh_ticket_fresh(struct udpsh *u, uint64_t t)
+{
+	return udpsh_ticket_in_window(u, t) && !udpsh_ticket_spent(u, t);
+}
+
+static void udpsh_ticket_spend(struct udpsh *u, uint64_t t)
+{
+	uint64_t bit, *w = udpsh_ticket_word(u, t, &bit);
+
+	*w |= bit;
+}
+
+/* The next ticket; its bit, last used by the one that now leaves the
+ * window, starts clear. */
+static uint64_t udpsh_ticket_issue(struct udpsh *u)
+{
+	uint64_t bit, t = ++u->ticket_top, *w = udpsh_ticket_word(u, t, &bit);
+
+	*w &= ~bit;
+	udpsh_count(&u->stats.tickets);
+	return t;
+}
+
+/* --- short answers, rate limited per request id ------------------------- */
+
+/* The remembered entry for @rid, or a new one (the oldest replaced). */
+static struct udpsh_recent *udpsh_recent_get(struct udpsh *u, const uint8_t *rid)
+{
+	struct udpsh_recent *r;
+
+	for (unsigned i = 0; i < UDPSH_RECENT; i++)
+		if (kmemcmp(u->recent[i].rid, rid, UDPSH_WIRE_RID) == 0 && u->recent[i].answers)
+			return &u->recent[i];
+	r = &u->recent[u->recent_next++ % UDPSH_RECENT];
+	kmemcpy(r->rid, rid, UDPSH_WIRE_RID);
+	r->ticket = 0;
+	r->answers = 0;
+	return r;
+}
+
+/* One more answer for @rid, or NULL (counted) when it had its share. */
+static struct udpsh_recent *udpsh_recent_answer(struct udpsh *u, const uint8_t *rid)
+{
+	struct udpsh_recent *r = udpsh_recent_get(u, rid);
+
+	if (r->answers >= UDPSH_REPEAT_MAX) {
+		udpsh_count(&u->stats.limited);
+		return NULL;
+	}
+	r->answers++;
+	return r;
+}
+
+/* A reply of header and MAC alone (kept in @slot when that is >= 0). */
+static void udpsh_send_short(struct udpsh *u, const struct udpsh_request *rq,
+			     uint8_t flags, uint8_t status, uint64_t ticket, int slot)
+{
+	uint8_t d[UDPSH_WIRE_OVERHEAD];
+	struct udpsh_wire h;
+	size_t n;
+
+	udpsh_reply_hdr(u, rq, &h);
+	h.flags = flags | UDPSH_FLAG_LAST;
+	h.status = status;
+	h.ticket = ticket;
+	n = udpsh_wire_frame(u->key, u->key_len, &h, NULL, 0, d);
+	udpsh_keep(u, slot, d, n);
+	if (u->send(u->send_ctx, rq->addr, rq->port, (const char *)d, n) < 0)
 		udpsh_count(&u->stats.send_failed);
 }
 
-/* Keyed: check framing, MAC and freshness; fill @rq when it may run. */
+/* No valid ticket: not run; a fresh ticket, the same one while unspent
+ * for the same request id. */
+static void udpsh_answer_stale(struct udpsh *u, const struct udpsh_request *rq)
+{
+	struct udpsh_recent *r = udpsh_recent_answer(u, rq->rid);
+
+	if (!r)
+		return;
+	if (!udpsh_ticket_fresh(u, r->ticket))
+		r->ticket = udpsh_ticket_issue(u);
+	udpsh_count(&u->stats.stale);
+	udpsh_send_short(u, rq, UDPSH_FLAG_STALE, 0, r->ticket, -1);
+}
+
+/* --- kept replies ------------------------------------------------------- */
+
+static struct udpsh_kept *udpsh_kept_find(struct udpsh *u, uint64_t ticket,
+					  const uint8_t *rid)
+{
+	for (unsigned i = 0; i < UDPSH_CACHE_SLOTS; i++) {
+		struct udpsh_kept *k = &u->kept[i];
+
+		if (__atomic_load_n(&k->state, __ATOMIC_ACQUIRE) != UDPSH_KEPT_FREE &&
+		    k->ticket == ticket && kmemcmp(k->rid, rid, UDPSH_WIRE_RID) == 0)
+			return k;
+	}
+	return NULL;
+}
+
+/* A slot for @rq's reply: a free one, else the least recently used one
+ * whose command is done; -1 when every slot's is still running. */
+static int udpsh_kept_take(struct udpsh *u, const struct udpsh_request *rq,
+			   uint64_t ticket)
+{
+	struct udpsh_kept *k = NULL;
+	int slot = -1;
+
+	for (unsigned i = 0; i < UDPSH_CACHE_SLOTS; i++) {
+		struct udpsh_kept *e = &u->kept[i];
+		uint8_t st = __atomic_load_n(&e->state, __ATOMIC_ACQUIRE);
+
+		if (st == UDPSH_KEPT_RUNNING)
+			continue;
+		if (!k || st == UDPSH_KEPT_FREE || (k->state != UDPSH_KEPT_FREE && e->used < k->used)) {
+			k = e;
+			slot = (int)i;
+		}
+	}
+	if (!k)
+		return -1;
+	k->whole = true;
+	k->resends = 0;
+	k->addr = rq->addr;
+	k->port = rq->port;
+	k->ticket = ticket;
+	k->used = ++u->kept_clock;
+	kmemcpy(k->rid, rq->rid, UDPSH_WIRE_RID);
+	k->ndgrams = 0;
+	k->bytes = 0;
+	k->state = UDPSH_KEPT_RUNNING;
+	return slot;
+}
+
+/* The command is done: its slot may be resent, or reused. */
+static void udpsh_kept_done(struct udpsh *u, int slot)
+{
+	if (slot >= 0)
+		__atomic_store_n(&u->kept[slot].state, UDPSH_KEPT_DONE, __ATOMIC_RELEASE);
+}
+
+static void udpsh_kept_resend(struct udpsh *u, struct udpsh_kept *k)
+{
+	const uint8_t *d = k->data;
+
+	k->resends++;
+	k->used = ++u->kept_clock;
+	udpsh_count(&u->stats.resent);
+	for (unsigned i = 0; i < k->ndgrams; d += k->lens[i++])
+		if (u->send(u->send_ctx, k->addr, k->port, (const char *)d, k->lens[i]) < 0)
+			udpsh_count(&u->stats.send_failed);
+}
+
+/* A spent ticket (or one that left the window): never run again.  The
+ * same request from the same source gets its kept reply again; while
+ * its command runs, nothing (the reply is on its way); else "gone". */
+static void udpsh_answer_spent(struct udpsh *u, const struct udpsh_request *rq,
+			       uint64_t ticket)
+{
+	struct udpsh_kept *k = udpsh_kept_find(u, ticket, rq->rid);
+
+	if (k && k->addr == rq->addr && k->port == rq->port) {
+		if (__atomic_load_n(&k->state, __ATOMIC_ACQUIRE) == UDPSH_KEPT_RUNNING)
+			return;
+		if (k->whole && k->resends < UDPSH_RESEND_MAX) {
+			udpsh_kept_resend(u, k);
+			return;
+		}
+	}
+	if (!udpsh_recent_answer(u, rq->rid))
+		return;
+	udpsh_count(&u->stats.gone);
+	udpsh_send_short(u, rq, UDPSH_FLAG_GONE, 0, 0, -1);
+}
+
+/* Keyed: check framing and MAC, answer what may not run; fill @rq when
+ * it may. */
 static bool udpsh_admit_keyed(struct udpsh *u, const uint8_t *d, size_t len,
 			      size_t size, struct udpsh_request *rq)
 {
-	uint8_t mac[SHA256_LEN];
-	uint64_t nonce, seq;
+	struct udpsh_wire h;
 
 	if (size > len) {
 		/* No reassembly, and no MAC to check on a part. */
 		udpsh_count(&u->stats.cut_short);
 		return false;
 	}
-	if (len < UDPSH_AUTH_OVERHEAD || kmemcmp(d, UDPSH_AUTH_MAGIC, 4) != 0 ||
-	    d[20] != UDPSH_DIR_REQUEST) {
+	if (!udpsh_wire_open(u->key, u->key_len, UDPSH_KIND_REQUEST, d, len, &h)) {
 		udpsh_count(&u->stats.bad_mac);
 		return false;
 	}
-	hmac_sha256(u->key, u->key_len, d, len - UDPSH_AUTH_MAC, mac);
-	if (!ct_equal(mac, d + len - UDPSH_AUTH_MAC, UDPSH_AUTH_MAC)) {
-		udpsh_count(&u->stats.bad_mac);
+	kmemcpy(rq->rid, h.rid, UDPSH_WIRE_RID);
+	if (h.nonce != u->nonce || !udpsh_ticket_issued(u, h.ticket)) {
+		udpsh_answer_stale(u, rq);
 		return false;
 	}
-	nonce = be64_get(d + 4);
-	seq = be64_get(d + 12);
-	udpsh_peer_note(u, rq->addr, rq->port, seq);
+	if (!udpsh_ticket_fresh(u, h.ticket)) {
+		udpsh_answer_spent(u, rq, h.ticket);
+		return false;
+	}
+	udpsh_ticket_spend(u, h.ticket);
+	rq->slot = udpsh_kept_take(u, rq, h.ticket);
 	rq->authenticated = true;
-	rq->seq = seq;
-	if (nonce != u->nonce || seq <= __atomic_load_n(&u->mark, __ATOMIC_RELAXED)) {
-		udpsh_count(&u->stats.stale);
-		rq->stale = true;
-		return true;
-	}
-	__atomic_store_n(&u->mark, seq, __ATOMIC_RELAXED);
-	rq->cmd = (const char *)d + UDPSH_AUTH_HDR;
-	rq->len = len - UDPSH_AUTH_OVERHEAD;
+	rq->cmd = (const char *)d + UDPSH_WIRE_HDR;
+	rq->len = len - UDPSH_WIRE_OVERHEAD;
 	rq->size = rq->len;
 	return true;
 }
@@ -339,6 +489,7 @@ bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
 		return false;
 	}
 	kmemset(rq, 0, sizeof(*rq));
+	rq->slot = -1;
 	rq->addr = addr;
 	rq->port = port;
 	rq->dgram_len = len;
@@ -357,13 +508,10 @@ void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq)
 	static const char busy[] = "busy";
 	size_t n = sizeof(busy) - 1;
 
-	if (rq->stale) {
-		udpsh_send_short(u, rq->addr, rq->port, rq->seq, UDPSH_FLAG_STALE);
-		return;
-	}
 	udpsh_count(&u->stats.busy);
 	if (rq->authenticated) {
-		udpsh_send_short(u, rq->addr, rq->port, rq->seq, UDPSH_FLAG_BUSY);
+		udpsh_send_short(u, rq, 0, UDPSH_STATUS_BUSY, 0, rq->slot);
+		udpsh_kept_done(u, rq->slot);
 		return;
 	}
 	if (n > rq->dgram_len)
@@ -375,22 +523,22 @@ void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq)
 void udpsh_serve(struct udpsh *u, const struct udpsh_request *rq)
 {
 	struct udpsh_reply r;
+	int rc;
 
-	if (rq->stale) {
-		udpsh_send_short(u, rq->addr, rq->port, rq->seq, UDPSH_FLAG_STALE);
-		return;
-	}
 	r.out.write = udpsh_reply_write;
 	r.u = u;
 	r.rq = rq;
 	r.len = 0;
 	r.line = 0;
 	r.num = 0;
-	r.cap = rq->authenticated ? UDPSH_DGRAM_MAX - UDPSH_AUTH_OVERHEAD
+	r.cap = rq->authenticated ? UDPSH_DGRAM_MAX - UDPSH_WIRE_OVERHEAD
 				  : UDPSH_DGRAM_MAX;
-	if (udpsh_run(&r))
+	rc = udpsh_run(&r);
+	if (rc == -EINVAL)
 		udpsh_count(&u->stats.malformed);
+	r.status = rc ? UDPSH_STATUS_FAILED : UDPSH_STATUS_OK;
 	udpsh_reply_finish(&r);
+	udpsh_kept_done(u, rq->slot);
 	udpsh_count(&u->stats.answered);
 }
 

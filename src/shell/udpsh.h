@@ -33,33 +33,39 @@
  * start`, `netload send`) are refused over the network (shell_ctx
  * .authenticated is false).
  *
- * With a key (udpsh_key_set()) every datagram either way is
+ * With a key (udpsh_key_set()) every datagram either way is framed and
+ * authenticated as shell/udpsh_wire.h says, and a request runs only when
+ * it spends an unspent ticket of this boot:
  *
- *   0   4  magic "KPA1"
- *   4   8  nonce: the shell's boot nonce, big-endian
- *   12  8  sequence: the request's number; a reply repeats its request's
- *   20  1  direction: 1 request, 2 reply
- *   21  1  flags (replies): 1 last datagram, 2 stale, 4 busy
- *   22  2  reply number: 0, 1, 2 ... within one request's reply
- *   24  8  mark: in a reply, the highest sequence accepted so far
- *   32  n  payload: the command, or a piece of the output
- *   32+n 32 HMAC-SHA256 under the key of bytes 0 .. 32+n
+ *  - A request without one (ticket 0, an old boot's nonce, a ticket never
+ *    issued) is answered from the receive path, never queued: one stale
+ *    datagram that hands out a fresh ticket, bound to the request's id.
+ *    The same request id asked again gets the same ticket while it is
+ *    unspent, and at most UDPSH_REPEAT_MAX answers while it is among the
+ *    UDPSH_RECENT last ones: a replay flood issues no tickets and earns
+ *    few answers (counted: stale, limited).
+ *  - Tickets are numbered; the last UDPSH_TICKETS issued stay valid, one
+ *    bit each saying whether it is spent.  Tickets come from the shell
+ *    alone, so any number of clients share the key without a table of
+ *    them, and nothing a client sends can lock the shell out.
+ *  - A request that spends a valid ticket runs once.  Its reply, as it is
+ *    sent, is also kept in one of UDPSH_CACHE_SLOTS slots (the least
+ *    recently used one that is not running is reused), up to
+ *    UDPSH_CACHE_BYTES: the same request again from the same address and
+ *    port (a retransmission) gets the kept reply again, up to
+ *    UDPSH_RESEND_MAX times, and nothing while the command still runs.
+ *    A spent ticket whose reply is not kept (evicted, too long, another
+ *    source, resent enough) or one that left the window is answered
+ *    "gone": it may have run; it never runs again.
+ *  - The datagram flagged last carries the command's status: ok, failed
+ *    (unknown command, usage error, the command's own failure) or busy.
+ *  - A bad MAC, bad framing or a datagram cut short gets no reply at all
+ *    (counted).  Short answers are UDPSH_WIRE_OVERHEAD bytes, never more
+ *    than the request.
  *
- * so the MAC covers nonce, sequence, direction and payload, and a reply
- * also its number and flags.  A request runs only when its MAC verifies,
- * its nonce is the current one and its sequence is above the mark (one
- * mark per key, raised to it).  A verified request with an old nonce or
- * sequence is not run: it gets one "stale" reply (flags stale|last, no
- * payload) carrying the current nonce and mark, from which a client
- * retries with mark + 1.  A bad MAC, bad framing or a datagram cut short
- * gets no reply at all (counted).  The output is cut as above into
- * payloads of at most UDPSH_DGRAM_MAX - UDPSH_AUTH_OVERHEAD bytes, the
- * prompt ends the datagram flagged last, and the reply numbers let a
- * client see a datagram lost, reordered or forged.  Stale and busy
- * replies are UDPSH_AUTH_OVERHEAD bytes, never more than the request.
- * State per peer (address and port) is kept only for requests whose MAC
- * verified, in a table of UDPSH_PEERS entries (the least recently seen
- * is replaced).
+ * The output is cut as above into payloads of at most UDPSH_DGRAM_MAX -
+ * UDPSH_WIRE_OVERHEAD bytes; the reply numbers let a client see a datagram
+ * lost or reordered, and the request id that the reply answers it.
  */
 #ifndef KPROF_SHELL_UDPSH_H
 #define KPROF_SHELL_UDPSH_H
@@ -67,6 +73,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include "shell/udpsh_wire.h"
 
 /* Largest reply datagram: an Ethernet MTU of 1500 less IPv4 and UDP
  * headers, so a reply is never fragmented. */
@@ -77,20 +85,14 @@
  * eight "255.255.255.255/32" and their commas. */
 #define UDPSH_ALLOW_TEXT_MAX (UDPSH_ALLOW_MAX * 19)
 
-/* The authenticated framing (above). */
-#define UDPSH_KEY_MIN 16
-#define UDPSH_KEY_MAX 64
-#define UDPSH_AUTH_MAGIC "KPA1"
-#define UDPSH_AUTH_HDR 32
-#define UDPSH_AUTH_MAC 32
-#define UDPSH_AUTH_OVERHEAD (UDPSH_AUTH_HDR + UDPSH_AUTH_MAC)
-#define UDPSH_DIR_REQUEST 1
-#define UDPSH_DIR_REPLY 2
-#define UDPSH_FLAG_LAST 1
-#define UDPSH_FLAG_STALE 2
-#define UDPSH_FLAG_BUSY 4
-/* Peers remembered (only after their MAC verified). */
-#define UDPSH_PEERS 8
+/* The keyed protocol's state (above). */
+#define UDPSH_TICKETS 1024		/* valid tickets: a multiple of 64 */
+#define UDPSH_RECENT 16			/* stale request ids remembered */
+#define UDPSH_REPEAT_MAX 4		/* answers to one remembered id */
+#define UDPSH_CACHE_SLOTS 8		/* > UDPSH_NET_QUEUE + 1 */
+#define UDPSH_CACHE_BYTES 65536		/* one reply kept, at most */
+#define UDPSH_CACHE_DGRAMS 128		/* its datagrams, at most */
+#define UDPSH_RESEND_MAX 4		/* times one kept reply is sent again */
 
 /* What the shell says about itself when it has no key: at boot and in
  * `net`. */
@@ -111,29 +113,47 @@ struct udpsh_stats {
 	uint64_t malformed;	/* answered with a framing error */
 	uint64_t send_failed;	/* reply datagrams the transport refused */
 	uint64_t bad_mac;	/* keyed: bad framing or MAC; no answer */
-	uint64_t stale;		/* keyed: old nonce or sequence; answered stale */
+	uint64_t stale;		/* keyed: no valid ticket; answered stale */
 	uint64_t busy;		/* could not be queued; answered busy */
 	uint64_t cut_short;	/* arrived shorter than sent (fragment, truncated) */
-	uint64_t peers;		/* peers whose MAC verified (table entries made) */
+	uint64_t tickets;	/* keyed: tickets issued */
+	uint64_t resent;	/* keyed: kept replies sent again */
+	uint64_t gone;		/* keyed: spent ticket, reply not kept; answered gone */
+	uint64_t limited;	/* keyed: repeats past UDPSH_REPEAT_MAX; no answer */
 };
 
-/* A peer whose MAC verified. */
-struct udpsh_peer {
-	uint32_t addr;		/* 0: free */
-	uint16_t port;
-	uint64_t last_seq;
-	uint64_t requests;
-	uint64_t used;		/* LRU stamp */
+/* A stale request id and the ticket it was given. */
+struct udpsh_recent {
+	uint8_t rid[UDPSH_WIRE_RID];
+	uint64_t ticket;
+	unsigned answers;
 };
+
+/* A reply kept for retransmission: its datagrams as sent, back to back. */
+struct udpsh_kept {
+	uint8_t state;		/* UDPSH_KEPT_*; atomic between the halves */
+	bool whole;		/* every datagram fitted */
+	uint8_t resends;
+	uint16_t port;
+	uint32_t addr;
+	uint64_t ticket;
+	uint64_t used;		/* LRU stamp */
+	uint8_t rid[UDPSH_WIRE_RID];
+	uint16_t ndgrams;
+	uint32_t bytes;
+	uint16_t lens[UDPSH_CACHE_DGRAMS];
+	uint8_t data[UDPSH_CACHE_BYTES];
+};
+
+enum { UDPSH_KEPT_FREE, UDPSH_KEPT_RUNNING, UDPSH_KEPT_DONE };
 
 /* A datagram udpsh_admit() let through, ready for udpsh_serve(). */
 struct udpsh_request {
 	uint32_t addr;
 	uint16_t port;
-	bool authenticated;	/* came with a verified MAC */
-	bool stale;		/* ... but an old nonce or sequence: not run,
-				 * served its stale answer */
-	uint64_t seq;		/* its sequence (authenticated only) */
+	bool authenticated;	/* came with a verified MAC and a valid ticket */
+	int slot;		/* keyed: its slot in udpsh.kept, or -1 */
+	uint8_t rid[UDPSH_WIRE_RID];	/* keyed: its request id */
 	const char *cmd;	/* the command bytes that arrived */
 	size_t len;
 	size_t size;		/* the command's real size (> len: cut short) */
@@ -156,9 +176,15 @@ struct udpsh {
 	uint8_t key[UDPSH_KEY_MAX];
 	size_t key_len;
 	uint64_t nonce;
-	uint64_t mark;		/* highest sequence run; atomic */
-	struct udpsh_peer peers[UDPSH_PEERS];
-	uint64_t peer_clock;
+	/* Tickets: written by udpsh_admit() alone. */
+	uint64_t ticket_top;	/* the last one issued; 0: none */
+	uint64_t ticket_spent[UDPSH_TICKETS / 64];
+	struct udpsh_recent recent[UDPSH_RECENT];
+	unsigned recent_next;
+	/* Kept replies: a slot is taken and freed by udpsh_admit(), filled
+	 * by udpsh_serve() while UDPSH_KEPT_RUNNING. */
+	struct udpsh_kept kept[UDPSH_CACHE_SLOTS];
+	uint64_t kept_clock;
 	/* The reply datagram udpsh_serve() builds (one caller at a time). */
 	uint8_t tx[UDPSH_DGRAM_MAX];
 };
@@ -182,24 +208,19 @@ bool udpsh_allowed(const struct udpsh *u, uint32_t addr);
 size_t udpsh_allow_format(const struct udpsh *u, char *buf, size_t size);
 
 /* Require the authenticated framing from now on, with @key of @len bytes
- * (UDPSH_KEY_MIN to UDPSH_KEY_MAX) and boot @nonce (non-zero).  Returns
- * 0 or -EINVAL (length, zero nonce).  Not concurrent with input. */
+ * (UDPSH_KEY_MIN to UDPSH_KEY_MAX) and boot @nonce (non-zero: it must
+ * differ from every other boot's, see random_boot_nonce()).  Returns 0 or
+ * -EINVAL (length, zero nonce).  Not concurrent with input. */
 int udpsh_key_set(struct udpsh *u, const void *key, size_t len, uint64_t nonce);
-
-/* Read a key written in hex (two digits a byte, either case), optionally
- * followed by blanks or line ends, from the @len bytes at @text into
- * @key (UDPSH_KEY_MAX bytes).  Returns the key's length, or -EINVAL when
- * the text is not that or the key is not UDPSH_KEY_MIN to UDPSH_KEY_MAX
- * bytes.  Never prints: the caller says what was wrong without the key. */
-int udpsh_key_parse(const char *text, size_t len, uint8_t *key);
 
 /* First half of handling a datagram of @len bytes from @addr:@port, of
  * which @size were sent (@size > @len: it arrived cut short): check the
- * allowlist and, keyed, the framing, MAC, nonce and sequence.  True when
- * @rq (pointing into @data) should be served: its command run, or, when
- * rq->stale, its stale answer sent (from the serving task, which may
- * wait for the requester's MAC).  Sends nothing and never sleeps: a
- * receive path may call it.  One caller at a time. */
+ * allowlist and, keyed, the framing, MAC and ticket.  True when @rq
+ * (pointing into @data) should be served: its command run (keyed: its
+ * ticket is spent and a slot keeps its reply).  Keyed, a request that may
+ * not run is answered here (stale, gone, or its kept reply sent again)
+ * and false returned: it never takes a queue slot.  Never sleeps: a
+ * receive path calls it.  One caller at a time. */
 bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
 		 uint32_t addr, uint16_t port, struct udpsh_request *rq);
 
@@ -207,9 +228,9 @@ bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
  * context; one caller at a time (may run alongside udpsh_admit()). */
 void udpsh_serve(struct udpsh *u, const struct udpsh_request *rq);
 
-/* Answer an admitted @rq that cannot be queued with "busy" (a stale one
- * with its stale answer): one datagram, never larger than the request.
- * Never sleeps. */
+/* Answer an admitted @rq that cannot be queued with "busy" (keyed: status
+ * busy, kept for its retransmissions): one datagram, never larger than
+ * the request.  Never sleeps. */
 void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq);
 
 /* Both halves: admit, then serve.  Task context; one caller at a time. */

@@ -48,7 +48,8 @@ static int udpsh_word_allow(const char *value, struct out *err)
 {
 	/* udpsh_allow_set() is the one parser of the list; a scratch core
 	 * checks the text and gives it back in canonical form. */
-	struct udpsh scratch;
+	/* Static: a core is large (its kept replies); boot only, one caller. */
+	static struct udpsh scratch;
 	int rc;
 
 	udpsh_init(&scratch, NULL, NULL);

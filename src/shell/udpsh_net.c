@@ -13,6 +13,7 @@
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/sha256.h"
 #include "lib/spinlock.h"
 #include "lib/out.h"
 #include "net/net.h"
@@ -82,17 +83,15 @@ static void netsh_rx(void *ctx, const struct udp_dgram *d)
 		net_drop_count(NET_DROP_IP_FRAGMENT);
 		return;
 	}
-	/* The MAC and the sequence are checked before the request takes a
-	 * queue slot or gets any answer. */
+	/* The MAC and the ticket are checked before the request takes a
+	 * queue slot or gets any answer; a request that may not run is
+	 * answered here (stale, gone, its kept reply), never queued. */
 	if (!udpsh_admit(&netsh_core, d->data, d->len, d->size, d->src, d->sport, &rq))
 		return;
 	flags = spin_lock_irqsave(&netsh_lock);
 	if (netsh_count == UDPSH_NET_QUEUE) {
 		spin_unlock_irqrestore(&netsh_lock, flags);
-		/* A stale request gets its stale answer (udpsh_busy() knows),
-		 * best effort from here; it ran nothing, so it is not busy. */
-		if (!rq.stale)
-			net_drop_count(NET_DROP_UDPSH_BUSY);
+		net_drop_count(NET_DROP_UDPSH_BUSY);
 		udpsh_busy(&netsh_core, &rq);
 		return;
 	}
@@ -148,7 +147,10 @@ void udpsh_net_stats(struct udpsh_stats *s)
 	s->stale = __atomic_load_n(&c->stale, __ATOMIC_RELAXED);
 	s->busy = __atomic_load_n(&c->busy, __ATOMIC_RELAXED);
 	s->cut_short = __atomic_load_n(&c->cut_short, __ATOMIC_RELAXED);
-	s->peers = __atomic_load_n(&c->peers, __ATOMIC_RELAXED);
+	s->tickets = __atomic_load_n(&c->tickets, __ATOMIC_RELAXED);
+	s->resent = __atomic_load_n(&c->resent, __ATOMIC_RELAXED);
+	s->gone = __atomic_load_n(&c->gone, __ATOMIC_RELAXED);
+	s->limited = __atomic_load_n(&c->limited, __ATOMIC_RELAXED);
 }
 
 bool udpsh_net_keyed(void)
@@ -156,12 +158,43 @@ bool udpsh_net_keyed(void)
 	return netsh_core.keyed;
 }
 
-/* Where the boot nonce came from (random_nonce64()). */
-static bool netsh_nonce_hw;
+/* Where the boot nonce came from (random_nonce64()), and whether the
+ * host's seed went into it. */
+static bool netsh_nonce_hw, netsh_nonce_seeded;
 
 bool udpsh_net_nonce_hw(void)
 {
 	return netsh_nonce_hw;
+}
+
+bool udpsh_net_nonce_seeded(void)
+{
+	return netsh_nonce_seeded;
+}
+
+/* The boot nonce: the guest's own entropy, hashed with the host's seed
+ * when the firmware has one.  Under a fixed QEMU -seed the guest's
+ * entropy is the same every boot, and so would the nonce be, letting a
+ * request recorded in one boot run in the next; the host's seed is new
+ * for each boot. */
+static uint64_t netsh_boot_nonce(void)
+{
+	uint8_t seed[128], digest[SHA256_LEN];
+	uint64_t nonce = random_nonce64(&netsh_nonce_hw), v = 0;
+	long n = hal_fw_file_read(HAL_FW_RANDOM_SEED, seed, sizeof(seed));
+	struct sha256 h;
+
+	netsh_nonce_seeded = n > 0;
+	if (n <= 0)
+		return nonce;
+	sha256_init(&h);
+	sha256_update(&h, seed, n < (long)sizeof(seed) ? (size_t)n : sizeof(seed));
+	sha256_update(&h, &nonce, sizeof(nonce));
+	sha256_final(&h, digest);
+	for (unsigned i = 0; i < 8; i++)
+		v = v << 8 | digest[i];
+	kmemset(seed, 0, sizeof(seed));
+	return v ? v : 1;
 }
 
 /* The key: the firmware's file first (not visible to other users of the
@@ -202,8 +235,7 @@ int udpsh_net_open(void)
 	if (klen < 0)
 		return -EKEYREJECTED;
 	if (klen > 0) {
-		err = udpsh_key_set(&netsh_core, key, (size_t)klen,
-				    random_nonce64(&netsh_nonce_hw));
+		err = udpsh_key_set(&netsh_core, key, (size_t)klen, netsh_boot_nonce());
 		kmemset(key, 0, sizeof(key));
 		if (err < 0)
 			return err;
@@ -261,9 +293,10 @@ void udpsh_net_start(struct out *o)
 		if (!udpsh_net_keyed())
 			out_puts(o, UDPSH_UNAUTH_WARNING "\n");
 		else
-			out_printf(o, "net: udp shell boot nonce from %s\n",
+			out_printf(o, "net: udp shell boot nonce from %s%s\n",
 				   udpsh_net_nonce_hw() ? "the CPU's random number generator"
-							: "cycle-counter jitter");
+							: "cycle-counter jitter",
+				   udpsh_net_nonce_seeded() ? " and the host's seed" : "");
 	} else if (err == -EKEYREJECTED) {
 		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex\n",
 			   HAL_FW_UDPSH_KEY, UDPSH_KEY_MIN, UDPSH_KEY_MAX);

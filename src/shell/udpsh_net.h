@@ -82,6 +82,9 @@ bool udpsh_net_keyed(void);
  * generator, false when from cycle-counter jitter. */
 bool udpsh_net_nonce_hw(void);
 
+/* Keyed: true when the host's seed (HAL_FW_RANDOM_SEED) went into it. */
+bool udpsh_net_nonce_seeded(void);
+
 /* Forget the queue and the core's state; the configuration stays.  With
  * net_reset(), for tests; not while frames are being received. */
 void udpsh_net_reset(void);

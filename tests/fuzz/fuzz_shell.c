@@ -7,8 +7,9 @@
  * on every reply: 1 to UDPSH_DGRAM_MAX bytes a datagram, and the prompt
  * exactly the last two bytes sent.  Keyed, the input goes in twice: as it
  * is (no MAC can verify: never an answer) and as the payload of a request
- * with a good MAC, whose reply datagrams must verify, be numbered from 0
- * and end with the one flagged last. */
+ * with a good MAC (first without a ticket, then with the one the stale
+ * answer gave), whose reply datagrams must verify, answer that request,
+ * be numbered from 0 and end with the one flagged last. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -18,6 +19,7 @@
 #include "lib/sha256.h"
 #include "shell/shell.h"
 #include "shell/udpsh.h"
+#include "shell/udpsh_wire.h"
 
 static char fz_last[UDPSH_DGRAM_MAX];
 static size_t fz_last_len, fz_replies;
@@ -37,32 +39,48 @@ static const uint8_t fz_key[16] = "fuzz-shell-key-0";
 static unsigned fz_next_num;
 static int fz_keyed_last;
 
-/* Keyed replies: verify, in order, last flagged once at the end. */
+/* Keyed replies: verify, answer the request sent, in order, last flagged
+ * once at the end. */
+static uint8_t fz_rid[UDPSH_WIRE_RID];
+static uint64_t fz_ticket;		/* the last stale answer's */
+
 static int fz_send_keyed(void *ctx, uint32_t addr, uint16_t port, const char *data,
 			 size_t len)
 {
-	const uint8_t *d = (const uint8_t *)data;
-	uint8_t mac[SHA256_LEN];
+	struct udpsh_wire h;
 
 	(void)ctx;
 	(void)addr;
 	(void)port;
-	if (len < UDPSH_AUTH_OVERHEAD || len > UDPSH_DGRAM_MAX || fz_keyed_last)
+	if (len > UDPSH_DGRAM_MAX || fz_keyed_last ||
+	    !udpsh_wire_open(fz_key, sizeof(fz_key), UDPSH_KIND_REPLY,
+			     (const uint8_t *)data, len, &h) ||
+	    memcmp(h.rid, fz_rid, sizeof(fz_rid)) != 0 || h.num != fz_next_num++)
 		abort();
-	hmac_sha256(fz_key, sizeof(fz_key), d, len - UDPSH_AUTH_MAC, mac);
-	if (memcmp(mac, d + len - UDPSH_AUTH_MAC, UDPSH_AUTH_MAC) != 0 ||
-	    (unsigned)(d[22] << 8 | d[23]) != fz_next_num++)
-		abort();
-	fz_keyed_last = d[21] & UDPSH_FLAG_LAST;
+	fz_keyed_last = h.flags & UDPSH_FLAG_LAST;
+	fz_ticket = h.ticket;
 	return 0;
+}
+
+/* A request for the @n bytes at @cmd under request id @id. */
+static size_t fz_request(uint8_t *req, uint8_t id, uint64_t ticket, const uint8_t *cmd,
+			 size_t n)
+{
+	struct udpsh_wire h = { .kind = UDPSH_KIND_REQUEST, .nonce = 0x1234, .ticket = ticket };
+
+	memset(fz_rid, id, sizeof(fz_rid));
+	memcpy(h.rid, fz_rid, sizeof(fz_rid));
+	fz_next_num = 0;
+	fz_keyed_last = 0;
+	return udpsh_wire_frame(fz_key, sizeof(fz_key), &h, cmd, n, req);
 }
 
 static void fz_keyed(const uint8_t *data, size_t size)
 {
 	static struct udpsh k;
 	static uint8_t req[UDPSH_DGRAM_MAX];
-	size_t n = size < UDPSH_DGRAM_MAX - UDPSH_AUTH_OVERHEAD ?
-		   size : UDPSH_DGRAM_MAX - UDPSH_AUTH_OVERHEAD;
+	size_t n = size < UDPSH_DGRAM_MAX - UDPSH_WIRE_OVERHEAD ?
+		   size : UDPSH_DGRAM_MAX - UDPSH_WIRE_OVERHEAD;
 
 	udpsh_init(&k, fz_send_keyed, NULL);
 	if (udpsh_allow_set(&k, "10.0.2.0/24") != 0 ||
@@ -73,15 +91,11 @@ static void fz_keyed(const uint8_t *data, size_t size)
 	udpsh_input(&k, data, size, 0x0a000202u, 4000);
 	if (fz_next_num != 0)
 		abort();		/* a datagram without a good MAC was answered */
-	memset(req, 0, UDPSH_AUTH_HDR);
-	memcpy(req, UDPSH_AUTH_MAGIC, 4);
-	req[11] = 0x34;			/* nonce 0x1234 */
-	req[10] = 0x12;
-	req[19] = 1;			/* sequence 1 */
-	req[20] = UDPSH_DIR_REQUEST;
-	memcpy(req + UDPSH_AUTH_HDR, data, n);
-	hmac_sha256(fz_key, sizeof(fz_key), req, UDPSH_AUTH_HDR + n, req + UDPSH_AUTH_HDR + n);
-	udpsh_input(&k, req, UDPSH_AUTH_OVERHEAD + n, 0x0a000202u, 4000);
+	/* Without a ticket: one stale answer, which hands one out. */
+	udpsh_input(&k, req, fz_request(req, 1, 0, data, n), 0x0a000202u, 4000);
+	if (!fz_keyed_last || !fz_ticket)
+		abort();
+	udpsh_input(&k, req, fz_request(req, 2, fz_ticket, data, n), 0x0a000202u, 4000);
 	if (!fz_keyed_last)
 		abort();
 }

@@ -90,12 +90,17 @@ def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
 
 
 def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=(),
-                 gic=3, el2=False, mmio=1):
+                 gic=3, el2=False, mmio=1, host_seed=True, extra=()):
     # Firmware files (name, host file): the UDP shell's key goes in as
-    # opt/kprof/udpsh.key, never on the command line.
+    # opt/kprof/udpsh.key, never on the command line.  As qemu-run does,
+    # 32 fresh bytes as opt/kprof/random.seed unless @host_seed is False;
+    # @extra: more QEMU options (-seed N).
     fw = []
     for name, path in fw_cfg:
         fw += ["-fw_cfg", f"name={name},file={path}"]
+    if host_seed:
+        fw += ["-fw_cfg", f"name=opt/kprof/random.seed,string={os.urandom(32).hex()}"]
+    fw += list(extra)
     if arch() == "arm64":
         return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
                                   net_port, fwd, mmio) + fw
@@ -135,7 +140,8 @@ class Kernel:
     default, else 1)."""
 
     def __init__(self, cmdline="", kernel=None, monitor=False, smp=1,
-                 net=False, fwd_ports=(), fw_cfg=(), gic=3, el2=False, mmio=None):
+                 net=False, fwd_ports=(), fw_cfg=(), gic=3, el2=False, mmio=None,
+                 host_seed=True, extra=()):
         if mmio is None:
             mmio = int(os.environ.get("KPROF_VIRTIO_MMIO", "1"))
         self.net_port = free_udp_port() if net else None
@@ -150,7 +156,7 @@ class Kernel:
             qemu_command(kernel or kernel_path(), cmdline, monitor, smp,
                          self.net_port,
                          [(h, g) for g, h in self.fwd.items()], fw_cfg,
-                         gic, el2, mmio),
+                         gic, el2, mmio, host_seed, extra),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self._reader = threading.Thread(target=self._read, daemon=True)
