@@ -89,7 +89,14 @@ struct profile {
 	struct stack *stacks;	/* distinct stacks, in the order first read */
 	size_t nstacks, cap;
 	uint64_t total;		/* samples, the sum of the counts */
+	/* Counts (and total) are in units of 10^-decimals samples: 0 but
+	 * where the input had fractional counts, as flamegraph.pl takes. */
+	unsigned decimals;
 };
+
+/* @v, a count of @p's, as text in samples ("12", "2.5"): into @buf. */
+const char *count_text(const struct profile *p, uint64_t v, char *buf,
+		       size_t len);
 
 /* Read @path ("-" is standard input) into @p, interning frame names in
  * @names.  With @strip_pid, a root frame "PID-NAME" becomes "NAME", so

@@ -146,6 +146,7 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 	unsigned rgb[3];
 	struct node **kids;
 	uint64_t at = start;
+	char t[32];
 
 	if (s->before)
 		diff_colour(s, change_of(s, n, b), rgb);
@@ -153,7 +154,8 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 		flame_colour(name, rgb);
 	buf_add(out, "<g class=\"f\"><title>", 20);
 	buf_xml(out, name, strlen(name));
-	buf_printf(out, " (%llu samples, %.2f%%", (unsigned long long)n->total,
+	buf_printf(out, " (%s samples, %.2f%%",
+		   count_text(s->p, n->total, t, sizeof t),
 		   share(n->total, s->p->total));
 	if (s->before)
 		buf_printf(out, "; before %.2f%%, %+.2f points",
@@ -272,10 +274,11 @@ static void subtitle(struct buf *out, const char *label,
 		     const struct profile *p, bool last)
 {
 	const struct fold_meta *m = &p->meta;
+	char t[32];
 
 	buf_printf(out, "%s", label);
 	buf_xml(out, p->path, strlen(p->path));
-	buf_printf(out, ": %llu samples", (unsigned long long)p->total);
+	buf_printf(out, ": %s samples", count_text(p, p->total, t, sizeof t));
 	if (m->have & META_CPUS)
 		buf_printf(out, ", %llu cpus", (unsigned long long)m->cpus);
 	if (m->have & META_WINDOW)
