@@ -614,6 +614,8 @@ void folded_free(struct profile *p)
 		free(p->stacks[i].frames);
 	free(p->stacks);
 	free(p->meta.source);
+	free(p->note);
+	p->note = NULL;
 	p->stacks = NULL;
 	p->meta.source = NULL;
 	p->nstacks = p->cap = 0;

@@ -201,7 +201,9 @@ void report_pprof(struct buf *out, const struct profile *p,
 	for (size_t i = 0; i < p->nstacks; i++)
 		pr.sample[i] = sample(&s, p, &p->stacks[i], period);
 
-	pr.comment = xmalloc(6 * sizeof *pr.comment);
+	pr.comment = xmalloc(7 * sizeof *pr.comment);
+	if (p->note)
+		comment(&s, &pr, "%s", p->note);
 	if (m->have & META_SOURCE)
 		comment(&s, &pr, "source: %s", m->source);
 	if (m->have & META_HZ)

@@ -33,6 +33,8 @@ static void meta_summary(struct buf *out, const struct profile *p)
 	if (m->have & META_SOURCE)
 		buf_printf(out, ", source %s", m->source);
 	buf_add(out, "\n", 1);
+	if (p->note)
+		buf_printf(out, "# %s\n", p->note);
 }
 
 struct top_sort {
