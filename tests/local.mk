@@ -30,6 +30,9 @@ $(cli_script_log)cli.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KP_SYMGEN)
 # N against QEMU's own failure, a taken port, a missing QEMU (issue 37).
 TESTS += %reldir%/test_kprof_qemu
 
+# make install lays doc/*.md and README.md in $(docdir) (issue 37).
+TESTS += %reldir%/check-install-docs
+
 # Every source file carries the SPDX licence line (LICENSE).
 TESTS += %reldir%/check-spdx
 
@@ -83,7 +86,7 @@ LAYERS_TESTS_ENVIRONMENT = \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
-	%reldir%/test_kprof_qemu \
+	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
 	%reldir%/check-man %reldir%/check-spdx
 
 include %reldir%/shell.mk
