@@ -16,8 +16,8 @@
 
 #define PAD 10		/* px, left and right */
 #define FRAME_H 16	/* px per row; rects are one less, for a gap */
-#define TOP 40		/* px above the frames: the title, then */
-#define LINE_H 16	/* px per subtitle line */
+#define TOP 40		/* px for the title, above the subtitle's lines */
+#define LINE_H 16	/* px per subtitle line; the frames come below */
 #define BOTTOM 34	/* px below: the details line and buttons */
 #define CHAR_W 7.2	/* px, a 12 px monospace character */
 
@@ -34,7 +34,6 @@ struct svg {
 	unsigned top;			/* px above the frames */
 	double max_change;		/* diff: largest |change| seen */
 	uint64_t pruned;		/* samples in frames not drawn */
-	size_t nframes;			/* frames drawn */
 };
 
 /* A frame narrower than the minimum width is not drawn, nor anything
@@ -187,7 +186,6 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 	uint64_t at = start;
 	char t[32];
 
-	s->nframes++;
 	if (s->before)
 		diff_colour(s, change_of(s, n, b), rgb);
 	else
