@@ -239,6 +239,10 @@ class Kernel:
             rc = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.fail(f"QEMU did not exit within {timeout:.0f} s")
+        # Everything QEMU wrote before it exited is in the pipe: read it
+        # all (to EOF) before a test looks at text(), or a loaded host
+        # leaves its last lines unread.
+        self._reader.join(timeout=10)
         self.qemu_status = rc
         if rc == 0:
             return 0
