@@ -1,10 +1,21 @@
 # SPDX-License-Identifier: BSD-2-Clause
-EXTRA_DIST += %reldir%/hacking.md
-EXTRA_DIST += %reldir%/profiler.md
-EXTRA_DIST += %reldir%/performance.md
-EXTRA_DIST += %reldir%/boot.md
-EXTRA_DIST += %reldir%/shell.md
-EXTRA_DIST += %reldir%/iperf.md
+# The documents the man pages point to, installed in $(docdir) (e.g.
+# /usr/local/share/doc/kprof) with README.md and LICENSE (Makefile.am):
+# an installed kprof carries them, not only the source tree.
+# tests/check-install-docs checks make install lays every one.
+KP_DOCS = %reldir%/hacking.md %reldir%/profiler.md %reldir%/performance.md \
+	%reldir%/boot.md %reldir%/shell.md %reldir%/iperf.md
+dist_doc_DATA += $(KP_DOCS) README.md
+
+# make installcheck: every document is where make install put it.
+installcheck-local:
+	@for f in $(KP_DOCS) README.md; do \
+		b=$$(basename $$f); \
+		test -r '$(DESTDIR)$(docdir)'/$$b || { \
+			echo "installcheck: $(DESTDIR)$(docdir)/$$b is missing" >&2; exit 1; }; \
+		cmp -s $(srcdir)/$$f '$(DESTDIR)$(docdir)'/$$b || { \
+			echo "installcheck: $(DESTDIR)$(docdir)/$$b differs from $$f" >&2; exit 1; }; \
+	done; echo "installcheck: the documents are in $(DESTDIR)$(docdir)"
 
 # Man pages, installed by make install: kshell(1) wherever kshell is
 # built (every configuration), ksim(1) with ksim.

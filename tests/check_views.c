@@ -127,6 +127,23 @@ START_TEST(test_view_folded_root_first_by_function)
 }
 END_TEST
 
+/* A chain that met the session's depth says so where it was cut, between
+ * the task and its outermost kept caller; a shallower one does not. */
+START_TEST(test_view_folded_marks_depth_cut)
+{
+	fold_free(&d.fold);
+	ck_assert_int_eq(fold_init(&d.fold, 64, 3), 0);
+	d.depth = 3;
+	name(3, "rx/0");
+	take(0, 3, 2, PT_MEMCPY + 0x1a, NFC(0x44), VNR(0x1b2), PT_UDP_INPUT + 0x10, END);
+	take(0, 3, 1, PT_MEMCPY + 0x1a, NFC(0x44), END);
+	show(folded, PROF_PID_ALL, 0);
+	ck_assert_ptr_nonnull(strstr(text, "\n3-rx/0;[truncated];virtio_net_rx;net_frame_copy;memcpy 2\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\n3-rx/0;net_frame_copy;memcpy 1\n"));
+	ck_assert_ptr_null(strstr(text, ";udp_input"));
+}
+END_TEST
+
 START_TEST(test_view_folded_pid_filter)
 {
 	session();
@@ -226,6 +243,7 @@ static Suite *views_suite(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_view_folded_root_first_by_function);
 	tcase_add_test(tc, test_view_folded_pid_filter);
+	tcase_add_test(tc, test_view_folded_marks_depth_cut);
 	tcase_add_test(tc, test_view_cpus_shares_and_idle);
 	tcase_add_test(tc, test_view_tasks_shares);
 	tcase_add_test(tc, test_view_top_self_and_total);

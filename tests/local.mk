@@ -26,6 +26,13 @@ TESTS += %reldir%/test_cli
 cli_script_log = %reldir%/test_
 $(cli_script_log)cli.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KP_SYMGEN)
 
+# kprof-qemu's exit statuses on both architectures' QEMU lines: poweroff
+# N against QEMU's own failure, a taken port, a missing QEMU (issue 37).
+TESTS += %reldir%/test_kprof_qemu
+
+# make install lays doc/*.md and README.md in $(docdir) (issue 37).
+TESTS += %reldir%/check-install-docs
+
 # Every source file carries the SPDX licence line (LICENSE).
 TESTS += %reldir%/check-spdx
 
@@ -79,6 +86,7 @@ LAYERS_TESTS_ENVIRONMENT = \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
+	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
 	%reldir%/check-man %reldir%/check-spdx
 
 include %reldir%/shell.mk

@@ -57,7 +57,8 @@ CLEANFILES += $(ARM64_KERNEL) $(ARM64_KERNEL).symtab.*
 # version MMIO (default 1) with the UDP shell forwarded to 127.0.0.1:P
 # (default 5555).  The key as on x86 (arch/x86_64/local.mk): through
 # fw_cfg, FILE, else udpsh.key in the build folder, made once; KEY=none
-# boots the plain shell.  Exits with the status poweroff gave.
+# boots the plain shell.  qemu-run exits with the status poweroff gave,
+# or 250-252 when it or QEMU fails (kprof-qemu(1)); make then exits 2.
 run: $(ARM64_KERNEL)
 	@key='$(KEY)'; key=$${key:-udpsh.key}; np='$(NETPORT)'; \
 	if [ "$$key" = udpsh.key ] && [ ! -f udpsh.key ]; then \

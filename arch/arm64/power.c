@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* hal/power.h: a non-zero status leaves through semihosting's SYS_EXIT
- * (QEMU's -semihosting: QEMU exits with that status); otherwise, or
- * without semihosting, PSCI SYSTEM_OFF (QEMU exits with 0).  Without
- * semihosting the HLT is an undefined instruction, which trap.c skips
- * when it is this probe's. */
+/* hal/power.h: a non-zero status N (1-127) leaves through semihosting's
+ * SYS_EXIT with 2N + 1 (QEMU's -semihosting: QEMU exits with that, 3-255,
+ * as x86's isa-debug-exit makes it); otherwise, or without semihosting,
+ * PSCI SYSTEM_OFF (QEMU exits with 0).  N itself would clash: QEMU exits
+ * with 1 when it fails by itself (a taken port, a bad option), which
+ * would read as poweroff 1.  So QEMU's 0 or 2N+1 is the kernel's
+ * poweroff on both architectures, anything else QEMU's own failure
+ * (arch/arm64/qemu-run decodes it).  Without semihosting the HLT is an
+ * undefined instruction, which trap.c skips when it is this probe's. */
 #include "hal/power.h"
 
 #include "hal/cpu.h"
@@ -24,7 +28,7 @@ static void semihosting_exit(int status)
 	uintptr_t pc;
 
 	block[0] = ADP_STOPPED_APPLICATION_EXIT;
-	block[1] = (uint64_t)(int64_t)status;
+	block[1] = 2 * (uint64_t)status + 1;
 	__asm__ volatile("adr %0, 1f\n\t"
 			 "str %0, [%3]\n\t"
 			 "1: hlt #0xf000"

@@ -65,8 +65,9 @@ CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.*
 # ([udp:|tcp:]HOSTPORT[:GUESTPORT]) too: netload's port, for one.
 # The UDP shell's key goes in through fw_cfg: FILE, else udpsh.key in the
 # build folder, made once (32 random bytes in hex, mode 600); KEY=none
-# boots the plain, unauthenticated shell.  Exits with the status poweroff
-# gave.
+# boots the plain, unauthenticated shell.  qemu-run exits with the status
+# poweroff gave, or 250-252 when it or QEMU fails (kprof-qemu(1)); make
+# then exits 2.
 run: $(X86_KERNEL)
 	@key='$(KEY)'; key=$${key:-udpsh.key}; np='$(NETPORT)'; \
 	if [ "$$key" = udpsh.key ] && [ ! -f udpsh.key ]; then \

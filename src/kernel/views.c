@@ -14,6 +14,11 @@
 
 /* Longest frame name a folded line carries; longer ones are cut. */
 #define VIEW_NAME_MAX 96
+/* The frame a folded line carries where its chain met the session's
+ * depth: callers beyond it, if there were any, were not kept.  (The
+ * record does not say whether the walk had more to give, so a chain
+ * exactly that deep is marked too.)  A name no function has: brackets. */
+#define VIEW_TRUNCATED "[truncated]"
 
 static bool view_keeps(int pid, const struct fold_chain *c)
 {
@@ -154,6 +159,8 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 		const struct fold_chain *c = &t.chains[i];
 
 		view_put_task(o, d, c->pid);
+		if (c->ncallers + 1 >= t.depth)
+			out_puts(o, ";" VIEW_TRUNCATED);
 		for (uint32_t j = c->ncallers; j-- > 0;)
 			view_put_frame(o, c->callers[j]);
 		view_put_frame(o, c->leaf);

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer target: kprof-report's folded-stacks reader
- * (tools/report/folded.c), which reads files a user hands the tool.
- * The first byte chooses strip_pid; the rest is the file.  The reader
- * must end without a crash or a leak, and:
+ * (tools/report/folded.c), which reads files a user hands the tool, and
+ * the outputs that use what its header says.  The first byte chooses
+ * strip_pid; the rest is the file, header and body together (the seeds
+ * have both).  The reader must end without a crash or a leak, and:
  *
  * - refusing, give one line naming the file (FILE: or FILE:LINE:);
  * - accepting, hold samples whose stacks add up to its total, every
- *   frame a name it interned, no stack empty. */
+ *   frame a name it interned, no stack empty, every known header value
+ *   in its range (hz 1-10^9: pprof divides by it), and the top table
+ *   and the flame graph must be made from it. */
 #define _GNU_SOURCE		/* fmemopen */
 #include <stdint.h>
 #include <stdio.h>
@@ -40,8 +43,28 @@ static void fz_check_profile(const struct profile *p, const struct names *n)
 				abort();
 		sum += s->count;
 	}
-	if (sum != p->total)
+	if (sum != p->total || p->total > (uint64_t)INT64_MAX ||
+	    p->decimals > 6)
 		abort();
+	if ((p->meta.have & META_HZ) &&
+	    (p->meta.hz < 1 || p->meta.hz > 1000000000))
+		abort();
+	if ((p->meta.have & META_CPUS) && p->meta.cpus < 1)
+		abort();
+}
+
+/* The outputs read the header (subtitle, summary) and every count. */
+static void fz_render(const struct profile *p)
+{
+	struct svg_opts o = { .width = 1200, .script = false };
+	struct buf b = { 0 };
+
+	report_top(&b, p, 20);
+	buf_free(&b);
+	report_flamegraph(&b, p, &o);
+	if (!b.len)
+		abort();
+	buf_free(&b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -60,9 +83,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	memset(&names, 0, sizeof names);
 	err[0] = '\0';
-	if (folded_parse(&p, FZ_PATH, f, &names, strip, err, sizeof err))
+	if (folded_parse(&p, FZ_PATH, f, &names, strip, err, sizeof err)) {
 		fz_check_profile(&p, &names);
-	else
+		fz_render(&p);
+	} else
 		fz_check_error(err);
 	folded_free(&p);
 	names_free(&names);

@@ -41,7 +41,9 @@ CLEANFILES += $(FUZZ_PROGS)
 # automake's programs (tools/local.mk), so the target compiles the
 # reader's sources itself.
 %canon_reldir%_fuzz_folded_SOURCES = %reldir%/fuzz_folded.c \
-	tools/report/folded.c tools/report/names.c tools/report/util.c
+	tools/report/folded.c tools/report/names.c tools/report/util.c \
+	tools/report/tree.c tools/report/top.c tools/report/svg.c
+%canon_reldir%_fuzz_folded_LDADD = -lm
 %canon_reldir%_fuzz_folded_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/report
 %canon_reldir%_fuzz_folded_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 

@@ -165,5 +165,22 @@ folded.update({
     "bad-header": b"\x00# kprof folded begin\n# hz=fast\na 1\n# kprof folded end lines=1 samples=1\n",
     "bad-line": b"\x01a;;b 1\nc d\n",
     "nul": b"\x00a;b 1\nc\x00;d 2\n",
+    # The header with the body: values at and past each key's range, keys
+    # the reader does not know, and counts as flamegraph.pl writes them.
+    "hz-huge": b"\x00# kprof folded begin\n# hz=1000000000000\na;b 3\n"
+               b"# kprof folded end lines=1 samples=3\n",
+    "hz-zero": b"\x00# kprof folded begin\n# source=tick hz=0 cpus=0\na 1\n"
+               b"# kprof folded end lines=1 samples=1\n",
+    "hz-max": b"\x00# kprof folded begin\n# hz: 1000000000\n# window_ms 9223372036854\n"
+              b"# cpus=1 samples=9223372036854775807 dropped=0 depth=8 other=0\n"
+              b"1-init;main 9223372036854775807\n"
+              b"# kprof folded end lines=1 samples=9223372036854775807\n",
+    "unknown-keys": b"\x00# kprof folded begin\n# future=x hz=100 pid=3\n"
+                    b"# newkey: -1\n3-sh;loop;[truncated];f 2\n"
+                    b"# kprof folded end lines=1 samples=2\n",
+    "eco-counts": b"\x01a;b\t3\na;c 0.5\na;c  1.25 \nd 10000000000000000\n"
+                  b"e 3.\nf 0.0000001\n",
+    "fraction-block": b"\x00# kprof folded begin\n# hz=99\na 1.5\nb 2\n"
+                      b"# kprof folded end lines=2 samples=3.5\n",
 })
 write("folded", folded)

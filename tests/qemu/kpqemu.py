@@ -238,10 +238,23 @@ class Kernel:
         self.expect(r"^> ", timeout)
 
     def wait_exit(self, timeout=COMMAND_TIMEOUT):
+        """The N of the kernel's `poweroff N`, from QEMU's exit status
+        (0 for 0, 2N + 1 otherwise, on both architectures, as
+        arch/*/qemu-run decodes it); QEMU's own failure fails the test."""
         try:
-            return self.proc.wait(timeout=timeout)
+            rc = self.proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             self.fail(f"QEMU did not exit within {timeout:.0f} s")
+        # Everything QEMU wrote before it exited is in the pipe: read it
+        # all (to EOF) before a test looks at text(), or a loaded host
+        # leaves its last lines unread.
+        self._reader.join(timeout=10)
+        self.qemu_status = rc
+        if rc == 0:
+            return 0
+        if rc >= 3 and rc % 2 == 1:
+            return (rc - 1) // 2
+        self.fail(f"QEMU failed by itself (exit status {rc}), not the kernel's poweroff")
 
     # -- the shell --------------------------------------------------------
     def send(self, data):

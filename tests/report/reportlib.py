@@ -4,7 +4,9 @@ are, how to run it, and a reference reader of folded files written
 independently of tools/report/folded.c, so the tests compare the
 program's output with what the input says, not with itself."""
 
+import itertools
 import os
+import random
 import re
 import subprocess
 import sys
@@ -108,3 +110,37 @@ def read_folded(path, strip_pid=False):
         if int(count):
             stacks[key] = stacks.get(key, 0) + int(count)
     return Folded(stacks, meta)
+
+
+def zipf_folded(path, nstacks, seed):
+    """@nstacks distinct stacks, seeded, as sampling a program makes them:
+    each function calls a few others (2-12, fixed once drawn); a stack
+    walks that call graph from one of 8 tasks, choosing each callee
+    Zipf-weighted (the k-th with weight 1/k^1.2), to a depth of 1-48
+    (mixed).  A stack's count is what 10^7 samples would give it, its
+    probability under that walk, at least 1: hot paths share their
+    callers, and most deep stacks are a long tail of ones, not equal
+    weights.  Writes bare folded lines; returns the Folded."""
+    rnd = random.Random(seed)
+    names = ["fn_%04d" % i for i in range(3000)]
+    callees = {}
+    weights = [1.0 / (k + 1) ** 1.2 for k in range(12)]
+    tasks = ["%d-task%d" % (i + 1, i) for i in range(8)]
+    stacks = {}
+    while len(stacks) < nstacks:
+        f = rnd.choice(tasks)
+        st, prob = [f], 1.0 / len(tasks) / 48
+        for _ in range(rnd.randint(1, 48)):
+            if f not in callees:
+                callees[f] = rnd.sample(names, rnd.randint(2, 12))
+            kids = callees[f]
+            w = weights[:len(kids)]
+            k = rnd.choices(range(len(kids)), weights=w)[0]
+            prob *= w[k] / sum(w)
+            f = kids[k]
+            st.append(f)
+        stacks[tuple(st)] = max(1, int(1e7 * prob))
+    with open(path, "w") as f:
+        for st, n in stacks.items():
+            f.write("%s %d\n" % (";".join(st), n))
+    return Folded(stacks, {})

@@ -45,16 +45,30 @@ def self_contained(path):
     check(True, "%s references nothing outside itself" % path)
 
 
-def geometry(path, folded, root_name="all"):
+def pruned(folded, plot, min_width, root_name="all"):
+    """The input's frames at least @min_width px wide (those drawn), and
+    the samples of the frames narrower, counted where a cut begins."""
+    total = folded.total
+    every = folded.paths(root_name)
+    scale = plot / total
+    want = {p: n for p, n in every.items() if n * scale >= min_width}
+    cut = sum(n for p, n in every.items()
+              if p not in want and p[:-1] in want)
+    return want, cut
+
+
+def geometry(path, folded, root_name="all", min_width=0.1):
     """Rebuilds the call tree from the rectangles alone and compares it
-    with the folded input's: returns {path: (frame)}."""
+    with the folded input's frames that are at least @min_width px wide
+    (kprof-report's default --min-width): returns {path: (frame)}."""
     root, frames = frames_of(path)
     width = float(root.get("width"))
     plot = width - 2 * PAD
     total = folded.total
-    want = folded.paths(root_name)
+    want, cut = pruned(folded, plot, min_width, root_name)
     check(len(frames) == len(want),
-          "%s: one rect per frame of the input (%d)" % (path, len(want)))
+          "%s: one rect per frame of the input at least %g px wide (%d; "
+          "%d samples in narrower ones)" % (path, min_width, len(want), cut))
     rows = sorted({f[5] for f in frames}, reverse=True)
     heights = {rows[i] - rows[i + 1] for i in range(len(rows) - 1)}
     check(len(heights) <= 1, "%s: rows are evenly spaced" % path)

@@ -20,8 +20,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Counts above this are refused: sums of them cannot overflow. */
-#define COUNT_MAX 1000000000000000ull
+/* Counts and their sum are at most pprof's int64; a fractional count
+ * keeps this many decimals (struct profile's decimals). */
+#define COUNT_MAX ((uint64_t)INT64_MAX)
+#define DECIMALS_MAX 6
+#define HZ_MAX 1000000000ull	/* the period, 10^9 / hz ns, is >= 1 */
+#define CPUS_MAX 1000000ull
+/* window_ms in nanoseconds (pprof's duration) fits an int64. */
+#define WINDOW_MS_MAX ((uint64_t)INT64_MAX / 1000000)
 
 struct line {
 	char *text;
@@ -148,14 +154,19 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 		const char *key;
 		unsigned bit;
 		size_t off;
+		uint64_t lo, hi;
 	} nums[] = {
-		{ "hz", META_HZ, offsetof(struct fold_meta, hz) },
-		{ "window_ms", META_WINDOW, offsetof(struct fold_meta, window_ms) },
-		{ "cpus", META_CPUS, offsetof(struct fold_meta, cpus) },
-		{ "samples", META_SAMPLES, offsetof(struct fold_meta, samples) },
-		{ "dropped", META_DROPPED, offsetof(struct fold_meta, dropped) },
+		{ "hz", META_HZ, offsetof(struct fold_meta, hz), 1, HZ_MAX },
+		{ "window_ms", META_WINDOW, offsetof(struct fold_meta, window_ms),
+		  0, WINDOW_MS_MAX },
+		{ "cpus", META_CPUS, offsetof(struct fold_meta, cpus), 1, CPUS_MAX },
+		{ "samples", META_SAMPLES, offsetof(struct fold_meta, samples),
+		  0, COUNT_MAX },
+		{ "dropped", META_DROPPED, offsetof(struct fold_meta, dropped),
+		  0, COUNT_MAX },
 	};
 	struct fold_meta *m = &r->p->meta;
+	uint64_t v;
 
 	while (vlen && isspace((unsigned char)val[vlen - 1]))
 		vlen--;
@@ -170,10 +181,14 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		if (strlen(nums[i].key) != klen || memcmp(nums[i].key, key, klen))
 			continue;
-		if (!parse_u64(val, vlen, COUNT_MAX,
-			       (uint64_t *)((char *)m + nums[i].off)))
-			return rd_fail(r, "%s:%zu: header %s must be a whole number (got '%s')",
-			      r->p->path, lineno, nums[i].key, excerpt(val, vlen));
+		/* Out of range, a value would be divided by (hz) or
+		 * overflow an output's int64: refused, not clamped. */
+		if (!parse_u64(val, vlen, nums[i].hi, &v) || v < nums[i].lo)
+			return rd_fail(r, "%s:%zu: header %s must be a whole number %llu-%llu (got '%s')",
+			      r->p->path, lineno, nums[i].key,
+			      (unsigned long long)nums[i].lo,
+			      (unsigned long long)nums[i].hi, excerpt(val, vlen));
+		*(uint64_t *)((char *)m + nums[i].off) = v;
 		m->have |= nums[i].bit;
 		return true;
 	}
@@ -283,6 +298,10 @@ static bool end_line(struct reader *r, const char *s, size_t lineno,
 	if (have != 3)
 		return rd_fail(r, "%s:%zu: end line must carry lines=N samples=M",
 		      r->p->path, lineno);
+	/* Fractional counts: the sum is in the profile's finer unit. */
+	for (unsigned d = 0; d < r->p->decimals; d++)
+		want_samples = want_samples > COUNT_MAX / 10 ? UINT64_MAX
+							     : want_samples * 10;
 	if (want_lines != lines || want_samples != samples)
 		return rd_fail(r, "%s:%zu: end line says lines=%llu samples=%llu but the block holds lines=%llu samples=%llu (a lost line?)",
 		      r->p->path, lineno, (unsigned long long)want_lines,
@@ -367,19 +386,98 @@ static size_t root_name(struct reader *r, const char *s, size_t len)
 	return names_intern(r->p->names, s, len);
 }
 
+static const uint64_t pow10[DECIMALS_MAX + 1] = {
+	1, 10, 100, 1000, 10000, 100000, 1000000,
+};
+
+/* A count as flamegraph.pl takes one: digits, optionally a '.' and
+ * more digits ("3", "2.5", "3.").  *v gets it in units of 10^-*dec
+ * (decimals past DECIMALS_MAX are dropped).  Returns NULL or what is
+ * wrong with it. */
+static const char *parse_count(const char *s, size_t len, uint64_t *v,
+			       unsigned *dec)
+{
+	const char *dot = memchr(s, '.', len);
+	size_t ilen = dot ? (size_t)(dot - s) : len;
+	size_t flen = dot ? len - ilen - 1 : 0;
+	uint64_t x = 0;
+
+	if (!ilen)
+		return "is not a number (want digits, e.g. 3 or 2.5)";
+	for (size_t i = 0; i < len; i++)
+		if (!isdigit((unsigned char)s[i]) && s + i != dot)
+			return "is not a number (want digits, e.g. 3 or 2.5)";
+	*dec = flen < DECIMALS_MAX ? (unsigned)flen : DECIMALS_MAX;
+	for (size_t i = 0; i < ilen + *dec; i++) {
+		unsigned d = (unsigned)((i < ilen ? s[i] : s[i + 1]) - '0');
+
+		if (x > (COUNT_MAX - d) / 10)
+			return "is too large (the most is 9223372036854775807)";
+		x = x * 10 + d;
+	}
+	*v = x;
+	return NULL;
+}
+
+/* Counts so far are in units of 10^-decimals; a count with more
+ * decimals moves every count to its finer unit. */
+static bool rescale(struct reader *r, unsigned dec, size_t lineno)
+{
+	struct profile *p = r->p;
+	uint64_t k = pow10[dec - p->decimals];
+
+	if (p->total > COUNT_MAX / k)
+		return rd_fail(r, "%s:%zu: the counts add up past 9223372036854775807 (in units of this line's decimals)",
+			       p->path, lineno);
+	for (size_t i = 0; i < p->nstacks; i++)
+		p->stacks[i].count *= k;
+	p->total *= k;
+	p->decimals = dec;
+	return true;
+}
+
+/* The count at the end of line @l: after the last blank (space or tab,
+ * as flamegraph.pl and speedscope write it), in the profile's unit. */
+static bool line_count(struct reader *r, const struct line *l, size_t lineno,
+		       size_t *stack_len, uint64_t *count)
+{
+	const char *s = l->text, *why;
+	size_t end = l->len, start;
+	unsigned dec;
+
+	while (end && isspace((unsigned char)s[end - 1]))
+		end--;
+	start = end;
+	while (start && !isspace((unsigned char)s[start - 1]))
+		start--;
+	if (!start || is_blank(s, start))
+		return rd_fail(r, "%s:%zu: malformed folded line: want 'frame;frame;... COUNT' (got '%s')",
+		      r->p->path, lineno, excerpt(s, l->len));
+	why = parse_count(s + start, end - start, count, &dec);
+	if (why)
+		return rd_fail(r, "%s:%zu: malformed folded line: the count '%s' %s",
+			       r->p->path, lineno,
+			       excerpt(s + start, end - start), why);
+	if (dec > r->p->decimals && !rescale(r, dec, lineno))
+		return false;
+	if (*count > COUNT_MAX / pow10[r->p->decimals - dec])
+		return rd_fail(r, "%s:%zu: the count is too large in units of 10^-%u (an earlier line's decimals)",
+			       r->p->path, lineno, r->p->decimals);
+	*count *= pow10[r->p->decimals - dec];
+	*stack_len = start;
+	return true;
+}
+
 /* One `frame;frame;... COUNT` line; *count gets its count. */
 static bool data_line(struct reader *r, const struct line *l, size_t lineno,
 		      uint64_t *count_out)
 {
 	const char *s = l->text;
-	const char *sp = strrchr(s, ' ');
-	size_t stack_len, n = 0;
-	uint64_t count;
+	size_t stack_len = 0, n = 0;
+	uint64_t count = 0;
 
-	if (!sp || !parse_u64(sp + 1, strlen(sp + 1), COUNT_MAX, &count))
-		return rd_fail(r, "%s:%zu: malformed folded line: want 'frame;frame;... COUNT' (got '%s')",
-		      r->p->path, lineno, excerpt(s, l->len));
-	stack_len = (size_t)(sp - s);
+	if (!line_count(r, l, lineno, &stack_len, &count))
+		return false;
 	while (stack_len && isspace((unsigned char)s[stack_len - 1]))
 		stack_len--;
 	for (size_t start = 0; start <= stack_len;) {
@@ -454,9 +552,9 @@ static bool folded_line(struct reader *r, const struct line *l, size_t lineno,
 		return meta_line(r, l->text, lineno);
 	if (!data_line(r, l, lineno, &count))
 		return false;
-	if (count > UINT64_MAX - p->total)
-		return rd_fail(r, "%s:%zu: the counts add up past 2^64", path,
-			       lineno);
+	if (count > COUNT_MAX - p->total)
+		return rd_fail(r, "%s:%zu: the counts add up past 9223372036854775807",
+			       path, lineno);
 	p->total += count;
 	(*ndata)++;
 	return true;
@@ -516,6 +614,8 @@ void folded_free(struct profile *p)
 		free(p->stacks[i].frames);
 	free(p->stacks);
 	free(p->meta.source);
+	free(p->note);
+	p->note = NULL;
 	p->stacks = NULL;
 	p->meta.source = NULL;
 	p->nstacks = p->cap = 0;

@@ -17,13 +17,14 @@
 #define TOP_DEFAULT 20
 #define WIDTH_DEFAULT 1200
 #define HZ_DEFAULT 100	/* the tick's rate, when the input names none */
+#define MIN_WIDTH_DEFAULT 0.1	/* px, flamegraph.pl's --minwidth */
 
 static const char usage[] =
-"Usage: kprof-report pprof IN.folded -o OUT.pb.gz [--hz N]\n"
-"       kprof-report flamegraph IN.folded -o OUT.svg [SVG-OPTION...]\n"
-"       kprof-report diff BEFORE.folded AFTER.folded -o OUT.svg [SVG-OPTION...]\n"
-"       kprof-report diff BEFORE.folded AFTER.folded --text [-n N] [-o OUT]\n"
-"       kprof-report top IN.folded [-n N] [-o OUT]\n"
+"Usage: kprof-report pprof IN.folded -o OUT.pb.gz [--hz N] [FILTER...]\n"
+"       kprof-report flamegraph IN.folded -o OUT.svg [SVG-OPTION...] [FILTER...]\n"
+"       kprof-report diff BEFORE.folded AFTER.folded -o OUT.svg [SVG-OPTION...] [FILTER...]\n"
+"       kprof-report diff BEFORE.folded AFTER.folded --text [-n N] [-o OUT] [FILTER...]\n"
+"       kprof-report top IN.folded [-n N] [-o OUT] [FILTER...]\n"
 "       kprof-report --help | --version\n"
 "\n"
 "Turns folded stacks (kprof's `profile ... folded` block, or bare\n"
@@ -46,6 +47,15 @@ static const char usage[] =
 "  --title TEXT  SVG: the title\n"
 "  --width PX    SVG: the width in pixels (200-100000, default 1200)\n"
 "  --no-script   SVG: no embedded zoom and search script\n"
+"  --min-width PX  SVG: frames narrower than PX pixels are not drawn\n"
+"                (default 0.1; the subtitle says how many samples they hold)\n"
+"  --inverted    SVG: an icicle graph, the root on top\n"
+"  --reverse     SVG: every stack leaf first (callers above their callees)\n"
+"Filters, for every subcommand (a stack is a root-first list of frames):\n"
+"  --focus REGEX   keep only stacks with a frame that matches REGEX\n"
+"  --ignore REGEX  drop stacks with a frame that matches REGEX\n"
+"  --pid N       keep only task N's stacks (root frames PID-NAME)\n"
+"                (REGEX: POSIX extended, matched anywhere in a frame name)\n"
 "\n"
 "Exit status: 0 done, 1 bad input or a failed write, 2 bad usage.\n"
 "Bad input names FILE:LINE; see kprof-report(1).\n";
@@ -54,7 +64,8 @@ enum sub { SUB_PPROF, SUB_FLAME, SUB_DIFF, SUB_TOP };
 
 enum {
 	OPT_HZ = 256, OPT_TEXT, OPT_KEEP, OPT_TITLE, OPT_WIDTH, OPT_NOSCRIPT,
-	OPT_HELP,
+	OPT_HELP, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE, OPT_FOCUS,
+	OPT_IGNORE, OPT_PID,
 };
 
 static const struct option longopts[] = {
@@ -65,6 +76,12 @@ static const struct option longopts[] = {
 	{ "width", required_argument, NULL, OPT_WIDTH },
 	{ "no-script", no_argument, NULL, OPT_NOSCRIPT },
 	{ "help", no_argument, NULL, OPT_HELP },
+	{ "min-width", required_argument, NULL, OPT_MINWIDTH },
+	{ "inverted", no_argument, NULL, OPT_INVERTED },
+	{ "reverse", no_argument, NULL, OPT_REVERSE },
+	{ "focus", required_argument, NULL, OPT_FOCUS },
+	{ "ignore", required_argument, NULL, OPT_IGNORE },
+	{ "pid", required_argument, NULL, OPT_PID },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -72,21 +89,27 @@ static const struct option longopts[] = {
 static const struct {
 	const char *name;
 	unsigned nargs;
-	int opts[8];		/* getopt values it accepts, 0 ends */
+	int opts[12];		/* getopt values it accepts, 0 ends */
 	const char *help;
 } subs[] = {
 	[SUB_PPROF] = { "pprof", 1, { 'o', OPT_HZ }, "-o OUT.pb.gz, --hz N" },
-	[SUB_FLAME] = { "flamegraph", 1, { 'o', OPT_TITLE, OPT_WIDTH, OPT_NOSCRIPT },
-			"-o OUT.svg, --title TEXT, --width PX, --no-script" },
+	[SUB_FLAME] = { "flamegraph", 1,
+			{ 'o', OPT_TITLE, OPT_WIDTH, OPT_NOSCRIPT, OPT_MINWIDTH,
+			  OPT_INVERTED, OPT_REVERSE },
+			"-o OUT.svg, --title TEXT, --width PX, --no-script, --min-width PX, --inverted, --reverse" },
 	[SUB_DIFF] = { "diff", 2,
-		       { 'o', 'n', OPT_TEXT, OPT_KEEP, OPT_TITLE, OPT_WIDTH, OPT_NOSCRIPT },
-		       "-o OUT, --text, -n N, --keep-pids, --title TEXT, --width PX, --no-script" },
+		       { 'o', 'n', OPT_TEXT, OPT_KEEP, OPT_TITLE, OPT_WIDTH, OPT_NOSCRIPT,
+			 OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE },
+		       "-o OUT, --text, -n N, --keep-pids, --title TEXT, --width PX, --no-script, --min-width PX, --inverted, --reverse" },
 	[SUB_TOP] = { "top", 1, { 'o', 'n' }, "-n N, -o OUT" },
 };
 
+/* Every subcommand takes the filters. */
 static bool takes(enum sub sub, int c)
 {
-	for (size_t i = 0; i < 8 && subs[sub].opts[i]; i++)
+	if (c == OPT_FOCUS || c == OPT_IGNORE || c == OPT_PID)
+		return true;
+	for (size_t i = 0; i < 12 && subs[sub].opts[i]; i++)
 		if (subs[sub].opts[i] == c)
 			return true;
 	return false;
@@ -98,8 +121,9 @@ struct args {
 	const char *out;
 	unsigned n;
 	uint64_t hz;
-	bool text, keep_pids;
+	bool text, keep_pids, reverse;
 	struct svg_opts svg;
+	struct filter filter;
 };
 
 static int print_usage(void)
@@ -138,6 +162,38 @@ static unsigned long long number(const char *sub, const char *opt,
 	return v;
 }
 
+/* --min-width: 0 draws every frame. */
+static double pixels(const char *sub, const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || *end || !(v >= 0 && v <= 10000))
+		fatal(EXIT_USAGE, "%s: --min-width must be a number of pixels 0-10000 (got '%s')",
+		      sub, s);
+	return v;
+}
+
+/* The filters as the user gave them, for the outputs to say. */
+static void filter_text(struct filter *f)
+{
+	size_t n = 0;
+
+	f->text[0] = '\0';
+	if (f->focus)
+		n += (size_t)snprintf(f->text + n, sizeof f->text - n,
+				      "--focus '%s' ", f->focus);
+	if (f->ignore && n < sizeof f->text)
+		n += (size_t)snprintf(f->text + n, sizeof f->text - n,
+				      "--ignore '%s' ", f->ignore);
+	if (f->pid >= 0 && n < sizeof f->text)
+		n += (size_t)snprintf(f->text + n, sizeof f->text - n,
+				      "--pid %ld ", f->pid);
+	n = strlen(f->text);
+	if (n)
+		f->text[n - 1] = '\0';
+}
+
 static void parse_options(struct args *a, int argc, char **argv)
 {
 	const char *name = subs[a->sub].name;
@@ -171,6 +227,16 @@ static void parse_options(struct args *a, int argc, char **argv)
 			a->svg.width = (unsigned)number(name, "--width", optarg, 200, 100000);
 			break;
 		case OPT_NOSCRIPT: a->svg.script = false; break;
+		case OPT_MINWIDTH:
+			a->svg.min_width = pixels(name, optarg);
+			break;
+		case OPT_INVERTED: a->svg.inverted = true; break;
+		case OPT_REVERSE: a->reverse = true; break;
+		case OPT_FOCUS: a->filter.focus = optarg; break;
+		case OPT_IGNORE: a->filter.ignore = optarg; break;
+		case OPT_PID:
+			a->filter.pid = (long)number(name, "--pid", optarg, 0, 99999999);
+			break;
 		}
 	}
 	for (int i = optind; i < argc; i++) {
@@ -187,6 +253,23 @@ static void parse_options(struct args *a, int argc, char **argv)
 		      name);
 	if (a->in[1] && strcmp(a->in[0], "-") == 0 && strcmp(a->in[1], "-") == 0)
 		fatal(EXIT_USAGE, "%s: only one input can be standard input", name);
+	filter_compile(&a->filter);
+	filter_text(&a->filter);
+}
+
+/* One input, filtered and shaped as the options say.  --pid needs the
+ * pids, so a diff strips them only after the filter. */
+static void load(struct profile *p, const struct args *a, const char *path,
+		 struct names *names, bool strip_pid)
+{
+	bool late = strip_pid && a->filter.pid >= 0;
+
+	folded_load(p, path, names, strip_pid && !late);
+	filter_apply(p, &a->filter);
+	if (late)
+		profile_strip_pids(p);
+	if (a->reverse)
+		profile_reverse(p);
 }
 
 static int run(const struct args *a)
@@ -196,14 +279,14 @@ static int run(const struct args *a)
 	struct buf out = { 0 };
 
 	if (a->sub == SUB_DIFF) {
-		folded_load(&p[0], a->in[0], &names, !a->keep_pids);
-		folded_load(&p[1], a->in[1], &names, !a->keep_pids);
+		load(&p[0], a, a->in[0], &names, !a->keep_pids);
+		load(&p[1], a, a->in[1], &names, !a->keep_pids);
 		if (a->text)
 			report_diff_text(&out, &p[0], &p[1], a->n);
 		else
 			report_diff_svg(&out, &p[0], &p[1], &a->svg);
 	} else {
-		folded_load(&p[0], a->in[0], &names, false);
+		load(&p[0], a, a->in[0], &names, false);
 		if (a->sub == SUB_PPROF)
 			report_pprof(&out, &p[0], a->hz);
 		else if (a->sub == SUB_FLAME)
@@ -220,7 +303,9 @@ int main(int argc, char **argv)
 {
 	struct args a = {
 		.n = TOP_DEFAULT, .hz = HZ_DEFAULT,
-		.svg = { .width = WIDTH_DEFAULT, .script = true },
+		.svg = { .width = WIDTH_DEFAULT, .script = true,
+			 .min_width = MIN_WIDTH_DEFAULT },
+		.filter = { .pid = -1 },
 	};
 	size_t i;
 

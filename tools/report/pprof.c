@@ -68,7 +68,12 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	Perftools__Profiles__Sample *m = xmalloc(sizeof *m);
 	const char *root = p->names->str[st->frames[0]];
 	long pid = task_pid(root);
+	uint64_t unit = 1;
+	unsigned __int128 ns;
+	char t[32];
 
+	for (unsigned i = 0; i < p->decimals; i++)
+		unit *= 10;
 	perftools__profiles__sample__init(m);
 	m->n_location_id = st->nframes;
 	m->location_id = xmalloc(st->nframes * sizeof *m->location_id);
@@ -77,13 +82,17 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 		m->location_id[i] = st->frames[st->nframes - 1 - i] + 1;
 	m->n_value = 2;
 	m->value = xmalloc(2 * sizeof *m->value);
-	m->value[0] = (int64_t)st->count;
+	/* Fractional counts (p->decimals): samples rounded to whole ones,
+	 * nanoseconds from the exact count. */
+	ns = (unsigned __int128)st->count * period / unit;
+
+	m->value[0] = (int64_t)((st->count + unit / 2) / unit);
 	/* cpu/nanoseconds is an int64: 2^63 ns is 292 years of samples. */
-	if (st->count > (uint64_t)INT64_MAX / period)
-		fatal(EXIT_INPUT, "%s: a count of %llu samples at %llu ns each does not fit pprof's int64 values",
-		      p->path, (unsigned long long)st->count,
+	if (ns > INT64_MAX)
+		fatal(EXIT_INPUT, "%s: a count of %s samples at %llu ns each does not fit pprof's int64 values",
+		      p->path, count_text(p, st->count, t, sizeof t),
 		      (unsigned long long)period);
-	m->value[1] = (int64_t)(st->count * period);
+	m->value[1] = (int64_t)ns;
 	if (pid >= 0) {
 		m->n_label = 2;
 		m->label = xmalloc(2 * sizeof *m->label);
@@ -140,7 +149,8 @@ void report_pprof(struct buf *out, const struct profile *p,
 	Perftools__Profiles__Mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
 	Perftools__Profiles__Mapping *maps[1] = { &map };
 	const struct fold_meta *m = &p->meta;
-	uint64_t hz = m->have & META_HZ && m->hz ? m->hz : hz_default;
+	/* The reader refuses an hz outside 1-10^9: the period is >= 1. */
+	uint64_t hz = m->have & META_HZ ? m->hz : hz_default;
 	uint64_t period = NS_PER_S / hz;
 	size_t nnames = p->names->n;
 	struct strings s = { { 0 } };
@@ -191,7 +201,9 @@ void report_pprof(struct buf *out, const struct profile *p,
 	for (size_t i = 0; i < p->nstacks; i++)
 		pr.sample[i] = sample(&s, p, &p->stacks[i], period);
 
-	pr.comment = xmalloc(6 * sizeof *pr.comment);
+	pr.comment = xmalloc(7 * sizeof *pr.comment);
+	if (p->note)
+		comment(&s, &pr, "%s", p->note);
 	if (m->have & META_SOURCE)
 		comment(&s, &pr, "source: %s", m->source);
 	if (m->have & META_HZ)

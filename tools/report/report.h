@@ -5,6 +5,7 @@
 #ifndef KPROF_REPORT_H
 #define KPROF_REPORT_H
 
+#include <regex.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,7 +90,17 @@ struct profile {
 	struct stack *stacks;	/* distinct stacks, in the order first read */
 	size_t nstacks, cap;
 	uint64_t total;		/* samples, the sum of the counts */
+	/* Counts (and total) are in units of 10^-decimals samples: 0 but
+	 * where the input had fractional counts, as flamegraph.pl takes. */
+	unsigned decimals;
+	/* What --focus, --ignore or --pid kept, for the outputs to say;
+	 * NULL when no filter was given. */
+	char *note;
 };
+
+/* @v, a count of @p's, as text in samples ("12", "2.5"): into @buf. */
+const char *count_text(const struct profile *p, uint64_t v, char *buf,
+		       size_t len);
 
 /* Read @path ("-" is standard input) into @p, interning frame names in
  * @names.  With @strip_pid, a root frame "PID-NAME" becomes "NAME", so
@@ -106,6 +117,26 @@ bool folded_parse(struct profile *p, const char *path, FILE *f,
 /* Free what the reader allocated in @p (not its names). */
 void folded_free(struct profile *p);
 
+/* ---- filter.c: which stacks a report keeps, and their shape ---- */
+
+struct filter {
+	const char *focus, *ignore;	/* regular expressions, or NULL */
+	long pid;			/* -1: every task */
+	regex_t focus_re, ignore_re;
+	char text[512];			/* the options, as the user gave them */
+};
+
+/* Compile the expressions: a bad one is a usage error (exit 2). */
+void filter_compile(struct filter *f);
+/* Keep the stacks of task pid (root frame "PID-NAME") that have a frame
+ * matching focus and none matching ignore; sets p->note.  Nothing left,
+ * or --pid on an input without pids, is fatal (exit 1). */
+void filter_apply(struct profile *p, const struct filter *f);
+/* Root frames "PID-NAME" become "NAME" (diff without --keep-pids). */
+void profile_strip_pids(struct profile *p);
+/* Every stack leaf first: flamegraph.pl's --reverse. */
+void profile_reverse(struct profile *p);
+
 /* ---- tree.c: the call tree and per-function counts ---- */
 
 struct node {
@@ -119,6 +150,7 @@ struct node {
 /* The call tree of @p under a root named @root_name. */
 struct node *tree_build(const struct profile *p, size_t root_name);
 struct node *tree_child(const struct node *n, size_t name);
+void tree_free(struct node *n);	/* NULL is nothing */
 unsigned tree_depth(const struct node *n);
 
 /* Per frame name: samples where it is the leaf (self) and samples whose
@@ -138,6 +170,8 @@ double share(uint64_t num, uint64_t den);
 struct svg_opts {
 	unsigned width;
 	bool script;
+	bool inverted;		/* icicle: the root on top */
+	double min_width;	/* px: narrower frames are not drawn */
 	const char *title;
 };
 

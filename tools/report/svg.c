@@ -16,7 +16,8 @@
 
 #define PAD 10		/* px, left and right */
 #define FRAME_H 16	/* px per row; rects are one less, for a gap */
-#define TOP 56		/* px above the frames: title and subtitle */
+#define TOP 40		/* px for the title, above the subtitle's lines */
+#define LINE_H 16	/* px per subtitle line; the frames come below */
 #define BOTTOM 34	/* px below: the details line and buttons */
 #define CHAR_W 7.2	/* px, a 12 px monospace character */
 
@@ -30,8 +31,38 @@ struct svg {
 	const struct svg_opts *o;
 	double scale;			/* px per sample */
 	unsigned rows;
+	unsigned top;			/* px above the frames */
 	double max_change;		/* diff: largest |change| seen */
+	uint64_t pruned;		/* samples in frames not drawn */
 };
+
+/* A frame narrower than the minimum width is not drawn, nor anything
+ * above it (narrower still): flamegraph.pl's --minwidth.  Its samples
+ * are counted, for the subtitle. */
+static bool too_narrow(const struct svg *s, const struct node *n)
+{
+	return (double)n->total * s->scale < s->o->min_width;
+}
+
+/* Rows the drawn frames need (the depth of the tree without what is too
+ * narrow to draw), and the samples of the frames not drawn. */
+static unsigned prepass(struct svg *s, const struct node *n)
+{
+	unsigned d = 0;
+
+	for (size_t i = 0; i < n->nkids; i++) {
+		unsigned k;
+
+		if (too_narrow(s, n->kids[i])) {
+			s->pruned += n->kids[i]->total;
+			continue;
+		}
+		k = prepass(s, n->kids[i]);
+		if (k > d)
+			d = k;
+	}
+	return d + 1;
+}
 
 /* Hundredths of a pixel at @samples from the left edge. */
 static long px100(const struct svg *s, uint64_t samples)
@@ -120,14 +151,19 @@ static void max_change(struct svg *s, const struct node *n, const struct node *b
 		max_change(s, n->kids[i], b ? tree_child(b, n->kids[i]->name) : NULL);
 }
 
-static void frame_label(struct buf *out, const char *name, long w100)
+/* Characters of a label that fit a frame @w100 hundredths of a px wide;
+ * under 3, the frame has no label (and no <text>: most frames of a big
+ * graph are that narrow, and the script makes one when a zoom widens
+ * them). */
+static long label_fit(long w100)
 {
-	double w = (double)w100 / 100.0;
-	long fit = (long)((w - 6) / CHAR_W);
+	return (long)(((double)w100 / 100.0 - 6) / CHAR_W);
+}
+
+static void frame_label(struct buf *out, const char *name, long fit)
+{
 	size_t len = strlen(name);
 
-	if (fit < 3)
-		return;
 	if ((long)len <= fit) {
 		buf_xml(out, name, len);
 	} else {
@@ -142,10 +178,13 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 	struct buf *out = s->out;
 	const char *name = node_name(s, n);
 	long x = px100(s, start), w = px100(s, start + n->total) - x;
-	long y = (long)(TOP + (s->rows - 1 - depth) * FRAME_H) * 100;
+	/* Icicle (--inverted): the root on top, callees below it. */
+	unsigned row = s->o->inverted ? depth : s->rows - 1 - depth;
+	long y = (long)(s->top + row * FRAME_H) * 100;
 	unsigned rgb[3];
 	struct node **kids;
 	uint64_t at = start;
+	char t[32];
 
 	if (s->before)
 		diff_colour(s, change_of(s, n, b), rgb);
@@ -153,7 +192,8 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 		flame_colour(name, rgb);
 	buf_add(out, "<g class=\"f\"><title>", 20);
 	buf_xml(out, name, strlen(name));
-	buf_printf(out, " (%llu samples, %.2f%%", (unsigned long long)n->total,
+	buf_printf(out, " (%s samples, %.2f%%",
+		   count_text(s->p, n->total, t, sizeof t),
 		   share(n->total, s->p->total));
 	if (s->before)
 		buf_printf(out, "; before %.2f%%, %+.2f points",
@@ -161,18 +201,18 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 			   change_of(s, n, b));
 	buf_add(out, ")</title><rect x=\"", 18);
 	put_px(out, x);
-	buf_add(out, "\" y=\"", 5);
-	put_px(out, y);
-	buf_add(out, "\" width=\"", 9);
+	buf_printf(out, "\" y=\"%ld\" width=\"", y / 100);
 	put_px(out, w);
-	buf_printf(out, "\" height=\"%d\" fill=\"rgb(%u,%u,%u)\"/><text x=\"",
+	buf_printf(out, "\" height=\"%d\" fill=\"rgb(%u,%u,%u)\"/>",
 		   FRAME_H - 1, rgb[0], rgb[1], rgb[2]);
-	put_px(out, x + 300);
-	buf_add(out, "\" y=\"", 5);
-	put_px(out, y + 1150);
-	buf_add(out, "\">", 2);
-	frame_label(out, name, w);
-	buf_add(out, "</text></g>\n", 12);
+	if (label_fit(w) >= 3) {
+		buf_add(out, "<text x=\"", 9);
+		put_px(out, x + 300);
+		buf_printf(out, "\" y=\"%ld.50\">", y / 100 + 11);
+		frame_label(out, name, label_fit(w));
+		buf_add(out, "</text>", 7);
+	}
+	buf_add(out, "</g>\n", 5);
 
 	if (!n->nkids)
 		return;
@@ -181,15 +221,17 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 	sort_names = s->p->names;
 	qsort(kids, n->nkids, sizeof *kids, kid_cmp);
 	for (size_t i = 0; i < n->nkids; i++) {
-		frame(s, kids[i], b ? tree_child(b, kids[i]->name) : NULL,
-		      depth + 1, at);
+		if (!too_narrow(s, kids[i]))
+			frame(s, kids[i], b ? tree_child(b, kids[i]->name) : NULL,
+			      depth + 1, at);
 		at += kids[i]->total;
 	}
 	free(kids);
 }
 
 /* Click a frame to zoom into it, "Reset Zoom" to undo, "Search" for a
- * regular expression over frame names; no network, no external file. */
+ * regular expression over frame names, "Reset Search" to clear it; no
+ * network, no external file.  INV: an icicle graph (callees below). */
 static const char zoom_script[] =
 "(function () {\n"
 "  var frames = [].slice.call(document.querySelectorAll('g.f'));\n"
@@ -197,6 +239,7 @@ static const char zoom_script[] =
 "  var unzoom = document.getElementById('unzoom');\n"
 "  var search = document.getElementById('search');\n"
 "  var matched = document.getElementById('matched');\n"
+"  var resetsearch = document.getElementById('resetsearch');\n"
 "  function rect(g) { return g.querySelector('rect'); }\n"
 "  frames.forEach(function (g) {\n"
 "    var r = rect(g), t = g.querySelector('title').textContent;\n"
@@ -212,8 +255,14 @@ static const char zoom_script[] =
 "  function place(g, x, w) {\n"
 "    var t = g.querySelector('text'), n = Math.floor((w - 6) / 7.2);\n"
 "    var s = g.fullname;\n"
+"    if (!t && n >= 3) {\n"
+"      t = document.createElementNS(document.documentElement.namespaceURI, 'text');\n"
+"      t.setAttribute('y', (g.oy + 11.5).toFixed(2));\n"
+"      g.appendChild(t);\n"
+"    }\n"
 "    rect(g).setAttribute('x', x.toFixed(2));\n"
 "    rect(g).setAttribute('width', w.toFixed(2));\n"
+"    if (!t) return;\n"
 "    t.setAttribute('x', (x + 3).toFixed(2));\n"
 "    t.textContent = n < 3 ? '' : s.length > n ? s.slice(0, n - 2) + '..' : s;\n"
 "  }\n"
@@ -224,9 +273,10 @@ static const char zoom_script[] =
 "      var below = g.ox <= z.ox + e && g.ox + g.ow >= z.ox + z.ow - e;\n"
 "      g.style.display = '';\n"
 "      g.style.opacity = '';\n"
-"      if (g.oy <= z.oy && inside) {\n"
+"      var above = INV ? g.oy >= z.oy : g.oy <= z.oy;\n"
+"      if (above && inside) {\n"
 "        place(g, PAD + (g.ox - z.ox) * k, g.ow * k);\n"
-"      } else if (g.oy > z.oy && below) {\n"
+"      } else if (!above && below) {\n"
 "        g.style.opacity = '0.5';\n"
 "        place(g, PAD, W - 2 * PAD);\n"
 "      } else {\n"
@@ -243,16 +293,23 @@ static const char zoom_script[] =
 "    });\n"
 "    unzoom.style.display = 'none';\n"
 "  });\n"
+"  function clearsearch() {\n"
+"    frames.forEach(function (g) { rect(g).setAttribute('fill', g.fill); });\n"
+"    matched.textContent = ' ';\n"
+"    resetsearch.style.display = 'none';\n"
+"  }\n"
+"  resetsearch.addEventListener('click', clearsearch);\n"
 "  search.addEventListener('click', function () {\n"
 "    var term = prompt('Search frame names (regular expression); empty clears', '');\n"
 "    var re, spans = [], sum = 0, end = -1;\n"
 "    if (term === null) return;\n"
+"    if (term === '') { clearsearch(); return; }\n"
 "    try { re = new RegExp(term); } catch (err) {\n"
 "      matched.textContent = 'bad expression';\n"
 "      return;\n"
 "    }\n"
 "    frames.forEach(function (g) {\n"
-"      var hit = term !== '' && re.test(g.fullname);\n"
+"      var hit = re.test(g.fullname);\n"
 "      rect(g).setAttribute('fill', hit ? 'rgb(230,0,230)' : g.fill);\n"
 "      if (hit) spans.push([g.ox, g.ox + g.ow]);\n"
 "    });\n"
@@ -262,30 +319,75 @@ static const char zoom_script[] =
 "      sum += s[1] - Math.max(s[0], end);\n"
 "      end = s[1];\n"
 "    });\n"
-"    matched.textContent = term === '' ? '' :\n"
-"      'Matched: ' + (100 * sum / (W - 2 * PAD)).toFixed(2) + '%';\n"
+"    matched.textContent = 'Matched: ' + (100 * sum / (W - 2 * PAD)).toFixed(2) + '%';\n"
+"    resetsearch.style.display = '';\n"
 "  });\n"
 "})();\n";
 
 
-static void subtitle(struct buf *out, const char *label,
-		     const struct profile *p, bool last)
+/* One line about @p: where from, how many samples, what the header
+ * said. */
+static void about(struct buf *line, const char *label, const struct profile *p)
 {
 	const struct fold_meta *m = &p->meta;
+	char t[32];
 
-	buf_printf(out, "%s", label);
-	buf_xml(out, p->path, strlen(p->path));
-	buf_printf(out, ": %llu samples", (unsigned long long)p->total);
+	buf_printf(line, "%s%s: %s samples", label, p->path,
+		   count_text(p, p->total, t, sizeof t));
 	if (m->have & META_CPUS)
-		buf_printf(out, ", %llu cpus", (unsigned long long)m->cpus);
+		buf_printf(line, ", %llu cpus", (unsigned long long)m->cpus);
 	if (m->have & META_WINDOW)
-		buf_printf(out, ", %llu ms", (unsigned long long)m->window_ms);
-	if (m->have & META_SOURCE) {
-		buf_add(out, ", source ", 9);
-		buf_xml(out, m->source, strlen(m->source));
+		buf_printf(line, ", %llu ms", (unsigned long long)m->window_ms);
+	if (m->have & META_SOURCE)
+		buf_printf(line, ", source %s", m->source);
+}
+
+/* Subtitle line @i: centred, and never clipped by the edges: a line
+ * longer than the width holds is cut with "..", the whole of it in its
+ * tooltip. */
+static void subtitle_line(const struct svg *s, const struct buf *line,
+			  unsigned i)
+{
+	struct buf *out = s->out;
+	unsigned w = s->o->width;
+	size_t fit = (size_t)((w - 2 * PAD) / CHAR_W);
+
+	buf_printf(out, "<text class=\"sub\" x=\"%u\" y=\"%u\" text-anchor=\"middle\">",
+		   w / 2, TOP + 4 + i * LINE_H);
+	if (line->len <= fit) {
+		buf_xml(out, line->p, line->len);
+	} else {
+		buf_add(out, "<title>", 7);
+		buf_xml(out, line->p, line->len);
+		buf_add(out, "</title>", 8);
+		buf_xml(out, line->p, fit - 2);
+		buf_add(out, "..", 2);
 	}
-	if (!last)
-		buf_add(out, "; ", 2);
+	buf_add(out, "</text>\n", 8);
+}
+
+/* The subtitle's lines into @lines (up to 5); returns how many. */
+static unsigned subtitle(const struct svg *s, struct buf lines[5])
+{
+	unsigned n = 0;
+	char t[32];
+
+	if (s->before) {
+		about(&lines[n++], "widths: after ", s->p);
+		about(&lines[n++], "red grew, blue shrank since ", s->before);
+	} else {
+		about(&lines[n++], "", s->p);
+	}
+	if (s->before && s->before->note)
+		buf_printf(&lines[n++], "before: %s", s->before->note);
+	if (s->p->note)
+		buf_printf(&lines[n++], "%s%s", s->before ? "after: " : "",
+			   s->p->note);
+	if (s->pruned)
+		buf_printf(&lines[n++], "%s samples (%.2f%%) in frames narrower than %g px not drawn (--min-width)",
+			   count_text(s->p, s->pruned, t, sizeof t),
+			   share(s->pruned, s->p->total), s->o->min_width);
+	return n;
 }
 
 static void svg_write(struct svg *s, const char *title)
@@ -294,11 +396,14 @@ static void svg_write(struct svg *s, const char *title)
 	size_t all = names_intern(s->p->names, "all", 3);
 	struct node *root = tree_build(s->p, all);
 	struct node *broot = s->before ? tree_build(s->before, all) : NULL;
-	unsigned w = s->o->width, h;
+	unsigned w = s->o->width, h, nlines;
+	struct buf lines[5] = { { 0 } };
 
-	s->rows = tree_depth(root);
 	s->scale = (double)(w - 2 * PAD) / (double)s->p->total;
-	h = TOP + s->rows * FRAME_H + BOTTOM;
+	s->rows = prepass(s, root);
+	nlines = subtitle(s, lines);
+	s->top = TOP + nlines * LINE_H;
+	h = s->top + s->rows * FRAME_H + BOTTOM;
 	if (s->before) {
 		s->max_change = DIFF_FLAT;
 		max_change(s, root, broot);
@@ -309,21 +414,17 @@ static void svg_write(struct svg *s, const char *title)
 		   "xmlns=\"http://www.w3.org/2000/svg\">\n"
 		   "<style>text { font-family: monospace; font-size: 12px; fill: #000; } "
 		   "g.f:hover rect { stroke: #000; stroke-width: 0.5; } "
-		   "#unzoom, #search { cursor: pointer; }</style>\n"
+		   "#unzoom, #search, #resetsearch { cursor: pointer; }</style>\n"
 		   "<rect x=\"0\" y=\"0\" width=\"%u\" height=\"%u\" fill=\"#eeeeee\"/>\n",
 		   w, h, w, h, w, h);
 	buf_printf(out, "<text id=\"title\" x=\"%u\" y=\"24\" text-anchor=\"middle\" "
 		   "style=\"font-size: 17px\">", w / 2);
 	buf_xml(out, title, strlen(title));
-	buf_printf(out, "</text>\n<text id=\"subtitle\" x=\"%u\" y=\"44\" "
-		   "text-anchor=\"middle\">", w / 2);
-	if (s->before) {
-		subtitle(out, "widths: after ", s->p, false);
-		subtitle(out, "red grew, blue shrank since ", s->before, true);
-	} else {
-		subtitle(out, "", s->p, true);
-	}
 	buf_add(out, "</text>\n", 8);
+	for (unsigned i = 0; i < nlines; i++) {
+		subtitle_line(s, &lines[i], i);
+		buf_free(&lines[i]);
+	}
 	buf_printf(out, "<text id=\"details\" x=\"%d\" y=\"%u\"> </text>\n",
 		   PAD, h - 12);
 	if (s->o->script) {
@@ -331,6 +432,9 @@ static void svg_write(struct svg *s, const char *title)
 			   "style=\"display: none\">Reset Zoom</text>\n", PAD);
 		buf_printf(out, "<text id=\"search\" x=\"%u\" y=\"24\" "
 			   "text-anchor=\"end\">Search</text>\n", w - PAD);
+		buf_printf(out, "<text id=\"resetsearch\" x=\"%u\" y=\"24\" "
+			   "text-anchor=\"end\" style=\"display: none\">Reset Search</text>\n",
+			   w - PAD - 60);
 		buf_printf(out, "<text id=\"matched\" x=\"%u\" y=\"%u\" "
 			   "text-anchor=\"end\"> </text>\n", w - PAD, h - 12);
 	}
@@ -339,11 +443,14 @@ static void svg_write(struct svg *s, const char *title)
 	buf_add(out, "</g>\n", 5);
 	if (s->o->script) {
 		buf_printf(out, "<script type=\"text/ecmascript\"><![CDATA[\n"
-			   "var W = %u, PAD = %d;\n", w, PAD);
+			   "var W = %u, PAD = %d, INV = %s;\n", w, PAD,
+			   s->o->inverted ? "true" : "false");
 		buf_add(out, zoom_script, sizeof zoom_script - 1);
 		buf_add(out, "]]></script>\n", 13);
 	}
 	buf_add(out, "</svg>\n", 7);
+	tree_free(root);
+	tree_free(broot);
 }
 
 void report_flamegraph(struct buf *out, const struct profile *p,

@@ -18,9 +18,10 @@ static double points(double after, double before)
 static void meta_summary(struct buf *out, const struct profile *p)
 {
 	const struct fold_meta *m = &p->meta;
+	char t[32];
 
-	buf_printf(out, "# %s: %llu samples", p->path,
-		   (unsigned long long)p->total);
+	buf_printf(out, "# %s: %s samples", p->path,
+		   count_text(p, p->total, t, sizeof t));
 	if (m->have & META_CPUS)
 		buf_printf(out, ", %llu cpus", (unsigned long long)m->cpus);
 	if (m->have & META_DROPPED)
@@ -32,6 +33,8 @@ static void meta_summary(struct buf *out, const struct profile *p)
 	if (m->have & META_SOURCE)
 		buf_printf(out, ", source %s", m->source);
 	buf_add(out, "\n", 1);
+	if (p->note)
+		buf_printf(out, "# %s\n", p->note);
 }
 
 struct top_sort {
@@ -70,10 +73,12 @@ void report_top(struct buf *out, const struct profile *p, unsigned n)
 		   "total%", "function");
 	for (size_t i = 0; i < count && i < n; i++) {
 		size_t f = order[i];
+		char a[32], b[32];
 
-		buf_printf(out, "%10llu %6.2f%% %10llu %6.2f%%  %s\n",
-			   (unsigned long long)fc.self[f], share(fc.self[f], p->total),
-			   (unsigned long long)fc.total[f],
+		buf_printf(out, "%10s %6.2f%% %10s %6.2f%%  %s\n",
+			   count_text(p, fc.self[f], a, sizeof a),
+			   share(fc.self[f], p->total),
+			   count_text(p, fc.total[f], b, sizeof b),
 			   share(fc.total[f], p->total), p->names->str[f]);
 	}
 	if (count > n)

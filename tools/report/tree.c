@@ -110,3 +110,13 @@ void func_counts(const struct profile *p, struct func_counts *fc)
 	}
 	free(seen);
 }
+
+void tree_free(struct node *n)
+{
+	if (!n)
+		return;
+	for (size_t i = 0; i < n->nkids; i++)
+		tree_free(n->kids[i]);
+	free(n->kids);
+	free(n);
+}

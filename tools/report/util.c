@@ -116,3 +116,26 @@ double share(uint64_t num, uint64_t den)
 {
 	return den ? 100.0 * (double)num / (double)den : 0.0;
 }
+
+const char *count_text(const struct profile *p, uint64_t v, char *buf,
+		       size_t len)
+{
+	uint64_t unit = 1;
+	size_t n;
+
+	for (unsigned i = 0; i < p->decimals; i++)
+		unit *= 10;
+	if (unit == 1) {
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+		return buf;
+	}
+	snprintf(buf, len, "%llu.%0*llu", (unsigned long long)(v / unit),
+		 (int)p->decimals, (unsigned long long)(v % unit));
+	/* 2.500 is 2.5, 3.000 is 3. */
+	n = strlen(buf);
+	while (buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+	return buf;
+}
