@@ -791,7 +791,7 @@ START_TEST(test_depth_sizes_records)
 	use_tick();
 	pt_boot_cpus(1);
 	for (unsigned k = 0; k < 3; k++) {
-		struct prof_options opt = { depths[k], 100, PROF_PID_ALL };
+		struct prof_options opt = { depths[k], 100, PROF_PID_ALL, PROF_RUN_BOOT };
 		const struct prof_data *d;
 
 		deep_stack(&tf, 40);
@@ -888,7 +888,7 @@ END_TEST
 /* hz= sets the counter's period: events per second / hz. */
 START_TEST(test_hz_sets_counter_period)
 {
-	struct prof_options opt = { 8, 250, PROF_PID_ALL };
+	struct prof_options opt = { 8, 250, PROF_PID_ALL, PROF_RUN_BOOT };
 
 	fake_pmu_set_counting(3000000000ull, "pmu/fake cycles");
 	pt_boot_cpus(1);

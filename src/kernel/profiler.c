@@ -275,10 +275,25 @@ static int prof_key_source(const char *value, size_t len, struct out *err)
 CMDLINE_KEY(prof_key_source_entry, .name = "profile.source", .set = prof_key_source,
 	    .help = "auto|pmu|tick  what profile samples on (default auto)");
 
+bool prof_counter_counts(const struct hal_pmu_info *info)
+{
+	return info->counts && info->events_per_sec >= PROF_COUNTER_HZ &&
+	       info->source[0];
+}
+
 bool prof_counter_usable(const struct hal_pmu_info *info)
 {
-	return prof_source_asked != PROF_SOURCE_TICK && info->counts &&
-	       info->events_per_sec >= PROF_COUNTER_HZ && info->source[0];
+	return prof_source_asked != PROF_SOURCE_TICK && prof_counter_counts(info);
+}
+
+bool prof_run_uses_counter(const struct hal_pmu_info *info,
+			   enum prof_run_source source)
+{
+	if (source == PROF_RUN_TICK)
+		return false;
+	if (source == PROF_RUN_PMU)
+		return prof_counter_counts(info);
+	return prof_counter_usable(info);
 }
 
 bool prof_counter_required_but_absent(const struct hal_pmu_info *info)
@@ -355,7 +370,8 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 
 int prof_start(void)
 {
-	struct prof_options opt = { PROF_DEPTH_DEFAULT, PROF_COUNTER_HZ, PROF_PID_ALL };
+	struct prof_options opt = { PROF_DEPTH_DEFAULT, PROF_COUNTER_HZ, PROF_PID_ALL,
+				    PROF_RUN_BOOT };
 
 	return prof_start_with(&opt);
 }
@@ -374,6 +390,10 @@ int prof_start_with(const struct prof_options *opt)
 	prof_probe_locked();
 	spin_unlock_irqrestore(&prof_lock, flags);
 
+	if (opt->source == PROF_RUN_PMU && !prof_counter_counts(info)) {
+		prof_release();
+		return -ENODEV;
+	}
 	if (prof_alloc_buffers() < 0) {
 		prof_release();
 		return -ENOMEM;
@@ -386,13 +406,13 @@ int prof_start_with(const struct prof_options *opt)
 		depth = PROF_DEPTH_DEFAULT;
 	if (hz < PROF_HZ_MIN || hz > PROF_HZ_MAX)
 		hz = PROF_COUNTER_HZ;
-	prof_use_counter = prof_counter_usable(info);
+	prof_use_counter = prof_run_uses_counter(info, opt->source);
 	prof_period = prof_use_counter ? info->events_per_sec / hz : 0;
 	run_hz = prof_use_counter ? hz : hal_timer_hz();
 	prof_depth = depth;
 	prof_cap = PROF_RING_WORDS / (1 + depth);
-	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid },
-			    prof_source_name(info)) < 0) {
+	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source },
+			    prof_use_counter ? info->source : hal_timer_tick_source()) < 0) {
 		prof_release();
 		return -ENOMEM;
 	}
