@@ -124,14 +124,22 @@ static void pmu_cycle_write(uint64_t v)
 	A64_SYSREG_WRITE(pmccntr_el0, v);
 }
 
+/* As Linux's armv8pmu_enable_counter(): the isb makes the counter's
+ * configuration (its type, count, PMCR) visible before it starts. */
 static void pmu_enable(uint32_t bits)
 {
+	isb();
 	A64_SYSREG_WRITE(pmcntenset_el0, bits);
 }
 
+/* As Linux's armv8pmu_disable_counter(): the isb makes the stop take
+ * effect before anything after it reads the counter as stopped or
+ * reconfigures it (a count written to a counter still running would
+ * move on at once). */
 static void pmu_disable(uint32_t bits)
 {
 	A64_SYSREG_WRITE(pmcntenclr_el0, bits);
+	isb();
 }
 
 static void pmu_irq_enable(uint32_t bits)
@@ -208,10 +216,8 @@ static uint64_t pmu_measure_rate(void)
 		t1 = pmu_ticks();
 	while (t1 - t0 < us_to_ticks(RATE_WINDOW_US));
 	c1 = pmu_cycle_read();
-	if (!was_on) {
+	if (!was_on)
 		pmu_disable(PMU_CYCLE);
-		isb();
-	}
 	hal_irq_restore(flags);
 	return (c1 - c0) * hal_cycles_per_sec() / (t1 - t0);
 }
@@ -253,7 +259,7 @@ static void pmu_probe_self(struct a64_pmu_cpu *pc)
 	pmu_overflow_clear(~0u);
 	isb();
 	if (pc->verdict == V_COUNTS)
-		a64_gic_enable_ppi(a64_machine.pmu_intid);
+		a64_gic_enable_ppi(a64_machine.pmu_intid, a64_machine.pmu_edge);
 	hal_irq_restore(flags);
 }
 
@@ -331,7 +337,6 @@ int hal_pmu_disarm(void)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&pc->running, false, __ATOMIC_RELAXED);
 	pmu_disable(PMU_CYCLE);
-	isb();
 	/* An overflow taken up to here is still claimed (and late); the
 	 * clear, then the interrupt off, drop the line. */
 	pmu_overflow_clear(PMU_CYCLE);
@@ -470,9 +475,16 @@ static void pmu_lscpu_gic(struct out *o)
 	else
 		out_printf(o, "gic: %s, interrupts off by daif.i (the pmu overflow is a plain irq)\n",
 			   a64_gic_name());
-	if (a64_machine.pmu_intid)
+	if (a64_machine.pmu_intid) {
 		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
 			   A64_PRIO_NMI, a64_machine.pmu_intid, A64_SGI_STOP, A64_PRIO_IRQ);
+		/* What the device tree asked for, and what this CPU's GIC
+		 * bank holds once the probe enabled it. */
+		out_printf(o, "pmu interrupt: %s-triggered by the device tree; this cpu's gic: %s\n",
+			   a64_machine.pmu_edge ? "edge" : "level",
+			   pmu_self()->verdict != V_COUNTS ? "not enabled"
+			   : a64_gic_ppi_edge(a64_machine.pmu_intid) ? "edge" : "level");
+	}
 	else
 		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
 			   A64_PRIO_NMI, A64_SGI_STOP, A64_PRIO_IRQ);
@@ -664,9 +676,6 @@ void hal_pmu_count_close(void)
 	if (!pc->counting)
 		return;
 	pmu_disable(PMU_CYCLE | (pc->count_insn ? PMU_EVENT0 : 0));
-	/* As Linux's armv8pmu_disable_counter(): the counters are seen
-	 * stopped before what follows relies on it. */
-	isb();
 	pmu_irq_disable(PMU_EVENT0);
 	pmu_overflow_clear(PMU_EVENT0);
 	isb();
