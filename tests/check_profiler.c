@@ -817,6 +817,32 @@ START_TEST(test_depth_sizes_records)
 }
 END_TEST
 
+/* A CPU that never acknowledged the last stop may still be inside a
+ * sample at the last depth: the depth (and the ring's layout) stays
+ * until it has; the same depth may start. */
+START_TEST(test_depth_cannot_change_under_a_cpu_still_sampling)
+{
+	struct prof_options deeper = { 16, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options same = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+
+	use_tick();
+	pt_boot_cpus(2);
+	start_open(2);
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);	/* cpu 1 never answers this stop */
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	prof_end();
+
+	ck_assert_int_eq(prof_start_with(&deeper), -EAGAIN);
+	ck_assert_int_eq(prof_start_with(&same), 0);
+	stop_and_settle(2);
+	prof_end();
+	/* Every CPU has acknowledged: now it may. */
+	ck_assert_int_eq(prof_start_with(&deeper), 0);
+	prof_end();
+}
+END_TEST
+
 /* Five rings' worth of samples, drained as they come: none dropped,
  * every one counted.  Without the drains the ring fills and drops. */
 START_TEST(test_drain_keeps_ring_from_filling)
@@ -989,6 +1015,7 @@ static Suite *profiler_suite(void)
 
 	tc = tcase_create("lasting");
 	tcase_add_test(tc, test_depth_sizes_records);
+	tcase_add_test(tc, test_depth_cannot_change_under_a_cpu_still_sampling);
 	tcase_add_test(tc, test_drain_keeps_ring_from_filling);
 	tcase_add_test(tc, test_fold_table_full_counts_other);
 	tcase_add_test(tc, test_hz_sets_counter_period);

@@ -376,6 +376,21 @@ int prof_start(void)
 	return prof_start_with(&opt);
 }
 
+/* True while a CPU of the last run has not acknowledged its stop: it
+ * may still be inside a sample, writing a record of the last depth at a
+ * slot of the last ring layout, so prof_depth and prof_cap must not
+ * change under it.  The session's holder. */
+static bool prof_last_run_unsettled(void)
+{
+	unsigned stopped = __atomic_load_n(&prof_stop_gen, __ATOMIC_ACQUIRE);
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if (prof_cpus[cpu].ring &&
+		    __atomic_load_n(&prof_cpus[cpu].ack, __ATOMIC_ACQUIRE) != stopped)
+			return true;
+	return false;
+}
+
 int prof_start_with(const struct prof_options *opt)
 {
 	unsigned long flags = spin_lock_irqsave(&prof_lock);
@@ -394,6 +409,12 @@ int prof_start_with(const struct prof_options *opt)
 		prof_release();
 		return -ENODEV;
 	}
+	if (depth < PROF_DEPTH_MIN || depth > PROF_MAX_FRAMES)
+		depth = PROF_DEPTH_DEFAULT;
+	if (depth != prof_depth && prof_last_run_unsettled()) {
+		prof_release();
+		return -EAGAIN;
+	}
 	if (prof_alloc_buffers() < 0) {
 		prof_release();
 		return -ENOMEM;
@@ -402,8 +423,6 @@ int prof_start_with(const struct prof_options *opt)
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
 		if (prof_cpus[cpu].ring)
 			run_cpus |= 1u << cpu;
-	if (depth < PROF_DEPTH_MIN || depth > PROF_MAX_FRAMES)
-		depth = PROF_DEPTH_DEFAULT;
 	if (hz < PROF_HZ_MIN || hz > PROF_HZ_MAX)
 		hz = PROF_COUNTER_HZ;
 	prof_use_counter = prof_run_uses_counter(info, opt->source);

@@ -140,8 +140,10 @@ struct prof_options {
  * rings the first time (never freed) and the session's fold table, and
  * publish a new run generation.  Returns 0, -EBUSY when another session
  * holds the profiler, -ENODEV when it asks for the counter
- * (PROF_RUN_PMU) and the counter does not count, or -ENOMEM.  Task
- * context. */
+ * (PROF_RUN_PMU) and the counter does not count, -EAGAIN when it asks
+ * for another depth while a CPU of the last run has not acknowledged its
+ * stop (it may still be writing a sample at the last depth), or
+ * -ENOMEM.  Task context. */
 int prof_start_with(const struct prof_options *opt);
 /* The same with the defaults: depth 8, 1000 Hz. */
 int prof_start(void);

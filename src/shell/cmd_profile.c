@@ -278,6 +278,8 @@ static int profile_start_error(struct out *o, int r)
 		out_puts(o, "profile: busy\n");
 	else if (r == -ENODEV)
 		out_puts(o, "profile: source=pmu, but the counter does not count\n");
+	else if (r == -EAGAIN)
+		out_puts(o, "profile: the depth cannot change yet: a cpu of the last run has not acknowledged its stop and may still be writing a sample at the last depth\n");
 	else
 		out_puts(o, "profile: out of memory for the sample buffers\n");
 	return 1;
