@@ -82,6 +82,16 @@ uintptr_t hal_trap_sp(const struct trap_frame *tf) { return tf->sp; }
 /* x86_64: a frameless function's return address is at [sp]. */
 uintptr_t hal_trap_lr(const struct trap_frame *tf) { return 0; }
 
+/* Signals are delivered by the host kernel, through no entry of ours:
+ * no frame record leads into an interrupted state. */
+const struct trap_frame *hal_trap_frame_at(uintptr_t ra, uintptr_t fp, size_t *size)
+{
+	(void)ra;
+	(void)fp;
+	(void)size;
+	return NULL;
+}
+
 /* The tick runs on the interrupted task's own stack; the overflow
  * signal's alternate stack is the NMI stack, which this never names. */
 void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)

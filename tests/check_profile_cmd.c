@@ -10,9 +10,11 @@
 #include "fake_pmu.h"
 #include "prof_testlib.h"
 #include "kernel/profiler.h"
+#include "kernel/report.h"
 #include "kernel/sched.h"
 #include "kernel/session.h"
 #include "kernel/task.h"
+#include "lib/errno.h"
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
@@ -115,7 +117,7 @@ END_TEST
 START_TEST(test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [folded])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded])\n");
 }
 END_TEST
 
@@ -249,13 +251,13 @@ END_TEST
 START_TEST(test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, folded)\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded)\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [folded])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, folded)\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded)\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST
@@ -269,6 +271,73 @@ START_TEST(test_profile_tick_refuses_other_rate)
 	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=1000)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile start hz=50"), 0);
 	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=50)\n");
+}
+END_TEST
+
+/* source= chooses this run's source: pmu where the counter does not
+ * count is one line, and nothing starts. */
+START_TEST(test_profile_source_pmu_without_counter_refused)
+{
+	struct prof_options opt = { 8, 1000, PROF_PID_ALL, PROF_RUN_PMU };
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	ck_assert_int_ne(run(cmd_profile, "profile 10 all 3 source=pmu"), 0);
+	ck_assert_str_eq(text, "profile: source=pmu, but the counter does not count (counter did not move in 10 us)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile start source=pmu"), 0);
+	ck_assert_str_eq(text, "profile: source=pmu, but the counter does not count (counter did not move in 10 us)\n");
+	ck_assert(!prof_session_running());
+	/* The profiler itself refuses it too, and stays free. */
+	ck_assert_int_eq(prof_start_with(&opt), -ENODEV);
+	ck_assert_int_eq(prof_start(), 0);
+}
+END_TEST
+
+START_TEST(test_profile_source_junk_rejected)
+{
+	expect_error("profile 10 source=nmi",
+		     "profile: source must be tick or pmu (got source=nmi)\n");
+	expect_error("profile start all source=",
+		     "profile: source must be tick or pmu (got source=)\n");
+	expect_error("profile 10 source=auto",
+		     "profile: source must be tick or pmu (got source=auto)\n");
+}
+END_TEST
+
+/* The counter counts and the boot left the choice to it: source=tick
+ * samples on the tick (no counter armed), the next run on the counter
+ * again. */
+START_TEST(test_profile_source_tick_beside_a_counter)
+{
+	fake_pmu_set_counting(2000000000ull, "pmu/fake cycles");
+	become_shell_task();
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all 1 source=tick"), 0);
+	ck_assert_ptr_nonnull(strstr(text, " samples on 1 cpus, 0 dropped, source tick 100hz\n"));
+	ck_assert_ptr_nonnull(strstr(text, "% 10 cpu_idle+0x4\n"));
+	ck_assert_uint_eq(fake_pmu_period[0], 0);
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all 1"), 0);
+	ck_assert_ptr_nonnull(strstr(text, ", source pmu/fake cycles\n"));
+	ck_assert_uint_eq(fake_pmu_period[0], 2000000);
+}
+END_TEST
+
+/* Booted with profile.source=tick: source=pmu takes the counter for
+ * one run, at the counter's rate; without it the tick's. */
+START_TEST(test_profile_source_pmu_beside_boot_tick)
+{
+	ck_assert_int_eq(prof_set_source("tick"), 0);
+	fake_pmu_set_counting(2000000000ull, "pmu/fake cycles");
+	become_shell_task();
+	ck_assert_int_eq(run(cmd_profile, "profile start source=pmu hz=500"), 0);
+	ck_assert_str_eq(text, "profile: started (depth 8, 500 Hz per cpu); profile stop ends it\n");
+	sched_sleep_ms(50);
+	ck_assert_uint_eq(fake_pmu_period[0], 4000000);
+	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
+	ck_assert_str_eq(prof_last()->source, "pmu/fake cycles");
+	ck_assert_int_eq(run(cmd_profile, "profile start"), 0);
+	ck_assert_str_eq(text, "profile: started (depth 8, 100 Hz per cpu); profile stop ends it\n");
+	sched_sleep_ms(50);
+	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
+	ck_assert_str_eq(prof_last()->source, "tick 100hz");
 }
 END_TEST
 
@@ -380,6 +449,22 @@ START_TEST(test_lscpu_counter_that_counts)
 }
 END_TEST
 
+/* Booted with profile.source=tick, the counter still counts: lscpu says
+ * so, and what a run may ask for. */
+START_TEST(test_lscpu_counter_that_counts_under_boot_tick)
+{
+	ck_assert_int_eq(prof_set_source("tick"), 0);
+	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
+	snprintf(fake_pmu_info.claim, sizeof(fake_pmu_info.claim), "intel arch perfmon v4");
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_str_eq(text,
+			 "cpus: 1\n"
+			 "pmu claims: intel arch perfmon v4\n"
+			 "pmu counts: yes\n"
+			 "profile source: tick 100hz (profile.source=tick; source=pmu takes pmu/nmi intel fixed-ctr1 for one run)\n");
+}
+END_TEST
+
 START_TEST(test_lscpu_counter_claimed_but_dead)
 {
 	fake_pmu_set_dead("amd core-ext counters", "counter did not move in 10 us");
@@ -432,6 +517,10 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_profile_options_out_of_range_rejected);
 	tcase_add_test(tc, test_profile_options_junk_rejected);
 	tcase_add_test(tc, test_profile_tick_refuses_other_rate);
+	tcase_add_test(tc, test_profile_source_pmu_without_counter_refused);
+	tcase_add_test(tc, test_profile_source_junk_rejected);
+	tcase_add_test(tc, test_profile_source_tick_beside_a_counter);
+	tcase_add_test(tc, test_profile_source_pmu_beside_boot_tick);
 	tcase_add_test(tc, test_profile_show_and_stop_without_session);
 	tcase_add_test(tc, test_profile_start_refused_unauthenticated);
 	tcase_add_test(tc, test_profile_session_start_stop_show);
@@ -454,6 +543,7 @@ static Suite *profile_cmd_suite(void)
 	tc = tcase_create("lscpu");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_lscpu_counter_that_counts);
+	tcase_add_test(tc, test_lscpu_counter_that_counts_under_boot_tick);
 	tcase_add_test(tc, test_lscpu_counter_claimed_but_dead);
 	tcase_add_test(tc, test_lscpu_nothing_claimed);
 	tcase_add_test(tc, test_lscpu_rejects_arguments);

@@ -794,7 +794,7 @@ START_TEST(test_depth_sizes_records)
 	use_tick();
 	pt_boot_cpus(1);
 	for (unsigned k = 0; k < 3; k++) {
-		struct prof_options opt = { depths[k], 100, PROF_PID_ALL };
+		struct prof_options opt = { depths[k], 100, PROF_PID_ALL, PROF_RUN_BOOT };
 		const struct prof_data *d;
 
 		deep_stack(&tf, 40);
@@ -817,6 +817,32 @@ START_TEST(test_depth_sizes_records)
 		ck_assert_uint_eq(d->fold.chains[0].ncallers, depths[k] - 1);
 		prof_end();
 	}
+}
+END_TEST
+
+/* A CPU that never acknowledged the last stop may still be inside a
+ * sample at the last depth: the depth (and the ring's layout) stays
+ * until it has; the same depth may start. */
+START_TEST(test_depth_cannot_change_under_a_cpu_still_sampling)
+{
+	struct prof_options deeper = { 16, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options same = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+
+	use_tick();
+	pt_boot_cpus(2);
+	start_open(2);
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);	/* cpu 1 never answers this stop */
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	prof_end();
+
+	ck_assert_int_eq(prof_start_with(&deeper), -EAGAIN);
+	ck_assert_int_eq(prof_start_with(&same), 0);
+	stop_and_settle(2);
+	prof_end();
+	/* Every CPU has acknowledged: now it may. */
+	ck_assert_int_eq(prof_start_with(&deeper), 0);
+	prof_end();
 }
 END_TEST
 
@@ -891,7 +917,7 @@ END_TEST
 /* hz= sets the counter's period: events per second / hz. */
 START_TEST(test_hz_sets_counter_period)
 {
-	struct prof_options opt = { 8, 250, PROF_PID_ALL };
+	struct prof_options opt = { 8, 250, PROF_PID_ALL, PROF_RUN_BOOT };
 
 	fake_pmu_set_counting(3000000000ull, "pmu/fake cycles");
 	pt_boot_cpus(1);
@@ -1165,6 +1191,7 @@ static Suite *profiler_suite(void)
 
 	tc = tcase_create("lasting");
 	tcase_add_test(tc, test_depth_sizes_records);
+	tcase_add_test(tc, test_depth_cannot_change_under_a_cpu_still_sampling);
 	tcase_add_test(tc, test_drain_keeps_ring_from_filling);
 	tcase_add_test(tc, test_fold_table_full_counts_other);
 	tcase_add_test(tc, test_hz_sets_counter_period);

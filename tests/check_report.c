@@ -256,6 +256,43 @@ START_TEST(test_report_empty_when_no_cpu_answered)
 }
 END_TEST
 
+/* A window shorter than one period: no CPU need have sampled, and the
+ * report does not call the CPUs idle or the task asleep. */
+START_TEST(test_report_empty_window_shorter_than_a_period)
+{
+	struct prof_segment seg = { 0, recs, 0, 0 };
+	struct prof_report_in in = {
+		.window_ns = 700000ull,
+		.source = "pmu/nmi intel fixed-ctr1",
+		.counter = true,
+		.pid = PROF_PID_ALL,
+		.chains = 8,
+		.hz = 1000,
+		.segs = &seg,
+		.nsegs = 1,
+	};
+	struct out_buf ob;
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_report_print(&ob.out, &in), 0);
+	ck_assert(pt_golden_equal("empty_short_window.txt", text));
+	/* A whole period, and still nothing: the counter's idle CPUs. */
+	in.window_ns = 1000000ull;
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_report_print(&ob.out, &in), 0);
+	ck_assert_ptr_nonnull(strstr(text, "every CPU was idle the whole window\n"));
+	/* The tick's 10 ms period, a task's filter. */
+	in.window_ns = 3000000ull;
+	in.hz = 100;
+	in.pid = 12;
+	in.source = "tick 100hz";
+	in.counter = false;
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_report_print(&ob.out, &in), 0);
+	ck_assert_ptr_nonnull(strstr(text, "no samples: the window was shorter than one sampling period (10000 us at 100 Hz per cpu)\n"));
+}
+END_TEST
+
 START_TEST(test_fold_leaf_spans_offsets)
 {
 	struct fold f;
@@ -495,6 +532,7 @@ static Suite *report_suite(void)
 	tcase_add_test(tc, test_report_host_frames_fold_into_one);
 	tcase_add_test(tc, test_report_names_unarmed_missing_and_counter_errors);
 	tcase_add_test(tc, test_report_empty_pid_filter);
+	tcase_add_test(tc, test_report_empty_window_shorter_than_a_period);
 	tcase_add_test(tc, test_report_empty_when_no_cpu_answered);
 	tcase_add_test(tc, test_fold_leaf_spans_offsets);
 	tcase_add_test(tc, test_fold_grows_past_initial_table);

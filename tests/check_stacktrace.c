@@ -384,6 +384,147 @@ START_TEST(test_frame0_max_two_keeps_immediate_caller)
 }
 END_TEST
 
+/* --- crossing an interrupt ---------------------------------------------- */
+
+extern const char kpt_isr_ret[], kpt_handler_body[];
+
+/* A sample taken while an interrupt's handler runs, built as
+ * tests/stack_fixture.S's kpt_isr_entry would leave the stack:
+ *   the interrupted state of states[@i] (outer -> caller -> frame 0);
+ *   below it, at stk[TF], the trap frame the entry saved of it;
+ *   below that, at stk[HANDLER], kpt_handler's frame record, made with
+ *     %rbp = the frame + 1, returning to kpt_isr_ret;
+ *   the sample's own trap frame: in kpt_handler's body, its record. */
+#define TF 400
+#define HANDLER 380
+
+static struct trap_frame build_interrupted(unsigned i)
+{
+	struct trap_frame inner = build_state(&states[i]), tf;
+
+	memcpy(&stk[TF], &inner, sizeof(inner));
+	put_record(HANDLER, AT(TF) + 1, (uintptr_t)kpt_isr_ret);
+	fake_trap_entry_ra = (uintptr_t)kpt_isr_ret;
+	tf.ip = (uintptr_t)kpt_handler_body;
+	tf.fp = AT(HANDLER);
+	tf.sp = AT(HANDLER);
+	tf.lr = 0;
+	return tf;
+}
+
+/* Every frame-0 state of the interrupted function: after the handler
+ * and the entry, the interrupted PC, its immediate caller by its CFA
+ * rule, and the frames above. */
+START_TEST(test_interrupt_chain_has_interrupted_pc_and_its_caller)
+{
+	const struct state *s = &states[_i];
+	struct trap_frame tf = build_interrupted((unsigned)_i);
+	uintptr_t out[8];
+	size_t n = stacktrace_from_trap(&tf, out, 8);
+
+	ck_assert_msg(n == 5, "%s: %zu frames", s->label, n);
+	ck_assert_uint_eq(out[0], (uintptr_t)kpt_handler_body);
+	ck_assert_uint_eq(out[1], (uintptr_t)kpt_isr_ret);
+	ck_assert_msg(out[2] == (uintptr_t)s->ip, "%s: interrupted pc %#lx", s->label,
+		      (unsigned long)out[2]);
+	ck_assert_msg(out[3] == (uintptr_t)kpt_caller_ret, "%s: its caller %#lx",
+		      s->label, (unsigned long)out[3]);
+	ck_assert_uint_eq(out[4], (uintptr_t)kpt_outer_ret);
+}
+END_TEST
+
+/* The interrupted PC prints among the return addresses, exactly; it is
+ * looked up as they are (at PC - 1), so one on a function's first byte
+ * would be named after the function before: kpt_leaf_ret is not. */
+START_TEST(test_interrupt_backtrace_prints_the_interrupted_leaf)
+{
+	struct trap_frame tf = build_interrupted(1);	/* kpt_leaf_ret */
+	char text[512];
+	struct out_buf ob;
+
+	out_buf_init(&ob, text, sizeof(text));
+	backtrace_print_trap(&ob.out, &tf);
+	ck_assert_str_eq(text,
+			 "at kpt_handler+0x4\n"
+			 "        <- kpt_isr_entry+0xa\n"
+			 "        <- kpt_leaf+0x5\n"
+			 "        <- kpt_caller+0x9\n"
+			 "        <- kpt_outer+0x9\n");
+}
+END_TEST
+
+/* The sample lands on the handler's first instruction, before its
+ * record: the entry's return address at [rsp] by the CFA rule, and
+ * %rbp still marked, cross the same way. */
+START_TEST(test_interrupt_at_handler_entry_crosses_by_rule)
+{
+	extern const char kpt_handler[];
+	struct trap_frame tf = build_interrupted(8);	/* kpt_leaf_sub_body */
+	uintptr_t out[8];
+
+	stk[HANDLER + 1] = (uintptr_t)kpt_isr_ret;
+	tf.ip = (uintptr_t)kpt_handler;
+	tf.sp = AT(HANDLER + 1);
+	tf.fp = AT(TF) + 1;
+	ck_assert_uint_eq(stacktrace_from_trap(&tf, out, 8), 5);
+	ck_assert_uint_eq(out[1], (uintptr_t)kpt_isr_ret);
+	ck_assert_uint_eq(out[2], (uintptr_t)kpt_leaf_sub_body);
+	ck_assert_uint_eq(out[3], (uintptr_t)kpt_caller_ret);
+	ck_assert_uint_eq(out[4], (uintptr_t)kpt_outer_ret);
+}
+END_TEST
+
+/* stacktrace_from_fp() (the panic's own backtrace) crosses too. */
+START_TEST(test_interrupt_walk_from_fp_crosses)
+{
+	struct stack_bounds b = whole_stack();
+	uintptr_t out[8];
+
+	build_interrupted(4);				/* kpt_framed_body */
+	ck_assert_uint_eq(stacktrace_from_fp(AT(HANDLER), &b, out, 8), 4);
+	ck_assert_uint_eq(out[0], (uintptr_t)kpt_isr_ret);
+	ck_assert_uint_eq(out[1], (uintptr_t)kpt_framed_body);
+	ck_assert_uint_eq(out[2], (uintptr_t)kpt_caller_ret);
+	ck_assert_uint_eq(out[3], (uintptr_t)kpt_outer_ret);
+}
+END_TEST
+
+/* Only the entry's return address with a marked frame pointer crosses;
+ * a saved frame below its record, off the stack, or a chain of
+ * crossings that never ends, stops the walk cleanly. */
+START_TEST(test_interrupt_crossing_needs_entry_and_sane_frame)
+{
+	struct trap_frame tf = build_interrupted(0);
+	uintptr_t out[16];
+
+	/* Another return address: a plain record, whose odd fp ends it. */
+	stk[HANDLER + 1] = (uintptr_t)kpt_caller_ret;
+	ck_assert_uint_eq(stacktrace_from_trap(&tf, out, 8), 2);
+	/* The entry's, with an even fp: a plain record, walked on. */
+	put_record(HANDLER, AT(CALLER), (uintptr_t)kpt_isr_ret);
+	ck_assert_uint_eq(stacktrace_from_trap(&tf, out, 8), 3);
+	ck_assert_uint_eq(out[2], (uintptr_t)kpt_outer_ret);
+	/* The saved frame below the handler's record. */
+	put_record(HANDLER, AT(HANDLER - 8) + 1, (uintptr_t)kpt_isr_ret);
+	ck_assert_uint_eq(stacktrace_from_trap(&tf, out, 8), 2);
+	/* The saved frame running off the top of the stack. */
+	put_record(HANDLER, AT(WORDS - 2) + 1, (uintptr_t)kpt_isr_ret);
+	ck_assert_uint_eq(stacktrace_from_trap(&tf, out, 8), 2);
+	/* A saved frame whose fp leads to another crossing, and so on up
+	 * the stack: at most 4 crossings, each two frames. */
+	for (unsigned k = 0; k < 8; k++) {
+		size_t rec = 100 + 40 * k, frame = rec + 4;
+		struct trap_frame t = { (uintptr_t)kpt_handler_body, AT(rec + 40), AT(rec + 2),
+					0 };
+
+		put_record(rec, AT(frame) + 1, (uintptr_t)kpt_isr_ret);
+		memcpy(&stk[frame], &t, sizeof(t));
+	}
+	tf.fp = tf.sp = AT(100);
+	ck_assert_uint_eq(stacktrace_from_trap(&tf, out, 16), 1 + 2 * 4 + 1);
+}
+END_TEST
+
 #endif /* __x86_64__ */
 
 /* arm64's rule, on any host: a constructed table whose rule keeps the
@@ -451,6 +592,12 @@ static Suite *stacktrace_suite(void)
 	tcase_add_test(tc, test_frame0_zero_return_address_stops);
 	tcase_add_test(tc, test_frame0_caller_fp_below_return_slot_stops);
 	tcase_add_test(tc, test_frame0_max_two_keeps_immediate_caller);
+	tcase_add_loop_test(tc, test_interrupt_chain_has_interrupted_pc_and_its_caller,
+			    0, (int)(sizeof(states) / sizeof(states[0])));
+	tcase_add_test(tc, test_interrupt_backtrace_prints_the_interrupted_leaf);
+	tcase_add_test(tc, test_interrupt_walk_from_fp_crosses);
+	tcase_add_test(tc, test_interrupt_at_handler_entry_crosses_by_rule);
+	tcase_add_test(tc, test_interrupt_crossing_needs_entry_and_sane_frame);
 #endif
 	tcase_add_test(tc, test_frame0_link_register_rule_uses_lr);
 	suite_add_tcase(s, tc);

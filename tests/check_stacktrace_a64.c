@@ -285,6 +285,103 @@ START_TEST(test_a64_table_is_position_dependent_at_link_address)
 }
 END_TEST
 
+/* A sample taken while an exception's handler runs, built as
+ * tests/stack_fixture_a64.S's kpa_exc_entry would leave the stack:
+ *   the interrupted state of states[@i] (outer -> caller -> frame 0);
+ *   below it, at stk[TF], the trap frame the entry saved of it;
+ *   below that, at stk[HANDLER], kpa_handler's frame record, made with
+ *     x29 = the frame + 1, returning to kpa_exc_entry+0x8;
+ *   the sample's own trap frame: in kpa_handler's body, its record. */
+#define TF 400
+#define HANDLER 380
+#define EXC_RET a64("kpa_exc_entry", 0x8)
+
+static struct trap_frame build_interrupted(unsigned i)
+{
+	struct trap_frame inner = build_state(&states[i]), tf;
+
+	memcpy(&stk[TF], &inner, sizeof(inner));
+	stk[HANDLER] = AT(TF) + 1;
+	stk[HANDLER + 1] = EXC_RET;
+	fake_trap_entry_ra = EXC_RET;
+	tf.ip = a64("kpa_handler", 0x8);
+	tf.fp = AT(HANDLER);
+	tf.sp = AT(HANDLER);
+	tf.lr = CLOBBERED;
+	return tf;
+}
+
+/* Every frame-0 state of the interrupted function: after the handler
+ * and the entry, the interrupted PC (ELR_EL1), its immediate caller by
+ * its CFA rule (x30 when it is frameless), and the frames above. */
+START_TEST(test_a64_exception_chain_has_interrupted_pc_and_its_caller)
+{
+	const struct a64_state *s = &states[_i];
+	struct trap_frame tf = build_interrupted((unsigned)_i);
+	uintptr_t out[8];
+	size_t n = stacktrace_from_trap(&tf, out, 8);
+
+	ck_assert_msg(n == 5, "%s+%#x: %zu frames", s->fn, s->off, n);
+	ck_assert_uint_eq(out[0], a64("kpa_handler", 0x8));
+	ck_assert_uint_eq(out[1], EXC_RET);
+	ck_assert_msg(out[2] == a64(s->fn, s->off), "%s+%#x: interrupted pc %#lx",
+		      s->fn, s->off, (unsigned long)out[2]);
+	ck_assert_msg(out[3] == CALLER_RET, "%s+%#x: its caller %#lx", s->fn, s->off,
+		      (unsigned long)out[3]);
+	ck_assert_uint_eq(out[4], OUTER_RET);
+}
+END_TEST
+
+START_TEST(test_a64_exception_backtrace_names_leaf_and_lr_caller)
+{
+	struct trap_frame tf = build_interrupted(1);	/* kpa_leaf+0x4 */
+
+	assert_backtrace(&tf, "at kpa_handler+0x8\n"
+			      "        <- kpa_exc_entry+0x8\n"
+			      "        <- kpa_leaf+0x4\n"
+			      "        <- kpa_caller+0xc\n"
+			      "        <- kpa_outer+0xc\n");
+}
+END_TEST
+
+/* The sample lands on the handler's first instruction, before its
+ * record: the entry's return address in x30 by the CFA rule, and x29
+ * still marked, cross the same way. */
+START_TEST(test_a64_exception_at_handler_entry_crosses_by_rule)
+{
+	struct trap_frame tf = build_interrupted(8);	/* kpa_leaf_sub+0x4 */
+	uintptr_t out[8];
+
+	tf.ip = a64("kpa_handler", 0x0);
+	tf.lr = EXC_RET;
+	tf.fp = AT(TF) + 1;
+	tf.sp = AT(HANDLER + 2);
+	ck_assert_uint_eq(stacktrace_from_trap(&tf, out, 8), 5);
+	ck_assert_uint_eq(out[1], EXC_RET);
+	ck_assert_uint_eq(out[2], a64("kpa_leaf_sub", 0x4));
+	ck_assert_uint_eq(out[3], CALLER_RET);
+	ck_assert_uint_eq(out[4], OUTER_RET);
+}
+END_TEST
+
+/* Without the mark (x29 not the frame + 1) the record is a plain one:
+ * the walk goes on through whatever words sit there, and never takes
+ * them for an interrupted state. */
+START_TEST(test_a64_exception_without_mark_is_a_plain_record)
+{
+	struct trap_frame tf = build_interrupted(1);
+	uintptr_t out[8];
+	size_t n;
+
+	stk[HANDLER] = AT(TF);
+	n = stacktrace_from_trap(&tf, out, 8);
+	ck_assert_uint_ge(n, 2);
+	ck_assert_uint_eq(out[1], EXC_RET);
+	for (size_t i = 2; i < n; i++)
+		ck_assert_uint_ne(out[i], a64("kpa_leaf", 0x4));
+}
+END_TEST
+
 static Suite *stacktrace_a64_suite(void)
 {
 	Suite *s = suite_create("stacktrace_a64");
@@ -302,6 +399,11 @@ static Suite *stacktrace_a64_suite(void)
 	tcase_add_test(tc, test_a64_saved_slot_off_stack_stops);
 	tcase_add_test(tc, test_a64_max_two_keeps_immediate_caller);
 	tcase_add_test(tc, test_a64_table_is_position_dependent_at_link_address);
+	tcase_add_loop_test(tc, test_a64_exception_chain_has_interrupted_pc_and_its_caller,
+			    0, NSTATES);
+	tcase_add_test(tc, test_a64_exception_backtrace_names_leaf_and_lr_caller);
+	tcase_add_test(tc, test_a64_exception_without_mark_is_a_plain_record);
+	tcase_add_test(tc, test_a64_exception_at_handler_entry_crosses_by_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }

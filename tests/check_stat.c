@@ -180,6 +180,36 @@ START_TEST(test_stat_cpu_that_never_opens_is_left_out)
 }
 END_TEST
 
+/* Each CPU counts from its own tick's open to its own tick's close: cpu
+ * 1 opens 5 ms after cpu 0, the window opens once it has, and after the
+ * stop cpu 0 closes at once and cpu 1 7 ms later.  "counted" covers
+ * every count: from cpu 0's open to cpu 1's close. */
+START_TEST(test_stat_counted_covers_each_cpus_window)
+{
+	memset(fake_count_value, 0, sizeof(fake_count_value));
+	ck_assert_int_eq(stat_start(), 0);
+	pt_tick(0, PT_CPU_IDLE);
+	fake_now_ns += 5000000;
+	pt_tick(1, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
+	fake_now_ns += 100000000;
+	end_counts();
+	stat_stop();
+	pt_tick(0, PT_CPU_IDLE);
+	fake_now_ns += 7000000;
+	pt_tick(1, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
+	out_buf_init(&ob, text, sizeof(text));
+	stat_report(&ob.out, STAT_CPU_ALL);
+	ck_assert(pt_golden_equal("stat_cpu_windows.txt", text));
+	/* One CPU: its own window. */
+	out_buf_init(&ob, text, sizeof(text));
+	stat_report(&ob.out, 1);
+	ck_assert_ptr_nonnull(strstr(text, "counted 107 ms\ncpu "));
+	stat_end();
+}
+END_TEST
+
 START_TEST(test_stat_and_profile_exclude_each_other)
 {
 	ck_assert_int_eq(prof_start(), 0);
@@ -221,6 +251,7 @@ static Suite *stat_suite(void)
 	tcase_add_test(tc, test_stat_absent_events_say_so_plainly);
 	tcase_add_test(tc, test_stat_zero_cycles_ipc_is_a_dash);
 	tcase_add_test(tc, test_stat_cpu_that_never_opens_is_left_out);
+	tcase_add_test(tc, test_stat_counted_covers_each_cpus_window);
 	tcase_add_test(tc, test_stat_and_profile_exclude_each_other);
 	tcase_add_test(tc, test_stat_arguments_rejected);
 	suite_add_tcase(s, tc);

@@ -192,6 +192,18 @@ uintptr_t hal_trap_fp(const struct trap_frame *tf) { return tf->fp; }
 uintptr_t hal_trap_sp(const struct trap_frame *tf) { return tf->sp; }
 uintptr_t hal_trap_lr(const struct trap_frame *tf) { return tf->lr; }
 
+/* The test's exception entry: its return address, and a frame pointer
+ * of the frame + 1, as the kernels' entries make. */
+uintptr_t fake_trap_entry_ra;
+
+const struct trap_frame *hal_trap_frame_at(uintptr_t ra, uintptr_t fp, size_t *size)
+{
+	if (!fake_trap_entry_ra || ra != fake_trap_entry_ra || (fp & 7) != 1)
+		return NULL;
+	*size = sizeof(struct trap_frame);
+	return (const struct trap_frame *)(fp - 1);
+}
+
 /* As on a kernel; a test may name foreign code. */
 const char *fake_foreign_name;
 const char *hal_trap_foreign_name(void) { return fake_foreign_name; }

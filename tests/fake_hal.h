@@ -33,6 +33,10 @@ struct fake_ctx {
 	void *stack;
 	size_t size;
 };
+/* The return address of the test's exception entry, which calls its
+ * handler with the frame pointer at the saved trap frame + 1, as the
+ * kernels' entries do (hal_trap_frame_at()); 0: none. */
+extern uintptr_t fake_trap_entry_ra;
 /* What hal_trap_foreign_name() returns (NULL, as on a kernel). */
 extern const char *fake_foreign_name;
 extern unsigned fake_switches;

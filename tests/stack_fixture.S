@@ -90,6 +90,35 @@ LABEL(kpt_leaf_sub_ret)			/* rsp + 8 */
 	.cfi_endproc
 END(kpt_leaf_sub)
 
+/* A synthetic interrupt entry, as arch/x86_64/entry.S's: the trap frame
+ * at %rsp, its handler called with %rbp = the frame + 1, so that the
+ * handler's frame record leads the walk into the interrupted state.  No
+ * call-frame information, as the kernel's entry declares none.  Return
+ * address kpt_isr_ret. */
+FUNC(kpt_isr_entry)
+	leaq	1(%rsp), %rbp
+	call	kpt_handler
+LABEL(kpt_isr_ret)
+	ret
+END(kpt_isr_entry)
+
+/* The interrupt's handler, framed: kpt_handler_body is inside its frame
+ * (rbp + 16). */
+FUNC(kpt_handler)
+	.cfi_startproc
+	pushq	%rbp
+	.cfi_def_cfa_offset 16
+	.cfi_offset %rbp, -16
+	movq	%rsp, %rbp
+	.cfi_def_cfa_register %rbp
+LABEL(kpt_handler_body)
+	nop
+	popq	%rbp
+	.cfi_def_cfa %rsp, 8
+	ret
+	.cfi_endproc
+END(kpt_handler)
+
 /* Hand-written code that declares no call-frame information. */
 FUNC(kpt_nocfi)
 	nop

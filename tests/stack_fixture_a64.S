@@ -130,6 +130,35 @@ FUNC(kpa_framed_top)
 	.cfi_endproc
 END(kpa_framed_top)
 
+/* A synthetic exception entry, as arch/arm64/entry.S's: the trap frame
+ * at sp, its handler called with x29 = the frame + 1, so that the
+ * handler's frame record leads the walk into the interrupted state.  No
+ * call-frame information, as the kernel's entry declares none.  Return
+ * address kpa_exc_entry+0x8. */
+FUNC(kpa_exc_entry)
+	add	x29, sp, #1		/* +0x0 */
+	bl	kpa_handler		/* +0x4 */
+	ret				/* +0x8 */
+END(kpa_exc_entry)
+
+/* The exception's handler, framed: +0x8 is inside its frame. */
+FUNC(kpa_handler)
+	.cfi_startproc
+	stp	x29, x30, [sp, #-16]!
+	.cfi_def_cfa_offset 16
+	.cfi_offset x29, -16
+	.cfi_offset x30, -8
+	mov	x29, sp
+	.cfi_def_cfa_register x29
+	nop				/* +0x8: fp + 16 */
+	ldp	x29, x30, [sp], #16
+	.cfi_restore x30
+	.cfi_restore x29
+	.cfi_def_cfa sp, 0
+	ret
+	.cfi_endproc
+END(kpa_handler)
+
 /* Hand-written code that declares no call-frame information. */
 FUNC(kpa_nocfi)
 	nop				/* +0x0: unknown */

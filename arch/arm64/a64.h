@@ -156,6 +156,7 @@ struct a64_machine {
 	uintptr_t uart;
 	uintptr_t fw_cfg;		/* QEMU's fw_cfg, MMIO; 0: none */
 	unsigned pmu_intid;		/* arm,armv8-pmuv3's PPI; 0: none */
+	bool pmu_edge;			/* its flags say edge-triggered */
 };
 extern struct a64_machine a64_machine;
 /* The device tree's /memreserve/ entries, one at a time. */
@@ -179,7 +180,10 @@ bool a64_mem_map_device(uint64_t addr, uint64_t size);
 /* The GIC (gic.c): priorities from one table, v2 or v3. */
 void a64_gic_init(void);		/* distributor; boot CPU */
 void a64_gic_init_cpu(void);		/* this CPU's interface */
-void a64_gic_enable_ppi(unsigned intid);	/* at its table priority */
+/* At its table priority, level- or edge-triggered. */
+void a64_gic_enable_ppi(unsigned intid, bool edge);
+/* Whether the GIC holds this CPU's PPI @intid as edge-triggered. */
+bool a64_gic_ppi_edge(unsigned intid);
 bool a64_gic_ppi_pending(unsigned intid);	/* this CPU's */
 bool a64_gic_is_nmi(unsigned intid);	/* at A64_PRIO_NMI in the table */
 unsigned a64_gic_ack(void);		/* INTID, 1020-1023 spurious */

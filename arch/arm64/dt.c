@@ -148,17 +148,21 @@ static void dt_read_cpus(void)
 	}
 }
 
-/* The PMU's interrupt: arm,armv8-pmuv3's first, a PPI (GIC binding:
- * type 1, number, flags).  None (`-cpu max,pmu=off`): no pseudo-NMI. */
+static unsigned dt_gic_intid(int node, bool *edge);
+
+/* The PMU's interrupt: arm,armv8-pmuv3's, a PPI (GIC binding: type 1,
+ * number, flags), and its trigger from the flags, which gic.c programs.
+ * None (`-cpu max,pmu=off`): no pseudo-NMI. */
 static void dt_read_pmu(void)
 {
 	int n = fdt_find_compatible(&dt, -1, "arm,armv8-pmuv3");
-	uint32_t len;
-	const uint8_t *irq = n >= 0 ? fdt_prop(&dt, n, "interrupts", &len) : NULL;
+	bool edge = false;
+	unsigned intid = n >= 0 ? dt_gic_intid(n, &edge) : 0;
 
-	if (!irq || len < 12 || fdt_be32(irq) != 1 || fdt_be32(irq + 4) > 15)
+	if (intid < 16 || intid > 31)
 		return;
-	a64_machine.pmu_intid = 16 + fdt_be32(irq + 4);
+	a64_machine.pmu_intid = intid;
+	a64_machine.pmu_edge = edge;
 }
 
 static void dt_read_psci(void)

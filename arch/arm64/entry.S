@@ -107,7 +107,14 @@ a64_exc_common:
 	mrs x2, ICC_PMR_EL1
 3:	str x2, [sp, #A64_TF_PMR]
 	mov x0, sp
+	/* The handler's frame record then holds the frame's address + 1
+	 * and a64_exc_dispatch_ret: a stack walk knows it has reached an
+	 * exception and goes on from the interrupted state
+	 * (hal_trap_frame_at()).  x29 comes back from the frame. */
+	add x29, sp, #1
 	bl a64_trap_dispatch
+	.globl a64_exc_dispatch_ret
+a64_exc_dispatch_ret:
 	msr daifset, #2			/* ELR/SPSR are live from here */
 	IRQ_BY_PMR x1, w1
 	cbz w1, 4f

@@ -48,6 +48,8 @@
 #define GICR_ISENABLER0		(GICR_SGI + 0x0100)
 #define GICR_ISPENDR0		(GICR_SGI + 0x0200)
 #define GICR_IPRIORITYR		(GICR_SGI + 0x0400)
+#define GICR_ICFGR1		(GICR_SGI + 0x0c04)	/* the PPIs' triggers */
+#define GICR_ICENABLER0		(GICR_SGI + 0x0180)
 #define GICR_WAKER_SLEEP	(1u << 1)
 #define GICR_WAKER_ASLEEP	(1u << 2)
 #define GICR_TYPER_LAST		(1u << 4)
@@ -239,21 +241,45 @@ void a64_gic_init_cpu(void)
 		gic_init_cpu_v2();
 }
 
-/* A PPI of this CPU (banked: each CPU's redistributor on v3, the
- * distributor's per-CPU bank on v2), at its priority from the table. */
-void a64_gic_enable_ppi(unsigned intid)
-{
-	if (gic_v3()) {
-		uintptr_t r = gicr_this[hal_cpu_id()];
+#define GICD_ICFGR		0x0c00
 
-		if (!r)
-			return;
-		gic_set_prio(r + GICR_IPRIORITYR, intid, gic_prio_of(intid));
-		mmio_write32(r + GICR_ISENABLER0, 1u << intid);
-	} else {
-		gic_set_prio(a64_machine.gicd + GICD_IPRIORITYR, intid, gic_prio_of(intid));
-		mmio_write32(a64_machine.gicd + GICD_ISENABLER, 1u << intid);
-	}
+/* This CPU's PPI trigger register (ICFGR1: two bits per PPI, the upper
+ * one set for edge): the redistributor's on v3, the distributor's
+ * per-CPU bank on v2. */
+static uintptr_t gic_ppi_cfg(void)
+{
+	if (!gic_v3())
+		return a64_machine.gicd + GICD_ICFGR + 4;
+	return gicr_this[hal_cpu_id()] ? gicr_this[hal_cpu_id()] + GICR_ICFGR1 : 0;
+}
+
+/* A PPI of this CPU (banked: each CPU's redistributor on v3, the
+ * distributor's per-CPU bank on v2): disabled, its trigger as the
+ * device tree says (whether a PPI's is programmable is the
+ * implementation's choice; QEMU's is), its priority from the table,
+ * then enabled. */
+void a64_gic_enable_ppi(unsigned intid, bool edge)
+{
+	uintptr_t base = gic_v3() ? gicr_this[hal_cpu_id()] : a64_machine.gicd;
+	uintptr_t cfg = gic_ppi_cfg();
+	uint32_t bit = 2u << ((intid - 16) * 2);
+
+	if (!base || intid < 16 || intid > 31)
+		return;
+	mmio_write32(base + (gic_v3() ? GICR_ICENABLER0 : GICD_ICENABLER), 1u << intid);
+	mmio_write32(cfg, edge ? mmio_read32(cfg) | bit : mmio_read32(cfg) & ~bit);
+	gic_set_prio(base + (gic_v3() ? GICR_IPRIORITYR : GICD_IPRIORITYR), intid,
+		     gic_prio_of(intid));
+	mmio_write32(base + (gic_v3() ? GICR_ISENABLER0 : GICD_ISENABLER), 1u << intid);
+}
+
+bool a64_gic_ppi_edge(unsigned intid)
+{
+	uintptr_t cfg = gic_ppi_cfg();
+
+	if (!cfg || intid < 16 || intid > 31)
+		return false;
+	return mmio_read32(cfg) & (2u << ((intid - 16) * 2));
 }
 
 /* Whether this CPU's PPI @intid is pending at the GIC. */
@@ -277,17 +303,29 @@ bool a64_gic_ppi_pending(unsigned intid)
  * which its EOI must give back. */
 unsigned a64_gic_ack(void)
 {
-	if (gic_v3())
-		return (unsigned)SYSREG_READ(ICC_IAR1_EL1);
-	return mmio_read32(a64_machine.gicc + GICC_IAR);
+	unsigned iar;
+
+	if (!gic_v3())
+		return mmio_read32(a64_machine.gicc + GICC_IAR);
+	iar = (unsigned)SYSREG_READ(ICC_IAR1_EL1);
+	/* As Linux's gic_read_iar_common(): the acknowledge completes
+	 * before the handler reads the state of the device that raised it
+	 * (a system register read is not ordered with memory accesses). */
+	dsb_sy();
+	return iar;
 }
 
 void a64_gic_eoi(unsigned iar)
 {
-	if (gic_v3())
-		SYSREG_WRITE(ICC_EOIR1_EL1, iar);
-	else
+	if (!gic_v3()) {
 		mmio_write32(a64_machine.gicc + GICC_EOIR, iar);
+		return;
+	}
+	SYSREG_WRITE(ICC_EOIR1_EL1, iar);
+	/* As Linux's gic_eoi_irq(): the priority drop takes effect before
+	 * what follows -- the tick goes on to switch tasks and unmask, and
+	 * an interrupt of this priority must be taken from then on. */
+	isb();
 }
 
 /* To every CPU but this one. */
@@ -308,7 +346,6 @@ void a64_gic_send_sgi_others(unsigned intid)
  * this CPU (v3: our affinity in GICD_IROUTER; v2: GICD_ITARGETSR0-7 read
  * back this CPU's own target bit), then enabled.  A line the distributor
  * does not have is left alone. */
-#define GICD_ICFGR		0x0c00
 void a64_gic_enable_spi(unsigned intid, bool edge)
 {
 	uintptr_t d = a64_machine.gicd;

@@ -28,6 +28,7 @@
 #define PMCR_C			(1u << 2)	/* reset the cycle counter */
 #define PMCR_D			(1u << 3)	/* count every 64th cycle */
 #define PMCR_LC			(1u << 6)	/* cycle counter overflows at 64 bits */
+#define PMCR_LP			(1u << 7)	/* event counters 64 bits (PMUv3p5) */
 #define PMCR_N(v)		(((v) >> 11) & 0x1f)
 #define PMU_CYCLE		(1u << 31)	/* the cycle counter's bit everywhere */
 #define PMU_EVENT0		(1u << 0)	/* event counter 0 */
@@ -37,6 +38,8 @@
 #define PMU_FILTER_EL1		(1u << 30)
 #define EVENT_INST_RETIRED	0x08
 #define PMCEID0_INST_RETIRED	(1u << EVENT_INST_RETIRED)
+/* ID_AA64DFR0_EL1.PMUVer of PMUv3p5, the first with PMCR_EL0.LP. */
+#define PMUVER_V3P5		6
 
 #define PROBE_SPIN_US		10	/* a live counter moves at once */
 #define RATE_WINDOW_US		2000	/* cycles against CNTVCT_EL0 */
@@ -53,6 +56,8 @@ struct a64_pmu_cpu {
 	bool running;			/* armed, overflow interrupt on */
 	bool disarming;			/* disarm waits for the PPI to drop */
 	bool counting, count_insn;	/* `stat` holds the counters */
+	bool insn_long;			/* PMEVCNTR0_EL0 is 64 bits (PMCR.LP) */
+	uint64_t insn_wraps;		/* else: its overflows, each one 2^32 */
 	uint64_t period;
 	uint64_t throttled;		/* doubled period since arming, or 0 */
 	unsigned win_n;			/* the throttle's 64-sample window */
@@ -101,6 +106,14 @@ static bool pmu_claims(void)
 	return v && v != 0xf;
 }
 
+/* Whether this CPU's event counters can be 64 bits wide. */
+static bool pmu_has_long_events(void)
+{
+	unsigned v = pmu_version();
+
+	return v >= PMUVER_V3P5 && v != 0xf;
+}
+
 static uint64_t pmu_cycle_read(void)
 {
 	return A64_SYSREG_READ(pmccntr_el0);
@@ -111,14 +124,22 @@ static void pmu_cycle_write(uint64_t v)
 	A64_SYSREG_WRITE(pmccntr_el0, v);
 }
 
+/* As Linux's armv8pmu_enable_counter(): the isb makes the counter's
+ * configuration (its type, count, PMCR) visible before it starts. */
 static void pmu_enable(uint32_t bits)
 {
+	isb();
 	A64_SYSREG_WRITE(pmcntenset_el0, bits);
 }
 
+/* As Linux's armv8pmu_disable_counter(): the isb makes the stop take
+ * effect before anything after it reads the counter as stopped or
+ * reconfigures it (a count written to a counter still running would
+ * move on at once). */
 static void pmu_disable(uint32_t bits)
 {
 	A64_SYSREG_WRITE(pmcntenclr_el0, bits);
+	isb();
 }
 
 static void pmu_irq_enable(uint32_t bits)
@@ -195,10 +216,8 @@ static uint64_t pmu_measure_rate(void)
 		t1 = pmu_ticks();
 	while (t1 - t0 < us_to_ticks(RATE_WINDOW_US));
 	c1 = pmu_cycle_read();
-	if (!was_on) {
+	if (!was_on)
 		pmu_disable(PMU_CYCLE);
-		isb();
-	}
 	hal_irq_restore(flags);
 	return (c1 - c0) * hal_cycles_per_sec() / (t1 - t0);
 }
@@ -240,7 +259,7 @@ static void pmu_probe_self(struct a64_pmu_cpu *pc)
 	pmu_overflow_clear(~0u);
 	isb();
 	if (pc->verdict == V_COUNTS)
-		a64_gic_enable_ppi(a64_machine.pmu_intid);
+		a64_gic_enable_ppi(a64_machine.pmu_intid, a64_machine.pmu_edge);
 	hal_irq_restore(flags);
 }
 
@@ -318,7 +337,6 @@ int hal_pmu_disarm(void)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&pc->running, false, __ATOMIC_RELAXED);
 	pmu_disable(PMU_CYCLE);
-	isb();
 	/* An overflow taken up to here is still claimed (and late); the
 	 * clear, then the interrupt off, drop the line. */
 	pmu_overflow_clear(PMU_CYCLE);
@@ -417,6 +435,8 @@ static void pmu_throttle_account(struct a64_pmu_cpu *pc, uint64_t cost, uint64_t
 	pc->win_start = now;
 }
 
+static bool pmu_count_irq(struct a64_pmu_cpu *pc);
+
 /* The PMU's interrupt, DAIF.I set (trap.c; the EOI follows).  Never a
  * panic: an interrupt without an overflow (a disarm's race, a line that
  * dropped late) is counted, apart from one that came with nothing
@@ -426,6 +446,8 @@ void a64_pmu_irq(struct trap_frame *tf)
 	struct a64_pmu_cpu *pc = pmu_self();
 	uint64_t t0 = pmu_ticks(), t1;
 
+	if (pmu_count_irq(pc))
+		return;
 	if (kernel_nmi(tf)) {
 		t1 = pmu_ticks();
 		pc->claimed++;
@@ -453,9 +475,16 @@ static void pmu_lscpu_gic(struct out *o)
 	else
 		out_printf(o, "gic: %s, interrupts off by daif.i (the pmu overflow is a plain irq)\n",
 			   a64_gic_name());
-	if (a64_machine.pmu_intid)
+	if (a64_machine.pmu_intid) {
 		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
 			   A64_PRIO_NMI, a64_machine.pmu_intid, A64_SGI_STOP, A64_PRIO_IRQ);
+		/* What the device tree asked for, and what this CPU's GIC
+		 * bank holds once the probe enabled it. */
+		out_printf(o, "pmu interrupt: %s-triggered by the device tree; this cpu's gic: %s\n",
+			   a64_machine.pmu_edge ? "edge" : "level",
+			   pmu_self()->verdict != V_COUNTS ? "not enabled"
+			   : a64_gic_ppi_edge(a64_machine.pmu_intid) ? "edge" : "level");
+	}
 	else
 		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
 			   A64_PRIO_NMI, A64_SGI_STOP, A64_PRIO_IRQ);
@@ -503,23 +532,104 @@ void hal_pmu_lscpu(struct out *o)
 		out_printf(o, "pmu: pmccntr_el0 at %llu cycles/s (against cntvct_el0), period %llu at %d samples/s\n",
 			   (unsigned long long)a64_pmu_rate,
 			   (unsigned long long)(a64_pmu_rate / PROF_COUNTER_HZ), PROF_COUNTER_HZ);
+	if (pmu_claims())
+		out_printf(o, "stat: instructions on pmevcntr0_el0, %s\n",
+			   pmu_has_long_events() ? "64 bits (pmuv3p5, pmcr_el0.lp)"
+						 : "32 bits, its overflows counted");
 	if (n > HAL_MAX_CPUS)
 		n = HAL_MAX_CPUS;
 	for (unsigned cpu = 0; cpu < n; cpu++)
 		pmu_lscpu_cpu(o, cpu);
 }
 
-/* ---- counting (`stat`): CPU_CYCLES on the cycle counter, INST_RETIRED
- * on event counter 0 where PMCEID0_EL0 says the part counts it (QEMU
- * only under -icount) ---- */
+/* ---- counting (`stat`): CPU_CYCLES on the cycle counter, 64 bits
+ * (PMCR.LC); INST_RETIRED on event counter 0 where PMCEID0_EL0 says the
+ * part counts it (QEMU only under -icount).  An event counter is 64 bits
+ * only with PMUv3p5's PMCR.LP; before that it is 32 bits and wraps in
+ * about a second on a 4 GHz core, so its overflows are counted: the
+ * overflow raises the PMU interrupt (a64_pmu_irq), and each read folds
+ * in one it finds still pending.  Each overflow is 2^32 more. ---- */
 
 unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
 {
 	names[0] = "cycles";
 	names[1] = "instructions";
 	bits[0] = 64;
-	bits[1] = 32;		/* PMEVCNTR<n>_EL0 without PMUv3p5's LP */
+	bits[1] = 64;		/* 64-bit with LP, else 32 bits and its wraps */
 	return 2;
+}
+
+/* Event counter 0 counting INST_RETIRED from 0, at EL1: 64 bits with LP,
+ * else 32 with its overflow interrupt on.  LP is set or cleared here, as
+ * its reset value is unknown. */
+static void pmu_insn_open(struct a64_pmu_cpu *pc)
+{
+	uint64_t pmcr = A64_SYSREG_READ(pmcr_el0) & ~(uint64_t)PMCR_LP;
+
+	pc->insn_long = pmu_has_long_events();
+	pc->insn_wraps = 0;
+	A64_SYSREG_WRITE(pmcr_el0, pc->insn_long ? pmcr | PMCR_LP : pmcr);
+	A64_SYSREG_WRITE(pmevtyper0_el0, PMU_FILTER_EL1 | EVENT_INST_RETIRED);
+	A64_SYSREG_WRITE(pmevcntr0_el0, 0);
+	pmu_overflow_clear(PMU_EVENT0);
+	/* The count's width is set before the count starts. */
+	isb();
+	if (!pc->insn_long)
+		pmu_irq_enable(PMU_EVENT0);
+	pmu_enable(PMU_EVENT0);
+}
+
+/* A 32-bit count's overflow, if its flag is up: cleared, and one more
+ * 2^32 counted.  DAIF.I set (the PMU interrupt, or a read that masked
+ * it), so that nothing else folds the same overflow meanwhile. */
+static bool pmu_insn_fold(struct a64_pmu_cpu *pc)
+{
+	if (!(A64_SYSREG_READ(pmovsset_el0) & PMU_EVENT0))
+		return false;
+	pmu_overflow_clear(PMU_EVENT0);
+	/* The flag is down before the next read of it (the read loop) or
+	 * the EOI (the interrupt: a level line still up would fire again). */
+	isb();
+	pc->insn_wraps++;
+	return true;
+}
+
+/* The 64-bit instruction count.  A 32-bit counter is read, then its
+ * overflow flag: a flag still down means no wrap had happened by the
+ * count read, so the wraps counted so far go with it; a flag up is
+ * folded and the count read again.  DAIF.I is held across, as the PMU
+ * interrupt (a pseudo-NMI, which the tick's "interrupts off" passes)
+ * folds the same flag. */
+static uint64_t pmu_insn_read(struct a64_pmu_cpu *pc)
+{
+	bool was_masked = a64_daif() & A64_DAIF_I;
+	uint64_t lo;
+
+	if (pc->insn_long)
+		return A64_SYSREG_READ(pmevcntr0_el0);
+	a64_daif_mask_irq();
+	do {
+		lo = A64_SYSREG_READ(pmevcntr0_el0) & 0xffffffffu;
+		/* System register reads are not ordered among themselves:
+		 * the count is read before its overflow flag is. */
+		isb();
+	} while (pmu_insn_fold(pc));
+	if (!was_masked)
+		a64_daif_unmask_irq();
+	return pc->insn_wraps << 32 | lo;
+}
+
+/* From a64_pmu_irq: the PMU interrupt while `stat` counts with a 32-bit
+ * event counter is that counter's overflow (the profiler is never armed
+ * then: they share the counters).  True when it was `stat`'s; one whose
+ * flag a read folded already is dropped here too. */
+static bool pmu_count_irq(struct a64_pmu_cpu *pc)
+{
+	if (!__atomic_load_n(&pc->counting, __ATOMIC_RELAXED) || !pc->count_insn ||
+	    pc->insn_long)
+		return false;
+	pmu_insn_fold(pc);
+	return true;
 }
 
 void hal_pmu_count_open(bool open[])
@@ -534,12 +644,12 @@ void hal_pmu_count_open(bool open[])
 	pmu_enable(PMU_CYCLE);
 	pc->count_insn = PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
 			 (A64_SYSREG_READ(pmceid0_el0) & PMCEID0_INST_RETIRED);
-	if (pc->count_insn) {
-		A64_SYSREG_WRITE(pmevtyper0_el0, PMU_FILTER_EL1 | EVENT_INST_RETIRED);
-		pmu_enable(PMU_EVENT0);
-	}
+	/* Counting before the overflow interrupt can come: it is ours. */
+	__atomic_store_n(&pc->counting, true, __ATOMIC_RELAXED);
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (pc->count_insn)
+		pmu_insn_open(pc);
 	isb();
-	pc->counting = true;
 	open[0] = true;
 	open[1] = pc->count_insn;
 }
@@ -554,9 +664,11 @@ void hal_pmu_count_read(uint64_t values[])
 	isb();
 	values[0] = pmu_cycle_read();
 	if (pc->count_insn)
-		values[1] = A64_SYSREG_READ(pmevcntr0_el0) & 0xffffffffu;
+		values[1] = pmu_insn_read(pc);
 }
 
+/* Stopped, then the interrupt off and the flag cleared, and only then
+ * no longer `stat`'s: an overflow taken meanwhile is still folded. */
 void hal_pmu_count_close(void)
 {
 	struct a64_pmu_cpu *pc = pmu_self();
@@ -564,7 +676,10 @@ void hal_pmu_count_close(void)
 	if (!pc->counting)
 		return;
 	pmu_disable(PMU_CYCLE | (pc->count_insn ? PMU_EVENT0 : 0));
+	pmu_irq_disable(PMU_EVENT0);
+	pmu_overflow_clear(PMU_EVENT0);
 	isb();
-	pc->counting = false;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&pc->counting, false, __ATOMIC_RELAXED);
 	pc->count_insn = false;
 }

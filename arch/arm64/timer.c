@@ -29,7 +29,8 @@ static uint64_t counter(void)
 
 void a64_timer_start_cpu(void)
 {
-	a64_gic_enable_ppi(A64_PPI_VTIMER);
+	/* The generic timer's output is a level (the architecture). */
+	a64_gic_enable_ppi(A64_PPI_VTIMER, false);
 	A64_SYSREG_WRITE(cntv_cval_el0, counter() + timer_period);
 	A64_SYSREG_WRITE(cntv_ctl_el0, CNTV_CTL_ENABLE);
 	isb();

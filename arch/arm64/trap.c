@@ -229,6 +229,18 @@ uintptr_t hal_trap_lr(const struct trap_frame *tf)
 	return tf->x[30];
 }
 
+/* The return address after entry.S's call of a64_trap_dispatch. */
+extern const char a64_exc_dispatch_ret[];
+
+/* entry.S calls the handler with x29 = the frame + 1. */
+const struct trap_frame *hal_trap_frame_at(uintptr_t ra, uintptr_t fp, size_t *size)
+{
+	if (ra != (uintptr_t)a64_exc_dispatch_ret || (fp & 15) != 1)
+		return NULL;
+	*size = sizeof(struct trap_frame);
+	return (const struct trap_frame *)(fp - 1);
+}
+
 /* Nothing runs outside the image: such an address prints as it is. */
 const char *hal_trap_foreign_name(void)
 {

@@ -47,7 +47,14 @@ x86_isr_common:
 	pushq %r15
 	cld
 	movq %rsp, %rdi		/* 176 bytes pushed: %rsp is 16-aligned */
+	/* The handler's frame record then holds the frame's address + 1
+	 * and x86_isr_dispatch_ret: a stack walk knows it has reached an
+	 * interrupt and goes on from the interrupted state
+	 * (hal_trap_frame_at()).  %rbp comes back from the frame. */
+	leaq 1(%rsp), %rbp
 	call x86_trap_dispatch
+	.globl x86_isr_dispatch_ret
+x86_isr_dispatch_ret:
 	popq %r15
 	popq %r14
 	popq %r13

@@ -234,14 +234,26 @@ uintptr_t hal_trap_lr(const struct trap_frame *tf)
 	return 0;
 }
 
-/* Interrupts run on the interrupted task's stack: there is no separate
- * interrupt stack to walk. */
+/* The return address after entry.S's call of x86_trap_dispatch. */
+extern const char x86_isr_dispatch_ret[];
+
+/* entry.S calls the handler with %rbp = the frame + 1. */
+const struct trap_frame *hal_trap_frame_at(uintptr_t ra, uintptr_t fp, size_t *size)
+{
+	if (ra != (uintptr_t)x86_isr_dispatch_ret || (fp & 15) != 1)
+		return NULL;
+	*size = sizeof(struct trap_frame);
+	return (const struct trap_frame *)(fp - 1);
+}
+
 /* Nothing runs outside the image: such an address prints as it is. */
 const char *hal_trap_foreign_name(void)
 {
 	return NULL;
 }
 
+/* Interrupts run on the interrupted task's stack: there is no separate
+ * interrupt stack to walk. */
 void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
 {
 	*lo = 0;

@@ -284,10 +284,25 @@ static int prof_key_source(const char *value, size_t len, struct out *err)
 CMDLINE_KEY(prof_key_source_entry, .name = "profile.source", .set = prof_key_source,
 	    .help = "auto|pmu|tick  what profile samples on (default auto)");
 
+bool prof_counter_counts(const struct hal_pmu_info *info)
+{
+	return info->counts && info->events_per_sec >= PROF_COUNTER_HZ &&
+	       info->source[0];
+}
+
 bool prof_counter_usable(const struct hal_pmu_info *info)
 {
-	return prof_source_asked != PROF_SOURCE_TICK && info->counts &&
-	       info->events_per_sec >= PROF_COUNTER_HZ && info->source[0];
+	return prof_source_asked != PROF_SOURCE_TICK && prof_counter_counts(info);
+}
+
+bool prof_run_uses_counter(const struct hal_pmu_info *info,
+			   enum prof_run_source source)
+{
+	if (source == PROF_RUN_TICK)
+		return false;
+	if (source == PROF_RUN_PMU)
+		return prof_counter_counts(info);
+	return prof_counter_usable(info);
 }
 
 bool prof_counter_required_but_absent(const struct hal_pmu_info *info)
@@ -386,9 +401,25 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 
 int prof_start(void)
 {
-	struct prof_options opt = { PROF_DEPTH_DEFAULT, PROF_COUNTER_HZ, PROF_PID_ALL };
+	struct prof_options opt = { PROF_DEPTH_DEFAULT, PROF_COUNTER_HZ, PROF_PID_ALL,
+				    PROF_RUN_BOOT };
 
 	return prof_start_with(&opt);
+}
+
+/* True while a CPU of the last run has not acknowledged its stop: it
+ * may still be inside a sample, writing a record of the last depth at a
+ * slot of the last ring layout, so prof_depth and prof_cap must not
+ * change under it.  The session's holder. */
+static bool prof_last_run_unsettled(void)
+{
+	unsigned stopped = __atomic_load_n(&prof_stop_gen, __ATOMIC_ACQUIRE);
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if (prof_cpus[cpu].ring &&
+		    __atomic_load_n(&prof_cpus[cpu].ack, __ATOMIC_ACQUIRE) != stopped)
+			return true;
+	return false;
 }
 
 int prof_start_with(const struct prof_options *opt)
@@ -405,6 +436,16 @@ int prof_start_with(const struct prof_options *opt)
 	prof_probe_locked();
 	spin_unlock_irqrestore(&prof_lock, flags);
 
+	if (opt->source == PROF_RUN_PMU && !prof_counter_counts(info)) {
+		prof_release();
+		return -ENODEV;
+	}
+	if (depth < PROF_DEPTH_MIN || depth > PROF_MAX_FRAMES)
+		depth = PROF_DEPTH_DEFAULT;
+	if (depth != prof_depth && prof_last_run_unsettled()) {
+		prof_release();
+		return -EAGAIN;
+	}
 	if (prof_alloc_buffers() < 0) {
 		prof_release();
 		return -ENOMEM;
@@ -413,11 +454,9 @@ int prof_start_with(const struct prof_options *opt)
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
 		if (prof_cpus[cpu].ring)
 			run_cpus |= 1u << cpu;
-	if (depth < PROF_DEPTH_MIN || depth > PROF_MAX_FRAMES)
-		depth = PROF_DEPTH_DEFAULT;
 	if (hz < PROF_HZ_MIN || hz > PROF_HZ_MAX)
 		hz = PROF_COUNTER_HZ;
-	prof_use_counter = prof_counter_usable(info);
+	prof_use_counter = prof_run_uses_counter(info, opt->source);
 	prof_period = prof_use_counter ? info->events_per_sec / hz : 0;
 	run_hz = prof_use_counter ? hz : hal_timer_hz();
 	/* A drain of the last run may still be reading the rings at their
@@ -425,8 +464,8 @@ int prof_start_with(const struct prof_options *opt)
 	prof_drain_wait_claim();
 	prof_depth = depth;
 	prof_cap = PROF_RING_WORDS / (1 + depth);
-	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid },
-			    prof_source_name(info)) < 0) {
+	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source },
+			    prof_use_counter ? info->source : hal_timer_tick_source()) < 0) {
 		data_gen = 0;
 		prof_drain_release();
 		prof_release();

@@ -93,8 +93,13 @@ bool prof_nmi(struct trap_frame *tf);
  * cached answer.  Task context. */
 const struct hal_pmu_info *prof_pmu_info(void);
 
-/* True when @info describes a counter the profiler samples with: it was
- * proven to count and its rate is known. */
+/* True when @info describes a counter the profiler can sample with: it
+ * was proven to count and its rate is known, whatever source the boot
+ * asked for. */
+bool prof_counter_counts(const struct hal_pmu_info *info);
+
+/* True when the profiler samples with @info's counter when a run asks
+ * for nothing else: it counts, and the boot did not ask for the tick. */
 bool prof_counter_usable(const struct hal_pmu_info *info);
 
 /* The source the boot asked for (profile.source=, ksim --source): "auto"
@@ -111,19 +116,34 @@ bool prof_counter_required_but_absent(const struct hal_pmu_info *info);
  * the tick (hal_timer_tick_source()). */
 const char *prof_source_name(const struct hal_pmu_info *info);
 
+/* The source one run asks for (`profile ... source=`): what the boot
+ * chose (profile.source=), the counter, or the tick. */
+enum prof_run_source { PROF_RUN_BOOT, PROF_RUN_PMU, PROF_RUN_TICK };
+
+/* True when a run asking for @source samples with @info's counter.
+ * PROF_RUN_PMU where the counter does not count is false: such a run is
+ * refused (prof_start_with() returns -ENODEV). */
+bool prof_run_uses_counter(const struct hal_pmu_info *info,
+			   enum prof_run_source source);
+
 /* What a session samples with: frames per sample and samples per second
  * per CPU (the counter's rate; with the tick as the source it is the
- * tick's own rate whatever is asked). */
+ * tick's own rate whatever is asked), and the source. */
 struct prof_options {
 	unsigned depth;		/* PROF_DEPTH_MIN..PROF_MAX_FRAMES */
 	unsigned hz;		/* PROF_HZ_MIN..PROF_HZ_MAX */
 	int pid;		/* the views' task, or PROF_PID_ALL */
+	enum prof_run_source source;	/* 0: the boot's choice */
 };
 
 /* Begin a session: run the probe if it has not run, allocate the per-CPU
  * rings the first time (never freed) and the session's fold table, and
  * publish a new run generation.  Returns 0, -EBUSY when another session
- * holds the profiler, or -ENOMEM.  Task context. */
+ * holds the profiler, -ENODEV when it asks for the counter
+ * (PROF_RUN_PMU) and the counter does not count, -EAGAIN when it asks
+ * for another depth while a CPU of the last run has not acknowledged its
+ * stop (it may still be writing a sample at the last depth), or
+ * -ENOMEM.  Task context. */
 int prof_start_with(const struct prof_options *opt);
 /* The same with the defaults: depth 8, 1000 Hz. */
 int prof_start(void);

@@ -96,9 +96,17 @@ static void report_chain(struct out *o, const struct fold_chain *c,
 	}
 }
 
+/* Why a report holds no sample.  A window shorter than one sampling
+ * period says nothing of idle CPUs or sleeping tasks: none need have
+ * sampled in it. */
 static void report_empty(struct out *o, const struct prof_data *in, int pid)
 {
-	if (pid != PROF_PID_ALL)
+	uint64_t period_us = in->hz ? 1000000u / in->hz : 0;
+
+	if (period_us && in->window_ns < period_us * 1000)
+		out_printf(o, "no samples: the window was shorter than one sampling period (%llu us at %u Hz per cpu)\n",
+			   (unsigned long long)period_us, in->hz);
+	else if (pid != PROF_PID_ALL)
 		out_printf(o, "no samples of pid %d: the task may have slept the whole window\n",
 			   pid);
 	else if (in->counter)
@@ -256,6 +264,7 @@ int prof_report_print(struct out *o, const struct prof_report_in *in)
 	d.arm_wait_ns = in->arm_wait_ns;
 	d.errors = in->errors;
 	d.throttled_hz = in->throttled_hz;
+	d.hz = in->hz;
 	d.pid = PROF_PID_ALL;
 	for (size_t s = 0; s < in->nsegs && r == 0; s++) {
 		d.dropped += in->segs[s].dropped;

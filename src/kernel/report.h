@@ -90,6 +90,7 @@ struct prof_report_in {
 	uint64_t arm_wait_ns;		/* how long the window waited for them */
 	uint64_t errors;		/* the counter failed to arm or disarm */
 	uint64_t throttled_hz;		/* the rate a throttled counter fell to, 0 if none */
+	unsigned hz;			/* samples per second per CPU; 0: unknown */
 	const struct prof_segment *segs;	/* the CPUs that did */
 	size_t nsegs;
 };

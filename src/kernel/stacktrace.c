@@ -20,15 +20,46 @@
  * AddressSanitizer build must not check them. */
 #define STACK_READER __attribute__((no_sanitize_address))
 
+/* Exceptions one walk crosses, at most: an interrupt, a pseudo-NMI or
+ * fault inside its handler, and room to spare.  Each crossing stores a
+ * frame, so max bounds the walk anyway; this bounds a forged chain that
+ * hops between stacks. */
+#define MAX_CROSSINGS 4
+
+static size_t trap_chain(const struct trap_frame *tf, uintptr_t *out, size_t max,
+			 unsigned crossings);
+
+/* An exception handler the entry called with the frame pointer marked
+ * (hal_trap_frame_at()) made the record at @fp, or is frame 0 and has
+ * none (@fp: the highest stack address read): go on from the
+ * interrupted state, as from a trap -- its PC as a frame, its caller by
+ * the CFA rule when it had no frame of its own, then its frame
+ * pointer's chain.  The saved state must lie wholly inside the stack,
+ * above @fp (the entry pushed it before it called the handler). */
+static size_t cross_exception(const struct trap_frame *tf, size_t size, uintptr_t fp,
+			      const struct stack_bounds *b, uintptr_t *out,
+			      size_t max, unsigned crossings)
+{
+	uintptr_t at = (uintptr_t)tf;
+
+	if (crossings >= MAX_CROSSINGS || at <= fp || at % WORD || at >= b->hi ||
+	    b->hi - at < size)
+		return 0;
+	return trap_chain(tf, out, max, crossings + 1);
+}
+
 /* The frame-pointer walk, with every frame required to sit strictly above
  * @prev (the highest stack address already read). */
 static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
-		      uintptr_t prev, uintptr_t *out, size_t max)
+		      uintptr_t prev, uintptr_t *out, size_t max,
+		      unsigned crossings)
 {
 	size_t n = 0;
 
 	while (n < max) {
+		const struct trap_frame *tf;
 		const uintptr_t *rec;
+		size_t size;
 
 		if (b->hi - b->lo < FRAME_RECORD || fp < b->lo ||
 		    fp > b->hi - FRAME_RECORD || fp <= prev || fp % WORD)
@@ -37,6 +68,10 @@ static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 		if (!rec[1])
 			break;
 		out[n++] = rec[1];
+		tf = hal_trap_frame_at(rec[1], rec[0], &size);
+		if (tf)
+			return n + cross_exception(tf, size, fp, b, out + n, max - n,
+						   crossings);
 		prev = fp;
 		fp = rec[0];
 	}
@@ -46,7 +81,7 @@ static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 size_t stacktrace_from_fp(uintptr_t fp, const struct stack_bounds *b,
 			  uintptr_t *out, size_t max)
 {
-	return walk_fp(fp, b, 0, out, max);
+	return walk_fp(fp, b, 0, out, max, 0);
 }
 
 bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b)
@@ -95,8 +130,10 @@ static STACK_READER uintptr_t caller_from_rule(const struct trap_frame *tf,
 	return *(const uintptr_t *)at;
 }
 
-size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
-			    size_t max)
+/* The chain of an interrupted state, the outermost trap's or one a walk
+ * crossed into (@crossings so far). */
+static size_t trap_chain(const struct trap_frame *tf, uintptr_t *out, size_t max,
+			 unsigned crossings)
 {
 	struct stack_bounds b;
 	struct sym_cfa rule;
@@ -114,10 +151,25 @@ size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
 		b.lo = sp;
 	if (n < max && sym_cfa_lookup(out[0], &rule) == SYM_CFA_SP) {
 		uintptr_t ra = caller_from_rule(tf, &rule, &b, &prev);
+		const struct trap_frame *inner;
+		size_t size;
 
 		if (!ra)
 			return n;
 		out[n++] = ra;
+		/* Frame 0 is a handler on its way in or out, its frame record
+		 * not (or no longer) made: the entry's return address and
+		 * its mark are still in the registers. */
+		inner = hal_trap_frame_at(ra, hal_trap_fp(tf), &size);
+		if (inner)
+			return n + cross_exception(inner, size, prev, &b, out + n,
+						   max - n, crossings);
 	}
-	return n + walk_fp(hal_trap_fp(tf), &b, prev, out + n, max - n);
+	return n + walk_fp(hal_trap_fp(tf), &b, prev, out + n, max - n, crossings);
+}
+
+size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
+			    size_t max)
+{
+	return trap_chain(tf, out, max, 0);
 }

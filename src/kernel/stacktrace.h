@@ -20,7 +20,10 @@ struct stack_bounds {
 /* Walk the frame-pointer chain from @fp, storing at most @max return
  * addresses.  Every frame must lie inside @b, 16 bytes at least below its
  * top, and each must sit strictly above the one before; the first that
- * does not ends the walk, as does a zero return address.  Never faults.
+ * does not ends the walk, as does a zero return address.  A record an
+ * exception handler made (hal_trap_frame_at()) is crossed: the
+ * interrupted PC is stored as the next frame, and the walk goes on from
+ * the interrupted state as stacktrace_from_trap() does.  Never faults.
  * Returns the count stored. */
 size_t stacktrace_from_fp(uintptr_t fp, const struct stack_bounds *b,
 			  uintptr_t *out, size_t max);
@@ -36,7 +39,9 @@ bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b);
  * prologue before the frame is set up, an epilogue after it is torn
  * down), the immediate caller is read where the rule says (x86: CFA - 8;
  * arm64: the link register) and the walk goes on from the interrupted fp,
- * which is still the caller's.  Any context, including the profiler's
+ * which is still the caller's.  Exceptions on the way are crossed as
+ * stacktrace_from_fp() says, each interrupted state taken the same way
+ * (at most 4 deep).  Any context, including the profiler's
  * NMI; never faults.  Returns the count stored (>= 1 when max >= 1). */
 size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
 			    size_t max);

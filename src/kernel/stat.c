@@ -305,6 +305,57 @@ static void stat_not_counted_note(struct out *o, const bool *any_counted)
 		out_puts(o, " (this machine does not count them, or they never moved)\n");
 }
 
+static uint64_t stat_ms(uint64_t ns)
+{
+	return (ns + 500000) / 1000000;
+}
+
+static bool stat_shown(unsigned c, int cpu)
+{
+	return ((stat_run_cpus >> c) & 1) && (cpu == STAT_CPU_ALL || (unsigned)cpu == c);
+}
+
+/* The time the counts below cover: each CPU counts from its own open to
+ * its own close, on its ticks, so from the first open to the last close
+ * of the CPUs shown -- not the session's window, which opens after
+ * every CPU did and closes before any does.  When the CPUs' own windows
+ * differ, their range too. */
+static void stat_counted_line(struct out *o, int cpu)
+{
+	uint64_t first = 0, last = 0, shortest = 0, longest = 0;
+	bool any = false;
+
+	for (unsigned c = 0; c < HAL_MAX_CPUS; c++) {
+		const struct stat_cpu *sc = &stat_cpus[c];
+		struct stat_cpu_result r;
+
+		if (!stat_shown(c, cpu))
+			continue;
+		stat_result(c, &r);
+		if (!r.answered)
+			continue;
+		if (!any || (int64_t)(sc->t0 - first) < 0)
+			first = sc->t0;
+		if (!any || (int64_t)(sc->t1 - last) > 0)
+			last = sc->t1;
+		if (!any || r.window_ns < shortest)
+			shortest = r.window_ns;
+		if (!any || r.window_ns > longest)
+			longest = r.window_ns;
+		any = true;
+	}
+	if (!any) {
+		out_printf(o, "counted %llu ms\n", (unsigned long long)stat_ms(stat_t1 - stat_t0));
+		return;
+	}
+	out_printf(o, "counted %llu ms", (unsigned long long)stat_ms(last - first));
+	if (stat_ms(shortest) != stat_ms(longest))
+		out_printf(o, " (each cpu's own window %llu-%llu ms)",
+			   (unsigned long long)stat_ms(shortest),
+			   (unsigned long long)stat_ms(longest));
+	out_puts(o, "\n");
+}
+
 void stat_report(struct out *o, int cpu)
 {
 	struct stat_cpu_result r, sum;
@@ -313,11 +364,10 @@ void stat_report(struct out *o, int cpu)
 	char label[8];
 
 	kmemset(&sum, 0, sizeof(sum));
-	out_printf(o, "counted %llu ms\n",
-		   (unsigned long long)((stat_t1 - stat_t0 + 500000) / 1000000));
+	stat_counted_line(o, cpu);
 	stat_header(o);
 	for (unsigned c = 0; c < HAL_MAX_CPUS; c++) {
-		if (!((stat_run_cpus >> c) & 1) || (cpu != STAT_CPU_ALL && (unsigned)cpu != c))
+		if (!stat_shown(c, cpu))
 			continue;
 		stat_result(c, &r);
 		if (!r.answered)

@@ -10,7 +10,7 @@
 
 static void lscpu_counts(struct out *o, const struct hal_pmu_info *info)
 {
-	if (prof_counter_usable(info))
+	if (prof_counter_counts(info))
 		out_puts(o, "pmu counts: yes\n");
 	else if (info->counts)
 		out_puts(o, "pmu counts: yes, at a rate the probe did not find\n");
@@ -36,6 +36,10 @@ int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
 	if (prof_counter_usable(info))
 		out_printf(sh->out, "profile source: %s, %d samples/s per cpu\n",
 			   info->source, PROF_COUNTER_HZ);
+	else if (prof_counter_counts(info))
+		/* It counts; the boot chose the tick (profile.source=tick). */
+		out_printf(sh->out, "profile source: %s (profile.source=tick; source=pmu takes %s for one run)\n",
+			   prof_source_name(info), info->source);
 	else
 		out_printf(sh->out, "profile source: %s\n", prof_source_name(info));
 	hal_pmu_lscpu(sh->out);

@@ -7,7 +7,8 @@
  *   profile stop                                  ends it, keeps its data
  *   profile show [text [chains]|folded|cpus|tasks|top [n]]
  *   option: depth=N (1-32)  hz=N (the counter: 10-10000; the tick only
- *           its own rate)  folded (first form: the folded view)
+ *           its own rate)  source=tick|pmu (this run's, beside the boot's
+ *           profile.source=)  folded (first form: the folded view)
  */
 #include <stdint.h>
 
@@ -25,8 +26,8 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [folded]"
-#define PROFILE_OPTIONS "depth=N, hz=N, folded"
+#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded]"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded"
 
 struct profile_args {
 	uint64_t window_ms;
@@ -34,6 +35,7 @@ struct profile_args {
 	unsigned chains;
 	unsigned depth;
 	unsigned hz;		/* 0: the source's default */
+	enum prof_run_source source;
 	bool folded;
 };
 
@@ -113,6 +115,21 @@ static int profile_parse_number(struct out *o, const char *key, const char *s,
 	return 0;
 }
 
+/* source=tick|pmu: this run's source, whatever the boot chose. */
+static int profile_parse_source(struct out *o, const char *s,
+				enum prof_run_source *source)
+{
+	if (kstreq(s, "tick"))
+		*source = PROF_RUN_TICK;
+	else if (kstreq(s, "pmu"))
+		*source = PROF_RUN_PMU;
+	else {
+		out_printf(o, "profile: source must be tick or pmu (got source=%s)\n", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static bool profile_is_option(const char *w)
 {
 	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded");
@@ -128,6 +145,8 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 	if (kstarts_with(w, "hz="))
 		return profile_parse_number(o, "hz", w + 3, PROF_HZ_MIN,
 					    PROF_HZ_MAX, &a->hz);
+	if (kstarts_with(w, "source="))
+		return profile_parse_source(o, w + 7, &a->source);
 	if (kstreq(w, "folded") && folded_ok) {
 		a->folded = true;
 		return 0;
@@ -147,6 +166,7 @@ static void profile_defaults(struct profile_args *a)
 	a->chains = PROF_CHAINS_DEFAULT;
 	a->depth = PROF_DEPTH_DEFAULT;
 	a->hz = 0;
+	a->source = PROF_RUN_BOOT;
 	a->folded = false;
 }
 
@@ -203,18 +223,34 @@ static int profile_parse_start(struct out *o, int argc, char **argv,
 	return 0;
 }
 
-/* The probe's verdict decides what hz= may be: the counter takes any
- * rate in range, the tick only its own.  Fills in the default. */
+/* Why the counter cannot be the source, in a few words. */
+static const char *profile_why_no_counter(const struct hal_pmu_info *info)
+{
+	if (info->why_not[0])
+		return info->why_not;
+	if (info->counts)
+		return "its rate is unknown";
+	return info->claimed ? "it did not prove itself" : "no counter";
+}
+
+/* The probe's verdict decides the source and what hz= may be: the
+ * counter takes any rate in range, the tick only its own.  Fills in the
+ * default. */
 static int profile_check_source(struct out *o, struct profile_args *a)
 {
 	const struct hal_pmu_info *info = prof_pmu_info();
 
-	if (prof_counter_required_but_absent(info)) {
-		out_printf(o, "profile: profile.source=pmu, but the counter does not count (%s)\n",
-			   info->why_not[0] ? info->why_not : "no counter");
+	if (a->source == PROF_RUN_PMU && !prof_counter_counts(info)) {
+		out_printf(o, "profile: source=pmu, but the counter does not count (%s)\n",
+			   profile_why_no_counter(info));
 		return -ENODEV;
 	}
-	if (prof_counter_usable(info)) {
+	if (a->source == PROF_RUN_BOOT && prof_counter_required_but_absent(info)) {
+		out_printf(o, "profile: profile.source=pmu, but the counter does not count (%s)\n",
+			   profile_why_no_counter(info));
+		return -ENODEV;
+	}
+	if (prof_run_uses_counter(info, a->source)) {
 		if (!a->hz)
 			a->hz = PROF_COUNTER_HZ;
 		return 0;
@@ -233,12 +269,17 @@ static void profile_options(const struct profile_args *a, struct prof_options *o
 	opt->depth = a->depth;
 	opt->hz = a->hz;
 	opt->pid = a->pid;
+	opt->source = a->source;
 }
 
 static int profile_start_error(struct out *o, int r)
 {
 	if (r == -EBUSY)
 		out_puts(o, "profile: busy\n");
+	else if (r == -ENODEV)
+		out_puts(o, "profile: source=pmu, but the counter does not count\n");
+	else if (r == -EAGAIN)
+		out_puts(o, "profile: the depth cannot change yet: a cpu of the last run has not acknowledged its stop and may still be writing a sample at the last depth\n");
 	else
 		out_puts(o, "profile: out of memory for the sample buffers\n");
 	return 1;

@@ -69,7 +69,9 @@ def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
     (virtualization=on, PSCI through smc); semihosting gives `poweroff N`
     its exit status.  With @net_port, virtio-net on a virtio-mmio slot
     (the highest, 0x0a003e00), version @mmio: 1 is QEMU's default (the
-    legacy interface), 2 takes -global virtio-mmio.force-legacy=false."""
+    legacy interface), 2 takes -global virtio-mmio.force-legacy=false.
+    QEMU_EXTRA (words split on spaces) is appended, as QEMU_CPU replaces
+    the -cpu model: `-icount shift=0` for a test that needs it."""
     machine = f"virt,gic-version={gic}" + (",virtualization=on" if el2 else "")
     net = []
     if net_port:
@@ -86,7 +88,7 @@ def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
         "-serial", "mon:stdio" if monitor else "stdio",
         "-semihosting",
         "-kernel", kernel, "-append", cmdline,
-    ] + net
+    ] + net + os.environ.get("QEMU_EXTRA", "").split()
 
 
 def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=(),
