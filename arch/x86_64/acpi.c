@@ -168,3 +168,49 @@ bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m)
 	}
 	return true;
 }
+
+/* The FADT's power-management timer (ACPI 6.5, 5.2.9): PM_TMR_BLK at
+ * byte 76, PM_TMR_LEN (4 when there is one) at 91, the flags at 112
+ * (TMR_VAL_EXT, bit 8: 32 bits, else 24), X_PM_TMR_BLK (a generic
+ * address: space, width, offset, access size, address) at 208, which
+ * wins when it is given.  Only the I/O-port timer is used. */
+#define FADT_PM_TMR_BLK		76
+#define FADT_PM_TMR_LEN		91
+#define FADT_FLAGS		112
+#define FADT_X_PM_TMR_BLK	208
+#define FADT_TMR_VAL_EXT	(1u << 8)
+#define GAS_SIZE		12
+#define GAS_SYSTEM_IO		1
+
+bool x86_acpi_pm_timer(uint64_t rsdp_hint, uint16_t *port, bool *bits32)
+{
+	const struct acpi_rsdp *r = acpi_find_rsdp(rsdp_hint);
+	const uint8_t *f;
+	uint32_t blk = 0, flags = 0, len;
+
+	if (!r)
+		return false;
+	f = (const uint8_t *)acpi_find_table(r, "FACP");
+	if (!f)
+		return false;
+	len = ((const struct acpi_sdt *)f)->length;
+
+	if (len >= FADT_FLAGS + 4)
+		kmemcpy(&flags, f + FADT_FLAGS, 4);
+	if (len >= FADT_X_PM_TMR_BLK + GAS_SIZE) {
+		uint64_t a;
+
+		kmemcpy(&a, f + FADT_X_PM_TMR_BLK + 4, 8);
+		if (a && f[FADT_X_PM_TMR_BLK] == GAS_SYSTEM_IO && a <= 0xffff)
+			blk = (uint32_t)a;
+		else if (a)
+			return false;		/* memory-mapped: not ours */
+	}
+	if (!blk && len > FADT_PM_TMR_LEN && f[FADT_PM_TMR_LEN] == 4)
+		kmemcpy(&blk, f + FADT_PM_TMR_BLK, 4);
+	if (!blk || blk > 0xffff)
+		return false;
+	*port = (uint16_t)blk;
+	*bits32 = flags & FADT_TMR_VAL_EXT;
+	return true;
+}

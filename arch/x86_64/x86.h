@@ -15,6 +15,13 @@
  * descriptor at X86_SEL_TSS. */
 #define X86_GDT_ENTRIES	(X86_SEL_TSS / 8 + 2)
 
+/* Which loader entered the kernel (boot.S to x86_boot_main()). */
+#define X86_BOOT_PVH	0
+#define X86_BOOT_MB2	1
+/* Multiboot2: the header's magic, and the one the loader leaves in %eax. */
+#define MB2_HEADER_MAGIC 0xe85250d6
+#define MB2_BOOT_MAGIC	0x36d76289
+
 /* Where the application processors' real-mode entry (trampoline.S) is
  * copied: below 1 MiB, page-aligned. */
 #define X86_TRAMPOLINE	0x8000
@@ -261,6 +268,9 @@ struct x86_madt {
 	unsigned disabled;		/* listed, but neither enabled nor online-capable */
 };
 bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m);
+/* The FADT's ACPI power-management timer (3.579545 MHz): its I/O port
+ * and whether it counts 32 bits (else 24); false when there is none. */
+bool x86_acpi_pm_timer(uint64_t rsdp_hint, uint16_t *port, bool *bits32);
 
 /* Start the application processors the MADT lists, at most @max_cpus
  * CPUs in all; each is left waiting for kernel_cpus_ready().  Boot CPU,
@@ -303,20 +313,18 @@ void x86_timer_init_ap(void);
 void x86_delay_us(uint64_t us);
 /* TSC rate in Hz, known once hal_timer_init() has calibrated it. */
 uint64_t x86_tsc_hz(void);
+/* What it was calibrated by: "cpuid", "acpi pm timer" or "pit". */
+const char *x86_timer_calibrated_by(void);
+/* The TSC's rate from CPUID leaves 0, 0x15 and 0x16 (each EAX-EDX);
+ * 0 when they do not state it. */
+uint64_t x86_tsc_hz_from_cpuid(const uint32_t l0[4], const uint32_t l15[4],
+			       const uint32_t l16[4]);
 
-/* The PVH start info (pvh.c), read once by hal_platform_early_init(). */
-void x86_pvh_read(uint32_t start_info_paddr);
-/* Its RSDP address, 0 when it gave none. */
-uint64_t x86_pvh_rsdp(void);
-const char *x86_pvh_cmdline(void);
-/* The command line's length as the boot loader gave it: longer than
- * x86_pvh_cmdline() when that had to be cut. */
-size_t x86_pvh_cmdline_given(void);
-/* Its memory map: the number of RAM entries, and entry @i's range. */
-unsigned x86_pvh_ram_count(void);
-void x86_pvh_ram(unsigned i, uint64_t *addr, uint64_t *size);
+/* What the boot loader handed over (PVH or Multiboot2): bootinfo.h. */
+#include "bootinfo.h"
 
-/* Where the RAM ranges came from: "pvh memmap" or "cmos" (mem.c). */
+/* Where the RAM ranges came from: "pvh memmap", "multiboot2 memmap" or
+ * "cmos" (mem.c). */
 const char *x86_mem_source(void);
 /* Map RAM in 4 KiB pages, so that hal_mem_guard() can take one page
  * away: boot CPU, after page_init(), before any other CPU starts. */
