@@ -10,7 +10,7 @@ if [ "${1:-}" = "--deps" ]; then
 		socat netcat-openbsd iperf python3 qemu-system-x86 clang libclang-rt-14-dev
 		gcc-aarch64-linux-gnu qemu-system-arm
 		protobuf-c-compiler libprotobuf-c-dev zlib1g-dev golang-go
-		grub-pc-bin grub-efi-amd64-bin xorriso mtools ovmf"
+		grub-pc-bin grub-efi-amd64-bin xorriso mtools ovmf xfonts-base"
 	sudo=""
 	[ "$(id -u)" = 0 ] || sudo=sudo
 	$sudo apt-get update -qq

@@ -62,6 +62,7 @@ static void uart_putc(char c)
 
 void hal_console_write(const char *buf, size_t len)
 {
+	x86_fbcon_write(buf, len);
 	if (!uart_present)
 		return;
 	for (size_t i = 0; i < len; i++) {

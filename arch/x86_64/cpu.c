@@ -35,7 +35,7 @@ void hal_cpus_start(unsigned max)
 		out_puts(&out_console, "smp: no ACPI MADT; running on the boot cpu\n");
 		return;
 	}
-	if (madt.lapic_addr != LAPIC_ADDR) {
+	if (!x86_lapic_x2apic() && madt.lapic_addr != LAPIC_ADDR) {
 		out_printf(&out_console, "smp: local APIC at 0x%x, not 0x%x; running on the boot cpu\n",
 			   madt.lapic_addr, LAPIC_ADDR);
 		return;

@@ -20,6 +20,7 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/bootinfo.h \
 	%reldir%/console.c \
 	%reldir%/context.c \
+	%reldir%/fbcon.c \
 	%reldir%/cpu.c \
 	%reldir%/firmware.c \
 	%reldir%/gdt.c \
@@ -40,6 +41,16 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/smp.c \
 	%reldir%/timer.c \
 	%reldir%/trap.c
+
+# The framebuffer console's font, generated from the packaged PCF font
+# (xfonts-base: X11 misc-fixed, public domain; %reldir%/font-LICENSE).
+# X86_FONT names another fixed-width PCF font, at most 8 pixels wide.
+X86_FONT = /usr/share/fonts/X11/misc/8x13-ISO8859-1.pcf.gz
+nodist_%canon_reldir%_libx86_a_SOURCES = %reldir%/font.c
+CLEANFILES += %reldir%/font.c
+%reldir%/font.c: $(srcdir)/%reldir%/fontgen
+	@$(MKDIR_P) %reldir%
+	$(AM_V_GEN)python3 $(srcdir)/%reldir%/fontgen $(X86_FONT) $@
 
 X86_LDSCRIPT = $(srcdir)/%reldir%/kernel.ld
 X86_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(X86_LDSCRIPT) \
@@ -102,4 +113,5 @@ iso:
 	@echo "make iso: only an x86_64 kernel configuration (--target=x86_64-kernel) has an ISO image" >&2; exit 1
 endif
 .PHONY: run iso
-EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run %reldir%/mkiso
+EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run %reldir%/mkiso \
+	%reldir%/fontgen %reldir%/font-LICENSE

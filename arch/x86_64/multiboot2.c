@@ -112,7 +112,8 @@ static void mb2_mmap(const struct mb2_tag *t)
 	}
 }
 
-/* Only what the console can draw on: direct colour, 32 bits a pixel. */
+/* A direct-colour framebuffer; whether the console can draw on it is
+ * fbcon.c's to say. */
 static void mb2_fb(const struct mb2_tag *t)
 {
 	struct mb2_fb f;
@@ -121,8 +122,7 @@ static void mb2_fb(const struct mb2_tag *t)
 	if (t->size < sizeof(f))
 		return;
 	kmemcpy(&f, t, sizeof(f));
-	if (f.type != FB_TYPE_RGB || f.bpp != 32 || !f.addr || !f.width ||
-	    !f.height || f.pitch / 4 < f.width)
+	if (f.type != FB_TYPE_RGB || !f.addr || !f.width || !f.height)
 		return;
 	fb = (struct x86_boot_fb){
 		.addr = f.addr, .pitch = f.pitch, .width = f.width,

@@ -44,10 +44,12 @@ void hal_platform_early_init(void)
 	x86_cpu_init_boot();
 	x86_serial_init();
 	x86_idt_init();
+	x86_lapic_mode_init();
 	if (boot_how == X86_BOOT_MB2)
 		x86_mb2_read(boot_info);
 	else
 		x86_pvh_read(boot_info);
+	x86_fbcon_init();
 }
 
 void hal_platform_banner(struct out *o)
