@@ -54,6 +54,10 @@ void hal_cpus_start(unsigned max)
 	out_printf(&out_console, "smp: %u of %u cpus up", hal_cpu_count(), madt.ncpus);
 	if (limit < madt.ncpus)
 		out_printf(&out_console, " (cpus=%u)", limit);
+	/* Said only when the firmware left x2APIC on: QEMU's TCG never does,
+	 * a real machine (tests/hw/kvm-pmu reports it) may. */
+	if (x86_lapic_x2apic())
+		out_puts(&out_console, " (x2APIC)");
 	out_puts(&out_console, "\n");
 }
 
