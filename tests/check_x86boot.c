@@ -233,6 +233,30 @@ START_TEST(test_mb2_cmdline_without_nul_ends_at_tag)
 }
 END_TEST
 
+/* A line longer than the kernel takes: cut, and the length given kept
+ * for the banner's "cut to its first N of M bytes". */
+START_TEST(test_mb2_long_cmdline_cut_says_so)
+{
+	static char big[1500];
+	static uint8_t buf[2048] __attribute__((aligned(8)));
+	uint32_t hdr[4] = { 0, 0, 1, 8 + sizeof(big) };
+	uint32_t end[2] = { 0, 8 };
+	uint32_t total;
+
+	memset(big, 'x', sizeof(big) - 1);
+	memcpy(big, "cmd=", 4);
+	memcpy(buf, hdr, sizeof(hdr));
+	memcpy(buf + 16, big, sizeof(big));
+	total = (16 + sizeof(big) + 7) & ~7u;
+	memcpy(buf + total, end, 8);
+	total += 8;
+	memcpy(buf, &total, 4);
+	ck_assert(x86_mb2_parse(buf));
+	ck_assert_uint_eq(strlen(x86_boot_cmdline()), 1023);
+	ck_assert_uint_eq(x86_boot_cmdline_given(), sizeof(big) - 1);
+}
+END_TEST
+
 static const char *unquote(const char *in, size_t size)
 {
 	static char out[256];
@@ -274,6 +298,7 @@ static Suite *x86boot_suite(void)
 	tcase_add_test(tc, test_mb2_malformed_refused_whole);
 	tcase_add_test(tc, test_mb2_cmdline_without_nul_ends_at_tag);
 	tcase_add_test(tc, test_grub_requoting_undone);
+	tcase_add_test(tc, test_mb2_long_cmdline_cut_says_so);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -36,6 +36,12 @@ void x86_boot_set_cmdline(const char *s)
 	cmdline_len = kstrlcpy(cmdline, s, sizeof(cmdline));
 }
 
+void x86_boot_cmdline_cut(size_t given)
+{
+	if (given > cmdline_len)
+		cmdline_len = given;
+}
+
 void x86_boot_set_rsdp(uint64_t addr)
 {
 	rsdp = addr;

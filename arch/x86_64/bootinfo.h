@@ -23,6 +23,8 @@ struct x86_boot_fb {
 /* The loader's name, once its information has been found sound. */
 void x86_boot_set_loader(const char *name);
 void x86_boot_set_cmdline(const char *s);
+/* The loader's line was @given bytes, more than could be taken. */
+void x86_boot_cmdline_cut(size_t given);
 void x86_boot_set_rsdp(uint64_t addr);
 void x86_boot_copy_rsdp(const void *p, size_t len);
 void x86_boot_add_ram(uint64_t addr, uint64_t size);

@@ -83,7 +83,7 @@ static void mb2_cmdline(const struct mb2_tag *t)
 	const char *s = (const char *)(t + 1);
 	size_t max = t->size - sizeof(*t);
 	char raw[CMDLINE_MAX + 1], out[CMDLINE_MAX + 1];
-	size_t n = 0;
+	size_t n = 0, given;
 
 	/* The string should end inside its tag; if it does not, the tag's
 	 * end ends it. */
@@ -91,8 +91,13 @@ static void mb2_cmdline(const struct mb2_tag *t)
 		n++;
 	kmemcpy(raw, s, n);
 	raw[n] = '\0';
+	for (given = n; given < max && s[given]; given++)
+		;
 	x86_mb2_unquote(raw, out, sizeof(out));
 	x86_boot_set_cmdline(out);
+	/* A line cut here says so, as one cut in bootinfo.c would. */
+	if (given > n)
+		x86_boot_cmdline_cut(given);
 }
 
 static void mb2_mmap(const struct mb2_tag *t)
