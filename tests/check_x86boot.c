@@ -3,7 +3,8 @@
  * arch/x86_64/lapic.c against a modelled APIC in xAPIC and x2APIC mode
  * (tests/apic_model.c), the MADT's local APIC entries (types 0 and 9),
  * the Multiboot2 boot information (arch/x86_64/multiboot2.c into
- * bootinfo.c) and GRUB's requoting of the command line. */
+ * bootinfo.c), GRUB's requoting of the command line and the TSC's rate
+ * from CPUID leaves 0x15 and 0x16. */
 #include <check.h>
 #include <string.h>
 
@@ -76,6 +77,26 @@ START_TEST(test_ap_in_xapic_mode_switched_to_x2apic)
 	ck_assert_uint_eq(x86_lapic_id(), 7);
 	ck_assert_uint_eq(apic_mmio_accesses, 0);
 	ck_assert_msg(!apic_violations, "%s", apic_violation);
+}
+END_TEST
+
+/* ---- the TSC's rate from CPUID ---- */
+
+START_TEST(test_tsc_hz_from_cpuid)
+{
+	/* Leaf 0x15 complete: crystal 24 MHz times 176/2. */
+	uint32_t l0[4] = { 0x16 }, l15[4] = { 2, 176, 24000000 }, l16[4] = { 2100 };
+	uint32_t no15[4] = { 2, 176, 0 }, none[4] = { 0 };
+	uint32_t old[4] = { 0xd };
+
+	ck_assert_uint_eq(x86_tsc_hz_from_cpuid(l0, l15, l16), 2112000000ull);
+	/* No crystal in 0x15 (many client parts): 0x16's base MHz. */
+	ck_assert_uint_eq(x86_tsc_hz_from_cpuid(l0, no15, l16), 2100000000ull);
+	ck_assert_uint_eq(x86_tsc_hz_from_cpuid(l0, none, l16), 2100000000ull);
+	/* Neither says (QEMU's TCG, AMD): 0, so the PM timer measures it. */
+	ck_assert_uint_eq(x86_tsc_hz_from_cpuid(l0, none, none), 0);
+	/* Leaves past the maximum are not believed, whatever they hold. */
+	ck_assert_uint_eq(x86_tsc_hz_from_cpuid(old, l15, l16), 0);
 }
 END_TEST
 
@@ -294,6 +315,7 @@ static Suite *x86boot_suite(void)
 	tcase_add_test(tc, test_x2apic_mode_uses_msrs_only);
 	tcase_add_test(tc, test_ap_in_xapic_mode_switched_to_x2apic);
 	tcase_add_test(tc, test_madt_x2apic_entries);
+	tcase_add_test(tc, test_tsc_hz_from_cpuid);
 	tcase_add_test(tc, test_mb2_tags_read);
 	tcase_add_test(tc, test_mb2_malformed_refused_whole);
 	tcase_add_test(tc, test_mb2_cmdline_without_nul_ends_at_tag);

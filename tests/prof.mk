@@ -71,7 +71,8 @@ TESTS += %reldir%/check_x86boot
 %canon_reldir%_check_x86boot_SOURCES = %reldir%/check_x86boot.c \
 	%reldir%/apic_model.c %reldir%/apic_model.h \
 	arch/x86_64/lapic.c arch/x86_64/acpi.c arch/x86_64/multiboot2.c \
-	arch/x86_64/bootinfo.c arch/x86_64/bootinfo.h arch/x86_64/pmu_hw.h
+	arch/x86_64/bootinfo.c arch/x86_64/bootinfo.h arch/x86_64/pmu_hw.h \
+	arch/x86_64/tsc_cpuid.c
 %canon_reldir%_check_x86boot_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_x86boot_LDADD = $(TEST_LDADD)
 endif

@@ -40,7 +40,8 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/random.c \
 	%reldir%/smp.c \
 	%reldir%/timer.c \
-	%reldir%/trap.c
+	%reldir%/trap.c \
+	%reldir%/tsc_cpuid.c
 
 # The framebuffer console's font, generated from the packaged PCF font
 # (xfonts-base: X11 misc-fixed, public domain; %reldir%/font-LICENSE).

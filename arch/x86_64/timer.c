@@ -137,21 +137,6 @@ static bool timer_calibrate(const struct ref_clock *rc, uint64_t *tsc_hz_out,
 	return true;
 }
 
-/* The TSC's rate as the CPU states it (Intel SDM Vol. 2A, CPUID): leaf
- * 0x15 gives the TSC/crystal ratio EBX/EAX and the crystal's Hz in ECX
- * (0 when not enumerated); leaf 0x16's EAX is the base frequency in MHz,
- * which the TSC runs at where 0x15 leaves the crystal out.  0 when
- * neither says. */
-uint64_t x86_tsc_hz_from_cpuid(const uint32_t l0[4], const uint32_t l15[4],
-			       const uint32_t l16[4])
-{
-	if (l0[0] >= 0x15 && l15[0] && l15[1] && l15[2])
-		return (uint64_t)l15[2] * l15[1] / l15[0];
-	if (l0[0] >= 0x16 && (l16[0] & 0xffff))
-		return (uint64_t)(l16[0] & 0xffff) * 1000000;
-	return 0;
-}
-
 static uint64_t tsc_hz_cpuid(void)
 {
 	uint32_t l0[4], l15[4] = { 0 }, l16[4] = { 0 };
