@@ -135,7 +135,8 @@ static void mbi_tag(uint32_t type, const void *body, uint32_t len)
 	uint32_t hdr[2] = { type, 8 + len };
 
 	memcpy(mbi + mbi_len, hdr, 8);
-	memcpy(mbi + mbi_len + 8, body, len);
+	if (len)
+		memcpy(mbi + mbi_len + 8, body, len);
 	mbi_len += (8 + len + 7) & ~7u;
 }
 
