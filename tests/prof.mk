@@ -62,5 +62,18 @@ TESTS += %reldir%/check_x86pmu_race
 	src/kernel/profiler.c
 %canon_reldir%_check_x86pmu_race_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_x86pmu_race_LDADD = $(TEST_LDADD)
+
+# What firmware and GRUB hand the x86 kernel: the local APIC in both
+# modes against tests/apic_model.c, the MADT's entries, the Multiboot2
+# tags and GRUB's requoting (issue 44).
+check_PROGRAMS += %reldir%/check_x86boot
+TESTS += %reldir%/check_x86boot
+%canon_reldir%_check_x86boot_SOURCES = %reldir%/check_x86boot.c \
+	%reldir%/apic_model.c %reldir%/apic_model.h \
+	arch/x86_64/lapic.c arch/x86_64/acpi.c arch/x86_64/multiboot2.c \
+	arch/x86_64/bootinfo.c arch/x86_64/bootinfo.h arch/x86_64/pmu_hw.h \
+	arch/x86_64/tsc_cpuid.c
+%canon_reldir%_check_x86boot_CFLAGS = $(TEST_CFLAGS)
+%canon_reldir%_check_x86boot_LDADD = $(TEST_LDADD)
 endif
 EXTRA_DIST += %reldir%/golden

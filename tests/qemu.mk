@@ -12,7 +12,8 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_smp \
 	%reldir%/qemu/test_net \
 	%reldir%/qemu/test_udpsh_auth \
-	%reldir%/qemu/test_install
+	%reldir%/qemu/test_install \
+	%reldir%/qemu/test_pcboot
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -33,6 +34,8 @@ $(qemu_log)net.log: $(qemu_log)smp.log
 $(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 # make install from inside make check needs everything it installs built.
 $(qemu_log)install.log: $(qemu_log)udpsh_auth.log tools/kprof-qemu tools/kshell$(EXEEXT)
+# The CD image (GRUB under SeaBIOS and OVMF) after the rest.
+$(qemu_log)pcboot.log: $(qemu_log)install.log $(X86_ISO)
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
 # and x86's network tests run against it (virtio-net on virtio-mmio, the
@@ -68,4 +71,5 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_net \
 	%reldir%/qemu/test_udpsh_auth \
 	%reldir%/qemu/test_install \
+	%reldir%/qemu/test_pcboot \
 	%reldir%/hw/kvm-pmu

@@ -113,6 +113,8 @@ KP_INSTALL_IMAGE =
 endif
 if PLATFORM_X86_64
 KP_INSTALL_IMAGE = $(X86_KERNEL)
+# The CD image (make iso) beside it, as kprof-x86_64.iso.
+KP_INSTALL_ISO = $(X86_ISO)
 KP_INSTALL_ARCH = x86_64
 KP_INSTALL_QEMU_RUN = $(srcdir)/arch/x86_64/qemu-run
 endif
@@ -149,9 +151,14 @@ install-data-local:
 		echo " $(INSTALL_SCRIPT) $(KP_INSTALL_QEMU_RUN) '$(DESTDIR)$(pkglibdir)/qemu-run-$(KP_INSTALL_ARCH)'" && \
 		$(INSTALL_SCRIPT) $(KP_INSTALL_QEMU_RUN) '$(DESTDIR)$(pkglibdir)/qemu-run-$(KP_INSTALL_ARCH)'; \
 	fi
+	@if test -n '$(KP_INSTALL_ISO)'; then \
+		echo " $(INSTALL_DATA) $(KP_INSTALL_ISO) '$(DESTDIR)$(pkglibdir)/kprof-$(KP_INSTALL_ARCH).iso'" && \
+		$(INSTALL_DATA) $(KP_INSTALL_ISO) '$(DESTDIR)$(pkglibdir)/kprof-$(KP_INSTALL_ARCH).iso'; \
+	fi
 
 uninstall-local:
 	@if test -n '$(KP_INSTALL_IMAGE)'; then \
 		rm -f '$(DESTDIR)$(pkglibdir)/kprof-$(KP_INSTALL_ARCH).elf' \
+			'$(DESTDIR)$(pkglibdir)/kprof-$(KP_INSTALL_ARCH).iso' \
 			'$(DESTDIR)$(pkglibdir)/qemu-run-$(KP_INSTALL_ARCH)'; \
 	fi

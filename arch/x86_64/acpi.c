@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* ACPI, as far as SMP needs it: the RSDP (from the PVH start info, or
+/* ACPI, as far as SMP and the clock need it: the RSDP (from the PVH start info, or
  * found in the BIOS area), the RSDT or XSDT, and the MADT's local APICs
  * and I/O APICs.  Every table must lie in the identity map (below 4 GiB)
  * and pass its checksum, or it is not used. */
@@ -46,6 +46,7 @@ struct acpi_madt {
 #define MADT_LAPIC		0
 #define MADT_IOAPIC		1
 #define MADT_LAPIC_OVERRIDE	5
+#define MADT_X2APIC		9	/* ACPI 4.0: 32-bit IDs */
 #define MADT_LAPIC_ENABLED	(1u << 0)
 #define MADT_LAPIC_ONLINE_CAPABLE (1u << 1)
 
@@ -124,37 +125,36 @@ static const struct acpi_sdt *acpi_find_table(const struct acpi_rsdp *r,
 	return NULL;
 }
 
-static void madt_add_lapic(struct x86_madt *m, const uint8_t *e)
+/* A CPU's APIC, from a type 0 entry (8-bit ID at byte 3, flags at 4) or
+ * a type 9 one (32-bit ID at 4, flags at 8).  Firmware may list a CPU
+ * in both: it is counted once. */
+static void madt_add_lapic(struct x86_madt *m, uint32_t id, uint32_t flags)
 {
-	uint32_t flags;
-
-	kmemcpy(&flags, e + 4, 4);
 	if (!(flags & (MADT_LAPIC_ENABLED | MADT_LAPIC_ONLINE_CAPABLE))) {
 		m->disabled++;
 		return;
 	}
+	for (unsigned i = 0; i < m->ncpus; i++)
+		if (m->apic_ids[i] == id)
+			return;
 	if (m->ncpus < X86_MAX_APICS)
-		m->apic_ids[m->ncpus++] = e[3];
+		m->apic_ids[m->ncpus++] = id;
 }
 
-bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m)
+void x86_madt_entries(const uint8_t *e, size_t len, struct x86_madt *m)
 {
-	const struct acpi_rsdp *r = acpi_find_rsdp(rsdp_hint);
-	const struct acpi_madt *madt;
-	const uint8_t *e, *end;
+	const uint8_t *end = e + len;
 
-	kmemset(m, 0, sizeof(*m));
-	if (!r)
-		return false;
-	madt = (const struct acpi_madt *)acpi_find_table(r, "APIC");
-	if (!madt || madt->hdr.length < sizeof(*madt))
-		return false;
-	m->lapic_addr = madt->lapic_addr;
-	e = madt->entries;
-	end = (const uint8_t *)madt + madt->hdr.length;
 	for (; e + 2 <= end && e[1] >= 2 && e + e[1] <= end; e += e[1]) {
+		uint32_t id, flags;
+
 		if (e[0] == MADT_LAPIC && e[1] >= 8) {
-			madt_add_lapic(m, e);
+			kmemcpy(&flags, e + 4, 4);
+			madt_add_lapic(m, e[3], flags);
+		} else if (e[0] == MADT_X2APIC && e[1] >= 16) {
+			kmemcpy(&id, e + 4, 4);
+			kmemcpy(&flags, e + 8, 4);
+			madt_add_lapic(m, id, flags);
 		} else if (e[0] == MADT_IOAPIC && e[1] >= 12) {
 			if (!m->nioapics++)
 				kmemcpy(&m->ioapic_addr, e + 4, 4);
@@ -166,5 +166,66 @@ bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m)
 				m->lapic_addr = (uint32_t)a;
 		}
 	}
+}
+
+bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m)
+{
+	const struct acpi_rsdp *r = acpi_find_rsdp(rsdp_hint);
+	const struct acpi_madt *madt;
+
+	kmemset(m, 0, sizeof(*m));
+	if (!r)
+		return false;
+	madt = (const struct acpi_madt *)acpi_find_table(r, "APIC");
+	if (!madt || madt->hdr.length < sizeof(*madt))
+		return false;
+	m->lapic_addr = madt->lapic_addr;
+	x86_madt_entries(madt->entries, madt->hdr.length - sizeof(*madt), m);
+	return true;
+}
+
+/* The FADT's power-management timer (ACPI 6.5, 5.2.9): PM_TMR_BLK at
+ * byte 76, PM_TMR_LEN (4 when there is one) at 91, the flags at 112
+ * (TMR_VAL_EXT, bit 8: 32 bits, else 24), X_PM_TMR_BLK (a generic
+ * address: space, width, offset, access size, address) at 208, which
+ * wins when it is given.  Only the I/O-port timer is used. */
+#define FADT_PM_TMR_BLK		76
+#define FADT_PM_TMR_LEN		91
+#define FADT_FLAGS		112
+#define FADT_X_PM_TMR_BLK	208
+#define FADT_TMR_VAL_EXT	(1u << 8)
+#define GAS_SIZE		12
+#define GAS_SYSTEM_IO		1
+
+bool x86_acpi_pm_timer(uint64_t rsdp_hint, uint16_t *port, bool *bits32)
+{
+	const struct acpi_rsdp *r = acpi_find_rsdp(rsdp_hint);
+	const uint8_t *f;
+	uint32_t blk = 0, flags = 0, len;
+
+	if (!r)
+		return false;
+	f = (const uint8_t *)acpi_find_table(r, "FACP");
+	if (!f)
+		return false;
+	len = ((const struct acpi_sdt *)f)->length;
+
+	if (len >= FADT_FLAGS + 4)
+		kmemcpy(&flags, f + FADT_FLAGS, 4);
+	if (len >= FADT_X_PM_TMR_BLK + GAS_SIZE) {
+		uint64_t a;
+
+		kmemcpy(&a, f + FADT_X_PM_TMR_BLK + 4, 8);
+		if (a && f[FADT_X_PM_TMR_BLK] == GAS_SYSTEM_IO && a <= 0xffff)
+			blk = (uint32_t)a;
+		else if (a)
+			return false;		/* memory-mapped: not ours */
+	}
+	if (!blk && len > FADT_PM_TMR_LEN && f[FADT_PM_TMR_LEN] == 4)
+		kmemcpy(&blk, f + FADT_PM_TMR_BLK, 4);
+	if (!blk || blk > 0xffff)
+		return false;
+	*port = (uint16_t)blk;
+	*bits32 = flags & FADT_TMR_VAL_EXT;
 	return true;
 }

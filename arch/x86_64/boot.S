@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* PVH entry: QEMU (or any PVH loader) enters pvh_start32 in 32-bit
- * protected mode, paging off, with %ebx = physical address of struct
- * hvm_start_info.  We zero .bss, build an identity map, enter long mode
- * and call x86_boot_main(start_info) on the boot stack. */
+/* The two 32-bit entries and the way into long mode they share.  PVH:
+ * QEMU (or any PVH loader) enters pvh_start32 in 32-bit protected mode,
+ * paging off, with %ebx = physical address of struct hvm_start_info.
+ * Multiboot2: GRUB 2 (BIOS or UEFI, boot services exited) enters
+ * mb2_start32 in the same state with %eax = the Multiboot2 magic and
+ * %ebx = the boot information's address.  Either way we zero .bss, build
+ * an identity map, enter long mode and call x86_boot_main(info, how) on
+ * the boot stack; %esi carries which loader it was (X86_BOOT_PVH or
+ * X86_BOOT_MB2) through the way in. */
 #include "x86.h"
 
 #define PTE_P	0x001
@@ -27,11 +32,54 @@
 	.quad pvh_start32
 	.p2align 2
 
+	/* The Multiboot2 header: 8-aligned within the image's first 32 KiB
+	 * (kernel.ld puts .multiboot2 first).  Architecture 0 is 32-bit
+	 * protected mode.  Tags: the entry address (the ELF entry is the PVH
+	 * one), an optional linear framebuffer of any size (GRUB sets one
+	 * when its menu entry asks for a screen), the end tag. */
+	.section .multiboot2, "a"
+	.p2align 3
+mb2_header:
+	.long MB2_HEADER_MAGIC
+	.long 0				/* architecture: i386 */
+	.long mb2_header_end - mb2_header
+	.long -(MB2_HEADER_MAGIC + 0 + (mb2_header_end - mb2_header))
+	.p2align 3
+	.word 3				/* entry address */
+	.word 0
+	.long 12
+	.long mb2_start32
+	.p2align 3
+	.word 5				/* framebuffer */
+	.word 1				/* optional */
+	.long 20
+	.long 0, 0, 32			/* width, height: any; 32 bpp */
+	.p2align 3
+	.word 0				/* end */
+	.word 0
+	.long 8
+mb2_header_end:
+
 	.section .boot.text, "ax"
 	.code32
+	.globl mb2_start32
+	.type mb2_start32, @function
+mb2_start32:
+	cli
+	/* A loader that is not Multiboot2 gave us nothing we can read. */
+	cmpl $MB2_BOOT_MAGIC, %eax
+	jne 6f
+	movl $X86_BOOT_MB2, %esi
+	jmp x86_start32
+6:	hlt
+	jmp 6b
+	.size mb2_start32, . - mb2_start32
+
 	.globl pvh_start32
 	.type pvh_start32, @function
 pvh_start32:
+	movl $X86_BOOT_PVH, %esi
+x86_start32:
 	cli
 	cld
 	lgdt (boot_gdt_ptr)
@@ -44,7 +92,9 @@ pvh_start32:
 	movw %ax, %gs
 
 	/* .bss holds the page tables and the boot stack: zero it first.
-	 * %ebx (start info) survives; rep stosb uses %edi, %ecx, %eax. */
+	 * %ebx (the loader's information) and %esi (which loader) survive
+	 * to long mode: rep stosb uses %edi, %ecx, %eax, the long-mode
+	 * steps %eax, %ecx, %edx. */
 	movl $__bss_start, %edi
 	movl $__bss_end, %ecx
 	subl %edi, %ecx
@@ -102,7 +152,8 @@ long_entry:
 	X86_LOAD_SEGMENTS64
 	movq $x86_boot_stack_top, %rsp
 	xorl %ebp, %ebp		/* ends every frame-pointer walk */
-	movl %ebx, %edi		/* zero-extends: the start info address */
+	movl %ebx, %edi		/* zero-extends: the information's address */
+	movl %esi, %esi		/* zero-extends: which loader */
 	call x86_boot_main
 5:	cli
 	hlt

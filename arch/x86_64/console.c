@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* hal/console.h on the first 16550 UART (COM1), polled.  Who may write
- * when is the kernel's (kernel/console.c): this only moves bytes. */
+/* hal/console.h on the first 16550 UART (COM1), polled, when there is
+ * one: a PC without it (many current boards) reads 0xff from the empty
+ * ports, which would look like a UART forever holding a byte.  Who may
+ * write when is the kernel's (kernel/console.c): this only moves bytes. */
 #include "hal/console.h"
 
 #include "x86.h"
@@ -12,6 +14,7 @@
 #define UART_LCR	3
 #define UART_MCR	4
 #define UART_LSR	5
+#define UART_SCR	7	/* scratch: any byte written reads back */
 #define LSR_DATA_READY	0x01
 #define LSR_THR_EMPTY	0x20
 
@@ -19,8 +22,27 @@
  * panic: on real hardware 16 bytes at 115200 baud take ~1.4 ms. */
 #define UART_TX_SPINS	100000
 
+static bool uart_present;
+
+/* A 16550 keeps what is written to its scratch register; an empty port
+ * reads 0xff whatever was written. */
+static bool uart_probe(void)
+{
+	static const uint8_t probes[] = { 0x55, 0xaa };
+
+	for (unsigned i = 0; i < sizeof(probes); i++) {
+		outb(COM1 + UART_SCR, probes[i]);
+		if (inb(COM1 + UART_SCR) != probes[i])
+			return false;
+	}
+	return true;
+}
+
 void x86_serial_init(void)
 {
+	uart_present = uart_probe();
+	if (!uart_present)
+		return;
 	outb(COM1 + UART_IER, 0x00);	/* polled: no interrupts */
 	outb(COM1 + UART_LCR, 0x80);	/* DLAB: divisor follows */
 	outb(COM1 + UART_DATA, 0x01);	/* 115200 baud */
@@ -40,6 +62,9 @@ static void uart_putc(char c)
 
 void hal_console_write(const char *buf, size_t len)
 {
+	x86_fbcon_write(buf, len);
+	if (!uart_present)
+		return;
 	for (size_t i = 0; i < len; i++) {
 		/* A terminal on the other end wants CR LF. */
 		if (buf[i] == '\n')
@@ -50,7 +75,7 @@ void hal_console_write(const char *buf, size_t len)
 
 int hal_console_getc(void)
 {
-	if (!(inb(COM1 + UART_LSR) & LSR_DATA_READY))
+	if (!uart_present || !(inb(COM1 + UART_LSR) & LSR_DATA_READY))
 		return -1;
 	return inb(COM1 + UART_DATA);
 }

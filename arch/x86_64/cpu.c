@@ -2,6 +2,7 @@
 /* hal/cpu.h for x86_64: the CPUs themselves are smp.c's. */
 #include "hal/cpu.h"
 
+#include "hal/mem.h"
 #include "kernel/console.h"
 #include "lib/out.h"
 #include "x86.h"
@@ -30,19 +31,33 @@ void hal_cpus_start(unsigned max)
 	unsigned limit = max ? max : HAL_MAX_CPUS;
 
 	x86_mem_split_ram();
-	if (!x86_acpi_read_madt(x86_pvh_rsdp(), &madt)) {
+	if (!x86_acpi_read_madt(x86_boot_rsdp(), &madt)) {
 		out_puts(&out_console, "smp: no ACPI MADT; running on the boot cpu\n");
 		return;
 	}
-	if (madt.lapic_addr != LAPIC_ADDR) {
+	if (!x86_lapic_x2apic() && madt.lapic_addr != LAPIC_ADDR) {
 		out_printf(&out_console, "smp: local APIC at 0x%x, not 0x%x; running on the boot cpu\n",
 			   madt.lapic_addr, LAPIC_ADDR);
+		return;
+	}
+	/* The APs start in real mode at X86_TRAMPOLINE: that page must be
+	 * RAM the firmware left free.  (The loader's information may lie
+	 * there: it was copied out in hal_platform_early_init().)  Without
+	 * a memory map (the CMOS fallback) there is nothing to check. */
+	if (x86_boot_ram_count() &&
+	    !x86_boot_ram_holds(X86_TRAMPOLINE, X86_TRAMPOLINE + HAL_PAGE_SIZE)) {
+		out_printf(&out_console, "smp: trampoline page 0x%x is not free RAM in the memory map; running on the boot cpu\n",
+			   X86_TRAMPOLINE);
 		return;
 	}
 	x86_smp_start(&madt, limit);
 	out_printf(&out_console, "smp: %u of %u cpus up", hal_cpu_count(), madt.ncpus);
 	if (limit < madt.ncpus)
 		out_printf(&out_console, " (cpus=%u)", limit);
+	/* Said only when the firmware left x2APIC on: QEMU's TCG never does,
+	 * a real machine (tests/hw/kvm-pmu reports it) may. */
+	if (x86_lapic_x2apic())
+		out_puts(&out_console, " (x2APIC)");
 	out_puts(&out_console, "\n");
 }
 

@@ -34,13 +34,16 @@ bool x86_ioapic_route(unsigned gsi, uint8_t vector, bool level)
 	unsigned long flags = spin_lock_irqsave(&ioapic_lock);
 	unsigned pins = ((ioapic_read(IOAPIC_VER) >> 16) & 0xff) + 1;
 	uint32_t lo = vector | (level ? REDIR_LEVEL : 0);	/* fixed, physical, active high */
+	uint32_t dest = x86_lapic_id();
 
-	if (gsi >= pins || pins > 240) {	/* 240+: nothing answered there */
+	/* 240+ pins: nothing answered there.  The destination field holds
+	 * 8 bits: a larger x2APIC ID would need interrupt remapping. */
+	if (gsi >= pins || pins > 240 || dest > 0xff) {
 		spin_unlock_irqrestore(&ioapic_lock, flags);
 		return false;
 	}
 	ioapic_write(IOAPIC_REDIR(gsi), REDIR_MASKED);
-	ioapic_write(IOAPIC_REDIR(gsi) + 1, x86_lapic_id() << 24);
+	ioapic_write(IOAPIC_REDIR(gsi) + 1, dest << 24);
 	ioapic_write(IOAPIC_REDIR(gsi), lo);
 	spin_unlock_irqrestore(&ioapic_lock, flags);
 	return true;

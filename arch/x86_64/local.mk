@@ -16,8 +16,11 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/entry.S \
 	%reldir%/trampoline.S \
 	%reldir%/acpi.c \
+	%reldir%/bootinfo.c \
+	%reldir%/bootinfo.h \
 	%reldir%/console.c \
 	%reldir%/context.c \
+	%reldir%/fbcon.c \
 	%reldir%/cpu.c \
 	%reldir%/firmware.c \
 	%reldir%/gdt.c \
@@ -25,6 +28,7 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/lapic.c \
 	%reldir%/libc.c \
 	%reldir%/mem.c \
+	%reldir%/multiboot2.c \
 	%reldir%/netdev.c \
 	%reldir%/pci.c \
 	%reldir%/platform.c \
@@ -36,7 +40,18 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/random.c \
 	%reldir%/smp.c \
 	%reldir%/timer.c \
-	%reldir%/trap.c
+	%reldir%/trap.c \
+	%reldir%/tsc_cpuid.c
+
+# The framebuffer console's font, generated from the packaged PCF font
+# (xfonts-base: X11 misc-fixed, public domain; %reldir%/font-LICENSE).
+# X86_FONT names another fixed-width PCF font, at most 8 pixels wide.
+X86_FONT = /usr/share/fonts/X11/misc/8x13-ISO8859-1.pcf.gz
+nodist_%canon_reldir%_libx86_a_SOURCES = %reldir%/font.c
+CLEANFILES += %reldir%/font.c
+%reldir%/font.c: $(srcdir)/%reldir%/fontgen
+	@$(MKDIR_P) %reldir%
+	$(AM_V_GEN)python3 $(srcdir)/%reldir%/fontgen $(X86_FONT) $@
 
 X86_LDSCRIPT = $(srcdir)/%reldir%/kernel.ld
 X86_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(X86_LDSCRIPT) \
@@ -55,8 +70,25 @@ X86_LINK3 = $(SHELL) $(top_srcdir)/tools/kp-link3 --symgen $(KP_SYMGEN) \
 $(X86_KERNEL): %reldir%/libx86.a src/libkprof.la $(X86_LDSCRIPT) $(KP_LINK3_DEPS)
 	$(AM_V_CCLD)$(X86_LINK3) $(CC) $(X86_LINK_FLAGS) -o $@ $(X86_LINK_INPUTS)
 
-noinst_DATA = $(X86_KERNEL)
-CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.*
+# The same image on a hybrid BIOS/UEFI CD image: GRUB 2 boots it
+# through its Multiboot2 header (arch/x86_64/mkiso says what the menu
+# holds).  make iso [ISO_KEYS='cpus=2 ...'] [ISO_TIMEOUT=S]: the boot
+# keys both menu entries pass (never udpsh.key=) and how long the menu
+# waits.  Built with the image, so that make install can put it beside
+# the image; it needs grub-pc-bin, grub-efi-amd64-bin, xorriso, mtools.
+X86_ISO = %reldir%/kprof.iso
+ISO_KEYS =
+ISO_TIMEOUT = 3
+$(X86_ISO): $(X86_KERNEL) $(srcdir)/%reldir%/mkiso
+	$(AM_V_GEN)TIMEOUT='$(ISO_TIMEOUT)' $(SHELL) $(srcdir)/%reldir%/mkiso $@ \
+		$(X86_KERNEL) '$(ISO_KEYS)'
+# Always made anew: the keys or the timeout may differ from the last.
+iso: $(X86_KERNEL)
+	$(AM_V_GEN)TIMEOUT='$(ISO_TIMEOUT)' $(SHELL) $(srcdir)/%reldir%/mkiso $(X86_ISO) \
+		$(X86_KERNEL) '$(ISO_KEYS)'
+
+noinst_DATA = $(X86_KERNEL) $(X86_ISO)
+CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.* $(X86_ISO)
 
 # make run CMDLINE='cmd="help;poweroff"' [SMP=N] [NETPORT=P] [KEY=FILE]
 # [FORWARD='udp:5001 ...']: boot under QEMU with N vCPUs (default 4),
@@ -78,6 +110,10 @@ run: $(X86_KERNEL)
 	[ "$$key" = none ] && key=; \
 	SMP='$(SMP)' NETPORT='$(NETPORT)' FORWARD='$(FORWARD)' KEYFILE="$$key" \
 		$(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
+else
+iso:
+	@echo "make iso: only an x86_64 kernel configuration (--target=x86_64-kernel) has an ISO image" >&2; exit 1
 endif
-.PHONY: run
-EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run
+.PHONY: run iso
+EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run %reldir%/mkiso \
+	%reldir%/fontgen %reldir%/font-LICENSE

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* hal/mem.h: the RAM the PVH memory map lists (or the CMOS, without
+/* hal/mem.h: the RAM the boot loader's memory map lists (or the CMOS, without
  * one), as far as the identity map reaches, less the first MiB and the
  * kernel image; RAM's 4 KiB mappings and the guard pages below task
  * stacks. */
@@ -10,6 +10,7 @@
 
 #include "kernel/console.h"
 #include "kernel/page.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "x86.h"
 
@@ -54,7 +55,7 @@ static uint64_t mem_cmos_ram_top(void)
 
 static size_t mem_ram_ranges(struct hal_mem_range *r, size_t max)
 {
-	unsigned n = x86_pvh_ram_count();
+	unsigned n = x86_boot_ram_count();
 	size_t found = 0;
 
 	if (!n) {
@@ -62,12 +63,13 @@ static size_t mem_ram_ranges(struct hal_mem_range *r, size_t max)
 			found = 1;
 		return found;
 	}
-	mem_source = "pvh memmap";
+	mem_source = kstrcmp(x86_boot_loader(), "multiboot2") ? "pvh memmap"
+							      : "multiboot2 memmap";
 	for (unsigned i = 0; i < n; i++) {
 		struct hal_mem_range one;
 		uint64_t addr, size;
 
-		x86_pvh_ram(i, &addr, &size);
+		x86_boot_ram(i, &addr, &size);
 		if (!mem_clip(addr, size, &one))
 			continue;
 		if (found < max)

@@ -13,41 +13,63 @@
 #include "lib/out.h"
 #include "x86.h"
 
-void x86_boot_main(uint32_t start_info_paddr) __attribute__((noreturn));
+void x86_boot_main(uint32_t info_paddr, uint32_t how) __attribute__((noreturn));
 
-static uint32_t boot_start_info;	/* PVH start_info, physical */
+/* Only the identity map's 4 GiB less page 0 is readable here (boot.S);
+ * the Multiboot2 parser reads at most 1 MiB from the start. */
+#define MB2_READABLE_LO	0x1000u
+#define MB2_READABLE_HI	((4ull << 30) - (1u << 20))
 
-void x86_boot_main(uint32_t start_info_paddr)
+static uint32_t boot_info;		/* the loader's information, physical */
+static uint32_t boot_how;		/* X86_BOOT_PVH or X86_BOOT_MB2 */
+static bool boot_info_bad;
+
+void x86_boot_main(uint32_t info_paddr, uint32_t how)
 {
-	boot_start_info = start_info_paddr;
+	boot_info = info_paddr;
+	boot_how = how;
 	kernel_main();
 }
 
+static void x86_mb2_read(uint32_t paddr)
+{
+	boot_info_bad = paddr < MB2_READABLE_LO || paddr >= MB2_READABLE_HI ||
+			(paddr & 7) || !x86_mb2_parse((const void *)(uintptr_t)paddr);
+}
+
 /* The serial port first, so that every later step can report; the
- * start info before memory is asked for. */
+ * loader's information before memory is asked for. */
 void hal_platform_early_init(void)
 {
 	x86_cpu_init_boot();
 	x86_serial_init();
 	x86_idt_init();
-	x86_pvh_read(boot_start_info);
+	x86_lapic_mode_init();
+	if (boot_how == X86_BOOT_MB2)
+		x86_mb2_read(boot_info);
+	else
+		x86_pvh_read(boot_info);
+	x86_fbcon_init();
 }
 
 void hal_platform_banner(struct out *o)
 {
-	out_printf(o, "kprof x86_64: %zu MiB free (%s), tsc %lu MHz\n",
+	out_printf(o, "kprof x86_64: %zu MiB free (%s), tsc %lu MHz (%s)\n",
 		   page_free_count() * HAL_PAGE_SIZE >> 20, x86_mem_source(),
-		   (unsigned long)(x86_tsc_hz() / 1000000));
+		   (unsigned long)(x86_tsc_hz() / 1000000), x86_timer_calibrated_by());
+	if (boot_info_bad)
+		out_printf(o, "multiboot2: boot information at 0x%x is malformed; no memory map, command line or ACPI from it\n",
+			   boot_info);
 	/* Said before the words are read: a cut cmd= would otherwise read
 	 * only as an unterminated quote. */
-	if (x86_pvh_cmdline_given() > kstrlen(x86_pvh_cmdline()))
+	if (x86_boot_cmdline_given() > kstrlen(x86_boot_cmdline()))
 		out_printf(o, "cmdline: cut to its first %zu of %zu bytes\n",
-			   kstrlen(x86_pvh_cmdline()), x86_pvh_cmdline_given());
+			   kstrlen(x86_boot_cmdline()), x86_boot_cmdline_given());
 }
 
 const char *hal_platform_cmdline(void)
 {
-	return x86_pvh_cmdline();
+	return x86_boot_cmdline();
 }
 
 /* Nothing the x86 kernel serves outside the portable kernel. */

@@ -86,6 +86,11 @@ void x86_hw_xapic_write(unsigned reg, uint32_t v)
 	mmio_write32(0xfee00000ul + reg, v);
 }
 
+uint32_t x86_hw_xapic_read(unsigned reg)
+{
+	return mmio_read32(0xfee00000ul + reg);
+}
+
 /* The exception table: pairs of (faulting address, where to resume),
  * collected by kernel.ld between these two symbols. */
 extern const uint64_t __start_kp_extable[], __stop_kp_extable[];

@@ -33,6 +33,7 @@ uint64_t x86_hw_tsc_hz(void);
 /* A local APIC register through its xAPIC MMIO page (offset @reg); the
  * x2APIC's are MSRs 0x800 + @reg / 16, written with x86_hw_wrmsr(). */
 void x86_hw_xapic_write(unsigned reg, uint32_t v);
+uint32_t x86_hw_xapic_read(unsigned reg);
 
 /* ---- what the backend offers the rest of arch/x86_64 ---- */
 

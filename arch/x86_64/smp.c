@@ -104,7 +104,7 @@ static bool ap_wait_started(struct x86_cpu *c, uint64_t us)
 }
 
 /* INIT, then STARTUP at most twice.  True once the AP says it is up. */
-static bool ap_start(unsigned apic_id)
+static bool ap_start(uint32_t apic_id)
 {
 	struct x86_cpu *c = &x86_cpus[ncpus];
 	void *stack = page_alloc(AP_STACK_PAGES);
@@ -139,7 +139,7 @@ static bool ap_start(unsigned apic_id)
 
 void x86_smp_start(const struct x86_madt *m, unsigned max_cpus)
 {
-	unsigned me = x86_lapic_id();
+	uint32_t me = x86_lapic_id();
 
 	x86_cpus[0].apic_id = me;
 	if (max_cpus > HAL_MAX_CPUS)
@@ -150,6 +150,12 @@ void x86_smp_start(const struct x86_madt *m, unsigned max_cpus)
 	for (unsigned i = 0; i < m->ncpus && ncpus < max_cpus; i++) {
 		if (m->apic_ids[i] == me)
 			continue;
+		/* Only x2APIC mode reaches past 8-bit IDs. */
+		if (!x86_lapic_x2apic() && m->apic_ids[i] > 0xff) {
+			out_printf(&out_console, "smp: the cpu with APIC id %u needs x2APIC mode, which the firmware left off; not started\n",
+				   m->apic_ids[i]);
+			continue;
+		}
 		/* A latecomer could still take the mailbox: stop here. */
 		if (!ap_start(m->apic_ids[i]))
 			break;

@@ -15,6 +15,13 @@
  * descriptor at X86_SEL_TSS. */
 #define X86_GDT_ENTRIES	(X86_SEL_TSS / 8 + 2)
 
+/* Which loader entered the kernel (boot.S to x86_boot_main()). */
+#define X86_BOOT_PVH	0
+#define X86_BOOT_MB2	1
+/* Multiboot2: the header's magic, and the one the loader leaves in %eax. */
+#define MB2_HEADER_MAGIC 0xe85250d6
+#define MB2_BOOT_MAGIC	0x36d76289
+
 /* Where the application processors' real-mode entry (trampoline.S) is
  * copied: below 1 MiB, page-aligned. */
 #define X86_TRAMPOLINE	0x8000
@@ -225,7 +232,7 @@ struct x86_tss {
  * sets to its own struct before anything asks hal_cpu_id(). */
 struct x86_cpu {
 	unsigned id;			/* first: hal_cpu_id() reads %gs:0 */
-	unsigned apic_id;
+	uint32_t apic_id;
 	struct x86_cpu *self;		/* for x86_this_cpu() */
 	uintptr_t boot_stack_lo, boot_stack_hi;	/* its idle task's stack */
 	uintptr_t ist_stacks;		/* 3 * X86_IST_STACK_SIZE bytes */
@@ -254,13 +261,19 @@ void x86_gdt_init_cpu(struct x86_cpu *c);
 #define X86_MAX_APICS	64
 struct x86_madt {
 	unsigned ncpus;			/* enabled local APICs */
-	uint8_t apic_ids[X86_MAX_APICS];
+	uint32_t apic_ids[X86_MAX_APICS];	/* x2APIC entries: 32 bits */
 	uint32_t lapic_addr;
 	uint32_t ioapic_addr;		/* 0 when none listed */
 	unsigned nioapics;
 	unsigned disabled;		/* listed, but neither enabled nor online-capable */
 };
 bool x86_acpi_read_madt(uint64_t rsdp_hint, struct x86_madt *m);
+/* The MADT's entries (@len bytes at @e) into @m: local APICs (types 0
+ * and 9), I/O APICs, the local APIC address override. */
+void x86_madt_entries(const uint8_t *e, size_t len, struct x86_madt *m);
+/* The FADT's ACPI power-management timer (3.579545 MHz): its I/O port
+ * and whether it counts 32 bits (else 24); false when there is none. */
+bool x86_acpi_pm_timer(uint64_t rsdp_hint, uint16_t *port, bool *bits32);
 
 /* Start the application processors the MADT lists, at most @max_cpus
  * CPUs in all; each is left waiting for kernel_cpus_ready().  Boot CPU,
@@ -277,18 +290,22 @@ unsigned x86_smp_cpu_count(void);
  * function, so that a CPU's RIP names it (the SMP tests look). */
 void x86_cpu_park(void) __attribute__((noreturn));
 
-/* The local APIC (xAPIC), identity-mapped at its architectural address
- * (lapic.c). */
+/* The local APIC (lapic.c), in the mode the firmware left it: xAPIC
+ * (identity-mapped at its architectural address) or x2APIC (MSRs). */
 #define X86_LVT_NMI	(4u << 8)	/* an LVT entry delivering an NMI */
 #define X86_LVT_MASKED	(1u << 16)
 /* Enable the calling CPU's APIC: LINT0 masked (the 8259s are unused),
  * LINT1 as @lint1, the timer masked. */
 void x86_lapic_enable(uint32_t lint1);
+/* Which mode: read once on the boot CPU, before anything else here. */
+void x86_lapic_mode_init(void);
+bool x86_lapic_x2apic(void);
 uint32_t x86_lapic_id(void);
 void x86_lapic_eoi(void);
 /* Send an IPI: @icr_lo is the low ICR word (vector, delivery mode, ...),
- * to the APIC @apic_id.  Waits (bounded) for the previous one to go. */
-void x86_lapic_send_ipi(unsigned apic_id, uint32_t icr_lo);
+ * to the APIC @apic_id.  xAPIC: waits (bounded) for the previous one to
+ * go; false (nothing sent) for an ID past xAPIC's 8 bits. */
+bool x86_lapic_send_ipi(uint32_t apic_id, uint32_t icr_lo);
 /* The APIC timer, divided by 16: one count down from @initial (0 stops
  * it), its current count, or periodic at @count, delivering
  * X86_VEC_TIMER. */
@@ -303,20 +320,18 @@ void x86_timer_init_ap(void);
 void x86_delay_us(uint64_t us);
 /* TSC rate in Hz, known once hal_timer_init() has calibrated it. */
 uint64_t x86_tsc_hz(void);
+/* What it was calibrated by: "cpuid", "acpi pm timer" or "pit". */
+const char *x86_timer_calibrated_by(void);
+/* The TSC's rate from CPUID leaves 0, 0x15 and 0x16 (each EAX-EDX);
+ * 0 when they do not state it. */
+uint64_t x86_tsc_hz_from_cpuid(const uint32_t l0[4], const uint32_t l15[4],
+			       const uint32_t l16[4]);
 
-/* The PVH start info (pvh.c), read once by hal_platform_early_init(). */
-void x86_pvh_read(uint32_t start_info_paddr);
-/* Its RSDP address, 0 when it gave none. */
-uint64_t x86_pvh_rsdp(void);
-const char *x86_pvh_cmdline(void);
-/* The command line's length as the boot loader gave it: longer than
- * x86_pvh_cmdline() when that had to be cut. */
-size_t x86_pvh_cmdline_given(void);
-/* Its memory map: the number of RAM entries, and entry @i's range. */
-unsigned x86_pvh_ram_count(void);
-void x86_pvh_ram(unsigned i, uint64_t *addr, uint64_t *size);
+/* What the boot loader handed over (PVH or Multiboot2): bootinfo.h. */
+#include "bootinfo.h"
 
-/* Where the RAM ranges came from: "pvh memmap" or "cmos" (mem.c). */
+/* Where the RAM ranges came from: "pvh memmap", "multiboot2 memmap" or
+ * "cmos" (mem.c). */
 const char *x86_mem_source(void);
 /* Map RAM in 4 KiB pages, so that hal_mem_guard() can take one page
  * away: boot CPU, after page_init(), before any other CPU starts. */
@@ -325,6 +340,11 @@ void x86_mem_split_ram(void);
 /* Set-up steps of the boot CPU, in the order hal_platform_early_init()
  * runs them. */
 void x86_serial_init(void);
+/* The framebuffer console (fbcon.c), once the loader's information is
+ * read: nothing without a framebuffer.  x86_fbcon_write() draws what the
+ * serial console writes. */
+void x86_fbcon_init(void);
+void x86_fbcon_write(const char *buf, size_t len);
 void x86_idt_init(void);
 /* Load the shared IDT on the calling CPU (an AP). */
 void x86_idt_load(void);

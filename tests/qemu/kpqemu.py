@@ -91,8 +91,26 @@ def qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
     ] + net + os.environ.get("QEMU_EXTRA", "").split()
 
 
+def ovmf_path():
+    """Debian's OVMF (package ovmf), one image holding code and variables."""
+    return os.environ.get("KPROF_OVMF", "/usr/share/ovmf/OVMF.fd")
+
+
+def x86_boot_args(kernel, cmdline, pc):
+    """How the x86 image is booted: PVH from qboot (-kernel, the default),
+    or with pc["iso"] a CD image through SeaBIOS (QEMU's own firmware) or
+    OVMF (pc["firmware"]), GRUB and Multiboot2."""
+    iso = pc.get("iso")
+    if not iso:
+        return ["-bios", os.environ.get("QEMU_BIOS", "/usr/share/qemu/qboot.rom"),
+                "-kernel", kernel, "-append", cmdline]
+    fw = pc.get("firmware", "seabios")
+    bios = ["-bios", ovmf_path()] if fw == "ovmf" else []
+    return bios + ["-cdrom", iso]
+
+
 def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=(),
-                 gic=3, el2=False, mmio=1, host_seed=True, extra=()):
+                 gic=3, el2=False, mmio=1, host_seed=True, extra=(), pc=None):
     # Firmware files (name, host file): the UDP shell's key goes in as
     # opt/kprof/udpsh.key, never on the command line.  As qemu-run does,
     # 32 fresh bytes as opt/kprof/random.seed unless @host_seed is False;
@@ -110,18 +128,25 @@ def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=()
     if net_port:
         net = ["-netdev", user_net_rules(net_port, fwd),
                "-device", "virtio-net-pci,netdev=n0"]
+    pc = pc or {}
+    # COM1 on our pipes; with the monitor multiplexed in, Ctrl-A c
+    # switches between the two (Kernel.monitor()).  pc["serial"]=False:
+    # no COM1 at all, the monitor alone on the pipes.
+    serial = ["-serial", "mon:stdio" if monitor else "stdio"]
+    if pc.get("serial", True) is False:
+        serial = ["-monitor", "stdio"] if monitor else []
+    # pc["vga"]: a display device (-nodefaults removes QEMU's), for the
+    # framebuffer console and the monitor's screendump.
+    vga = ["-vga", pc["vga"]] if pc.get("vga") else []
     return [
         qemu_binary(),
         "-accel", "tcg",            # never KVM: nested KVM is slower here
-        "-machine", "pc", "-cpu", "max", "-smp", str(smp), "-m", "256M",
-        "-bios", os.environ.get("QEMU_BIOS", "/usr/share/qemu/qboot.rom"),
+        "-machine", pc.get("machine", "pc"), "-cpu", "max", "-smp", str(smp),
+        "-m", "256M",
         "-nodefaults", "-no-reboot", "-display", "none",
-        # COM1 on our pipes; with the monitor multiplexed in, Ctrl-A c
-        # switches between the two (Kernel.monitor()).
-        "-serial", "mon:stdio" if monitor else "stdio",
+    ] + serial + vga + [
         "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
-        "-kernel", kernel, "-append", cmdline,
-    ] + net + fw
+    ] + x86_boot_args(kernel, cmdline, pc) + net + fw
 
 
 def _die_with_parent():
@@ -135,7 +160,9 @@ def _die_with_parent():
 
 class Kernel:
     """smp: vCPUs (-smp).  The uniprocessor tests keep 1; tests/qemu/test_smp
-    boots 4.  net=True adds virtio-net with the UDP shell forwarded to
+    boots 4.  pc (x86 only): how the PC is put together and booted, a
+    dict of machine (default "pc"), iso and firmware (x86_boot_args()),
+    vga and serial (qemu_command()).  net=True adds virtio-net with the UDP shell forwarded to
     127.0.0.1:self.net_port; each guest UDP port in @fwd_ports is also
     forwarded, from 127.0.0.1:self.fwd[guest_port].  On arm64 the device
     is on virtio-mmio, version @mmio (1 or 2; KPROF_VIRTIO_MMIO sets the
@@ -143,7 +170,7 @@ class Kernel:
 
     def __init__(self, cmdline="", kernel=None, monitor=False, smp=1,
                  net=False, fwd_ports=(), fw_cfg=(), gic=3, el2=False, mmio=None,
-                 host_seed=True, extra=()):
+                 host_seed=True, extra=(), pc=None):
         if mmio is None:
             mmio = int(os.environ.get("KPROF_VIRTIO_MMIO", "1"))
         self.net_port = free_udp_port() if net else None
@@ -158,7 +185,7 @@ class Kernel:
             qemu_command(kernel or kernel_path(), cmdline, monitor, smp,
                          self.net_port,
                          [(h, g) for g, h in self.fwd.items()], fw_cfg,
-                         gic, el2, mmio, host_seed, extra),
+                         gic, el2, mmio, host_seed, extra, pc),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self._reader = threading.Thread(target=self._read, daemon=True)
