@@ -388,6 +388,7 @@ void simfx_profile_split(const char *source, unsigned long min_samples,
 			 struct simfx_split *sp)
 {
 	char cmd[64], header[128];
+	unsigned long floor;
 	char *out;
 
 	memset(sp, 0, sizeof(*sp));
@@ -425,9 +426,13 @@ void simfx_profile_split(const char *source, unsigned long min_samples,
 		(double)(simfx_split_leaves(sp) ? simfx_split_leaves(sp) : 1),
 		sp->handler_entry, sp->records);
 	ck_assert_uint_eq(sp->handler_entry, 0);
-	ck_assert_msg(simfx_split_leaves(sp) >= min_samples,
-		      "%lu leaf samples in %u profiles", simfx_split_leaves(sp),
-		      sp->profiles);
+	/* A share's standard deviation is at most 50/sqrt(n) points. */
+	floor = (unsigned long)(250.0 / tolerance * 250.0 / tolerance);
+	if (floor > min_samples)
+		floor = min_samples;
+	ck_assert_msg(simfx_split_leaves(sp) >= floor,
+		      "%lu leaf samples in %u profiles (want %lu: the tolerance is then 5 sigma)",
+		      simfx_split_leaves(sp), sp->profiles, floor);
 	for (unsigned i = 0; i < SIMFX_SPLIT_CHAINS; i++) {
 		double share = 100.0 * (double)sp->leaf[i] /
 			       (double)simfx_split_leaves(sp);

@@ -82,8 +82,11 @@ double simfx_irqsoff_share(const char *want_source);
 /* End to end on a started machine: `split` on every CPU, profiles of
  * 2000 ms (each must name @source and every CPU) pooled until they hold
  * at least @min_samples leaf samples (at most @max_profiles), then the
- * truth.  Asserts each leaf's share of the leaf samples is within
- * @tolerance points of the truth, and that each leaf's immediate caller
+ * truth.  Asserts the pool holds enough leaf samples that @tolerance is
+ * five standard deviations of a share (the counter samples CPU time,
+ * which a starved host gives less of: fewer than @min_samples is not a
+ * fault), each leaf's share of the leaf samples is within @tolerance
+ * points of the truth, and that each leaf's immediate caller
  * is the first "<-" line in >= 99% of its samples, that no report line is
  * a bare address and every chain ends in the image, and that no record has frame 0 at a signal handler's
  * entry. */
