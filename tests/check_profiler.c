@@ -982,7 +982,7 @@ void race_point(const char *site)
 /* Run 1 at 1000 Hz on both CPUs; CPU 1 never sees its stop. */
 static void run_cpu1_misses_stop(void)
 {
-	struct prof_options fast = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL };
+	struct prof_options fast = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT };
 
 	pt_boot_cpus(2);
 	ck_assert_int_eq(prof_start_with(&fast), 0);
@@ -999,7 +999,7 @@ static void run_cpu1_misses_stop(void)
 
 START_TEST(test_cpu_missed_stop_rearmed_at_new_period)
 {
-	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL };
+	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT };
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	struct prof_cpu_stats st;
 
