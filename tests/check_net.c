@@ -225,6 +225,8 @@ static struct sent_udp sent_udp(unsigned i)
 	return s;
 }
 
+static struct out *err_out(void);
+
 static void setup(void)
 {
 	fake_now_ns = 1000000000ull;
@@ -232,6 +234,8 @@ static void setup(void)
 	fake_netdev_present = true;
 	net_config_reset();
 	udpsh_config_reset();
+	/* The plain protocol, chosen out loud, unless a test gives a key. */
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "none", err_out()), 0);
 	net_reset();
 	udpsh_net_reset();
 }
@@ -1337,7 +1341,33 @@ START_TEST(test_udpsh_bad_firmware_key_not_started)
 {
 	fake_fw_key = "not a key";
 	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
+	/* One byte repeated is no secret: refused as a key that is not. */
+	fake_fw_key = "0000000000000000000000000000000000000000000000000000000000000000\n";
+	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
+	fake_fw_key = "abababababababababababababababab";
+	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
 	fake_fw_key = NULL;
+}
+END_TEST
+
+/* Keyless is a choice made out loud: with neither a key nor
+ * udpsh.key=none the shell does not start, and nothing answers. */
+START_TEST(test_udpsh_without_key_or_none_not_started)
+{
+	udpsh_config_reset();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), -ENOKEY);
+	rx(udp_gw(frame, SHELL_PORT, "uptime"));
+	ck_assert_uint_eq(udpsh_net_run_queued(), 0);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);
+	/* A weak key on the command line is refused, and changes nothing. */
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "00000000000000000000000000000000", err_out()), -EINVAL);
+	ck_assert_str_eq(errbuf, "net: udpsh.key= is one byte repeated, not a secret; no key\n");
+	ck_assert_uint_eq(udpsh_config()->key_len, 0);
+	ck_assert(!udpsh_config()->key_none);
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "none", err_out()), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	ck_assert(!udpsh_net_keyed());
 }
 END_TEST
 
@@ -1561,6 +1591,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
 	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);
 	tcase_add_test(tc, test_udpsh_bad_firmware_key_not_started);
+	tcase_add_test(tc, test_udpsh_without_key_or_none_not_started);
 	tcase_add_test(tc, test_udpsh_first_fragment_answered_rest_counted);
 	suite_add_tcase(s, tc);
 

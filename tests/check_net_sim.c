@@ -439,7 +439,7 @@ static void one_start(void)
 	ksim_addr.sin_port = htons((uint16_t)ksim_port);
 	snprintf(net, sizeof(net), "%d:%d", ksim_port, ntohs(a.sin_port));
 	{
-		char *argv[] = { "ksim", "--cpus", "2", "--net", net, NULL };
+		char *argv[] = { "ksim", "--cpus", "2", "--udp-insecure", "--net", net, NULL };
 
 		proc_start(&one, argv);
 	}

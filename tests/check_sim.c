@@ -533,6 +533,7 @@ START_TEST(test_udp_shell_answers_with_and_without_newline)
 
 	cfg_tick(2, 100);
 	cfg.udp_port = 0;
+	cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	simfx_start(&cfg);
 	ck_assert_uint_ne(ksim_udp_port(), 0);
 	fd = udp_client();
@@ -555,6 +556,7 @@ START_TEST(test_udp_shell_survives_junk)
 
 	cfg_tick(2, 100);
 	cfg.udp_port = 0;
+	cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	simfx_start(&cfg);
 	fd = udp_client();
 	r = udp_ask(fd, junk, sizeof(junk) - 1);

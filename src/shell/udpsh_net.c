@@ -211,6 +211,8 @@ static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
 	if (n >= 0) {
 		len = n <= (long)sizeof(text) ? udpsh_key_parse(text, (size_t)n, key) : -EINVAL;
 		kmemset(text, 0, sizeof(text));
+		if (len > 0 && udpsh_key_weak(key, (size_t)len))
+			len = -EINVAL;
 		return len;
 	}
 	if (!c->key_len)
@@ -234,6 +236,9 @@ int udpsh_net_open(void)
 	klen = netsh_key(key);
 	if (klen < 0)
 		return -EKEYREJECTED;
+	/* Keyless only when asked for out loud (udpsh.key=none). */
+	if (klen == 0 && !c->key_none)
+		return -ENOKEY;
 	if (klen > 0) {
 		err = udpsh_key_set(&netsh_core, key, (size_t)klen, netsh_boot_nonce());
 		kmemset(key, 0, sizeof(key));
@@ -298,8 +303,11 @@ void udpsh_net_start(struct out *o)
 							: "cycle-counter jitter",
 				   udpsh_net_nonce_seeded() ? " and the host's seed" : "");
 	} else if (err == -EKEYREJECTED) {
-		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex\n",
+		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex (one byte repeated is refused too)\n",
 			   HAL_FW_UDPSH_KEY, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
+	} else if (err == -ENOKEY) {
+		out_printf(o, "net: udp shell not started: no key (firmware file %s, or udpsh.key=HEX); udpsh.key=none serves it keyless\n",
+			   HAL_FW_UDPSH_KEY);
 	} else if (err < 0)
 		out_printf(o, "net: udp shell not started (error %d)\n", err);
 }

@@ -86,4 +86,9 @@ bool udpsh_wire_open(const uint8_t *key, size_t klen, uint8_t kind,
  * bytes.  Never prints: the caller says what was wrong without the key. */
 int udpsh_key_parse(const char *text, size_t len, uint8_t *key);
 
+/* True when @key (@len bytes) is one byte repeated (all zero, all 0xff,
+ * ...): what a placeholder or a failed random source writes, never a
+ * secret.  Every reader of a key refuses it. */
+bool udpsh_key_weak(const uint8_t *key, size_t len);
+
 #endif
