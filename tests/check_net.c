@@ -57,10 +57,10 @@ static int tcmd_lines(struct shell_ctx *sh, int argc, char **argv)
 }
 
 const struct shell_cmd shell_commands[] = {
-	{ "echo", "echo [words]", "print the words", tcmd_echo, false },
-	{ "lines", "lines N", "print N lines", tcmd_lines, false },
-	{ "net", "net", "network counters", cmd_net, false },
-	{ NULL, NULL, NULL, NULL, false },
+	{ "echo", "echo [words]", "print the words", tcmd_echo, false, true },
+	{ "lines", "lines N", "print N lines", tcmd_lines, false, true },
+	{ "net", "net", "network counters", cmd_net, false, true },
+	{ NULL, NULL, NULL, NULL, false, false },
 };
 
 /* --- frames: built and checked with the test's own code -------------- */
@@ -222,6 +222,13 @@ static struct sent_udp sent_udp(unsigned i)
 	s.dport = get16(u + 2);
 	s.data = (const char *)u + 8;
 	s.len = ulen - 8;
+	/* A keyless shell's reply starts with the mark: returned without. */
+	if (s.sport == SHELL_PORT && !udpsh_net_keyed()) {
+		ck_assert_uint_ge(s.len, 1);
+		ck_assert_int_eq((unsigned char)s.data[0], UDPSH_REPLY_MARK);
+		s.data++;
+		s.len--;
+	}
 	return s;
 }
 
@@ -1490,9 +1497,11 @@ START_TEST(test_net_command_shows_every_udp_shell_in_use)
 		"udp shell (udp port 5555): 1 datagrams, 1 answered, 0 malformed, 0 replies not sent\n"
 		"udp shell (udp port 5555): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
 		"udp shell (udp port 5555): 0 tickets, 0 resent, 0 gone, 0 limited\n"
+		"udp shell (udp port 5555): 0 replies ignored\n"
 		"udp shell (loopback 9): 7 datagrams, 6 answered, 0 malformed, 0 replies not sent\n"
 		"udp shell (loopback 9): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
 		"udp shell (loopback 9): 0 tickets, 0 resent, 0 gone, 0 limited\n"
+		"udp shell (loopback 9): 0 replies ignored\n"
 		"udp shell (loopback 9): lost before the shell: 88739 queue full, 12 socket overflow\n"
 		"arp: "), "net said:\n%s", buf);
 }

@@ -25,6 +25,7 @@
 #include "kernel/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "shell/udpsh.h"
 #include "sim_fixture.h"
 #include "check_main.h"
 
@@ -519,7 +520,10 @@ static const char *udp_ask(int fd, const void *msg, size_t len)
 		ck_assert_msg(r == 1, "no reply; so far: [%.*s]", (int)got, reply);
 		n = recv(fd, reply + got, sizeof(reply) - 1 - got, 0);
 		ck_assert_int_gt(n, 0);
-		got += (size_t)n;
+		/* Each datagram of a keyless reply starts with the mark. */
+		ck_assert_int_eq((unsigned char)reply[got], UDPSH_REPLY_MARK);
+		memmove(reply + got, reply + got + 1, (size_t)n - 1);
+		got += (size_t)n - 1;
 		reply[got] = '\0';
 		if (got >= 2 && memcmp(reply + got - 2, "> ", 2) == 0)
 			return reply;

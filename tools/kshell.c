@@ -510,6 +510,11 @@ static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 					progname, timeout_ms / 1000);
 			break;
 		}
+		/* A keyless shell marks each reply datagram (udpsh.h). */
+		if (n > 0 && (unsigned char)buf[0] == UDPSH_REPLY_MARK) {
+			memmove(buf, buf + 1, (size_t)n - 1);
+			n--;
+		}
 		/* "busy", cut to no more than the request. */
 		if (first && n > 0 && n <= 4 && memcmp(buf, "busy", (size_t)n) == 0) {
 			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);

@@ -95,6 +95,8 @@ static void cmd_net_udpsh(struct out *o)
 		out_printf(o, "udp shell (%s): %llu tickets, %llu resent, %llu gone, %llu limited\n",
 			   sv.name, (unsigned long long)u.tickets, (unsigned long long)u.resent,
 			   (unsigned long long)u.gone, (unsigned long long)u.limited);
+		out_printf(o, "udp shell (%s): %llu replies ignored\n",
+			   sv.name, (unsigned long long)u.replies_in);
 		if (sv.losses) {
 			struct udpsh_losses l;
 

@@ -68,7 +68,13 @@ static void udpsh_send(struct udpsh_reply *r, size_t len, bool last)
 	struct udpsh *u = r->u;
 	const char *data = r->buf;
 
-	if (r->rq->authenticated) {
+	if (!r->rq->authenticated) {
+		/* Marked as a reply, which no shell answers. */
+		u->tx[0] = UDPSH_REPLY_MARK;
+		kmemcpy(u->tx + 1, r->buf, len);
+		data = (const char *)u->tx;
+		len++;
+	} else {
 		struct udpsh_wire h;
 
 		udpsh_reply_hdr(u, r->rq, &h);
@@ -495,6 +501,12 @@ bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
 	rq->dgram_len = len;
 	if (u->keyed)
 		return udpsh_admit_keyed(u, data, len, size, rq);
+	/* Another shell's reply (ours, bounced back by a forged request, or
+	 * a second keyless shell's): answering it would start a ping-pong. */
+	if (len && *(const uint8_t *)data == UDPSH_REPLY_MARK) {
+		udpsh_count(&u->stats.replies_in);
+		return false;
+	}
 	if (size > len)
 		udpsh_count(&u->stats.cut_short);
 	rq->cmd = data;
@@ -505,7 +517,7 @@ bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
 
 void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq)
 {
-	static const char busy[] = "busy";
+	static const char busy[] = UDPSH_REPLY_MARK_STR "busy";
 	size_t n = sizeof(busy) - 1;
 
 	udpsh_count(&u->stats.busy);
@@ -532,7 +544,7 @@ void udpsh_serve(struct udpsh *u, const struct udpsh_request *rq)
 	r.line = 0;
 	r.num = 0;
 	r.cap = rq->authenticated ? UDPSH_DGRAM_MAX - UDPSH_WIRE_OVERHEAD
-				  : UDPSH_DGRAM_MAX;
+				  : UDPSH_PLAIN_MAX;
 	rc = udpsh_run(&r);
 	if (rc == -EINVAL)
 		udpsh_count(&u->stats.malformed);

@@ -11,14 +11,18 @@
  *    a command longer than SHELL_LINE_MAX bytes or too many words gets a
  *    one-line error instead (and counts as malformed).  An empty datagram
  *    runs nothing and is answered with the prompt alone.
- *  - The reply goes to the source address and port.  The output is cut
- *    into datagrams of at most UDPSH_DGRAM_MAX bytes, each holding whole
- *    lines; only a single line longer than UDPSH_DGRAM_MAX is cut inside,
- *    every UDPSH_DGRAM_MAX bytes.  Datagrams are sent as the output is
+ *  - The reply goes to the source address and port.  Every reply
+ *    datagram starts with UDPSH_REPLY_MARK, a control byte no command
+ *    can start with, and a datagram that starts with it is never
+ *    answered (counted: replies_in): two keyless shells that allow each
+ *    other cannot be set bouncing by one forged datagram.  After that
+ *    byte the output is cut into pieces of at most UDPSH_PLAIN_MAX
+ *    bytes, each holding whole lines; only a single line longer than
+ *    UDPSH_PLAIN_MAX is cut inside, every UDPSH_PLAIN_MAX bytes.  Datagrams are sent as the output is
  *    produced, not once the command is done.
  *  - The prompt "> " is always the last two bytes of the last datagram
  *    and is never split: it is appended to the datagram holding the end
- *    of the output when that stays within UDPSH_DGRAM_MAX, else it
+ *    of the output when that stays within UDPSH_PLAIN_MAX, else it
  *    travels alone in one more datagram.  A client reads datagrams until
  *    one ends with "> ".
  *  - A source outside the allowlist gets no answer at all.
@@ -79,6 +83,8 @@
 /* Largest reply datagram: an Ethernet MTU of 1500 less IPv4 and UDP
  * headers, so a reply is never fragmented. */
 #define UDPSH_DGRAM_MAX 1472
+/* A keyless reply datagram's output, after the mark. */
+#define UDPSH_PLAIN_MAX (UDPSH_DGRAM_MAX - 1)
 /* Most allowlist entries. */
 #define UDPSH_ALLOW_MAX 8
 /* Longest allowlist text udpsh_allow_format() writes, terminator included:
@@ -120,6 +126,7 @@ struct udpsh_stats {
 	uint64_t resent;	/* keyed: kept replies sent again */
 	uint64_t gone;		/* keyed: spent ticket, reply not kept; answered gone */
 	uint64_t limited;	/* keyed: repeats past UDPSH_REPEAT_MAX; no answer */
+	uint64_t replies_in;	/* keyless: a reply (UDPSH_REPLY_MARK); no answer */
 };
 
 /* A stale request id and the ticket it was given. */

@@ -151,6 +151,7 @@ void udpsh_net_stats(struct udpsh_stats *s)
 	s->resent = __atomic_load_n(&c->resent, __ATOMIC_RELAXED);
 	s->gone = __atomic_load_n(&c->gone, __ATOMIC_RELAXED);
 	s->limited = __atomic_load_n(&c->limited, __ATOMIC_RELAXED);
+	s->replies_in = __atomic_load_n(&c->replies_in, __ATOMIC_RELAXED);
 }
 
 bool udpsh_net_keyed(void)

@@ -39,6 +39,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The first byte of every keyless reply datagram (ASCII RS, a control
+ * byte no command can start with); a shell never answers a datagram that
+ * starts with it.  Here because kshell reads it too. */
+#define UDPSH_REPLY_MARK 0x1e
+#define UDPSH_REPLY_MARK_STR "\x1e"
+
 #define UDPSH_KEY_MIN 16
 #define UDPSH_KEY_MAX 64
 

@@ -286,6 +286,10 @@ class Kernel:
         return out[:-len(PROMPT)]
 
 
+# The first byte of every keyless reply datagram (src/shell/udpsh_wire.h).
+REPLY_MARK = b"\x1e"
+
+
 def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
     """Send one datagram to the UDP shell at 127.0.0.1:@port; returns the
     reply datagrams joined, up to the one ending with the prompt, or None
@@ -301,9 +305,12 @@ def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
                 return None
             s.settimeout(left)
             try:
-                out += s.recv(65536)
+                d = s.recv(65536)
             except (socket.timeout, ConnectionRefusedError):
                 return None
+            # A keyless reply datagram starts with the mark (0x1e).
+            check(d[:1] == REPLY_MARK, f"a reply datagram without the mark: {d[:40]!r}")
+            out += d[1:]
         return out.decode(errors="replace")
 
 
