@@ -171,6 +171,14 @@ static void rx(size_t len)
 }
 
 /* Make the gateway known, as its first ARP request to us would. */
+/* True when @ip resolves to @want. */
+static bool mac_of(uint32_t ip, const uint8_t *want)
+{
+	uint8_t mac[6];
+
+	return arp_lookup(ip, mac) && memcmp(mac, want, 6) == 0;
+}
+
 static void learn_gw(void)
 {
 	rx(arp(frame, 1, gw_mac, GW_IP, OUR_IP, bcast_mac));
@@ -314,16 +322,22 @@ START_TEST(test_arp_entry_expires_after_ttl)
 	fake_now_ns += 1;
 	ck_assert(!arp_lookup(GW_IP, mac));
 	ck_assert_uint_eq(arp_snapshot(e, ARP_CACHE_SIZE), 0);
-	/* Sending now asks again instead of using the stale MAC. */
+	/* Sending now asks again instead of using the stale MAC: first a
+	 * unicast probe to the MAC it had, then broadcast. */
 	ck_assert_int_eq(udp_send(GW_IP, 1000, 2000, "x", 1), -EAGAIN);
 	ck_assert_uint_eq(fake_netdev_nsent, 1);
-	ck_assert_mem_eq(fake_netdev_sent[0].data, bcast_mac, 6);
+	ck_assert_mem_eq(fake_netdev_sent[0].data, gw_mac, 6);
 	ck_assert_uint_eq(get32(fake_netdev_sent[0].data + 14 + 24), GW_IP);
 	ck_assert_uint_eq(stats().tx_no_arp, 1);
+	arp_request(GW_IP);
+	ck_assert_uint_eq(fake_netdev_nsent, 2);
+	ck_assert_mem_eq(fake_netdev_sent[1].data, bcast_mac, 6);
 }
 END_TEST
 
-START_TEST(test_arp_entry_refreshed_by_traffic_from_same_mac)
+/* Issue 36: traffic confirms nothing, from the entry's MAC or another:
+ * a spoofer's frames cannot keep a stolen entry alive. */
+START_TEST(test_arp_entry_not_refreshed_by_traffic)
 {
 	uint8_t mac[6];
 
@@ -332,12 +346,11 @@ START_TEST(test_arp_entry_refreshed_by_traffic_from_same_mac)
 	fake_now_ns += ARP_TTL_NS - 1000;
 	rx(udp_gw(frame, 9, "x"));		/* any IPv4 from its MAC */
 	fake_now_ns += 1000;
-	ck_assert(arp_lookup(GW_IP, mac));
-	/* From another MAC it does not count. */
-	fake_now_ns += ARP_TTL_NS - 1000;
-	rx(udp_from(frame, peer_mac, GW_IP, 1, 9, "x", 1, true));
-	fake_now_ns += 1000;
 	ck_assert(!arp_lookup(GW_IP, mac));
+	/* A reply to our own request does. */
+	arp_request(GW_IP);
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
 }
 END_TEST
 
@@ -1272,12 +1285,6 @@ END_TEST
 
 /* --- ARP against poisoning and the keyed shell ------------------------ */
 
-static bool mac_of(uint32_t ip, const uint8_t *want)
-{
-	uint8_t mac[6];
-
-	return arp_lookup(ip, mac) && memcmp(mac, want, 6) == 0;
-}
 
 START_TEST(test_arp_solicited_reply_moves_entry_once)
 {
@@ -1304,13 +1311,87 @@ START_TEST(test_arp_unsolicited_cannot_move_live_entry)
 }
 END_TEST
 
-START_TEST(test_arp_expired_entry_taken_over)
+/* Issue 36: an expired entry is not taken over by unsolicited packets;
+ * the next send probes the MAC it had, and the real gateway's answer
+ * holds it again. */
+START_TEST(test_arp_expired_entry_not_taken_over_probe_restores)
 {
 	learn_gw();
 	fake_now_ns += ARP_TTL_NS;
 	rx(arp(frame, 1, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	ck_assert(!mac_of(GW_IP, peer_mac));
+	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 2);
+	fake_netdev_clear();
+	ck_assert_int_eq(udp_send(GW_IP, 1000, 2000, "x", 1), -EAGAIN);
+	ck_assert_uint_eq(fake_netdev_nsent, 1);
+	ck_assert_mem_eq(fake_netdev_sent[0].data, gw_mac, 6);	/* unicast probe */
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
+}
+END_TEST
+
+/* Two MACs answer one request: the first is kept, the second counted as
+ * a conflict and shown in `net`. */
+START_TEST(test_arp_two_answers_conflict_counted_and_shown)
+{
+	char buf[4096];
+	struct out_buf ob;
+	struct shell_ctx sh = { .out = &ob.out };
+	struct arp_conflicts c;
+
+	arp_request(GW_IP);
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));	/* first, wins */
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
 	ck_assert(mac_of(GW_IP, peer_mac));
-	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 0);
+	arp_conflicts_read(&c);
+	ck_assert_uint_eq(c.count, 2);
+	ck_assert_uint_eq(c.last_ip, GW_IP);
+	ck_assert_mem_eq(c.last_kept, peer_mac, 6);
+	ck_assert_mem_eq(c.last_other, gw_mac, 6);
+	/* Asking again within the window opens no new race. */
+	arp_request(GW_IP);
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, peer_mac));
+	out_buf_init(&ob, buf, sizeof(buf));
+	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
+	ck_assert_msg(strstr(buf, "arp conflicts: 3 (last: 10.0.2.2 at "), "net said:\n%s", buf);
+}
+END_TEST
+
+/* net.gw_mac=: a static entry that nothing replaces, before or after any
+ * ARP traffic; claims for another MAC are conflicts. */
+START_TEST(test_arp_static_gateway_never_replaced)
+{
+	struct arp_entry_info e[ARP_CACHE_SIZE + 1];
+	struct arp_conflicts c;
+	char text[32];
+
+	snprintf(text, sizeof(text), "%02x:%02x:%02x:%02x:%02x:%02x", gw_mac[0], gw_mac[1],
+		 gw_mac[2], gw_mac[3], gw_mac[4], gw_mac[5]);
+	ck_assert_int_eq(net_config_word("net.gw_mac", text, err_out()), 0);
+	ck_assert(mac_of(GW_IP, gw_mac));
+	arp_request(GW_IP);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);	/* nothing to ask */
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 1, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	fake_now_ns += 10 * ARP_TTL_NS;
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
+	arp_conflicts_read(&c);
+	ck_assert_uint_eq(c.count, 3);
+	ck_assert_uint_eq(arp_snapshot(e, ARP_CACHE_SIZE + 1), 1);
+	ck_assert(e[0].is_static);
+	/* Bad values change nothing. */
+	ck_assert_int_eq(net_config_word("net.gw_mac", "ff:ff:ff:ff:ff:ff", err_out()), -EINVAL);
+	ck_assert_str_eq(errbuf, "net: net.gw_mac=ff:ff:ff:ff:ff:ff is not a unicast MAC xx:xx:xx:xx:xx:xx; keeping the one given before\n");
+	ck_assert_int_eq(net_config_word("net.gw_mac", "52:55:0a:00:02", err_out()), -EINVAL);
+	ck_assert(mac_of(GW_IP, gw_mac));
+	ck_assert_int_eq(net_config_word("net.arp_ttl", "0", err_out()), -EINVAL);
+	ck_assert_str_eq(errbuf, "net: net.arp_ttl=0 is not 1-3600 seconds; keeping 60\n");
+	ck_assert_int_eq(net_config_word("net.arp_ttl", "5", err_out()), 0);
+	ck_assert_uint_eq(net_config()->arp_ttl_ns, 5000000000ull);
 }
 END_TEST
 
@@ -1534,7 +1615,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_arp_request_for_other_ignored_not_cached);
 	tcase_add_test(tc, test_arp_reply_to_our_request_cached);
 	tcase_add_test(tc, test_arp_entry_expires_after_ttl);
-	tcase_add_test(tc, test_arp_entry_refreshed_by_traffic_from_same_mac);
+	tcase_add_test(tc, test_arp_entry_not_refreshed_by_traffic);
 	tcase_add_test(tc, test_arp_full_cache_replaces_oldest);
 	tcase_add_test(tc, test_arp_flood_keeps_gateway);
 	tcase_add_test(tc, test_arp_broadcast_sender_mac_refused);
@@ -1596,7 +1677,9 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_udpsh_reply_without_arp_entry_counted);
 	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_once);
 	tcase_add_test(tc, test_arp_unsolicited_cannot_move_live_entry);
-	tcase_add_test(tc, test_arp_expired_entry_taken_over);
+	tcase_add_test(tc, test_arp_expired_entry_not_taken_over_probe_restores);
+	tcase_add_test(tc, test_arp_two_answers_conflict_counted_and_shown);
+	tcase_add_test(tc, test_arp_static_gateway_never_replaced);
 	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
 	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);
 	tcase_add_test(tc, test_udpsh_bad_firmware_key_not_started);
