@@ -69,8 +69,17 @@ static int sim_udpsh_key(struct udpsh *u)
 	bool hw;
 	int len;
 
+	if (n < 0 && udpsh_config()->key_none) {
+		uint64_t secret[4];
+
+		/* Keyless: 3x the request until the address echoes its cookie. */
+		for (unsigned i = 0; i < 4; i++)
+			secret[i] = random_nonce64(&hw);
+		udpsh_cookie_set(u, secret, sizeof(secret));
+		return 0;
+	}
 	if (n < 0)
-		return udpsh_config()->key_none ? 0 : 1;
+		return 1;
 	len = n <= (long)sizeof(text) ? udpsh_key_parse(text, (size_t)n, key) : -1;
 	kmemset(text, 0, sizeof(text));
 	if (len < 0 || udpsh_key_set(u, key, (size_t)len, random_nonce64(&hw)) != 0)

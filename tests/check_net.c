@@ -1155,9 +1155,25 @@ START_TEST(test_udpsh_long_output_split_at_lines)
 	unsigned n;
 	size_t off = 0;
 
+	char cmd[64], *hint;
+	size_t wire = 0;
+
 	learn_gw();
 	ck_assert_int_eq(udpsh_net_open(), 0);
+	/* Keyless, the first answer is at most 3x the request on the wire,
+	 * and says which cookie gets the whole reply (udpsh.h). */
 	rx(udp_gw(frame, SHELL_PORT, "lines 100"));
+	udpsh_net_run_queued();
+	replies(buf, sizeof(buf), &n);
+	for (unsigned i = 0; i < n; i++)
+		wire += fake_netdev_sent[i].len - 14;
+	ck_assert_uint_le(wire, 3 * (9 + 28));
+	hint = strstr(buf, "cookie @");
+	ck_assert_msg(hint && strlen(hint) == 8 + 16 + strlen(": start the request with it\n> "),
+		      "got %s", buf);
+	snprintf(cmd, sizeof(cmd), "@%.16s lines 100", hint + 8);
+	fake_netdev_clear();
+	rx(udp_gw(frame, SHELL_PORT, cmd));
 	udpsh_net_run_queued();
 	replies(buf, sizeof(buf), &n);
 	for (int i = 0; i < 100; i++)
@@ -1578,11 +1594,11 @@ START_TEST(test_net_command_shows_every_udp_shell_in_use)
 		"udp shell (udp port 5555): 1 datagrams, 1 answered, 0 malformed, 0 replies not sent\n"
 		"udp shell (udp port 5555): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
 		"udp shell (udp port 5555): 0 tickets, 0 resent, 0 gone, 0 limited\n"
-		"udp shell (udp port 5555): 0 replies ignored\n"
+		"udp shell (udp port 5555): 0 replies ignored, 0 cut at 3x, 0 cookies\n"
 		"udp shell (loopback 9): 7 datagrams, 6 answered, 0 malformed, 0 replies not sent\n"
 		"udp shell (loopback 9): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
 		"udp shell (loopback 9): 0 tickets, 0 resent, 0 gone, 0 limited\n"
-		"udp shell (loopback 9): 0 replies ignored\n"
+		"udp shell (loopback 9): 0 replies ignored, 0 cut at 3x, 0 cookies\n"
 		"udp shell (loopback 9): lost before the shell: 88739 queue full, 12 socket overflow\n"
 		"arp: "), "net said:\n%s", buf);
 }

@@ -486,6 +486,40 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
+			  bool show_prompt);
+
+#define COOKIE_HINT ": start the request with it\n" PROMPT
+#define COOKIE_HEX 16
+
+/* A keyless shell bounds its answer to 3x the request until the address
+ * shows it receives (src/shell/udpsh.h): a reply cut there ends with
+ * "cookie @HEX: start the request with it".  The commands a keyless
+ * shell runs change nothing, so asking again with the cookie in front is
+ * safe.  True when it did (the second reply printed, its status in *rc). */
+static bool cookie_retry(int fd, const char *cmd, size_t len, int timeout_ms,
+			 bool show_prompt, const char *all, size_t total, int *rc)
+{
+	size_t tail = strlen(COOKIE_HINT), hint = 8 + COOKIE_HEX + tail;
+	char *again;
+
+	if (len && cmd[0] == '@')
+		return false;	/* this was the retry: show what came */
+	if (total < hint || memcmp(all + total - tail, COOKIE_HINT, tail) != 0 ||
+	    memcmp(all + total - hint, "cookie @", 8) != 0)
+		return false;
+	again = malloc(len + COOKIE_HEX + 2);
+	if (!again)
+		return false;
+	again[0] = '@';
+	memcpy(again + 1, all + total - hint + 8, COOKIE_HEX);
+	again[COOKIE_HEX + 1] = ' ';
+	memcpy(again + COOKIE_HEX + 2, cmd, len);
+	*rc = exchange_plain(fd, again, len + COOKIE_HEX + 2, timeout_ms, show_prompt);
+	free(again);
+	return true;
+}
+
 /* Send @cmd, keep the reply datagrams until one ends with the prompt,
  * then print them all.  Nothing is sent again: without a key a request
  * cannot be told from its retransmission, which would run twice. */
@@ -532,7 +566,8 @@ static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 		memcpy(all + total, buf, (size_t)n);
 		total += (size_t)n;
 		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0) {
-			print_reply(all, total, show_prompt);
+			if (!cookie_retry(fd, cmd, len, timeout_ms, show_prompt, all, total, &rc))
+				print_reply(all, total, show_prompt);
 			break;
 		}
 	}

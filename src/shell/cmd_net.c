@@ -108,8 +108,9 @@ static void cmd_net_udpsh(struct out *o)
 		out_printf(o, "udp shell (%s): %llu tickets, %llu resent, %llu gone, %llu limited\n",
 			   sv.name, (unsigned long long)u.tickets, (unsigned long long)u.resent,
 			   (unsigned long long)u.gone, (unsigned long long)u.limited);
-		out_printf(o, "udp shell (%s): %llu replies ignored\n",
-			   sv.name, (unsigned long long)u.replies_in);
+		out_printf(o, "udp shell (%s): %llu replies ignored, %llu cut at 3x, %llu cookies\n",
+			   sv.name, (unsigned long long)u.replies_in,
+			   (unsigned long long)u.cut, (unsigned long long)u.cookies);
 		if (sv.losses) {
 			struct udpsh_losses l;
 

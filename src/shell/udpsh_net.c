@@ -152,6 +152,8 @@ void udpsh_net_stats(struct udpsh_stats *s)
 	s->gone = __atomic_load_n(&c->gone, __ATOMIC_RELAXED);
 	s->limited = __atomic_load_n(&c->limited, __ATOMIC_RELAXED);
 	s->replies_in = __atomic_load_n(&c->replies_in, __ATOMIC_RELAXED);
+	s->cut = __atomic_load_n(&c->cut, __ATOMIC_RELAXED);
+	s->cookies = __atomic_load_n(&c->cookies, __ATOMIC_RELAXED);
 }
 
 bool udpsh_net_keyed(void)
@@ -222,6 +224,19 @@ static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
 	return (int)c->key_len;
 }
 
+/* Keyless: bound replies to 3x the request until the address echoes its
+ * cookie, under a secret of this boot. */
+static void netsh_cookie_secret(struct udpsh *u)
+{
+	uint64_t secret[4];
+	bool hw;
+
+	for (unsigned i = 0; i < 4; i++)
+		secret[i] = random_nonce64(&hw);
+	udpsh_cookie_set(u, secret, sizeof(secret));
+	kmemset(secret, 0, sizeof(secret));
+}
+
 int udpsh_net_open(void)
 {
 	const struct udpsh_config *c = udpsh_config();
@@ -245,6 +260,8 @@ int udpsh_net_open(void)
 		kmemset(key, 0, sizeof(key));
 		if (err < 0)
 			return err;
+	} else {
+		netsh_cookie_secret(&netsh_core);
 	}
 	netsh_port = c->port;
 	err = udp_bind_ex(c->port, netsh_rx, NULL, true);
