@@ -4,62 +4,33 @@
  * so the kernel takes its key the same way on every platform. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "hal/firmware.h"
+#include "shell/udpsh_wire.h"
+#include "../tools/keyfile.h"
 #include "sim/sim.h"
 
-/* Room for the longest key in hex and some blanks; a longer file is not
- * a key. */
-#define SIM_FW_KEY_MAX 512
-
-static char sim_fw_key[SIM_FW_KEY_MAX];
+/* The key in hex, as the kernel reads the firmware file. */
+static char sim_fw_key[2 * UDPSH_KEY_MAX + 1];
 static long sim_fw_key_len = -1;
 
-/* Hex digits in pairs, then only blanks: the shape udpsh_key_parse()
- * takes.  Checked here too so that a bad file stops ksim at once with a
- * message that names the file, never its contents. */
-static int sim_fw_key_digits(const char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n && strchr("0123456789abcdefABCDEF", s[i]) && s[i])
-		i++;
-	for (size_t j = i; j < n; j++)
-		if (!strchr(" \t\r\n", s[j]) || !s[j])
-			return -1;
-	return (int)i;
-}
-
+/* The file is checked by tools/keyfile.c's rules (a regular file, mode
+ * 600, 16-64 bytes in hex, not one byte repeated), so a bad file stops
+ * ksim at once with a message that names the file, never its contents. */
 int sim_fw_load_key(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-	int digits;
+	uint8_t key[UDPSH_KEY_MAX];
+	int n = keyfile_read("ksim", path, key);
 
-	if (fd < 0) {
-		fprintf(stderr, "ksim: --udp-key %s: %s\n", path, strerror(errno));
+	if (n < 0)
 		return -1;
-	}
-	do
-		n = read(fd, sim_fw_key, sizeof(sim_fw_key));
-	while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n < 0) {
-		fprintf(stderr, "ksim: --udp-key %s: %s\n", path, strerror(errno));
-		return -1;
-	}
-	digits = n < (ssize_t)sizeof(sim_fw_key) ? sim_fw_key_digits(sim_fw_key, (size_t)n) : -1;
-	if (digits < 32 || digits > 128 || digits % 2) {
-		fprintf(stderr, "ksim: --udp-key %s: not a key of 16-64 bytes in hex (32-128 hex digits)\n",
-			path);
-		memset(sim_fw_key, 0, sizeof(sim_fw_key));
-		return -1;
-	}
-	sim_fw_key_len = n;
+	for (int i = 0; i < n; i++)
+		snprintf(sim_fw_key + 2 * i, 3, "%02x", key[i]);
+	memset(key, 0, sizeof(key));
+	sim_fw_key_len = 2 * n;
 	return 0;
 }
 

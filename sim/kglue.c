@@ -16,6 +16,7 @@
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "shell/udpsh.h"
+#include "shell/udpsh_net.h"
 #include "shell/udpsh_serving.h"
 #include "sim/sim.h"
 
@@ -57,7 +58,9 @@ static int sim_udpsh_send(void *ctx, uint32_t addr, uint16_t port,
 	return sim_udp_reply(addr, port, data, len);
 }
 
-/* --udp-key's key (hal_fw_file_read), when given; ksim checked it. */
+/* --udp-key's key (hal_fw_file_read), when given; ksim checked it.
+ * Without one the shell is keyless only when udpsh.key=none said so
+ * (ksim --udp-insecure); else it does not start: 1. */
 static int sim_udpsh_key(struct udpsh *u)
 {
 	char text[2 * UDPSH_KEY_MAX + 64];
@@ -66,8 +69,17 @@ static int sim_udpsh_key(struct udpsh *u)
 	bool hw;
 	int len;
 
-	if (n < 0)
+	if (n < 0 && udpsh_config()->key_none) {
+		uint64_t secret[4];
+
+		/* Keyless: 3x the request until the address echoes its cookie. */
+		for (unsigned i = 0; i < 4; i++)
+			secret[i] = random_nonce64(&hw);
+		udpsh_cookie_set(u, secret, sizeof(secret));
 		return 0;
+	}
+	if (n < 0)
+		return 1;
 	len = n <= (long)sizeof(text) ? udpsh_key_parse(text, (size_t)n, key) : -1;
 	kmemset(text, 0, sizeof(text));
 	if (len < 0 || udpsh_key_set(u, key, (size_t)len, random_nonce64(&hw)) != 0)
@@ -94,10 +106,17 @@ static void sim_udpsh_task(void *arg)
 
 void sim_udpsh_start(void)
 {
+	int key;
+
 	udpsh_init(&sim_udpsh, sim_udpsh_send, NULL);
 	if (udpsh_allow_set(&sim_udpsh, "127.0.0.0/8") != 0 ||
-	    sim_udpsh_key(&sim_udpsh) != 0 ||
-	    !task_create("udpsh", sim_udpsh_task, NULL, 0))
+	    (key = sim_udpsh_key(&sim_udpsh)) < 0)
+		panic("ksim: cannot start the UDP shell");
+	if (key > 0) {
+		out_puts(&out_console, "ksim: udp shell not started: no key (--udp-key FILE); --udp-insecure serves it keyless\n");
+		return;
+	}
+	if (!task_create("udpsh", sim_udpsh_task, NULL, 0))
 		panic("ksim: cannot start the UDP shell");
 	ksnprintf(sim_udpsh_name, sizeof(sim_udpsh_name), "ksim 127.0.0.1:%u",
 		  ksim_udp_port());

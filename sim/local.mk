@@ -27,7 +27,8 @@ sim_libksim_la_SOURCES = \
 	%reldir%/tick.c \
 	%reldir%/timer.c \
 	%reldir%/trap.c \
-	%reldir%/udp.c
+	%reldir%/udp.c \
+	tools/keyfile.c tools/keyfile.h
 sim_libksim_la_LIBADD = src/libkprof.la
 
 # Debian's gcc links position-independent executables by default; ksim

@@ -2,8 +2,12 @@
 /* ksim: the simulated machine as a program.
  *
  *   ksim [--cpus N] [--udp PORT] [--source auto|pmu|tick] [--hz HZ]
- *        [--stats] [--net PORT:PEERPORT] [--cmdline WORDS] [--udp-key FILE]
- *        [-c CMD]...
+ *        [--stats] [--net PORT:PEERPORT] [--cmdline WORDS]
+ *        [--udp-key FILE | --udp-insecure] [-c CMD]...
+ *
+ * With --udp or --net and neither --udp-key nor --udp-insecure, the UDP
+ * shells take the default key file (tools/keyfile.h), made on first use,
+ * the one kshell, kprof-qemu and make run use.
  *   ksim --help | --version
  *
  * Exit status (ksim(1) has the same table): 0 the machine ran and ended
@@ -19,6 +23,7 @@
 #include "config.h"
 #include "hal/cpu.h"
 #include "sim/ksim.h"
+#include "../tools/keyfile.h"
 
 #define KSIM_MAX_COMMANDS 64
 
@@ -39,7 +44,13 @@ static void usage(void)
 	       "      --udp=PORT    serve the UDP shell on 127.0.0.1:PORT (0: a free port);\n"
 	       "                    ksim then runs until poweroff or a signal\n"
 	       "      --udp-key=FILE  the UDP shells' key, 16-64 bytes in hex: requests\n"
-	       "                    must be authenticated (kshell -k FILE speaks it)\n"
+	       "                    must be authenticated (kshell -k FILE speaks it);\n"
+	       "                    a regular file of mode 600, not one byte repeated.\n"
+	       "                    Default with --udp or --net: the key file kshell uses,\n"
+	       "                    $XDG_CONFIG_HOME/kprof/udpsh.key (~/.config/...),\n"
+	       "                    made on first use\n"
+	       "      --udp-insecure  no key: the UDP shells speak the plain protocol\n"
+	       "                    (udpsh.key=none; warned)\n"
 	       "      --net=P:PEER  a network device: Ethernet frames in UDP datagrams,\n"
 	       "                    received on 127.0.0.1:P, sent to 127.0.0.1:PEER\n"
 	       "      --cmdline=W   the kernel command line, key=value words (doc/boot.md)\n"
@@ -176,6 +187,32 @@ static int bad_option(int opt, char **argv, const struct option *opts)
 	return usage_error(what);
 }
 
+/* The key the UDP shells take when none was named: the default key file
+ * (made on first use), or none at all with --udp-insecure, which the
+ * kernel hears as udpsh.key=none.  0, or -1 having said why. */
+static int key_default(struct ksim_config *cfg, bool insecure)
+{
+	static char path[4096], cmdline[8192];
+	uint8_t key[64];
+	int made;
+
+	if (insecure) {
+		snprintf(cmdline, sizeof(cmdline), "udpsh.key=none%s%s",
+			 cfg->cmdline ? " " : "", cfg->cmdline ? cfg->cmdline : "");
+		cfg->cmdline = cmdline;
+		return 0;
+	}
+	if (cfg->udp_key_file || (cfg->udp_port < 0 && !cfg->net_port))
+		return 0;
+	if (keyfile_init_default("ksim", path, sizeof(path), key, &made) < 0)
+		return -1;
+	memset(key, 0, sizeof(key));
+	if (made)
+		fprintf(stderr, "ksim: made the UDP shell's key %s (mode 600)\n", path);
+	cfg->udp_key_file = path;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -187,13 +224,14 @@ int main(int argc, char **argv)
 		{ "net", required_argument, NULL, 'N' },
 		{ "cmdline", required_argument, NULL, 'K' },
 		{ "udp-key", required_argument, NULL, 'k' },
+		{ "udp-insecure", no_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	static const char *commands[KSIM_MAX_COMMANDS];
 	struct ksim_config cfg;
-	bool stats = false;
+	bool stats = false, insecure = false;
 	unsigned long v;
 	int opt, status;
 
@@ -234,6 +272,9 @@ int main(int argc, char **argv)
 		case 'k':
 			cfg.udp_key_file = optarg;
 			break;
+		case 'i':
+			insecure = true;
+			break;
 		case 'c':
 			if (cfg.ncommands == KSIM_MAX_COMMANDS) {
 				fprintf(stderr, "ksim: at most %d -c commands\n",
@@ -258,6 +299,10 @@ int main(int argc, char **argv)
 		snprintf(what, sizeof(what), "unexpected argument %.100s", argv[optind]);
 		return usage_error(what);
 	}
+	if (insecure && cfg.udp_key_file)
+		return usage_error("--udp-key and --udp-insecure exclude each other");
+	if (key_default(&cfg, insecure) != 0)
+		return KSIM_EXIT_START;
 	cfg.commands = commands;
 	cfg.exit_on_eof = cfg.udp_port < 0;
 	if (ksim_start(&cfg) != 0)
@@ -266,7 +311,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "udp shell on 127.0.0.1:%u%s\n", ksim_udp_port(),
 			cfg.udp_key_file ? ", authenticated (HMAC-SHA256)" : "");
 		if (!cfg.udp_key_file)
-			fprintf(stderr, "UDP shell unauthenticated: any host that can forge an allowed address can use it\n");
+			fprintf(stderr, "UDP shell unauthenticated (--udp-insecure): any host that can forge an allowed address can use it\n");
+		else
+			fprintf(stderr, "udp shell key %s\n", cfg.udp_key_file);
 	}
 	status = ksim_wait(0);
 	if (stats)

@@ -57,10 +57,10 @@ static int tcmd_lines(struct shell_ctx *sh, int argc, char **argv)
 }
 
 const struct shell_cmd shell_commands[] = {
-	{ "echo", "echo [words]", "print the words", tcmd_echo, false },
-	{ "lines", "lines N", "print N lines", tcmd_lines, false },
-	{ "net", "net", "network counters", cmd_net, false },
-	{ NULL, NULL, NULL, NULL, false },
+	{ "echo", "echo [words]", "print the words", tcmd_echo, false, true },
+	{ "lines", "lines N", "print N lines", tcmd_lines, false, true },
+	{ "net", "net", "network counters", cmd_net, false, true },
+	{ NULL, NULL, NULL, NULL, false, false },
 };
 
 /* --- frames: built and checked with the test's own code -------------- */
@@ -171,6 +171,14 @@ static void rx(size_t len)
 }
 
 /* Make the gateway known, as its first ARP request to us would. */
+/* True when @ip resolves to @want. */
+static bool mac_of(uint32_t ip, const uint8_t *want)
+{
+	uint8_t mac[6];
+
+	return arp_lookup(ip, mac) && memcmp(mac, want, 6) == 0;
+}
+
 static void learn_gw(void)
 {
 	rx(arp(frame, 1, gw_mac, GW_IP, OUR_IP, bcast_mac));
@@ -222,8 +230,17 @@ static struct sent_udp sent_udp(unsigned i)
 	s.dport = get16(u + 2);
 	s.data = (const char *)u + 8;
 	s.len = ulen - 8;
+	/* A keyless shell's reply starts with the mark: returned without. */
+	if (s.sport == SHELL_PORT && !udpsh_net_keyed()) {
+		ck_assert_uint_ge(s.len, 1);
+		ck_assert_int_eq((unsigned char)s.data[0], UDPSH_REPLY_MARK);
+		s.data++;
+		s.len--;
+	}
 	return s;
 }
+
+static struct out *err_out(void);
 
 static void setup(void)
 {
@@ -232,6 +249,8 @@ static void setup(void)
 	fake_netdev_present = true;
 	net_config_reset();
 	udpsh_config_reset();
+	/* The plain protocol, chosen out loud, unless a test gives a key. */
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "none", err_out()), 0);
 	net_reset();
 	udpsh_net_reset();
 }
@@ -303,16 +322,22 @@ START_TEST(test_arp_entry_expires_after_ttl)
 	fake_now_ns += 1;
 	ck_assert(!arp_lookup(GW_IP, mac));
 	ck_assert_uint_eq(arp_snapshot(e, ARP_CACHE_SIZE), 0);
-	/* Sending now asks again instead of using the stale MAC. */
+	/* Sending now asks again instead of using the stale MAC: first a
+	 * unicast probe to the MAC it had, then broadcast. */
 	ck_assert_int_eq(udp_send(GW_IP, 1000, 2000, "x", 1), -EAGAIN);
 	ck_assert_uint_eq(fake_netdev_nsent, 1);
-	ck_assert_mem_eq(fake_netdev_sent[0].data, bcast_mac, 6);
+	ck_assert_mem_eq(fake_netdev_sent[0].data, gw_mac, 6);
 	ck_assert_uint_eq(get32(fake_netdev_sent[0].data + 14 + 24), GW_IP);
 	ck_assert_uint_eq(stats().tx_no_arp, 1);
+	arp_request(GW_IP);
+	ck_assert_uint_eq(fake_netdev_nsent, 2);
+	ck_assert_mem_eq(fake_netdev_sent[1].data, bcast_mac, 6);
 }
 END_TEST
 
-START_TEST(test_arp_entry_refreshed_by_traffic_from_same_mac)
+/* Issue 36: traffic confirms nothing, from the entry's MAC or another:
+ * a spoofer's frames cannot keep a stolen entry alive. */
+START_TEST(test_arp_entry_not_refreshed_by_traffic)
 {
 	uint8_t mac[6];
 
@@ -321,12 +346,11 @@ START_TEST(test_arp_entry_refreshed_by_traffic_from_same_mac)
 	fake_now_ns += ARP_TTL_NS - 1000;
 	rx(udp_gw(frame, 9, "x"));		/* any IPv4 from its MAC */
 	fake_now_ns += 1000;
-	ck_assert(arp_lookup(GW_IP, mac));
-	/* From another MAC it does not count. */
-	fake_now_ns += ARP_TTL_NS - 1000;
-	rx(udp_from(frame, peer_mac, GW_IP, 1, 9, "x", 1, true));
-	fake_now_ns += 1000;
 	ck_assert(!arp_lookup(GW_IP, mac));
+	/* A reply to our own request does. */
+	arp_request(GW_IP);
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
 }
 END_TEST
 
@@ -1131,9 +1155,25 @@ START_TEST(test_udpsh_long_output_split_at_lines)
 	unsigned n;
 	size_t off = 0;
 
+	char cmd[64], *hint;
+	size_t wire = 0;
+
 	learn_gw();
 	ck_assert_int_eq(udpsh_net_open(), 0);
+	/* Keyless, the first answer is at most 3x the request on the wire,
+	 * and says which cookie gets the whole reply (udpsh.h). */
 	rx(udp_gw(frame, SHELL_PORT, "lines 100"));
+	udpsh_net_run_queued();
+	replies(buf, sizeof(buf), &n);
+	for (unsigned i = 0; i < n; i++)
+		wire += fake_netdev_sent[i].len - 14;
+	ck_assert_uint_le(wire, 3 * (9 + 28));
+	hint = strstr(buf, "cookie @");
+	ck_assert_msg(hint && strlen(hint) == 8 + 16 + strlen(": start the request with it\n> "),
+		      "got %s", buf);
+	snprintf(cmd, sizeof(cmd), "@%.16s lines 100", hint + 8);
+	fake_netdev_clear();
+	rx(udp_gw(frame, SHELL_PORT, cmd));
 	udpsh_net_run_queued();
 	replies(buf, sizeof(buf), &n);
 	for (int i = 0; i < 100; i++)
@@ -1261,12 +1301,6 @@ END_TEST
 
 /* --- ARP against poisoning and the keyed shell ------------------------ */
 
-static bool mac_of(uint32_t ip, const uint8_t *want)
-{
-	uint8_t mac[6];
-
-	return arp_lookup(ip, mac) && memcmp(mac, want, 6) == 0;
-}
 
 START_TEST(test_arp_solicited_reply_moves_entry_once)
 {
@@ -1293,13 +1327,87 @@ START_TEST(test_arp_unsolicited_cannot_move_live_entry)
 }
 END_TEST
 
-START_TEST(test_arp_expired_entry_taken_over)
+/* Issue 36: an expired entry is not taken over by unsolicited packets;
+ * the next send probes the MAC it had, and the real gateway's answer
+ * holds it again. */
+START_TEST(test_arp_expired_entry_not_taken_over_probe_restores)
 {
 	learn_gw();
 	fake_now_ns += ARP_TTL_NS;
 	rx(arp(frame, 1, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	ck_assert(!mac_of(GW_IP, peer_mac));
+	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 2);
+	fake_netdev_clear();
+	ck_assert_int_eq(udp_send(GW_IP, 1000, 2000, "x", 1), -EAGAIN);
+	ck_assert_uint_eq(fake_netdev_nsent, 1);
+	ck_assert_mem_eq(fake_netdev_sent[0].data, gw_mac, 6);	/* unicast probe */
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
+}
+END_TEST
+
+/* Two MACs answer one request: the first is kept, the second counted as
+ * a conflict and shown in `net`. */
+START_TEST(test_arp_two_answers_conflict_counted_and_shown)
+{
+	char buf[4096];
+	struct out_buf ob;
+	struct shell_ctx sh = { .out = &ob.out };
+	struct arp_conflicts c;
+
+	arp_request(GW_IP);
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));	/* first, wins */
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
 	ck_assert(mac_of(GW_IP, peer_mac));
-	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 0);
+	arp_conflicts_read(&c);
+	ck_assert_uint_eq(c.count, 2);
+	ck_assert_uint_eq(c.last_ip, GW_IP);
+	ck_assert_mem_eq(c.last_kept, peer_mac, 6);
+	ck_assert_mem_eq(c.last_other, gw_mac, 6);
+	/* Asking again within the window opens no new race. */
+	arp_request(GW_IP);
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, peer_mac));
+	out_buf_init(&ob, buf, sizeof(buf));
+	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
+	ck_assert_msg(strstr(buf, "arp conflicts: 3 (last: 10.0.2.2 at "), "net said:\n%s", buf);
+}
+END_TEST
+
+/* net.gw_mac=: a static entry that nothing replaces, before or after any
+ * ARP traffic; claims for another MAC are conflicts. */
+START_TEST(test_arp_static_gateway_never_replaced)
+{
+	struct arp_entry_info e[ARP_CACHE_SIZE + 1];
+	struct arp_conflicts c;
+	char text[32];
+
+	snprintf(text, sizeof(text), "%02x:%02x:%02x:%02x:%02x:%02x", gw_mac[0], gw_mac[1],
+		 gw_mac[2], gw_mac[3], gw_mac[4], gw_mac[5]);
+	ck_assert_int_eq(net_config_word("net.gw_mac", text, err_out()), 0);
+	ck_assert(mac_of(GW_IP, gw_mac));
+	arp_request(GW_IP);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);	/* nothing to ask */
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 1, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	fake_now_ns += 10 * ARP_TTL_NS;
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
+	arp_conflicts_read(&c);
+	ck_assert_uint_eq(c.count, 3);
+	ck_assert_uint_eq(arp_snapshot(e, ARP_CACHE_SIZE + 1), 1);
+	ck_assert(e[0].is_static);
+	/* Bad values change nothing. */
+	ck_assert_int_eq(net_config_word("net.gw_mac", "ff:ff:ff:ff:ff:ff", err_out()), -EINVAL);
+	ck_assert_str_eq(errbuf, "net: net.gw_mac=ff:ff:ff:ff:ff:ff is not a unicast MAC xx:xx:xx:xx:xx:xx; keeping the one given before\n");
+	ck_assert_int_eq(net_config_word("net.gw_mac", "52:55:0a:00:02", err_out()), -EINVAL);
+	ck_assert(mac_of(GW_IP, gw_mac));
+	ck_assert_int_eq(net_config_word("net.arp_ttl", "0", err_out()), -EINVAL);
+	ck_assert_str_eq(errbuf, "net: net.arp_ttl=0 is not 1-3600 seconds; keeping 60\n");
+	ck_assert_int_eq(net_config_word("net.arp_ttl", "5", err_out()), 0);
+	ck_assert_uint_eq(net_config()->arp_ttl_ns, 5000000000ull);
 }
 END_TEST
 
@@ -1337,7 +1445,33 @@ START_TEST(test_udpsh_bad_firmware_key_not_started)
 {
 	fake_fw_key = "not a key";
 	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
+	/* One byte repeated is no secret: refused as a key that is not. */
+	fake_fw_key = "0000000000000000000000000000000000000000000000000000000000000000\n";
+	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
+	fake_fw_key = "abababababababababababababababab";
+	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
 	fake_fw_key = NULL;
+}
+END_TEST
+
+/* Keyless is a choice made out loud: with neither a key nor
+ * udpsh.key=none the shell does not start, and nothing answers. */
+START_TEST(test_udpsh_without_key_or_none_not_started)
+{
+	udpsh_config_reset();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), -ENOKEY);
+	rx(udp_gw(frame, SHELL_PORT, "uptime"));
+	ck_assert_uint_eq(udpsh_net_run_queued(), 0);
+	ck_assert_uint_eq(fake_netdev_nsent, 0);
+	/* A weak key on the command line is refused, and changes nothing. */
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "00000000000000000000000000000000", err_out()), -EINVAL);
+	ck_assert_str_eq(errbuf, "net: udpsh.key= is one byte repeated, not a secret; no key\n");
+	ck_assert_uint_eq(udpsh_config()->key_len, 0);
+	ck_assert(!udpsh_config()->key_none);
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "none", err_out()), 0);
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	ck_assert(!udpsh_net_keyed());
 }
 END_TEST
 
@@ -1460,9 +1594,11 @@ START_TEST(test_net_command_shows_every_udp_shell_in_use)
 		"udp shell (udp port 5555): 1 datagrams, 1 answered, 0 malformed, 0 replies not sent\n"
 		"udp shell (udp port 5555): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
 		"udp shell (udp port 5555): 0 tickets, 0 resent, 0 gone, 0 limited\n"
+		"udp shell (udp port 5555): 0 replies ignored, 0 cut at 3x, 0 cookies\n"
 		"udp shell (loopback 9): 7 datagrams, 6 answered, 0 malformed, 0 replies not sent\n"
 		"udp shell (loopback 9): 0 bad mac, 0 stale, 0 busy, 0 cut short\n"
 		"udp shell (loopback 9): 0 tickets, 0 resent, 0 gone, 0 limited\n"
+		"udp shell (loopback 9): 0 replies ignored, 0 cut at 3x, 0 cookies\n"
 		"udp shell (loopback 9): lost before the shell: 88739 queue full, 12 socket overflow\n"
 		"arp: "), "net said:\n%s", buf);
 }
@@ -1495,7 +1631,7 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_arp_request_for_other_ignored_not_cached);
 	tcase_add_test(tc, test_arp_reply_to_our_request_cached);
 	tcase_add_test(tc, test_arp_entry_expires_after_ttl);
-	tcase_add_test(tc, test_arp_entry_refreshed_by_traffic_from_same_mac);
+	tcase_add_test(tc, test_arp_entry_not_refreshed_by_traffic);
 	tcase_add_test(tc, test_arp_full_cache_replaces_oldest);
 	tcase_add_test(tc, test_arp_flood_keeps_gateway);
 	tcase_add_test(tc, test_arp_broadcast_sender_mac_refused);
@@ -1557,10 +1693,13 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_udpsh_reply_without_arp_entry_counted);
 	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_once);
 	tcase_add_test(tc, test_arp_unsolicited_cannot_move_live_entry);
-	tcase_add_test(tc, test_arp_expired_entry_taken_over);
+	tcase_add_test(tc, test_arp_expired_entry_not_taken_over_probe_restores);
+	tcase_add_test(tc, test_arp_two_answers_conflict_counted_and_shown);
+	tcase_add_test(tc, test_arp_static_gateway_never_replaced);
 	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
 	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);
 	tcase_add_test(tc, test_udpsh_bad_firmware_key_not_started);
+	tcase_add_test(tc, test_udpsh_without_key_or_none_not_started);
 	tcase_add_test(tc, test_udpsh_first_fragment_answered_rest_counted);
 	suite_add_tcase(s, tc);
 

@@ -166,6 +166,7 @@ START_TEST(test_udp_shell_flood_every_datagram_accounted)
 	cfg.cpus = 1;
 	cfg.source = KSIM_SOURCE_TICK;
 	cfg.udp_port = 0;
+	cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	simfx_start(&cfg);
 	tx_fd = loopback_socket(&port);
 	aim(ksim_udp_port());
@@ -217,6 +218,7 @@ START_TEST(test_device_flood_every_frame_accounted)
 
 		close(fd);
 		cfg.net_port = (int)p;
+		cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	}
 	simfx_start(&cfg);
 	aim((unsigned)cfg.net_port);

@@ -25,11 +25,11 @@ static int tcmd_fail(struct shell_ctx *sh, int argc, char **argv)
 }
 
 const struct shell_cmd shell_commands[] = {
-	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false },
-	{ "args", "args [word]...", "print the words", tcmd_args, false },
-	{ "crash", "crash", "stop the machine", tcmd_crash, true },
-	{ "fail", "fail", "always fails", tcmd_fail, false },
-	{ NULL, NULL, NULL, NULL, false },
+	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false, true },
+	{ "args", "args [word]...", "print the words", tcmd_args, false, true },
+	{ "crash", "crash", "stop the machine", tcmd_crash, true, false },
+	{ "fail", "fail", "always fails", tcmd_fail, false, true },
+	{ NULL, NULL, NULL, NULL, false, false },
 };
 
 static char outbuf[16384];

@@ -25,6 +25,7 @@
 #include "kernel/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "shell/udpsh.h"
 #include "sim_fixture.h"
 #include "check_main.h"
 
@@ -519,7 +520,10 @@ static const char *udp_ask(int fd, const void *msg, size_t len)
 		ck_assert_msg(r == 1, "no reply; so far: [%.*s]", (int)got, reply);
 		n = recv(fd, reply + got, sizeof(reply) - 1 - got, 0);
 		ck_assert_int_gt(n, 0);
-		got += (size_t)n;
+		/* Each datagram of a keyless reply starts with the mark. */
+		ck_assert_int_eq((unsigned char)reply[got], UDPSH_REPLY_MARK);
+		memmove(reply + got, reply + got + 1, (size_t)n - 1);
+		got += (size_t)n - 1;
 		reply[got] = '\0';
 		if (got >= 2 && memcmp(reply + got - 2, "> ", 2) == 0)
 			return reply;
@@ -533,6 +537,7 @@ START_TEST(test_udp_shell_answers_with_and_without_newline)
 
 	cfg_tick(2, 100);
 	cfg.udp_port = 0;
+	cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	simfx_start(&cfg);
 	ck_assert_uint_ne(ksim_udp_port(), 0);
 	fd = udp_client();
@@ -555,6 +560,7 @@ START_TEST(test_udp_shell_survives_junk)
 
 	cfg_tick(2, 100);
 	cfg.udp_port = 0;
+	cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	simfx_start(&cfg);
 	fd = udp_client();
 	r = udp_ask(fd, junk, sizeof(junk) - 1);

@@ -35,6 +35,7 @@ struct sent {
 };
 
 static struct sent sent[SENT_MAX];
+static struct udpsh u;
 static unsigned nsent;
 static int send_result;
 
@@ -45,6 +46,12 @@ static int record_send(void *ctx, uint32_t addr, uint16_t port,
 	ck_assert_uint_ge(len, 1);
 	ck_assert_uint_le(len, UDPSH_DGRAM_MAX);
 	ck_assert_uint_lt(nsent, SENT_MAX);
+	/* Every keyless reply datagram is marked as one: kept without it. */
+	if (!u.keyed) {
+		ck_assert_int_eq((unsigned char)data[0], UDPSH_REPLY_MARK);
+		data++;
+		len--;
+	}
 	sent[nsent].addr = addr;
 	sent[nsent].port = port;
 	sent[nsent].len = len;
@@ -125,15 +132,15 @@ static int tcmd_refuse(struct shell_ctx *sh, int argc, char **argv)
 }
 
 const struct shell_cmd shell_commands[] = {
-	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false },
-	{ "args", "args [word]...", "print the words", tcmd_args, false },
-	{ "crash", "crash", "stop the machine", tcmd_crash, true },
-	{ "fill", "fill N LEN", "N lines of LEN bytes", tcmd_fill, false },
-	{ "lines", "lines LEN...", "lines of the given lengths", tcmd_lines, false },
-	{ "raw", "raw LEN", "LEN bytes, no newline", tcmd_raw, false },
-	{ "probe", "probe", "datagrams sent while running", tcmd_probe, false },
-	{ "act", "act", "acts beyond the reply", tcmd_refuse, false },
-	{ NULL, NULL, NULL, NULL, false },
+	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false, true },
+	{ "args", "args [word]...", "print the words", tcmd_args, false, true },
+	{ "crash", "crash", "stop the machine", tcmd_crash, true, false },
+	{ "fill", "fill N LEN", "N lines of LEN bytes", tcmd_fill, false, true },
+	{ "lines", "lines LEN...", "lines of the given lengths", tcmd_lines, false, true },
+	{ "raw", "raw LEN", "LEN bytes, no newline", tcmd_raw, false, true },
+	{ "probe", "probe", "datagrams sent while running", tcmd_probe, false, true },
+	{ "act", "act", "acts beyond the reply", tcmd_refuse, false, false },
+	{ NULL, NULL, NULL, NULL, false, false },
 };
 
 /* --- helpers -------------------------------------------------------- */
@@ -142,7 +149,6 @@ const struct shell_cmd shell_commands[] = {
 #define CLIENT IP(10, 0, 2, 2)
 #define CLIENT_PORT 40123
 
-static struct udpsh u;
 
 static void setup(void)
 {
@@ -406,15 +412,25 @@ START_TEST(test_split_short_output_with_prompt)
 }
 END_TEST
 
-START_TEST(test_split_1470_bytes_prompt_fits)
+START_TEST(test_split_1469_bytes_prompt_fits)
 {
-	dgram("fill 1 1470");
+	/* 1469 + "> " is 1471, UDPSH_PLAIN_MAX: after the mark, 1472. */
+	dgram("fill 1 1469");
 	ck_assert_uint_eq(nsent, 1);
-	assert_sent(0, 1469, 'a', "\n> ");
+	assert_sent(0, 1468, 'a', "\n> ");
 }
 END_TEST
 
-START_TEST(test_split_1471_bytes_prompt_alone)
+START_TEST(test_split_1470_bytes_prompt_alone)
+{
+	dgram("fill 1 1470");
+	ck_assert_uint_eq(nsent, 2);
+	assert_sent(0, 1469, 'a', "\n");
+	ck_assert_str_eq(sent[1].data, "> ");
+}
+END_TEST
+
+START_TEST(test_split_exactly_1471_in_one_line)
 {
 	dgram("fill 1 1471");
 	ck_assert_uint_eq(nsent, 2);
@@ -423,32 +439,23 @@ START_TEST(test_split_1471_bytes_prompt_alone)
 }
 END_TEST
 
-START_TEST(test_split_exactly_1472_in_one_line)
+START_TEST(test_split_exactly_1471_in_four_lines)
 {
-	dgram("fill 1 1472");
+	dgram("lines 368 368 368 367");
 	ck_assert_uint_eq(nsent, 2);
-	assert_sent(0, 1471, 'a', "\n");
-	ck_assert_str_eq(sent[1].data, "> ");
-}
-END_TEST
-
-START_TEST(test_split_exactly_1472_in_four_lines)
-{
-	dgram("fill 4 368");
-	ck_assert_uint_eq(nsent, 2);
-	ck_assert_uint_eq(sent[0].len, 1472);
+	ck_assert_uint_eq(sent[0].len, 1471);
 	ck_assert_int_eq(sent[0].data[367], '\n');
-	ck_assert_int_eq(sent[0].data[1471], '\n');
-	ck_assert_int_eq(sent[0].data[1471 - 1], 'd');
+	ck_assert_int_eq(sent[0].data[1470], '\n');
+	ck_assert_int_eq(sent[0].data[1470 - 1], 'd');
 	ck_assert_str_eq(sent[1].data, "> ");
 }
 END_TEST
 
-START_TEST(test_split_one_line_past_1472_moves_whole)
+START_TEST(test_split_one_line_past_1471_moves_whole)
 {
-	dgram("fill 5 368");
+	dgram("lines 368 368 368 367 368");
 	ck_assert_uint_eq(nsent, 2);
-	ck_assert_uint_eq(sent[0].len, 1472);
+	ck_assert_uint_eq(sent[0].len, 1471);
 	assert_sent(1, 367, 'e', "\n> ");
 }
 END_TEST
@@ -476,13 +483,13 @@ START_TEST(test_split_packs_lines_greedily)
 }
 END_TEST
 
-START_TEST(test_split_long_line_cut_at_1472)
+START_TEST(test_split_long_line_cut_at_1471)
 {
 	dgram("fill 1 3001");
 	ck_assert_uint_eq(nsent, 3);
-	assert_sent(0, 1472, 'a', "");
-	assert_sent(1, 1472, 'a', "");
-	assert_sent(2, 3000 - 2944, 'a', "\n> ");
+	assert_sent(0, 1471, 'a', "");
+	assert_sent(1, 1471, 'a', "");
+	assert_sent(2, 3000 - 2942, 'a', "\n> ");
 }
 END_TEST
 
@@ -491,9 +498,9 @@ START_TEST(test_split_long_line_after_short_one)
 	dgram("lines 10 2000 5");
 	ck_assert_uint_eq(nsent, 3);
 	assert_sent(0, 9, 'a', "\n");
-	assert_sent(1, 1472, 'b', "");
-	/* 1462 b's joined the a line before it went out alone. */
-	assert_sent(2, 1999 - 1472, 'b', "\ncccc\n> ");
+	assert_sent(1, 1471, 'b', "");
+	/* 1461 b's joined the a line before it went out alone. */
+	assert_sent(2, 1999 - 1471, 'b', "\ncccc\n> ");
 }
 END_TEST
 
@@ -513,11 +520,11 @@ START_TEST(test_split_unterminated_1471_prompt_alone)
 }
 END_TEST
 
-START_TEST(test_split_unterminated_1473_cut_at_1472)
+START_TEST(test_split_unterminated_1472_cut_at_1471)
 {
-	dgram("raw 1473");
+	dgram("raw 1472");
 	ck_assert_uint_eq(nsent, 2);
-	assert_sent(0, 1472, 'r', "");
+	assert_sent(0, 1471, 'r', "");
 	ck_assert_str_eq(sent[1].data, "r> ");
 }
 END_TEST
@@ -544,8 +551,8 @@ START_TEST(test_split_reassembles_exactly)
 		for (unsigned i = 0; i < nsent; i++) {
 			bool last = i + 1 == nsent;
 
-			ck_assert_uint_le(sent[i].len, UDPSH_DGRAM_MAX);
-			if (!last && sent[i].len < UDPSH_DGRAM_MAX)
+			ck_assert_uint_le(sent[i].len, UDPSH_PLAIN_MAX);
+			if (!last && sent[i].len < UDPSH_PLAIN_MAX)
 				ck_assert_int_eq(sent[i].data[sent[i].len - 1], '\n');
 			ck_assert_uint_le(got + sent[i].len, total + 2);
 			memcpy(all + got, sent[i].data, sent[i].len);
@@ -1199,8 +1206,9 @@ START_TEST(test_busy_plain_never_larger_than_request)
 	ck_assert(udpsh_admit(&u, "", 0, 0, CLIENT, CLIENT_PORT, &rq));
 	udpsh_busy(&u, &rq);
 	ck_assert_uint_eq(nsent, 2);
+	/* The mark and "busy", cut to the request's size. */
 	ck_assert_str_eq(sent[0].data, "busy");
-	ck_assert_str_eq(sent[1].data, "bu");
+	ck_assert_str_eq(sent[1].data, "b");
 	ck_assert_uint_eq(u.stats.busy, 3);
 }
 END_TEST
@@ -1332,9 +1340,147 @@ END_TEST
 
 START_TEST(test_plain_acting_command_refused)
 {
+	/* Refused before it runs: the table does not mark it keyless. */
 	dgram("act");
-	assert_one_reply("work start: serial console only on an unauthenticated UDP shell (set udpsh.key)\n> ");
+	assert_one_reply("act: needs a key; this UDP shell is unauthenticated (udpsh.key)\n> ");
 	ck_assert(!refused_ran);
+	/* Its usage changes nothing and is shown. */
+	dgram("act --help");
+	ck_assert(!refused_ran);
+}
+END_TEST
+
+/* A reply (the mark first) is never answered, and counted. */
+START_TEST(test_plain_reply_never_answered)
+{
+	dgram("\x1e" "args a\n> ");
+	dgram("\x1e");
+	ck_assert_uint_eq(nsent, 0);
+	ck_assert_uint_eq(u.stats.replies_in, 2);
+	ck_assert_uint_eq(u.stats.answered, 0);
+}
+END_TEST
+
+/* Two keyless shells that allow each other, one forged datagram from
+ * one to the other: the reply goes to the first, which ignores it. */
+static struct udpsh pp[2];
+static struct { int to; char d[UDPSH_DGRAM_MAX]; size_t len; } pp_q[64];
+static unsigned pp_n;
+
+static int pp_send(void *ctx, uint32_t addr, uint16_t port, const char *d, size_t len)
+{
+	(void)addr;
+	(void)port;
+	if (pp_n < 64) {
+		pp_q[pp_n].to = (int)(intptr_t)ctx;
+		memcpy(pp_q[pp_n].d, d, len);
+		pp_q[pp_n++].len = len;
+	}
+	return 0;
+}
+
+START_TEST(test_plain_two_shells_no_ping_pong)
+{
+	unsigned hops = 0;
+
+	/* Shell 0 at 10.0.0.1 sends to shell 1 at 10.0.0.2, and back. */
+	udpsh_init(&pp[0], pp_send, (void *)(intptr_t)1);
+	udpsh_init(&pp[1], pp_send, (void *)(intptr_t)0);
+	ck_assert_int_eq(udpsh_allow_set(&pp[0], "10.0.0.2"), 0);
+	ck_assert_int_eq(udpsh_allow_set(&pp[1], "10.0.0.1"), 0);
+	pp_n = 0;
+	udpsh_input(&pp[0], "args a", 6, 0x0a000002, 5555);
+	for (unsigned i = 0; i < pp_n && hops < 100; i++, hops++)
+		udpsh_input(&pp[pp_q[i].to], pp_q[i].d, pp_q[i].len,
+			    pp_q[i].to ? 0x0a000001 : 0x0a000002, 5555);
+	ck_assert_uint_eq(pp_n, 1);
+	ck_assert_uint_eq(pp[1].stats.replies_in, 1);
+	ck_assert_uint_eq(pp[1].stats.answered, 0);
+}
+END_TEST
+
+/* --- keyless: 3x the request until the address echoes its cookie ---- */
+
+/* Wire bytes of everything sent (mark and IPv4/UDP headers included). */
+static size_t wire_sent(void)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < nsent; i++)
+		n += sent[i].len + 1 + UDPSH_WIRE_IP_UDP;
+	return n;
+}
+
+/* The cookie in the hint that closes a cut reply. */
+static void hint_cookie(char hex[UDPSH_COOKIE_HEX + 1])
+{
+	const char *last = sent[nsent - 1].data, *at = strstr(last, "cookie @");
+	size_t tail = strlen(": start the request with it\n> ");
+
+	ck_assert_msg(at, "no cookie in %s", last);
+	memcpy(hex, at + 8, UDPSH_COOKIE_HEX);
+	hex[UDPSH_COOKIE_HEX] = '\0';
+	ck_assert_str_eq(at + 8 + UDPSH_COOKIE_HEX, ": start the request with it\n> ");
+	ck_assert_uint_eq(strlen(at) , 8 + UDPSH_COOKIE_HEX + tail);
+}
+
+START_TEST(test_plain_bound_3x_then_cookie_whole)
+{
+	char hex[UDPSH_COOKIE_HEX + 1], cmd[64];
+	size_t whole = 10 * 100 + 2;
+
+	udpsh_cookie_set(&u, "boot secret", 11);
+	dgram("fill 10 100");
+	ck_assert_uint_le(wire_sent(), 3 * (11 + UDPSH_WIRE_IP_UDP));
+	ck_assert_uint_eq(u.stats.cut, 1);
+	hint_cookie(hex);
+	/* The same address and port with the cookie: the whole reply. */
+	nsent = 0;
+	snprintf(cmd, sizeof(cmd), "@%s fill 10 100", hex);
+	dgram(cmd);
+	ck_assert_uint_eq(u.stats.cookies, 1);
+	ck_assert_uint_eq(wire_sent(), whole + nsent * (1 + UDPSH_WIRE_IP_UDP));
+	ck_assert_str_eq(sent[nsent - 1].data + sent[nsent - 1].len - 2, "> ");
+	/* Still good in the next epoch; not two epochs on. */
+	fake_now_ns += UDPSH_COOKIE_EPOCH_NS;
+	nsent = 0;
+	dgram(cmd);
+	ck_assert_uint_eq(u.stats.cookies, 2);
+	fake_now_ns += UDPSH_COOKIE_EPOCH_NS;
+	nsent = 0;
+	dgram(cmd);
+	ck_assert_uint_eq(u.stats.cookies, 2);
+	ck_assert_uint_le(wire_sent(), 3 * (strlen(cmd) + UDPSH_WIRE_IP_UDP));
+	ck_assert_uint_eq(u.stats.cut, 2);
+}
+END_TEST
+
+/* Another address's (or port's) cookie proves nothing; a wrong one is
+ * taken off and the bound kept; a short request's answer still fits. */
+START_TEST(test_plain_bound_cookie_bound_to_address)
+{
+	char hex[UDPSH_COOKIE_HEX + 1], cmd[64];
+
+	udpsh_cookie_set(&u, "boot secret", 11);
+	udpsh_cookie(&u, CLIENT + 1, CLIENT_PORT, fake_now_ns, hex);
+	snprintf(cmd, sizeof(cmd), "@%s fill 10 100", hex);
+	dgram(cmd);
+	ck_assert_uint_eq(u.stats.cookies, 0);
+	ck_assert_uint_le(wire_sent(), 3 * (strlen(cmd) + UDPSH_WIRE_IP_UDP));
+	ck_assert_uint_eq(u.stats.cut, 1);
+	/* A wrong cookie is taken off: the command runs without it. */
+	nsent = 0;
+	snprintf(cmd, sizeof(cmd), "@%s args x", hex);
+	dgram(cmd);
+	ck_assert_msg(strncmp(sent[0].data, "2 [args] [x]", 12) == 0, "got %s", sent[0].data);
+	nsent = 0;
+	udpsh_input(&u, "", 0, CLIENT, CLIENT_PORT);
+	ck_assert_uint_eq(nsent, 1);
+	ck_assert_str_eq(sent[0].data, "> ");
+	nsent = 0;
+	udpsh_input(&u, "x", 1, CLIENT, CLIENT_PORT);
+	ck_assert_uint_le(wire_sent(), 3 * (1 + UDPSH_WIRE_IP_UDP));
+	ck_assert_str_eq(sent[nsent - 1].data + sent[nsent - 1].len - 2, "> ");
 }
 END_TEST
 
@@ -1379,18 +1525,18 @@ static Suite *udpsh_suite(void)
 	tc = tcase_create("split");
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_split_short_output_with_prompt);
-	tcase_add_test(tc, test_split_1470_bytes_prompt_fits);
-	tcase_add_test(tc, test_split_1471_bytes_prompt_alone);
-	tcase_add_test(tc, test_split_exactly_1472_in_one_line);
-	tcase_add_test(tc, test_split_exactly_1472_in_four_lines);
-	tcase_add_test(tc, test_split_one_line_past_1472_moves_whole);
+	tcase_add_test(tc, test_split_1469_bytes_prompt_fits);
+	tcase_add_test(tc, test_split_1470_bytes_prompt_alone);
+	tcase_add_test(tc, test_split_exactly_1471_in_one_line);
+	tcase_add_test(tc, test_split_exactly_1471_in_four_lines);
+	tcase_add_test(tc, test_split_one_line_past_1471_moves_whole);
 	tcase_add_test(tc, test_split_at_line_boundaries);
 	tcase_add_test(tc, test_split_packs_lines_greedily);
-	tcase_add_test(tc, test_split_long_line_cut_at_1472);
+	tcase_add_test(tc, test_split_long_line_cut_at_1471);
 	tcase_add_test(tc, test_split_long_line_after_short_one);
 	tcase_add_test(tc, test_split_unterminated_output_then_prompt);
 	tcase_add_test(tc, test_split_unterminated_1471_prompt_alone);
-	tcase_add_test(tc, test_split_unterminated_1473_cut_at_1472);
+	tcase_add_test(tc, test_split_unterminated_1472_cut_at_1471);
 	tcase_add_test(tc, test_split_reassembles_exactly);
 	tcase_add_test(tc, test_split_streams_while_running);
 	suite_add_tcase(s, tc);
@@ -1430,6 +1576,10 @@ static Suite *udpsh_suite(void)
 	tcase_add_test(tc, test_busy_plain_never_larger_than_request);
 	tcase_add_test(tc, test_plain_cut_short_reports_real_size);
 	tcase_add_test(tc, test_plain_acting_command_refused);
+	tcase_add_test(tc, test_plain_reply_never_answered);
+	tcase_add_test(tc, test_plain_two_shells_no_ping_pong);
+	tcase_add_test(tc, test_plain_bound_3x_then_cookie_whole);
+	tcase_add_test(tc, test_plain_bound_cookie_bound_to_address);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("auth");

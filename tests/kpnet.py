@@ -14,6 +14,8 @@ import select
 import socket
 import struct
 import subprocess
+import shutil
+import tempfile
 import threading
 import time
 
@@ -167,9 +169,13 @@ class Ksim:
     def __init__(self, args):
         self.out = b""
         self.lock = threading.Lock()
+        # The default key file (ksim --udp or --net without --udp-key)
+        # goes to a folder of this run's own, never the user's.
+        self.config_home = tempfile.mkdtemp(prefix="kprof-xdg-")
+        env = {**os.environ, "XDG_CONFIG_HOME": self.config_home}
         self.proc = subprocess.Popen([os.path.join(builddir(), "ksim")] + args,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=subprocess.STDOUT)
+                                     stderr=subprocess.STDOUT, env=env)
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
 
@@ -211,6 +217,7 @@ class Ksim:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait()
+        shutil.rmtree(self.config_home, ignore_errors=True)
 
 
 class Wire:

@@ -16,6 +16,7 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 # Check's own per-test timeout; suites that need longer set it per case.
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 
 # configure --help: every project option with its values and default.

@@ -17,6 +17,7 @@ QEMU_TESTS = \
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 # The layer check (tests/local.mk) reads the arch objects as the backend.
 TESTS += %reldir%/check-layers
@@ -47,6 +48,7 @@ TESTS += %reldir%/qemu/test_arm64 %reldir%/qemu/test_arm64_pmu \
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
 	KPROF_ARCH=arm64; export KPROF_ARCH; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 TESTS += %reldir%/check-layers
 LAYERS_BACKEND_OBJECTS = $(arch_arm64_libarm64_a_OBJECTS)

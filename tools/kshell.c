@@ -2,7 +2,7 @@
 /* kshell: talk to a kernel's UDP shell (src/shell/udpsh.h).
  *
  *   kshell [-t SECONDS] [-k KEYFILE] [-o FILE] [HOST[:PORT]] [COMMAND...]
- *   kshell --help | --version
+ *   kshell --check-key FILE | --init-key | --help | --version
  *
  * With a command: send it as one datagram, print the reply without the
  * trailing prompt once the whole reply has come, exit.  Without one:
@@ -13,8 +13,9 @@
  * `kshell help` works.  Options may come anywhere before `--`; a word
  * starting with '-' that is not one of ours is a usage error, never sent.
  *
- * With a key (-k FILE, else $KSHELL_KEY_FILE, else $KSHELL_KEY: 16-64
- * bytes in hex) it speaks the keyed protocol of src/shell/udpsh_wire.h:
+ * With a key (-k FILE, else $KSHELL_KEY_FILE, else $KSHELL_KEY, else the
+ * default key file of tools/keyfile.h: 16-64 bytes in hex; keyless only
+ * with --insecure, warned each run) it speaks the keyed protocol of src/shell/udpsh_wire.h:
  * each request carries a fresh random request id, and only reply
  * datagrams that verify under the key and carry that id are taken.  The
  * first answer is stale and hands out a ticket; the command goes again
@@ -60,6 +61,7 @@
 #include "lib/bytes.h"
 #include "lib/sha256.h"
 #include "shell/udpsh_wire.h"
+#include "keyfile.h"
 
 #define KSHELL_DEFAULT_HOST "127.0.0.1"
 #define KSHELL_DEFAULT_PORT "5555"
@@ -99,8 +101,16 @@ static void usage(void)
 	       " (what make run and\nkprof-qemu forward).  `kshell help' lists the shell's commands.\n"
 	       "\n"
 	       "  -k, --key=FILE      the UDP shell's key, 16-64 bytes in hex (default:\n"
-	       "                      $KSHELL_KEY_FILE, else $KSHELL_KEY, else no key: the\n"
-	       "                      plain protocol)\n"
+	       "                      $KSHELL_KEY_FILE, else $KSHELL_KEY, else the key file\n"
+	       "                      ksim, kprof-qemu and make run use,\n"
+	       "                      $XDG_CONFIG_HOME/kprof/udpsh.key, XDG_CONFIG_HOME\n"
+	       "                      defaulting to ~/.config); a file must be a regular\n"
+	       "                      file of mode 600 holding a key that is not one byte\n"
+	       "                      repeated\n"
+	       "      --insecure      no key: the plain protocol (a warning each run)\n"
+	       "      --check-key=FILE  check FILE as -k would, print nothing, exit 0 or 2\n"
+	       "      --init-key      make the default key file unless it exists (mode\n"
+	       "                      600), check it and print its path\n"
 	       "  -o, --output=FILE   save the folded profile in the reply to COMMAND (such\n"
 	       "                      as `profile show folded') to FILE, only when its\n"
 	       "                      lines and samples match its end line\n"
@@ -222,46 +232,82 @@ static bool key_parse(const char *t, size_t len)
 {
 	int n = udpsh_key_parse(t, len, ks.key);
 
+	if (n > 0 && udpsh_key_weak(ks.key, (size_t)n))
+		n = -1;
 	ks.key_len = n > 0 ? (size_t)n : 0;
 	ks.keyed = n > 0;
 	return ks.keyed;
 }
 
-/* The key from @file, else $KSHELL_KEY_FILE, else $KSHELL_KEY; none is
- * fine (keyless).  A bad key exits, naming where it came from only. */
-static void key_load(const char *file)
+static void key_from_file(const char *file)
+{
+	int n = keyfile_read(progname, file, ks.key);
+
+	if (n < 0)
+		exit(EXIT_USAGE);
+	ks.key_len = (size_t)n;
+	ks.keyed = true;
+}
+
+/* The key from @file, else $KSHELL_KEY_FILE, else $KSHELL_KEY, else the
+ * default key file (tools/keyfile.h); keyless only when @insecure says
+ * so.  A bad or missing key exits 2, naming where it came from only. */
+static void key_load(const char *file, bool insecure)
 {
 	const char *env = getenv("KSHELL_KEY");
-	char text[512];
-	size_t n;
-	FILE *f;
+	char path[PATH_MAX];
 
+	if (insecure) {
+		fprintf(stderr, "%s: warning: no key (--insecure): the plain protocol, which any host that can forge an allowed address can use\n",
+			progname);
+		return;
+	}
 	if (!file)
 		file = getenv("KSHELL_KEY_FILE");
 	if (file && *file) {
-		f = fopen(file, "r");
-		if (!f) {
-			fprintf(stderr, "%s: key file %s: %s\n", progname, file, strerror(errno));
-			exit(EXIT_USAGE);
-		}
-		n = fread(text, 1, sizeof(text), f);
-		fclose(f);
-		if (n == sizeof(text) || !key_parse(text, n)) {
-			fprintf(stderr, "%s: key file %s does not hold a key of %d-%d bytes in hex\n",
-				progname, file, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
-			exit(EXIT_USAGE);
-		}
-		memset(text, 0, sizeof(text));
+		key_from_file(file);
 		return;
 	}
-	if (env && *env && !key_parse(env, strlen(env))) {
-		fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex\n",
-			progname, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
+	if (env && *env) {
+		if (!key_parse(env, strlen(env))) {
+			fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex (one byte repeated is refused too)\n",
+				progname, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
+			exit(EXIT_USAGE);
+		}
+		return;
+	}
+	if (keyfile_default_path(progname, path, sizeof(path)) != 0)
+		exit(EXIT_USAGE);
+	if (access(path, F_OK) != 0) {
+		fprintf(stderr, "%s: no key: %s does not exist (ksim --udp, kprof-qemu and make run make it); -k FILE names another, --insecure speaks the plain protocol\n",
+			progname, path);
 		exit(EXIT_USAGE);
 	}
+	key_from_file(path);
 }
 
+/* kshell --check-key FILE and --init-key: the key file rules for
+ * kprof-qemu and make run, from this one place. */
+static int key_tool(const char *check)
+{
+	uint8_t key[UDPSH_KEY_MAX];
+	char path[PATH_MAX];
+	int made, n;
 
+	if (check) {
+		n = keyfile_read(progname, check, key);
+		memset(key, 0, sizeof(key));
+		return n < 0 ? EXIT_USAGE : 0;
+	}
+	n = keyfile_init_default(progname, path, sizeof(path), key, &made);
+	memset(key, 0, sizeof(key));
+	if (n < 0)
+		return EXIT_USAGE;
+	if (made)
+		fprintf(stderr, "%s: made the UDP shell's key %s (mode 600)\n", progname, path);
+	printf("%s\n", path);
+	return 0;
+}
 
 /* --- one exchange ----------------------------------------------------- */
 
@@ -440,6 +486,40 @@ static long long now_ms(void)
 	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
 }
 
+static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
+			  bool show_prompt);
+
+#define COOKIE_HINT ": start the request with it\n" PROMPT
+#define COOKIE_HEX 16
+
+/* A keyless shell bounds its answer to 3x the request until the address
+ * shows it receives (src/shell/udpsh.h): a reply cut there ends with
+ * "cookie @HEX: start the request with it".  The commands a keyless
+ * shell runs change nothing, so asking again with the cookie in front is
+ * safe.  True when it did (the second reply printed, its status in *rc). */
+static bool cookie_retry(int fd, const char *cmd, size_t len, int timeout_ms,
+			 bool show_prompt, const char *all, size_t total, int *rc)
+{
+	size_t tail = strlen(COOKIE_HINT), hint = 8 + COOKIE_HEX + tail;
+	char *again;
+
+	if (len && cmd[0] == '@')
+		return false;	/* this was the retry: show what came */
+	if (total < hint || memcmp(all + total - tail, COOKIE_HINT, tail) != 0 ||
+	    memcmp(all + total - hint, "cookie @", 8) != 0)
+		return false;
+	again = malloc(len + COOKIE_HEX + 2);
+	if (!again)
+		return false;
+	again[0] = '@';
+	memcpy(again + 1, all + total - hint + 8, COOKIE_HEX);
+	again[COOKIE_HEX + 1] = ' ';
+	memcpy(again + COOKIE_HEX + 2, cmd, len);
+	*rc = exchange_plain(fd, again, len + COOKIE_HEX + 2, timeout_ms, show_prompt);
+	free(again);
+	return true;
+}
+
 /* Send @cmd, keep the reply datagrams until one ends with the prompt,
  * then print them all.  Nothing is sent again: without a key a request
  * cannot be told from its retransmission, which would run twice. */
@@ -464,6 +544,11 @@ static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 					progname, timeout_ms / 1000);
 			break;
 		}
+		/* A keyless shell marks each reply datagram (udpsh.h). */
+		if (n > 0 && (unsigned char)buf[0] == UDPSH_REPLY_MARK) {
+			memmove(buf, buf + 1, (size_t)n - 1);
+			n--;
+		}
 		/* "busy", cut to no more than the request. */
 		if (first && n > 0 && n <= 4 && memcmp(buf, "busy", (size_t)n) == 0) {
 			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
@@ -481,7 +566,8 @@ static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 		memcpy(all + total, buf, (size_t)n);
 		total += (size_t)n;
 		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0) {
-			print_reply(all, total, show_prompt);
+			if (!cookie_retry(fd, cmd, len, timeout_ms, show_prompt, all, total, &rc))
+				print_reply(all, total, show_prompt);
 			break;
 		}
 	}
@@ -825,6 +911,7 @@ static int bad_option(int opt, char **argv)
 	if (opt == ':')
 		return usage_error(optopt == 'k' ? "-k needs a key file" :
 				   optopt == 'o' ? "-o needs a file to save to" :
+				   optopt == 'C' ? "--check-key needs a key file" :
 				   "-t needs a number of seconds", NULL);
 	if (optopt)
 		return usage_error("unknown option ", o);
@@ -839,8 +926,13 @@ int main(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
+		{ "insecure", no_argument, NULL, 'I' },
+		{ "check-key", required_argument, NULL, 'C' },
+		{ "init-key", no_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
+	const char *check = NULL;
+	bool insecure = false, init = false;
 	const char *target = KSHELL_DEFAULT_HOST ":" KSHELL_DEFAULT_PORT;
 	const char *env = getenv("KSHELL_TIMEOUT");
 	const char *keyfile = NULL, *timeout_arg = NULL, *save = NULL;
@@ -867,6 +959,12 @@ int main(int argc, char **argv)
 		} else if (opt == 'V') {
 			version();
 			return 0;
+		} else if (opt == 'I') {
+			insecure = true;
+		} else if (opt == 'C') {
+			check = optarg;
+		} else if (opt == 'D') {
+			init = true;
 		} else {
 			return bad_option(opt, argv);
 		}
@@ -879,7 +977,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "%s: KSHELL_TIMEOUT must be 1-3600 s (got %s)\n", progname, env);
 		return EXIT_USAGE;
 	}
-	key_load(keyfile);
+	if (check || init)
+		return key_tool(check);
+	if (insecure && keyfile)
+		return usage_error("-k and --insecure exclude each other", NULL);
+	key_load(keyfile, insecure);
 	if (optind < argc && looks_like_host(argv[optind]))
 		target = argv[optind++];
 	if (optind == argc && save) {

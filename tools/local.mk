@@ -39,7 +39,8 @@ KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
 # program installed with the kernel or the simulator.
 # HMAC-SHA256 and the keyed wire format (src/shell/udpsh_wire.h): the
 # kernel's own code.
-KSHELL_SOURCES = %reldir%/kshell.c src/lib/sha256.c src/lib/kstring.c \
+KSHELL_SOURCES = %reldir%/kshell.c %reldir%/keyfile.c %reldir%/keyfile.h \
+	src/lib/sha256.c src/lib/kstring.c \
 	src/shell/udpsh_wire.c
 if PLATFORM_ARM64
 # The arm64 kernel is cross-built, but its UDP shell is spoken to from
@@ -48,7 +49,7 @@ if PLATFORM_ARM64
 EXTRA_DIST += $(KSHELL_SOURCES)
 nodist_bin_SCRIPTS = %reldir%/kshell
 CLEANFILES += %reldir%/kshell
-KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c \
+KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c
 %reldir%/kshell: $(KSHELL_SRC_PATHS)

@@ -56,19 +56,23 @@ CLEANFILES += $(ARM64_KERNEL) $(ARM64_KERNEL).symtab.*
 # serial on this terminal (Ctrl-A X quits), virtio-net on virtio-mmio
 # version MMIO (default 1) with the UDP shell forwarded to 127.0.0.1:P
 # (default 5555).  The key as on x86 (arch/x86_64/local.mk): through
-# fw_cfg, FILE, else udpsh.key in the build folder, made once; KEY=none
-# boots the plain shell.  qemu-run exits with the status poweroff gave,
-# or 250-252 when it or QEMU fails (kprof-qemu(1)); make then exits 2.
-run: $(ARM64_KERNEL)
-	@key='$(KEY)'; key=$${key:-udpsh.key}; np='$(NETPORT)'; \
-	if [ "$$key" = udpsh.key ] && [ ! -f udpsh.key ]; then \
-		(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > udpsh.key && \
-		 echo >> udpsh.key) || exit 1; \
-		echo "made udpsh.key: tools/kshell -k $$(pwd)/udpsh.key 127.0.0.1:$${np:-5555} help"; \
+# fw_cfg, FILE, else the default key file kshell uses; KEY=none boots
+# the plain shell (udpsh.key=none).  qemu-run exits with the status
+# poweroff gave, or 250-252 when it or QEMU fails (kprof-qemu(1)); make
+# then exits 2.
+run: $(ARM64_KERNEL) tools/kshell
+	@key='$(KEY)'; cmdline='$(CMDLINE)'; np='$(NETPORT)'; \
+	if [ "$$key" = none ]; then \
+		key=; cmdline="udpsh.key=none $$cmdline"; \
+		echo "KEY=none: the UDP shell speaks the plain protocol, unauthenticated"; \
+	elif [ -z "$$key" ]; then \
+		key=$$(tools/kshell --init-key) || exit 250; \
+		echo "UDP shell key $$key: tools/kshell 127.0.0.1:$${np:-5555} help"; \
+	else \
+		tools/kshell --check-key "$$key" || exit 250; \
 	fi; \
-	[ "$$key" = none ] && key=; \
 	SMP='$(SMP)' GIC='$(GIC)' EL2='$(EL2)' NETPORT='$(NETPORT)' MMIO='$(MMIO)' \
 	KEYFILE="$$key" \
-		$(SHELL) $(srcdir)/%reldir%/qemu-run $(ARM64_KERNEL) '$(CMDLINE)'
+		$(SHELL) $(srcdir)/%reldir%/qemu-run $(ARM64_KERNEL) "$$cmdline"
 endif
 EXTRA_DIST += %reldir%/kernel.ld %reldir%/qemu-run

@@ -95,21 +95,26 @@ CLEANFILES += $(X86_KERNEL) $(X86_KERNEL).symtab.* $(X86_ISO)
 # serial on this terminal (Ctrl-A X quits), the UDP shell forwarded to
 # 127.0.0.1:P (default 5555), and each FORWARD word
 # ([udp:|tcp:]HOSTPORT[:GUESTPORT]) too: netload's port, for one.
-# The UDP shell's key goes in through fw_cfg: FILE, else udpsh.key in the
-# build folder, made once (32 random bytes in hex, mode 600); KEY=none
-# boots the plain, unauthenticated shell.  qemu-run exits with the status
-# poweroff gave, or 250-252 when it or QEMU fails (kprof-qemu(1)); make
-# then exits 2.
-run: $(X86_KERNEL)
-	@key='$(KEY)'; key=$${key:-udpsh.key}; np='$(NETPORT)'; \
-	if [ "$$key" = udpsh.key ] && [ ! -f udpsh.key ]; then \
-		(umask 077 && od -An -N32 -tx1 /dev/urandom | tr -d ' \n' > udpsh.key && \
-		 echo >> udpsh.key) || exit 1; \
-		echo "made udpsh.key: tools/kshell -k $$(pwd)/udpsh.key 127.0.0.1:$${np:-5555} help"; \
+# The UDP shell's key goes in through fw_cfg: FILE (checked by kshell
+# --check-key: a regular file of mode 600, not one byte repeated), else
+# the default key file kshell, ksim and kprof-qemu use
+# ($XDG_CONFIG_HOME/kprof/udpsh.key, made once by kshell --init-key);
+# KEY=none boots the plain, unauthenticated shell (udpsh.key=none).
+# qemu-run exits with the status poweroff gave, or 250-252 when it or
+# QEMU fails (kprof-qemu(1)); make then exits 2.
+run: $(X86_KERNEL) tools/kshell$(EXEEXT)
+	@key='$(KEY)'; cmdline='$(CMDLINE)'; np='$(NETPORT)'; \
+	if [ "$$key" = none ]; then \
+		key=; cmdline="udpsh.key=none $$cmdline"; \
+		echo "KEY=none: the UDP shell speaks the plain protocol, unauthenticated"; \
+	elif [ -z "$$key" ]; then \
+		key=$$(tools/kshell --init-key) || exit 250; \
+		echo "UDP shell key $$key: tools/kshell 127.0.0.1:$${np:-5555} help"; \
+	else \
+		tools/kshell --check-key "$$key" || exit 250; \
 	fi; \
-	[ "$$key" = none ] && key=; \
 	SMP='$(SMP)' NETPORT='$(NETPORT)' FORWARD='$(FORWARD)' KEYFILE="$$key" \
-		$(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) '$(CMDLINE)'
+		$(SHELL) $(srcdir)/%reldir%/qemu-run $(X86_KERNEL) "$$cmdline"
 else
 iso:
 	@echo "make iso: only an x86_64 kernel configuration (--target=x86_64-kernel) has an ISO image" >&2; exit 1

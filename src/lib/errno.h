@@ -17,6 +17,7 @@
 #define ENOSYS 38
 #define EMSGSIZE 90
 #define ETIMEDOUT 110
+#define ENOKEY 126
 #define EKEYREJECTED 129
 
 #endif

@@ -3,12 +3,19 @@
  * answered, a small cache maps next hops to MACs, entries expire when
  * nothing confirms them.
  *
- * ARP has no authentication, so the cache trusts as little as it can:
- * a live entry changes its MAC only on a reply to a request we sent (and
- * only the first such reply), never from unsolicited traffic; an expired
- * entry may be taken over.  Entries are made only for senders on our
- * subnet.  Refused packets are dropped whole and counted (arp_spoof,
- * arp_off_subnet). */
+ * ARP has no authentication, so the cache trusts as little as it can,
+ * after Linux's neighbour states: an entry is confirmed only by a reply
+ * to a request we sent, never by other traffic (an IPv4 frame's source
+ * MAC proves nothing).  On expiry the next send probes it: first unicast
+ * to the MAC it had, then broadcast.  The first reply to a request
+ * wins; a second one naming another MAC, or a reply naming another MAC
+ * than a live entry learnt from a reply, is a conflict: counted, shown
+ * in `net`, and refused.  Unsolicited packets never change an entry,
+ * live or expired; a request to us from a host we have no entry for
+ * makes one (RFC 826), which a reply to our own request may correct.
+ * net.gw_mac= makes the gateway's entry static: nothing replaces it.
+ * Entries are made only for senders on our subnet.  Refused packets are
+ * dropped whole and counted (arp_spoof, arp_off_subnet). */
 #include "hal/timer.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
@@ -20,21 +27,26 @@ struct arp_entry {
 	uint32_t ip;		/* 0: free */
 	uint8_t mac[ETH_ALEN];
 	uint64_t confirmed_ns;
+	bool solicited;		/* the MAC came from a reply to our request */
+	bool probed;		/* expired, and the unicast probe went out */
 };
 
 /* Requests we sent, so that a reply can be told from an unsolicited
- * one; an entry is used up by the first reply. */
+ * one, and the first answer from a second. */
 struct arp_asked {
 	uint32_t ip;		/* 0: free */
 	uint64_t asked_ns;
+	bool answered;
+	uint8_t mac[ETH_ALEN];	/* the first answer's */
 };
 
-/* How long after a request its reply still counts as solicited. */
+/* How long after a request its replies still count as solicited. */
 #define ARP_ASKED_NS 2000000000ull
 
 static struct spinlock arp_lock = SPINLOCK_INIT;
 static struct arp_entry arp_cache[ARP_CACHE_SIZE];
 static struct arp_asked arp_asked[ARP_CACHE_SIZE];
+static struct arp_conflicts arp_conflict;
 
 void arp_reset(void)
 {
@@ -42,12 +54,38 @@ void arp_reset(void)
 
 	kmemset(arp_cache, 0, sizeof(arp_cache));
 	kmemset(arp_asked, 0, sizeof(arp_asked));
+	kmemset(&arp_conflict, 0, sizeof(arp_conflict));
 	spin_unlock_irqrestore(&arp_lock, flags);
+}
+
+void arp_conflicts_read(struct arp_conflicts *c)
+{
+	unsigned long flags = spin_lock_irqsave(&arp_lock);
+
+	*c = arp_conflict;
+	spin_unlock_irqrestore(&arp_lock, flags);
+}
+
+static void arp_conflict_locked(uint32_t ip, const uint8_t *kept, const uint8_t *other)
+{
+	arp_conflict.count++;
+	arp_conflict.last_ip = ip;
+	kmemcpy(arp_conflict.last_kept, kept, ETH_ALEN);
+	kmemcpy(arp_conflict.last_other, other, ETH_ALEN);
+}
+
+/* The static entry's MAC when @ip is the gateway and net.gw_mac= gave
+ * it, else NULL. */
+static const uint8_t *arp_static_mac(uint32_t ip)
+{
+	const struct net_config *c = net_config();
+
+	return c->gw_mac_set && ip && ip == c->gw ? c->gw_mac : NULL;
 }
 
 static bool arp_live(const struct arp_entry *e, uint64_t now)
 {
-	return e->ip && now - e->confirmed_ns < ARP_TTL_NS;
+	return e->ip && now - e->confirmed_ns < net_config()->arp_ttl_ns;
 }
 
 static struct arp_entry *arp_find_locked(uint32_t ip)
@@ -79,10 +117,11 @@ static struct arp_entry *arp_slot_locked(uint32_t ip)
 	return oldest;
 }
 
-/* Note a request for @ip (the oldest note makes room). */
-static void arp_note_asked(uint32_t ip)
+/* Note a request for @ip (the oldest note makes room).  A note still in
+ * its window keeps its first answer: asking again does not open a new
+ * race for the first reply. */
+static void arp_note_asked_locked(uint32_t ip, uint64_t now)
 {
-	unsigned long flags = spin_lock_irqsave(&arp_lock);
 	struct arp_asked *slot = &arp_asked[0];
 
 	for (unsigned i = 0; i < ARP_CACHE_SIZE; i++) {
@@ -93,23 +132,19 @@ static void arp_note_asked(uint32_t ip)
 		if (arp_asked[i].asked_ns < slot->asked_ns)
 			slot = &arp_asked[i];
 	}
+	if (slot->ip != ip || now - slot->asked_ns >= ARP_ASKED_NS)
+		slot->answered = false;
 	slot->ip = ip;
-	slot->asked_ns = hal_clock_ns();
-	spin_unlock_irqrestore(&arp_lock, flags);
+	slot->asked_ns = now;
 }
 
-/* True, once, when we asked for @ip recently. */
-static bool arp_take_asked_locked(uint32_t ip, uint64_t now)
+/* Our request for @ip still in its window, or NULL. */
+static struct arp_asked *arp_asked_find_locked(uint32_t ip, uint64_t now)
 {
-	for (unsigned i = 0; i < ARP_CACHE_SIZE; i++) {
-		if (arp_asked[i].ip == ip) {
-			bool recent = now - arp_asked[i].asked_ns < ARP_ASKED_NS;
-
-			arp_asked[i].ip = 0;
-			return recent;
-		}
-	}
-	return false;
+	for (unsigned i = 0; i < ARP_CACHE_SIZE; i++)
+		if (arp_asked[i].ip == ip && now - arp_asked[i].asked_ns < ARP_ASKED_NS)
+			return &arp_asked[i];
+	return NULL;
 }
 
 /* True when a request for @ip went out less than @ns ago. */
@@ -126,59 +161,83 @@ static bool arp_asked_within(uint32_t ip, uint64_t ns)
 	return recent;
 }
 
+/* A reply to our request @q: the first answer is taken; a later one
+ * naming another MAC, or one naming another MAC than a live entry learnt
+ * from a reply, is a conflict. */
+static bool arp_learn_solicited_locked(struct arp_asked *q, uint32_t ip,
+				       const uint8_t *mac, uint64_t now)
+{
+	struct arp_entry *e = arp_find_locked(ip);
+
+	if (q->answered && kmemcmp(q->mac, mac, ETH_ALEN) != 0) {
+		arp_conflict_locked(ip, q->mac, mac);
+		return false;
+	}
+	if (e && e->solicited && arp_live(e, now) && kmemcmp(e->mac, mac, ETH_ALEN) != 0) {
+		arp_conflict_locked(ip, e->mac, mac);
+		return false;
+	}
+	q->answered = true;
+	kmemcpy(q->mac, mac, ETH_ALEN);
+	if (!e)
+		e = arp_slot_locked(ip);
+	if (!e)
+		return true;
+	e->ip = ip;
+	kmemcpy(e->mac, mac, ETH_ALEN);
+	e->confirmed_ns = now;
+	e->solicited = true;
+	e->probed = false;
+	return true;
+}
+
 /* @ip says it is at @mac.  @reply_to_us: an ARP reply addressed to us;
  * @to_us: any ARP packet whose target is our address (RFC 826 creates an
- * entry only then).  Returns false when the packet tried to move a live
- * entry to another MAC unasked: refused. */
+ * entry only then).  Returns false when the packet is refused: it named
+ * another MAC for an address we hold (spoof or conflict). */
 static bool arp_learn(uint32_t ip, const uint8_t *mac, bool reply_to_us, bool to_us)
 {
 	unsigned long flags = spin_lock_irqsave(&arp_lock);
 	uint64_t now = hal_clock_ns();
-	struct arp_entry *e = arp_find_locked(ip);
+	const uint8_t *fixed = arp_static_mac(ip);
+	struct arp_asked *q = reply_to_us ? arp_asked_find_locked(ip, now) : NULL;
+	struct arp_entry *e;
 	bool ok = true;
 
-	if (e && arp_live(e, now)) {
-		if (kmemcmp(e->mac, mac, ETH_ALEN) == 0) {
-			e->confirmed_ns = now;
-			if (reply_to_us)
-				arp_take_asked_locked(ip, now);
-		} else if (reply_to_us && arp_take_asked_locked(ip, now)) {
-			kmemcpy(e->mac, mac, ETH_ALEN);
-			e->confirmed_ns = now;
-		} else {
-			ok = false;
-		}
-	} else if (e || to_us) {
-		if (!e)
-			e = arp_slot_locked(ip);
-		if (e) {
-			e->ip = ip;
-			kmemcpy(e->mac, mac, ETH_ALEN);
-			e->confirmed_ns = now;
-		}
-		if (reply_to_us)
-			arp_take_asked_locked(ip, now);
+	if (fixed) {
+		ok = kmemcmp(fixed, mac, ETH_ALEN) == 0;
+		if (!ok)
+			arp_conflict_locked(ip, fixed, mac);
+	} else if (q) {
+		ok = arp_learn_solicited_locked(q, ip, mac, now);
+	} else if ((e = arp_find_locked(ip)) != NULL) {
+		/* Unsolicited: confirms nothing, changes nothing. */
+		ok = kmemcmp(e->mac, mac, ETH_ALEN) == 0;
+	} else if (to_us && (e = arp_slot_locked(ip)) != NULL) {
+		e->ip = ip;
+		kmemcpy(e->mac, mac, ETH_ALEN);
+		e->confirmed_ns = now;
+		e->solicited = false;
+		e->probed = false;
 	}
 	spin_unlock_irqrestore(&arp_lock, flags);
 	return ok;
 }
 
-void arp_confirm(uint32_t ip, const uint8_t mac[ETH_ALEN])
-{
-	unsigned long flags = spin_lock_irqsave(&arp_lock);
-	struct arp_entry *e = arp_find_locked(ip);
-
-	if (e && kmemcmp(e->mac, mac, ETH_ALEN) == 0)
-		e->confirmed_ns = hal_clock_ns();
-	spin_unlock_irqrestore(&arp_lock, flags);
-}
-
 bool arp_lookup(uint32_t ip, uint8_t mac[6])
 {
-	unsigned long flags = spin_lock_irqsave(&arp_lock);
-	struct arp_entry *e = arp_find_locked(ip);
-	bool found = e && arp_live(e, hal_clock_ns());
+	const uint8_t *fixed = arp_static_mac(ip);
+	unsigned long flags;
+	struct arp_entry *e;
+	bool found;
 
+	if (fixed) {
+		kmemcpy(mac, fixed, ETH_ALEN);
+		return true;
+	}
+	flags = spin_lock_irqsave(&arp_lock);
+	e = arp_find_locked(ip);
+	found = e && arp_live(e, hal_clock_ns());
 	if (found)
 		kmemcpy(mac, e->mac, ETH_ALEN);
 	spin_unlock_irqrestore(&arp_lock, flags);
@@ -187,16 +246,27 @@ bool arp_lookup(uint32_t ip, uint8_t mac[6])
 
 unsigned arp_snapshot(struct arp_entry_info *out, unsigned max)
 {
-	unsigned long flags = spin_lock_irqsave(&arp_lock);
-	uint64_t now = hal_clock_ns();
+	const struct net_config *c = net_config();
+	unsigned long flags;
+	uint64_t now;
 	unsigned n = 0;
 
+	if (c->gw_mac_set && c->gw && max) {
+		out[0].ip = c->gw;
+		kmemcpy(out[0].mac, c->gw_mac, ETH_ALEN);
+		out[0].age_ns = 0;
+		out[0].is_static = true;
+		n = 1;
+	}
+	flags = spin_lock_irqsave(&arp_lock);
+	now = hal_clock_ns();
 	for (unsigned i = 0; i < ARP_CACHE_SIZE && n < max; i++) {
-		if (!arp_live(&arp_cache[i], now))
+		if (!arp_live(&arp_cache[i], now) || arp_static_mac(arp_cache[i].ip))
 			continue;
 		out[n].ip = arp_cache[i].ip;
 		kmemcpy(out[n].mac, arp_cache[i].mac, ETH_ALEN);
 		out[n].age_ns = now - arp_cache[i].confirmed_ns;
+		out[n].is_static = false;
 		n++;
 	}
 	spin_unlock_irqrestore(&arp_lock, flags);
@@ -225,9 +295,27 @@ static int arp_send(uint16_t op, const uint8_t tha[ETH_ALEN], uint32_t tpa,
 void arp_request(uint32_t ip)
 {
 	static const uint8_t zero[ETH_ALEN];
+	uint8_t dst[ETH_ALEN];
+	unsigned long flags;
+	struct arp_entry *e;
+	uint64_t now;
 
-	arp_note_asked(ip);
-	if (arp_send(ARP_OP_REQUEST, zero, ip, eth_broadcast) == 0)
+	if (arp_static_mac(ip))
+		return;
+	flags = spin_lock_irqsave(&arp_lock);
+	now = hal_clock_ns();
+	arp_note_asked_locked(ip, now);
+	e = arp_find_locked(ip);
+	/* The first probe of an expired entry goes to the MAC it had: the
+	 * host that held it answers, and nobody else hears it. */
+	if (e && !arp_live(e, now) && !e->probed) {
+		e->probed = true;
+		kmemcpy(dst, e->mac, ETH_ALEN);
+	} else {
+		kmemcpy(dst, eth_broadcast, ETH_ALEN);
+	}
+	spin_unlock_irqrestore(&arp_lock, flags);
+	if (arp_send(ARP_OP_REQUEST, zero, ip, dst) == 0)
 		net_count(&net_counters.arp_requests_sent);
 }
 

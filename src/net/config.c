@@ -12,6 +12,7 @@ static struct net_config net_cfg = {
 	.ip = NET_DEFAULT_IP,
 	.prefix = NET_DEFAULT_PREFIX,
 	.gw = NET_DEFAULT_GW,
+	.arp_ttl_ns = ARP_TTL_NS,
 };
 
 const struct net_config *net_config(void)
@@ -24,6 +25,9 @@ void net_config_reset(void)
 	net_cfg.ip = NET_DEFAULT_IP;
 	net_cfg.prefix = NET_DEFAULT_PREFIX;
 	net_cfg.gw = NET_DEFAULT_GW;
+	net_cfg.gw_mac_set = false;
+	kmemset(net_cfg.gw_mac, 0, sizeof(net_cfg.gw_mac));
+	net_cfg.arp_ttl_ns = ARP_TTL_NS;
 }
 
 static uint32_t net_mask(unsigned prefix)
@@ -157,12 +161,73 @@ static int net_word_gw(const char *value, struct out *err)
 	return 0;
 }
 
+static int net_hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* "xx:xx:xx:xx:xx:xx" into @mac: a unicast, non-zero address. */
+static int net_parse_mac(const char *s, uint8_t mac[6])
+{
+	static const uint8_t zero[6];
+
+	for (unsigned i = 0; i < 6; i++) {
+		int hi = net_hex_digit(s[0]), lo = hi < 0 ? -1 : net_hex_digit(s[1]);
+
+		if (lo < 0 || s[2] != (i == 5 ? '\0' : ':'))
+			return -EINVAL;
+		mac[i] = (uint8_t)(hi << 4 | lo);
+		s += 3;
+	}
+	if ((mac[0] & 1) || kmemcmp(mac, zero, 6) == 0)
+		return -EINVAL;
+	return 0;
+}
+
+static int net_word_gw_mac(const char *value, struct out *err)
+{
+	uint8_t mac[6];
+
+	if (net_parse_mac(value, mac) < 0) {
+		out_printf(err, "net: net.gw_mac=%s is not a unicast MAC xx:xx:xx:xx:xx:xx; %s\n",
+			   value, net_cfg.gw_mac_set ? "keeping the one given before"
+						     : "the gateway's MAC comes from ARP");
+		return -EINVAL;
+	}
+	kmemcpy(net_cfg.gw_mac, mac, 6);
+	net_cfg.gw_mac_set = true;
+	return 0;
+}
+
+static int net_word_arp_ttl(const char *value, struct out *err)
+{
+	uint64_t s;
+
+	if (parse_u64(value, &s) < 0 || s < 1 || s > 3600) {
+		out_printf(err, "net: net.arp_ttl=%s is not 1-3600 seconds; keeping %llu\n",
+			   value, (unsigned long long)(net_cfg.arp_ttl_ns / 1000000000ull));
+		return -EINVAL;
+	}
+	net_cfg.arp_ttl_ns = s * 1000000000ull;
+	return 0;
+}
+
 int net_config_word(const char *key, const char *value, struct out *err)
 {
 	if (kstreq(key, "ip"))
 		return net_word_ip(value, err);
 	if (kstreq(key, "gw"))
 		return net_word_gw(value, err);
+	if (kstreq(key, "net.gw_mac"))
+		return net_word_gw_mac(value, err);
+	if (kstreq(key, "net.arp_ttl"))
+		return net_word_arp_ttl(value, err);
 	return -ENOENT;
 }
 
@@ -187,6 +252,20 @@ static int net_key_gw(const char *value, size_t len, struct out *err)
 	return net_key_set("gw", value, len, err);
 }
 
+static int net_key_gw_mac(const char *value, size_t len, struct out *err)
+{
+	return net_key_set("net.gw_mac", value, len, err);
+}
+
+static int net_key_arp_ttl(const char *value, size_t len, struct out *err)
+{
+	return net_key_set("net.arp_ttl", value, len, err);
+}
+
+CMDLINE_KEY(net_key_gw_mac_entry, .name = "net.gw_mac", .set = net_key_gw_mac,
+	    .help = "MAC  the gateway's MAC, a static ARP entry nothing replaces (default: from ARP)");
+CMDLINE_KEY(net_key_arp_ttl_entry, .name = "net.arp_ttl", .set = net_key_arp_ttl,
+	    .help = "SECONDS  how long an ARP entry lives unconfirmed, 1-3600 (default 60)");
 CMDLINE_KEY(net_key_ip_entry, .name = "ip", .set = net_key_ip,
 	    .help = "ADDR[/PREFIX][,gw=GW]  this host's address (default 10.0.2.15/24,gw=10.0.2.2)");
 CMDLINE_KEY(net_key_gw_entry, .name = "gw", .set = net_key_gw,

@@ -80,9 +80,6 @@ uint32_t ipv4_next_hop(uint32_t dst);
 /* True for 255.255.255.255 and our subnet's broadcast address. */
 bool ipv4_is_broadcast(uint32_t ip);
 
-/* @ip was seen sending from @mac (IPv4 traffic): refresh a matching ARP
- * entry, expired or not.  Never creates one. */
-void arp_confirm(uint32_t ip, const uint8_t mac[ETH_ALEN]);
 
 void arp_reset(void);
 void udp_reset(void);

@@ -98,9 +98,9 @@ void ipv4_input(const uint8_t *p, size_t len, const uint8_t eth_src[ETH_ALEN])
 		net_count_drop(NET_DROP_IP_NOT_US);
 		return;
 	}
-	/* Traffic from the next hop's MAC shows it is still there. */
-	if (ipv4_next_hop(m.src))
-		arp_confirm(ipv4_next_hop(m.src), eth_src);
+	/* No ARP confirmation from traffic: a frame's source MAC proves
+	 * nothing, and would let a spoofer keep a stolen entry alive. */
+	(void)eth_src;
 	if (p[9] != IP_PROTO_ICMP && p[9] != IP_PROTO_UDP) {
 		net_count_drop(NET_DROP_IP_PROTOCOL);
 		return;

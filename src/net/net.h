@@ -102,6 +102,11 @@ struct net_config {
 	uint32_t ip;		/* host byte order */
 	unsigned prefix;	/* 1-30 */
 	uint32_t gw;		/* 0: none */
+	/* net.gw_mac=: the gateway's MAC, a static ARP entry that nothing
+	 * on the wire replaces (the hardened set-up). */
+	bool gw_mac_set;
+	uint8_t gw_mac[6];
+	uint64_t arp_ttl_ns;	/* net.arp_ttl=: default ARP_TTL_NS */
 };
 
 /* The configuration in force.  Changed only by net_config_word() and
@@ -111,7 +116,7 @@ const struct net_config *net_config(void);
 /* Back to the defaults above. */
 void net_config_reset(void);
 
-/* Apply one command-line word key=value (ip or gw; config.c declares
+/* Apply one command-line word key=value (ip, gw, net.gw_mac, net.arp_ttl; config.c declares
  * them as command-line keys).  Returns 0 when @key is one of ours and
  * @value was taken; -EINVAL when @value is malformed, after one line on
  * @err saying so and which value stays; -ENOENT, printing nothing, when
@@ -137,14 +142,29 @@ void net_reset(void);
 /* ---- ARP ---- */
 
 #define ARP_CACHE_SIZE 16
-/* An entry not confirmed for this long is no longer used. */
+/* An entry not confirmed for this long (net.arp_ttl=, default) is no
+ * longer used: the next send probes it, unicast to the MAC it had, then
+ * broadcast.  Only a reply to our own request confirms an entry. */
 #define ARP_TTL_NS (60ull * 1000000000ull)
 
 struct arp_entry_info {
 	uint32_t ip;
 	uint8_t mac[6];
 	uint64_t age_ns;	/* since it was last confirmed */
+	bool is_static;		/* net.gw_mac=: never expires, never replaced */
 };
+
+/* ARP conflicts: two MACs answered one of our requests for the same
+ * address, or a packet claimed a static entry's address for another MAC.
+ * The entry keeps the first (or the static) MAC. */
+struct arp_conflicts {
+	uint64_t count;
+	uint32_t last_ip;		/* the last conflict's address */
+	uint8_t last_kept[6], last_other[6];
+};
+
+/* The conflicts so far.  Any context. */
+void arp_conflicts_read(struct arp_conflicts *c);
 
 /* Copy up to @max live (unexpired) entries into @out; returns how many. */
 unsigned arp_snapshot(struct arp_entry_info *out, unsigned max);
@@ -152,7 +172,8 @@ unsigned arp_snapshot(struct arp_entry_info *out, unsigned max);
 /* The MAC for @ip if a live entry has it.  Any task. */
 bool arp_lookup(uint32_t ip, uint8_t mac[6]);
 
-/* Broadcast a request for @ip.  Task context. */
+/* Ask for @ip's MAC: unicast to the MAC an expired entry had (first
+ * probe after expiry), else broadcast.  Task context. */
 void arp_request(uint32_t ip);
 
 /* Wait up to @timeout_ms for the next hop towards @ip to be resolved,

@@ -63,22 +63,24 @@ bool netload_rx_account(struct netload_rx *r, uint32_t src, uint16_t sport,
 	id = iperf_dgram_id(data);
 	if (r->started && (src != r->peer || sport != r->peer_port)) {
 		r->foreign++;
+		if (id >= 0 && !r->finished)
+			r->mixed = true;
 		return false;
 	}
 	if (id < 0) {
-		/* A final datagram before any data still gets its report
-		 * (all zero), so the sender stops asking. */
+		/* No stream yet: nobody's data to report on. */
 		if (!r->started) {
-			r->started = true;
-			r->peer = src;
-			r->peer_port = sport;
-			r->first_ns = now_ns;
+			r->foreign++;
+			return false;
 		}
 		if (!r->finished) {
 			r->finished = true;
 			r->final_ns = now_ns;
 		}
 		r->finals++;
+		if (r->reported || r->mixed)
+			return false;
+		r->reported = true;
 		return true;
 	}
 	if (r->finished) {
@@ -209,7 +211,8 @@ static void netload_recv_handler(void *ctx, const struct udp_dgram *d)
 				hal_clock_ns()))
 		return;
 	netload_report_build(&c->rx, d->data, d->len, report);
-	if (udp_send(d->src, c->port, d->sport, report, sizeof(report)) < 0)
+	/* To the stream's source (which sent this final too). */
+	if (udp_send(c->rx.peer, c->port, c->rx.peer_port, report, sizeof(report)) < 0)
 		c->reports_failed++;
 }
 
@@ -230,9 +233,9 @@ int netload_recv(struct out *o, const struct netload_args *a)
 		return err;
 	}
 	out_printf(o, "netload: listening on udp port %u for %u ms\n", a->port, a->ms);
-	/* The whole window, even after a final datagram: a sender whose
-	 * report was lost asks again and must be answered; a datagram for
-	 * the shell that runs us wakes us early, so sleep to the deadline. */
+	/* The whole window, even after a final datagram (the report goes
+	 * once; later datagrams are counted as ignored); a datagram for the
+	 * shell that runs us wakes us early, so sleep to the deadline. */
 	sched_sleep_window_ms(a->ms);
 	udp_unbind(a->port);
 

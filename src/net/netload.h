@@ -45,7 +45,9 @@ struct netload_rx {
 	uint64_t out_of_order;	/* ids at or below the highest seen */
 	uint64_t short_dgrams;	/* too short to hold an id: ignored */
 	uint64_t foreign;	/* from another sender, or after the end */
-	uint64_t finals;	/* final datagrams answered */
+	uint64_t finals;	/* final datagrams from the stream's source */
+	bool reported;		/* its report went out: once per stream */
+	bool mixed;		/* data came from a second source too */
 	int64_t max_id;		/* highest id so far, 0 before any */
 	uint64_t first_ns, last_ns, final_ns;	/* receive clock */
 	int64_t last_transit_ns;
@@ -56,8 +58,13 @@ struct netload_rx {
 void netload_rx_init(struct netload_rx *r);
 
 /* Account the datagram @data of @len bytes from @src:@sport that arrived
- * at @now_ns.  Returns true when it is a final datagram from our sender,
- * to be answered with netload_report_build(). */
+ * at @now_ns.  Returns true, once per stream, when it is the first final
+ * datagram from the source of the stream's data, and every data
+ * datagram came from that one source: answer it with
+ * netload_report_build(), to that source.  A final datagram before any
+ * data, from another source, after data from two sources, or a repeat
+ * gets nothing: a report is 128 bytes for a 4-byte question, so it goes
+ * only where the stream came from, and once. */
 bool netload_rx_account(struct netload_rx *r, uint32_t src, uint16_t sport,
 			const uint8_t *data, size_t len, uint64_t now_ns);
 

@@ -61,19 +61,32 @@ static void cmd_net_drops(struct out *o, const struct net_stats *s)
 
 static void cmd_net_arp(struct out *o)
 {
-	struct arp_entry_info e[ARP_CACHE_SIZE];
-	unsigned n = arp_snapshot(e, ARP_CACHE_SIZE);
+	struct arp_entry_info e[ARP_CACHE_SIZE + 1];
+	unsigned n = arp_snapshot(e, ARP_CACHE_SIZE + 1);
+	struct arp_conflicts c;
 	char ip[16];
 
+	arp_conflicts_read(&c);
+	if (c.count) {
+		const uint8_t *k = c.last_kept, *x = c.last_other;
+
+		out_printf(o, "arp conflicts: %llu (last: %s at %02x:%02x:%02x:%02x:%02x:%02x, also claimed by %02x:%02x:%02x:%02x:%02x:%02x)\n",
+			   (unsigned long long)c.count, net_ip_str(c.last_ip, ip),
+			   k[0], k[1], k[2], k[3], k[4], k[5], x[0], x[1], x[2], x[3], x[4], x[5]);
+	}
 	if (!n) {
 		out_puts(o, "arp: empty\n");
 		return;
 	}
-	for (unsigned i = 0; i < n; i++)
-		out_printf(o, "arp: %-15s %02x:%02x:%02x:%02x:%02x:%02x  %llu s ago\n",
+	for (unsigned i = 0; i < n; i++) {
+		out_printf(o, "arp: %-15s %02x:%02x:%02x:%02x:%02x:%02x  ",
 			   net_ip_str(e[i].ip, ip), e[i].mac[0], e[i].mac[1],
-			   e[i].mac[2], e[i].mac[3], e[i].mac[4], e[i].mac[5],
-			   (unsigned long long)(e[i].age_ns / 1000000000u));
+			   e[i].mac[2], e[i].mac[3], e[i].mac[4], e[i].mac[5]);
+		if (e[i].is_static)
+			out_puts(o, "static (net.gw_mac)\n");
+		else
+			out_printf(o, "%llu s ago\n", (unsigned long long)(e[i].age_ns / 1000000000u));
+	}
 }
 
 /* Every UDP shell in use: the stack's, and ksim's on its own socket. */
@@ -95,6 +108,9 @@ static void cmd_net_udpsh(struct out *o)
 		out_printf(o, "udp shell (%s): %llu tickets, %llu resent, %llu gone, %llu limited\n",
 			   sv.name, (unsigned long long)u.tickets, (unsigned long long)u.resent,
 			   (unsigned long long)u.gone, (unsigned long long)u.limited);
+		out_printf(o, "udp shell (%s): %llu replies ignored, %llu cut at 3x, %llu cookies\n",
+			   sv.name, (unsigned long long)u.replies_in,
+			   (unsigned long long)u.cut, (unsigned long long)u.cookies);
 		if (sv.losses) {
 			struct udpsh_losses l;
 

@@ -6,6 +6,7 @@
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
+#include "lib/parse.h"
 
 const struct shell_cmd *shell_find(const char *name)
 {
@@ -78,6 +79,48 @@ static int shell_count_words(const char *line, size_t len)
 	return n;
 }
 
+/* NULL when a keyless remote line may run; else what to name in the
+ * refusal ("work", "profile start", "stat over 2000 ms").  The table says
+ * which commands change nothing (shell_cmd.keyless); two of those change
+ * state or run long with some arguments. */
+static const char *shell_keyless_refusal(const struct shell_cmd *cmd, int argc,
+					 char **argv)
+{
+	uint64_t ms;
+
+	if (!cmd->keyless)
+		return argv[0];
+	/* profile start and stop change the profiler's state for others. */
+	if (kstreq(argv[0], "profile") && argc > 1 &&
+	    (kstreq(argv[1], "start") || kstreq(argv[1], "stop")))
+		return argv[1];
+	/* stat takes up to 10 s: without a key, the 2 s window limit. */
+	if (kstreq(argv[0], "stat") && argc > 1 && parse_u64(argv[1], &ms) == 0 &&
+	    ms > SHELL_KEYLESS_MS_MAX)
+		return "stat over 2000 ms";
+	return NULL;
+}
+
+/* One line when @sh may not run argv without a key; true when refused. */
+static bool shell_keyless_refuse(struct shell_ctx *sh, const struct shell_cmd *cmd,
+				 int argc, char **argv)
+{
+	const char *what;
+
+	if (!sh->remote || sh->authenticated)
+		return false;
+	what = shell_keyless_refusal(cmd, argc, argv);
+	if (!what)
+		return false;
+	if (what == argv[1])
+		out_printf(sh->out, "%s %s: needs a key; this UDP shell is unauthenticated (udpsh.key)\n",
+			   argv[0], what);
+	else
+		out_printf(sh->out, "%s: needs a key; this UDP shell is unauthenticated (udpsh.key)\n",
+			   what);
+	return true;
+}
+
 int shell_run_line(struct shell_ctx *sh, const char *line, size_t len)
 {
 	char buf[SHELL_LINE_MAX + 1];
@@ -115,6 +158,8 @@ int shell_run_line(struct shell_ctx *sh, const char *line, size_t len)
 		shell_print_usage(sh->out, cmd);
 		return 0;
 	}
+	if (shell_keyless_refuse(sh, cmd, argc, argv))
+		return -EPERM;
 	return cmd->run(sh, argc, argv) ? SHELL_CMD_FAILED : 0;
 }
 

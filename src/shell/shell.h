@@ -31,6 +31,12 @@ struct shell_ctx {
 	bool authenticated;
 };
 
+/* Without a key a remote line runs only commands that change nothing and
+ * end within this many ms (help, uptime, ps, lscpu, net, stacks, profile
+ * windows and show, stat windows up to it); shell_run_line() answers the
+ * others with one line saying a key is needed. */
+#define SHELL_KEYLESS_MS_MAX 2000
+
 /* True when @sh's line came over the network without authentication:
  * `work start` and `netload send` are then refused, with a one-line
  * error naming @what, printed here. */
@@ -44,6 +50,9 @@ struct shell_cmd {
 	 * printing its own one-line error. */
 	int (*run)(struct shell_ctx *sh, int argc, char **argv);
 	bool serial_only;	/* crashes or stops the machine on purpose */
+	/* Changes nothing and ends within SHELL_KEYLESS_MS_MAX: runs on a
+	 * UDP shell without a key (see shell_run_line()). */
+	bool keyless;
 };
 
 /* The command table, terminated by an entry whose name is NULL.  Defined

@@ -2,6 +2,7 @@
 /* The UDP shell core: see udpsh.h for the protocol. */
 #include "shell/udpsh.h"
 
+#include "hal/timer.h"
 #include "lib/bytes.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
@@ -22,6 +23,8 @@ struct udpsh_reply {
 	const struct udpsh_request *rq;
 	size_t len, line, cap;
 	uint16_t num;		/* the next datagram's reply number */
+	size_t spent;		/* keyless: wire bytes sent so far */
+	bool cut;		/* keyless: the bound was reached; the rest dropped */
 	uint8_t status;		/* keyed: the command's, in the last datagram */
 	char buf[UDPSH_DGRAM_MAX];
 };
@@ -63,12 +66,44 @@ static void udpsh_reply_hdr(const struct udpsh *u, const struct udpsh_request *r
 	kmemcpy(h->rid, rq->rid, UDPSH_WIRE_RID);
 }
 
+/* The hint a cut reply ends with: its datagram, mark and prompt included,
+ * fits the smallest bound (an empty request's 3 * 28 wire bytes). */
+#define UDPSH_HINT_FMT "cookie @%s: start the request with it\n"
+#define UDPSH_HINT_LEN (sizeof("cookie @: start the request with it\n") - 1 + UDPSH_COOKIE_HEX)
+#define UDPSH_HINT_COST (UDPSH_WIRE_IP_UDP + 1 + UDPSH_HINT_LEN + 2)
+
+/* Keyless: may a datagram of @len bytes (mark included) go out within the
+ * request's bound, keeping room for the hint unless it is the last?  Once
+ * one may not, none of the output does (r->cut): the hint closes it. */
+static bool udpsh_within_bound(struct udpsh_reply *r, size_t len, bool last)
+{
+	size_t cost = len + UDPSH_WIRE_IP_UDP;
+	size_t room = r->rq->budget;
+
+	if (room == SIZE_MAX)
+		return true;
+	if (!last || r->cut)
+		room = room > UDPSH_HINT_COST ? room - UDPSH_HINT_COST : 0;
+	if (r->cut || r->spent + cost > room) {
+		r->cut = true;
+		return false;
+	}
+	r->spent += cost;
+	return true;
+}
+
 static void udpsh_send(struct udpsh_reply *r, size_t len, bool last)
 {
 	struct udpsh *u = r->u;
 	const char *data = r->buf;
 
-	if (r->rq->authenticated) {
+	if (!r->rq->authenticated) {
+		/* Marked as a reply, which no shell answers. */
+		u->tx[0] = UDPSH_REPLY_MARK;
+		kmemcpy(u->tx + 1, r->buf, len);
+		data = (const char *)u->tx;
+		len++;
+	} else {
 		struct udpsh_wire h;
 
 		udpsh_reply_hdr(u, r->rq, &h);
@@ -80,6 +115,8 @@ static void udpsh_send(struct udpsh_reply *r, size_t len, bool last)
 		data = (const char *)u->tx;
 	}
 	r->num++;
+	if (!r->rq->authenticated && !udpsh_within_bound(r, len, last))
+		return;
 	if (u->send(u->send_ctx, r->rq->addr, r->rq->port, data, len) < 0)
 		udpsh_count(&u->stats.send_failed);
 }
@@ -111,11 +148,35 @@ static void udpsh_reply_write(struct out *o, const char *s, size_t n)
 		udpsh_reply_putc(r, s[i]);
 }
 
+/* Keyless: the wire bytes the end of the reply takes (below): the rest
+ * of the output and the prompt, in one datagram or two. */
+static size_t udpsh_finish_cost(const struct udpsh_reply *r, size_t plen)
+{
+	size_t one = UDPSH_WIRE_IP_UDP + 1;
+
+	if (r->len + plen > r->cap)
+		return 2 * one + r->len + plen;
+	return one + r->len + plen;
+}
+
 /* The prompt goes last and whole: with the end of the output when both
  * fit one datagram, else alone after it. */
 static void udpsh_reply_finish(struct udpsh_reply *r)
 {
 	size_t plen = sizeof(SHELL_PROMPT) - 1;
+
+	/* Keyless and over the bound: what fitted went; the rest gives way
+	 * to the hint (udpsh_within_bound() kept room for it). */
+	if (!r->rq->authenticated && r->rq->budget != SIZE_MAX &&
+	    (r->cut || r->spent + udpsh_finish_cost(r, plen) > r->rq->budget)) {
+		char hex[UDPSH_COOKIE_HEX + 1];
+
+		udpsh_cookie(r->u, r->rq->addr, r->rq->port, hal_clock_ns(), hex);
+		udpsh_count(&r->u->stats.cut);
+		r->len = (size_t)ksnprintf(r->buf, r->cap, UDPSH_HINT_FMT, hex);
+		r->line = r->len;
+		r->cut = false;
+	}
 
 	if (r->len + plen > r->cap)
 		udpsh_reply_flush(r, r->len, false);
@@ -480,6 +541,89 @@ static bool udpsh_admit_keyed(struct udpsh *u, const uint8_t *d, size_t len,
 	return true;
 }
 
+/* --- keyless: the amplification bound's cookie ------------------------- */
+
+void udpsh_cookie_set(struct udpsh *u, const void *secret, size_t len)
+{
+	if (len > sizeof(u->cookie_secret))
+		len = sizeof(u->cookie_secret);
+	kmemset(u->cookie_secret, 0, sizeof(u->cookie_secret));
+	kmemcpy(u->cookie_secret, secret, len);
+	u->amp_limit = true;
+}
+
+static void udpsh_cookie_epoch(const struct udpsh *u, uint32_t addr, uint16_t port,
+			       uint64_t epoch, char hex[UDPSH_COOKIE_HEX + 1])
+{
+	static const char digits[] = "0123456789abcdef";
+	uint8_t msg[14], mac[SHA256_LEN];
+
+	msg[0] = (uint8_t)(addr >> 24);
+	msg[1] = (uint8_t)(addr >> 16);
+	msg[2] = (uint8_t)(addr >> 8);
+	msg[3] = (uint8_t)addr;
+	msg[4] = (uint8_t)(port >> 8);
+	msg[5] = (uint8_t)port;
+	be64_put(msg + 6, epoch);
+	hmac_sha256(u->cookie_secret, sizeof(u->cookie_secret), msg, sizeof(msg), mac);
+	for (unsigned i = 0; i < UDPSH_COOKIE_HEX / 2; i++) {
+		hex[2 * i] = digits[mac[i] >> 4];
+		hex[2 * i + 1] = digits[mac[i] & 15];
+	}
+	hex[UDPSH_COOKIE_HEX] = '\0';
+}
+
+void udpsh_cookie(const struct udpsh *u, uint32_t addr, uint16_t port,
+		  uint64_t now_ns, char hex[UDPSH_COOKIE_HEX + 1])
+{
+	udpsh_cookie_epoch(u, addr, port, now_ns / UDPSH_COOKIE_EPOCH_NS, hex);
+}
+
+/* A request starting "@" and 16 hex digits (then one space, or the end):
+ * take the cookie off @rq's command; true when it is this address's, of
+ * this epoch or the last. */
+static bool udpsh_cookie_take(const struct udpsh *u, struct udpsh_request *rq)
+{
+	char want[UDPSH_COOKIE_HEX + 1];
+	uint64_t epoch = hal_clock_ns() / UDPSH_COOKIE_EPOCH_NS;
+	size_t n = 1 + UDPSH_COOKIE_HEX;
+	bool ok;
+
+	if (rq->len < n || rq->cmd[0] != '@')
+		return false;
+	for (size_t i = 1; i < n; i++)
+		if (!((rq->cmd[i] >= '0' && rq->cmd[i] <= '9') ||
+		      (rq->cmd[i] >= 'a' && rq->cmd[i] <= 'f')))
+			return false;
+	if (rq->len > n && rq->cmd[n] != ' ')
+		return false;
+	udpsh_cookie_epoch(u, rq->addr, rq->port, epoch, want);
+	ok = ct_equal(want, rq->cmd + 1, UDPSH_COOKIE_HEX);
+	if (!ok && epoch) {
+		udpsh_cookie_epoch(u, rq->addr, rq->port, epoch - 1, want);
+		ok = ct_equal(want, rq->cmd + 1, UDPSH_COOKIE_HEX);
+	}
+	if (rq->len > n)
+		n++;
+	rq->cmd += n;
+	rq->len -= n;
+	rq->size -= n;
+	return ok;
+}
+
+/* Keyless: the reply's bound, from the request as it came. */
+static void udpsh_bound(struct udpsh *u, struct udpsh_request *rq)
+{
+	rq->budget = SIZE_MAX;
+	if (!u->amp_limit)
+		return;
+	if (udpsh_cookie_take(u, rq)) {
+		udpsh_count(&u->stats.cookies);
+		return;
+	}
+	rq->budget = UDPSH_AMP_FACTOR * (rq->dgram_len + UDPSH_WIRE_IP_UDP);
+}
+
 bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
 		 uint32_t addr, uint16_t port, struct udpsh_request *rq)
 {
@@ -490,22 +634,30 @@ bool udpsh_admit(struct udpsh *u, const void *data, size_t len, size_t size,
 	}
 	kmemset(rq, 0, sizeof(*rq));
 	rq->slot = -1;
+	rq->budget = SIZE_MAX;
 	rq->addr = addr;
 	rq->port = port;
 	rq->dgram_len = len;
 	if (u->keyed)
 		return udpsh_admit_keyed(u, data, len, size, rq);
+	/* Another shell's reply (ours, bounced back by a forged request, or
+	 * a second keyless shell's): answering it would start a ping-pong. */
+	if (len && *(const uint8_t *)data == UDPSH_REPLY_MARK) {
+		udpsh_count(&u->stats.replies_in);
+		return false;
+	}
 	if (size > len)
 		udpsh_count(&u->stats.cut_short);
 	rq->cmd = data;
 	rq->len = len;
 	rq->size = size;
+	udpsh_bound(u, rq);
 	return true;
 }
 
 void udpsh_busy(struct udpsh *u, const struct udpsh_request *rq)
 {
-	static const char busy[] = "busy";
+	static const char busy[] = UDPSH_REPLY_MARK_STR "busy";
 	size_t n = sizeof(busy) - 1;
 
 	udpsh_count(&u->stats.busy);
@@ -531,8 +683,10 @@ void udpsh_serve(struct udpsh *u, const struct udpsh_request *rq)
 	r.len = 0;
 	r.line = 0;
 	r.num = 0;
+	r.spent = 0;
+	r.cut = false;
 	r.cap = rq->authenticated ? UDPSH_DGRAM_MAX - UDPSH_WIRE_OVERHEAD
-				  : UDPSH_DGRAM_MAX;
+				  : UDPSH_PLAIN_MAX;
 	rc = udpsh_run(&r);
 	if (rc == -EINVAL)
 		udpsh_count(&u->stats.malformed);

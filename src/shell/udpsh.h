@@ -11,14 +11,18 @@
  *    a command longer than SHELL_LINE_MAX bytes or too many words gets a
  *    one-line error instead (and counts as malformed).  An empty datagram
  *    runs nothing and is answered with the prompt alone.
- *  - The reply goes to the source address and port.  The output is cut
- *    into datagrams of at most UDPSH_DGRAM_MAX bytes, each holding whole
- *    lines; only a single line longer than UDPSH_DGRAM_MAX is cut inside,
- *    every UDPSH_DGRAM_MAX bytes.  Datagrams are sent as the output is
+ *  - The reply goes to the source address and port.  Every reply
+ *    datagram starts with UDPSH_REPLY_MARK, a control byte no command
+ *    can start with, and a datagram that starts with it is never
+ *    answered (counted: replies_in): two keyless shells that allow each
+ *    other cannot be set bouncing by one forged datagram.  After that
+ *    byte the output is cut into pieces of at most UDPSH_PLAIN_MAX
+ *    bytes, each holding whole lines; only a single line longer than
+ *    UDPSH_PLAIN_MAX is cut inside, every UDPSH_PLAIN_MAX bytes.  Datagrams are sent as the output is
  *    produced, not once the command is done.
  *  - The prompt "> " is always the last two bytes of the last datagram
  *    and is never split: it is appended to the datagram holding the end
- *    of the output when that stays within UDPSH_DGRAM_MAX, else it
+ *    of the output when that stays within UDPSH_PLAIN_MAX, else it
  *    travels alone in one more datagram.  A client reads datagrams until
  *    one ends with "> ".
  *  - A source outside the allowlist gets no answer at all.
@@ -27,6 +31,20 @@
  *    question, so a forged source cannot use it to amplify.
  *  - A datagram that arrived cut short (a first IP fragment, a truncated
  *    read) is answered with the line-length error and its real size.
+ *
+ *  - Until an address has shown that it receives (udpsh_cookie_set()
+ *    turns this on), the shell sends it at most UDPSH_AMP_FACTOR times
+ *    the bytes it received, counted on the wire (IPv4 and UDP headers
+ *    included, UDPSH_WIRE_IP_UDP each way), as QUIC does before address
+ *    validation (RFC 9000, 8.1).  A reply that would go past that is cut:
+ *    what fits, then one line, "cookie @C: start the request with it",
+ *    and the prompt.  C is a stateless cookie: 16 hex digits of an
+ *    HMAC-SHA256 under a boot secret of the source's address, port and
+ *    a coarse time (UDPSH_COOKIE_EPOCH_NS; the last two epochs are
+ *    taken).  A request that starts with "@C " (or "@C" alone) has shown
+ *    it receives at that address and gets its reply whole (counted:
+ *    cookies; cut replies: cut).  A wrong or old cookie is taken off and
+ *    the bound kept.
  *
  * Without a key this plain protocol is all there is: the allowlist is the
  * only gate, so commands that act on the world beyond the reply (`work
@@ -79,6 +97,14 @@
 /* Largest reply datagram: an Ethernet MTU of 1500 less IPv4 and UDP
  * headers, so a reply is never fragmented. */
 #define UDPSH_DGRAM_MAX 1472
+/* The keyless amplification bound (above). */
+#define UDPSH_AMP_FACTOR 3
+#define UDPSH_WIRE_IP_UDP 28		/* IPv4 and UDP headers, per datagram */
+#define UDPSH_COOKIE_HEX 16
+#define UDPSH_COOKIE_EPOCH_NS (64ull * 1000000000ull)
+
+/* A keyless reply datagram's output, after the mark. */
+#define UDPSH_PLAIN_MAX (UDPSH_DGRAM_MAX - 1)
 /* Most allowlist entries. */
 #define UDPSH_ALLOW_MAX 8
 /* Longest allowlist text udpsh_allow_format() writes, terminator included:
@@ -120,6 +146,9 @@ struct udpsh_stats {
 	uint64_t resent;	/* keyed: kept replies sent again */
 	uint64_t gone;		/* keyed: spent ticket, reply not kept; answered gone */
 	uint64_t limited;	/* keyed: repeats past UDPSH_REPEAT_MAX; no answer */
+	uint64_t replies_in;	/* keyless: a reply (UDPSH_REPLY_MARK); no answer */
+	uint64_t cut;		/* keyless: reply cut at UDPSH_AMP_FACTOR, cookie given */
+	uint64_t cookies;	/* keyless: requests that echoed a valid cookie */
 };
 
 /* A stale request id and the ticket it was given. */
@@ -158,6 +187,8 @@ struct udpsh_request {
 	size_t len;
 	size_t size;		/* the command's real size (> len: cut short) */
 	size_t dgram_len;	/* the whole datagram's length, as received */
+	size_t budget;		/* keyless: wire bytes the reply may take;
+				 * SIZE_MAX: no bound (a valid cookie) */
 };
 
 /* Send one reply datagram of @len bytes (1 to UDPSH_DGRAM_MAX) to
@@ -187,6 +218,9 @@ struct udpsh {
 	uint64_t kept_clock;
 	/* The reply datagram udpsh_serve() builds (one caller at a time). */
 	uint8_t tx[UDPSH_DGRAM_MAX];
+	/* Keyless: the amplification bound and its cookies (udpsh_cookie_set()). */
+	bool amp_limit;
+	uint8_t cookie_secret[32];
 };
 
 /* Set up @u with an empty allowlist (nobody is answered until
@@ -212,6 +246,16 @@ size_t udpsh_allow_format(const struct udpsh *u, char *buf, size_t size);
  * differ from every other boot's, see random_boot_nonce()).  Returns 0 or
  * -EINVAL (length, zero nonce).  Not concurrent with input. */
 int udpsh_key_set(struct udpsh *u, const void *key, size_t len, uint64_t nonce);
+
+/* Keyless: bound replies to unproven addresses (above) under the boot
+ * @secret (@len bytes, at most 32 used; random, new each boot).  Not
+ * concurrent with input. */
+void udpsh_cookie_set(struct udpsh *u, const void *secret, size_t len);
+
+/* The cookie for @addr:@port at time @now_ns, 16 hex digits and a NUL
+ * into @hex (for tests and clients that compute it). */
+void udpsh_cookie(const struct udpsh *u, uint32_t addr, uint16_t port,
+		  uint64_t now_ns, char hex[UDPSH_COOKIE_HEX + 1]);
 
 /* First half of handling a datagram of @len bytes from @addr:@port, of
  * which @size were sent (@size > @len: it arrived cut short): check the

@@ -25,6 +25,7 @@ void udpsh_config_reset(void)
 	kstrlcpy(udpsh_cfg.allow, UDPSH_DEFAULT_ALLOW, sizeof(udpsh_cfg.allow));
 	kmemset(udpsh_cfg.key, 0, sizeof(udpsh_cfg.key));
 	udpsh_cfg.key_len = 0;
+	udpsh_cfg.key_none = false;
 }
 
 static int udpsh_word_port(const char *value, struct out *err)
@@ -76,8 +77,21 @@ static int udpsh_word_allow(const char *value, struct out *err)
 static int udpsh_word_key(const char *value, struct out *err)
 {
 	uint8_t key[UDPSH_KEY_MAX];
-	int len = udpsh_key_parse(value, kstrlen(value), key);
+	int len;
 
+	if (kstreq(value, "none")) {
+		kmemset(udpsh_cfg.key, 0, sizeof(udpsh_cfg.key));
+		udpsh_cfg.key_len = 0;
+		udpsh_cfg.key_none = true;
+		return 0;
+	}
+	len = udpsh_key_parse(value, kstrlen(value), key);
+	if (len > 0 && udpsh_key_weak(key, (size_t)len)) {
+		kmemset(key, 0, sizeof(key));
+		out_printf(err, "net: udpsh.key= is one byte repeated, not a secret; %s\n",
+			   udpsh_cfg.key_len ? "keeping the key given before" : "no key");
+		return -EINVAL;
+	}
 	if (len < 0) {
 		out_printf(err, "net: udpsh.key= is not %u-%u bytes in hex (%u-%u hex digits); %s\n",
 			   UDPSH_KEY_MIN, UDPSH_KEY_MAX, 2 * UDPSH_KEY_MIN,
@@ -87,6 +101,7 @@ static int udpsh_word_key(const char *value, struct out *err)
 	}
 	kmemcpy(udpsh_cfg.key, key, (size_t)len);
 	udpsh_cfg.key_len = (size_t)len;
+	udpsh_cfg.key_none = false;
 	kmemset(key, 0, sizeof(key));
 	return 0;
 }
@@ -133,4 +148,4 @@ CMDLINE_KEY(udpsh_key_port_entry, .name = "udpsh", .set = udpsh_key_port,
 CMDLINE_KEY(udpsh_key_allow_entry, .name = "udpsh.allow", .set = udpsh_key_allow,
 	    .help = "CIDR[,CIDR]  sources the UDP shell answers, at most 8 (default 10.0.2.2/32)");
 CMDLINE_KEY(udpsh_key_key_entry, .name = "udpsh.key", .set = udpsh_key_key, .secret = true,
-	    .help = "HEX  the UDP shell's key, 16-64 bytes; never printed");
+	    .help = "HEX|none  the UDP shell's key, 16-64 bytes, never printed; none: keyless, warned");

@@ -151,6 +151,9 @@ void udpsh_net_stats(struct udpsh_stats *s)
 	s->resent = __atomic_load_n(&c->resent, __ATOMIC_RELAXED);
 	s->gone = __atomic_load_n(&c->gone, __ATOMIC_RELAXED);
 	s->limited = __atomic_load_n(&c->limited, __ATOMIC_RELAXED);
+	s->replies_in = __atomic_load_n(&c->replies_in, __ATOMIC_RELAXED);
+	s->cut = __atomic_load_n(&c->cut, __ATOMIC_RELAXED);
+	s->cookies = __atomic_load_n(&c->cookies, __ATOMIC_RELAXED);
 }
 
 bool udpsh_net_keyed(void)
@@ -211,12 +214,27 @@ static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
 	if (n >= 0) {
 		len = n <= (long)sizeof(text) ? udpsh_key_parse(text, (size_t)n, key) : -EINVAL;
 		kmemset(text, 0, sizeof(text));
+		if (len > 0 && udpsh_key_weak(key, (size_t)len))
+			len = -EINVAL;
 		return len;
 	}
 	if (!c->key_len)
 		return 0;
 	kmemcpy(key, c->key, c->key_len);
 	return (int)c->key_len;
+}
+
+/* Keyless: bound replies to 3x the request until the address echoes its
+ * cookie, under a secret of this boot. */
+static void netsh_cookie_secret(struct udpsh *u)
+{
+	uint64_t secret[4];
+	bool hw;
+
+	for (unsigned i = 0; i < 4; i++)
+		secret[i] = random_nonce64(&hw);
+	udpsh_cookie_set(u, secret, sizeof(secret));
+	kmemset(secret, 0, sizeof(secret));
 }
 
 int udpsh_net_open(void)
@@ -234,11 +252,16 @@ int udpsh_net_open(void)
 	klen = netsh_key(key);
 	if (klen < 0)
 		return -EKEYREJECTED;
+	/* Keyless only when asked for out loud (udpsh.key=none). */
+	if (klen == 0 && !c->key_none)
+		return -ENOKEY;
 	if (klen > 0) {
 		err = udpsh_key_set(&netsh_core, key, (size_t)klen, netsh_boot_nonce());
 		kmemset(key, 0, sizeof(key));
 		if (err < 0)
 			return err;
+	} else {
+		netsh_cookie_secret(&netsh_core);
 	}
 	netsh_port = c->port;
 	err = udp_bind_ex(c->port, netsh_rx, NULL, true);
@@ -298,8 +321,11 @@ void udpsh_net_start(struct out *o)
 							: "cycle-counter jitter",
 				   udpsh_net_nonce_seeded() ? " and the host's seed" : "");
 	} else if (err == -EKEYREJECTED) {
-		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex\n",
+		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex (one byte repeated is refused too)\n",
 			   HAL_FW_UDPSH_KEY, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
+	} else if (err == -ENOKEY) {
+		out_printf(o, "net: udp shell not started: no key (firmware file %s, or udpsh.key=HEX); udpsh.key=none serves it keyless\n",
+			   HAL_FW_UDPSH_KEY);
 	} else if (err < 0)
 		out_printf(o, "net: udp shell not started (error %d)\n", err);
 }

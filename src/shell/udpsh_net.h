@@ -12,6 +12,11 @@
  *                             (shell/udpsh.h); the firmware's
  *                             opt/kprof/udpsh.key file wins over it.  Its
  *                             value is never printed, not even when wrong.
+ *                             One byte repeated is refused.  udpsh.key=none:
+ *                             no key, the plain protocol, warned at boot.
+ *                             With neither a key nor none the UDP shell
+ *                             does not start: keyless is a choice made
+ *                             out loud.
  *
  * A malformed word is reported in one line and the value it would have
  * replaced is kept.
@@ -37,6 +42,7 @@ struct udpsh_config {
 	char allow[UDPSH_ALLOW_TEXT_MAX];
 	uint8_t key[UDPSH_KEY_MAX];	/* udpsh.key=, never printed */
 	size_t key_len;		/* 0: none given */
+	bool key_none;		/* udpsh.key=none: keyless asked for */
 };
 
 /* The configuration in force.  Changed only by udpsh_config_word() and

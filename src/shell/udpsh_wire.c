@@ -85,3 +85,11 @@ int udpsh_key_parse(const char *text, size_t len, uint8_t *key)
 			return -EINVAL;
 	return n >= UDPSH_KEY_MIN ? (int)n : -EINVAL;
 }
+
+bool udpsh_key_weak(const uint8_t *key, size_t len)
+{
+	for (size_t i = 1; i < len; i++)
+		if (key[i] != key[0])
+			return false;
+	return true;
+}

@@ -39,6 +39,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The first byte of every keyless reply datagram (ASCII RS, a control
+ * byte no command can start with); a shell never answers a datagram that
+ * starts with it.  Here because kshell reads it too. */
+#define UDPSH_REPLY_MARK 0x1e
+#define UDPSH_REPLY_MARK_STR "\x1e"
+
 #define UDPSH_KEY_MIN 16
 #define UDPSH_KEY_MAX 64
 
@@ -85,5 +91,10 @@ bool udpsh_wire_open(const uint8_t *key, size_t klen, uint8_t kind,
  * the text is not that or the key is not UDPSH_KEY_MIN to UDPSH_KEY_MAX
  * bytes.  Never prints: the caller says what was wrong without the key. */
 int udpsh_key_parse(const char *text, size_t len, uint8_t *key);
+
+/* True when @key (@len bytes) is one byte repeated (all zero, all 0xff,
+ * ...): what a placeholder or a failed random source writes, never a
+ * secret.  Every reader of a key refuses it. */
+bool udpsh_key_weak(const uint8_t *key, size_t len);
 
 #endif

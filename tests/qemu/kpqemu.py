@@ -328,25 +328,45 @@ class Kernel:
         return out[:-len(PROMPT)]
 
 
+# The first byte of every keyless reply datagram (src/shell/udpsh_wire.h).
+REPLY_MARK = b"\x1e"
+
+
 def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
     """Send one datagram to the UDP shell at 127.0.0.1:@port; returns the
     reply datagrams joined, up to the one ending with the prompt, or None
     when nothing (or no prompt) came within @timeout."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.connect(("127.0.0.1", port))
-        s.send(payload)
         deadline = time.monotonic() + timeout
-        out = b""
-        while not out.endswith(PROMPT.encode()):
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            s.settimeout(left)
-            try:
-                out += s.recv(65536)
-            except (socket.timeout, ConnectionRefusedError):
-                return None
-        return out.decode(errors="replace")
+        out = _exchange_once(s, payload, deadline)
+        # A reply cut at 3x the request names the cookie that gets it
+        # whole, from this address and port (src/shell/udpsh.h).
+        m = COOKIE_HINT.search(out) if out is not None else None
+        if m and not payload.startswith(b"@"):
+            out = _exchange_once(s, b"@" + m.group(1) + b" " + payload, deadline)
+        return out.decode(errors="replace") if out is not None else None
+
+
+COOKIE_HINT = re.compile(rb"cookie @([0-9a-f]{16}): start the request with it\n> $")
+
+
+def _exchange_once(s, payload, deadline):
+    s.send(payload)
+    out = b""
+    while not out.endswith(PROMPT.encode()):
+        left = deadline - time.monotonic()
+        if left <= 0:
+            return None
+        s.settimeout(left)
+        try:
+            d = s.recv(65536)
+        except (socket.timeout, ConnectionRefusedError):
+            return None
+        # A keyless reply datagram starts with the mark (0x1e).
+        check(d[:1] == REPLY_MARK, f"a reply datagram without the mark: {d[:40]!r}")
+        out += d[1:]
+    return out
 
 
 def missing_tools():
