@@ -44,8 +44,6 @@
 #define PROBE_SPIN_US		10	/* a live counter moves at once */
 #define RATE_WINDOW_US		2000	/* cycles against CNTVCT_EL0 */
 #define DISARM_WAIT_US		50	/* the PPI's pending bit to drop */
-#define THROTTLE_SAMPLES	64
-#define THROTTLE_PERCENT	2
 
 enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
 
@@ -59,10 +57,6 @@ struct a64_pmu_cpu {
 	bool insn_long;			/* PMEVCNTR0_EL0 is 64 bits (PMCR.LP) */
 	uint64_t insn_wraps;		/* else: its overflows, each one 2^32 */
 	uint64_t period;
-	uint64_t throttled;		/* doubled period since arming, or 0 */
-	unsigned win_n;			/* the throttle's 64-sample window */
-	uint64_t win_start;		/* CNTVCT ticks */
-	uint32_t win_cost[THROTTLE_SAMPLES];	/* each sample's, ticks */
 	uint64_t claimed, claimed_run;	/* overflows kernel_nmi() claimed */
 	uint64_t no_overflow;		/* PMU interrupts armed, no overflow */
 	uint64_t unarmed;		/* PMU interrupts with nothing armed */
@@ -87,6 +81,14 @@ static uint64_t pmu_ticks(void)
 static uint64_t us_to_ticks(uint64_t us)
 {
 	return hal_cycles_per_sec() * us / 1000000;
+}
+
+/* CNTVCT ticks in nanoseconds, for the profiler's throttle. */
+static uint64_t ticks_to_ns(uint64_t ticks)
+{
+	uint64_t hz = hal_cycles_per_sec();
+
+	return hz >= 1000 ? ticks * 1000000 / (hz / 1000) : 0;
 }
 
 /* ---- the registers, one touch each ---- */
@@ -302,10 +304,7 @@ int hal_pmu_arm(uint64_t period)
 	if (pc->verdict != V_COUNTS || !period || pc->counting)
 		return -ENODEV;
 	pc->period = period;
-	pc->throttled = 0;
 	pc->claimed_run = 0;
-	pc->win_n = 0;
-	pc->win_start = pmu_ticks();
 	pc->used = true;
 	pmu_disable(PMU_CYCLE);
 	pmu_overflow_clear(PMU_CYCLE);
@@ -387,52 +386,21 @@ bool hal_pmu_ack(void)
 	return true;
 }
 
-uint64_t hal_pmu_throttled(void)
+/* The profiler's throttle, from inside the PMU interrupt: the ack
+ * rearmed the counter moments ago, so writing it again at the new period
+ * loses nothing.  Only a running counter is touched, and none enabled. */
+int hal_pmu_set_period(uint64_t period)
 {
-	return pmu_self()->throttled;
-}
+	struct a64_pmu_cpu *pc = pmu_self();
 
-/* The middle one of the window's costs (a partial selection sort: 64
- * entries, once per 64 samples). */
-static uint64_t pmu_median(uint32_t *v, unsigned n)
-{
-	for (unsigned i = 0; i <= n / 2; i++) {
-		unsigned min = i;
-
-		for (unsigned j = i + 1; j < n; j++)
-			if (v[j] < v[min])
-				min = j;
-		uint32_t t = v[i];
-
-		v[i] = v[min];
-		v[min] = t;
-	}
-	return v[n / 2];
-}
-
-/* 64 samples' handler time against the time they spanned: above 2%,
- * the period doubles (as on x86).  The handler time is 64 times the
- * window's median sample, not the sum: under TCG a vCPU is a host
- * thread, and one preemption of it inside one handler (a 4 ms slice on
- * a loaded host) is 3% of a 64-sample window by itself -- summed, it
- * halved the rate of one CPU and not the others, at random.  A handler
- * that is slow every time is still caught. */
-static void pmu_throttle_account(struct a64_pmu_cpu *pc, uint64_t cost, uint64_t now)
-{
-	pc->win_cost[pc->win_n] = cost > UINT32_MAX ? UINT32_MAX : (uint32_t)cost;
-	if (++pc->win_n < THROTTLE_SAMPLES)
-		return;
-	if (pmu_median(pc->win_cost, THROTTLE_SAMPLES) * THROTTLE_SAMPLES * 100 >
-		    (now - pc->win_start) * THROTTLE_PERCENT &&
-	    pc->period < (1ull << 62)) {
-		pc->period *= 2;
-		pc->throttled = pc->period;
-		/* Rearmed moments ago by the ack: at the new period now. */
-		pmu_cycle_write(-pc->period);
-		isb();
-	}
-	pc->win_n = 0;
-	pc->win_start = now;
+	if (!__atomic_load_n(&pc->running, __ATOMIC_RELAXED))
+		return -ENODEV;
+	if (!period || period >= (1ull << 62))
+		return -ERANGE;
+	pc->period = period;
+	pmu_cycle_write(-period);
+	isb();
+	return 0;
 }
 
 static bool pmu_count_irq(struct a64_pmu_cpu *pc);
@@ -455,7 +423,7 @@ void a64_pmu_irq(struct trap_frame *tf)
 		pc->cost_ticks += t1 - t0;
 		pc->cost_n++;
 		if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED))
-			pmu_throttle_account(pc, t1 - t0, t1);
+			kernel_pmu_took(ticks_to_ns(t1 - t0));
 		return;
 	}
 	if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED) ||

@@ -60,11 +60,16 @@ int hal_pmu_disarm(void);
  * for the next period.  False when the interrupt is not this counter's. */
 bool hal_pmu_ack(void);
 
-/* The calling CPU's period when the backend has throttled it since
- * hal_pmu_arm() -- the overflow handler took more than 2% of the CPU's
- * time over the last 64 samples, so the period doubled -- else 0.  From
- * the calling CPU's tick, interrupts off, before hal_pmu_disarm(). */
-uint64_t hal_pmu_throttled(void);
+/* Inside the overflow interrupt, on the calling CPU: from the next
+ * overflow on, every @period events.  Only the count of a counter that
+ * is running is rewritten (it was rewritten moments ago by the ack, so it
+ * is now @period from its next overflow); a counter that is stopped or
+ * stopping is left alone, and no counter is ever enabled here (the
+ * counter's rules, doc/profiler.md).  Returns 0, or -ENODEV when the
+ * counter is not running, -ERANGE when it cannot count that far.  The
+ * profiler's throttle calls it (kernel_pmu_took(), hal/entry.h); the
+ * period holds until hal_pmu_arm() sets another. */
+int hal_pmu_set_period(uint64_t period);
 
 struct out;
 
