@@ -10,4 +10,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/virtio/transport.c \
 	%reldir%/virtio/virtio.h \
 	%reldir%/virtio/virtio_net.c %reldir%/virtio/virtio_net.h \
+	%reldir%/virtio/virtio_netdev.c %reldir%/virtio/virtio_netdev.h \
 	%reldir%/virtio/virtqueue.c %reldir%/virtio/virtqueue.h
