@@ -15,6 +15,7 @@
 #include "hal/netdev.h"
 
 #include "drivers/virtio/virtio_netdev.h"
+#include "hal/entry.h"
 #include "kernel/console.h"
 #include "lib/errno.h"
 #include "lib/out.h"
@@ -129,6 +130,7 @@ bool a64_netdev_irq(unsigned intid)
 	if (!vnet.irq || intid != vnet.slot.intid)
 		return false;
 	virtio_netdev_irq();
+	net_rx_wake();
 	return true;
 }
 

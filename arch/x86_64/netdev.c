@@ -12,6 +12,7 @@
 #include "hal/netdev.h"
 
 #include "drivers/virtio/virtio_netdev.h"
+#include "hal/entry.h"
 #include "lib/out.h"
 #include "kernel/console.h"
 #include "x86.h"
@@ -105,6 +106,7 @@ bool virtio_netdev_route(const struct virtio_transport *t)
 void x86_virtio_net_irq(void)
 {
 	virtio_netdev_irq();
+	net_rx_wake();
 }
 
 /* hal/netdev.h: the portable glue's. */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/netdev.h on a virtio-net: see virtio_netdev.h.  The interrupt
- * handler only acknowledges and wakes the stack's receive task, which
+ * handler only acknowledges, and the platform then wakes the stack's
+ * receive task (net_rx_wake(): the stack is above the drivers), which
  * polls the ring (hal/netdev.h); with no usable line the task polls at
  * each tick instead. */
 #include "drivers/virtio/virtio_netdev.h"
 
-#include "hal/entry.h"
 #include "hal/netdev.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
@@ -62,7 +62,6 @@ int virtio_netdev_send(const void *frame, size_t len)
 void virtio_netdev_irq(void)
 {
 	virtio_net_irq(&vnet.net);
-	net_rx_wake();
 }
 
 const struct netdev_rx *virtio_netdev_start(void)

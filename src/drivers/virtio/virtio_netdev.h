@@ -44,7 +44,8 @@ const struct netdev_rx *virtio_netdev_start(void);
 
 /* The device's interrupt, from the platform's handler once it knows the
  * line is this device's: acknowledges the device's interrupt status
- * (which lowers a level line) and wakes the stack's receive task. */
+ * (which lowers a level line).  The platform then wakes the stack's
+ * receive task (net_rx_wake(), hal/entry.h). */
 void virtio_netdev_irq(void);
 
 #endif
