@@ -437,8 +437,14 @@ int hal_pmu_set_period(uint64_t period)
 }
 
 /* Every simulated CPU opens the same perf event: the probe above already
- * checked them all, and lscpu's portable lines say it. */
-void hal_pmu_lscpu(struct out *o)
+ * checked them all, and lscpu's portable lines say it -- nothing more. */
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	(void)o;
+	(void)f;
+}
+
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
+{
+	(void)cpu;
+	(void)f;
 }

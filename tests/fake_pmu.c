@@ -130,10 +130,18 @@ int hal_pmu_set_period(uint64_t period)
 	return 0;
 }
 
-/* The fake has no per-CPU lines of its own. */
-void hal_pmu_lscpu(struct out *o)
+/* What the fake platform tells lscpu (nothing unless a test sets it). */
+struct hal_pmu_facts fake_pmu_facts;
+struct hal_pmu_cpu_facts fake_pmu_cpu_facts[HAL_MAX_CPUS];
+
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	(void)o;
+	*f = fake_pmu_facts;
+}
+
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
+{
+	*f = fake_pmu_cpu_facts[cpu];
 }
 
 bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours)

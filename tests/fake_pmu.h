@@ -46,6 +46,11 @@ extern uint64_t fake_pmu_cost_ns[HAL_MAX_CPUS];
  * (fake_pmu_period); each is logged as "cpuN set_period period=P". */
 extern unsigned fake_pmu_set_periods;
 
+/* What hal_pmu_facts() and hal_pmu_cpu_facts() answer (zero: no lines
+ * of the platform's own in lscpu). */
+extern struct hal_pmu_facts fake_pmu_facts;
+extern struct hal_pmu_cpu_facts fake_pmu_cpu_facts[HAL_MAX_CPUS];
+
 /* Overflow interrupts kernel_nmi() refused: the genuine-NMI path. */
 extern unsigned fake_pmu_unclaimed;
 

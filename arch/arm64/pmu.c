@@ -16,11 +16,9 @@
 
 #include "hal/cpu.h"
 #include "hal/entry.h"
-#include "kernel/profiler.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/out.h"
 #include "a64.h"
 #include "irqflags.h"
 
@@ -433,81 +431,62 @@ void a64_pmu_irq(struct trap_frame *tf)
 		pc->unarmed++;
 }
 
-/* ---- lscpu ---- */
+/* ---- lscpu: the GIC, the counter's rate, stat's width, then a line
+ * per CPU with its interrupt's books ---- */
 
-static void pmu_lscpu_gic(struct out *o)
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	if (a64_irq_by_pmr)
-		out_printf(o, "gic: %s, interrupts off by priority (icc_pmr_el1 off 0x%02x, on 0x%02x), pmhe %u\n",
-			   a64_gic_name(), A64_PMR_OFF, A64_PMR_ON, a64_gic_pmhe());
-	else
-		out_printf(o, "gic: %s, interrupts off by daif.i (the pmu overflow is a plain irq)\n",
-			   a64_gic_name());
-	if (a64_machine.pmu_intid) {
-		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
-			   A64_PRIO_NMI, a64_machine.pmu_intid, A64_SGI_STOP, A64_PRIO_IRQ);
-		/* What the device tree asked for, and what this CPU's GIC
-		 * bank holds once the probe enabled it. */
-		out_printf(o, "pmu interrupt: %s-triggered by the device tree; this cpu's gic: %s\n",
-			   a64_machine.pmu_edge ? "edge" : "level",
-			   pmu_self()->verdict != V_COUNTS ? "not enabled"
-			   : a64_gic_ppi_edge(a64_machine.pmu_intid) ? "edge" : "level");
+	f->cpus = true;
+	f->irqc = a64_gic_name();
+	if (a64_irq_by_pmr) {
+		f->mask_reg = "icc_pmr_el1";
+		f->mask_off = A64_PMR_OFF;
+		f->mask_on = A64_PMR_ON;
+		f->pmhe = a64_gic_pmhe();
+	} else {
+		f->mask_bit = "daif.i";
 	}
-	else
-		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
-			   A64_PRIO_NMI, A64_SGI_STOP, A64_PRIO_IRQ);
+	f->prio_nmi = A64_PRIO_NMI;
+	f->prio_irq = A64_PRIO_IRQ;
+	f->stop_sgi = A64_SGI_STOP;
+	f->overflow_irq = a64_machine.pmu_intid;
+	f->edge = a64_machine.pmu_edge;
+	/* What the device tree asked for, and what this CPU's GIC bank
+	 * holds once the probe enabled it. */
+	if (a64_machine.pmu_intid && pmu_self()->verdict == V_COUNTS)
+		f->cpu_trigger = a64_gic_ppi_edge(a64_machine.pmu_intid) ? "edge" : "level";
+	f->counter = "pmccntr_el0";
+	f->clock = "cntvct_el0";
+	f->counter_hz = a64_pmu_rate;
+	if (pmu_claims()) {
+		f->insn_counter = "pmevcntr0_el0";
+		f->insn_bits = pmu_has_long_events() ? 64 : 32;
+		f->insn_wide_by = "pmuv3p5, pmcr_el0.lp";
+	}
 }
 
-static void pmu_lscpu_cpu(struct out *o, unsigned cpu)
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 {
 	const struct a64_pmu_cpu *pc = &a64_pmu_cpus[cpu];
-	struct prof_cpu_stats st;
-	uint64_t cost = 0;
+	static const enum hal_pmu_verdict verdicts[] = {
+		[V_UNKNOWN] = HAL_PMU_NOT_PROBED, [V_NONE] = HAL_PMU_NOT_CLAIMED,
+		[V_CLAIMED] = HAL_PMU_NOT_PROVEN, [V_COUNTS] = HAL_PMU_PROVEN,
+	};
 
-	switch (pc->verdict) {
-	case V_UNKNOWN:
-		out_printf(o, "cpu %u: counter not probed yet\n", cpu);
-		return;
-	case V_NONE:
-		out_printf(o, "cpu %u: counter not claimed (%s)\n", cpu, pc->why);
-		return;
-	case V_CLAIMED:
-		out_printf(o, "cpu %u: counter claimed, not proven (%s)\n", cpu, pc->why);
-		return;
-	}
+	f->verdict = verdicts[pc->verdict];
+	f->used = pc->used;
+	if (pc->verdict == V_NONE || pc->verdict == V_CLAIMED)
+		kstrlcpy(f->why, pc->why, sizeof(f->why));
+	f->irqs = true;
+	f->claimed = pc->claimed;
+	f->claimed_run = pc->claimed_run;
+	f->no_overflow = pc->no_overflow;
+	f->unarmed = pc->unarmed;
+	f->spurious = a64_cpus[cpu].spurious;
+	f->disarm_timeouts = pc->disarm_timeouts;
 	if (pc->cost_n && hal_cycles_per_sec())
-		cost = pc->cost_ticks * a64_pmu_rate / hal_cycles_per_sec() / pc->cost_n;
-	out_printf(o, "cpu %u: counter claimed, proven, %s; pmu irqs: %llu claimed, %llu without overflow, %llu unarmed; %llu spurious acks; handler %llu cycles/sample\n",
-		   cpu, pc->used ? "used" : "not used yet",
-		   (unsigned long long)pc->claimed, (unsigned long long)pc->no_overflow,
-		   (unsigned long long)pc->unarmed,
-		   (unsigned long long)a64_cpus[cpu].spurious, (unsigned long long)cost);
-	if (!pc->used)
-		return;
-	prof_cpu_stats(cpu, &st);
-	out_printf(o, "cpu %u last run: %llu claimed; %u stored, %llu dropped, %llu late; %llu disarm waits timed out\n",
-		   cpu, (unsigned long long)pc->claimed_run, st.stored,
-		   (unsigned long long)st.dropped, (unsigned long long)st.late,
-		   (unsigned long long)pc->disarm_timeouts);
-}
-
-void hal_pmu_lscpu(struct out *o)
-{
-	unsigned n = hal_cpu_count();
-
-	pmu_lscpu_gic(o);
-	if (a64_pmu_rate)
-		out_printf(o, "pmu: pmccntr_el0 at %llu cycles/s (against cntvct_el0), period %llu at %d samples/s\n",
-			   (unsigned long long)a64_pmu_rate,
-			   (unsigned long long)(a64_pmu_rate / PROF_COUNTER_HZ), PROF_COUNTER_HZ);
-	if (pmu_claims())
-		out_printf(o, "stat: instructions on pmevcntr0_el0, %s\n",
-			   pmu_has_long_events() ? "64 bits (pmuv3p5, pmcr_el0.lp)"
-						 : "32 bits, its overflows counted");
-	if (n > HAL_MAX_CPUS)
-		n = HAL_MAX_CPUS;
-	for (unsigned cpu = 0; cpu < n; cpu++)
-		pmu_lscpu_cpu(o, cpu);
+		f->cycles_per_sample = pc->cost_ticks * a64_pmu_rate / hal_cycles_per_sec() /
+				       pc->cost_n;
 }
 
 /* ---- counting (`stat`): CPU_CYCLES on the cycle counter, 64 bits

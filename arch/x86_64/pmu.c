@@ -12,7 +12,6 @@
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/out.h"
 #include "lib/race_point.h"
 #include "pmu_hw.h"
 
@@ -728,36 +727,35 @@ unsigned x86_pmu_nmi(struct trap_frame *tf)
 	return found;
 }
 
-void hal_pmu_lscpu(struct out *o)
+/* lscpu: a line per CPU, then the NMIs no source claimed. */
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	uint64_t unknown = 0, late = 0;
 	unsigned n = hal_cpu_count();
 
+	f->cpus = true;
+	f->nmis = true;
 	if (n > HAL_MAX_CPUS)
 		n = HAL_MAX_CPUS;
 	for (unsigned cpu = 0; cpu < n; cpu++) {
-		const struct x86_pmu_cpu *pc = &x86_pmu_cpus[cpu];
-
-		unknown += pc->unknown_nmis;
-		late += pc->late_nmis;
-		switch (pc->verdict) {
-		case V_UNKNOWN:
-			out_printf(o, "cpu %u: counter not probed yet\n", cpu);
-			break;
-		case V_NONE:
-			out_printf(o, "cpu %u: counter not claimed\n", cpu);
-			break;
-		case V_CLAIMED:
-			out_printf(o, "cpu %u: counter claimed, not proven (%s)\n",
-				   cpu, pc->why);
-			break;
-		default:
-			out_printf(o, "cpu %u: counter claimed, proven, %s\n", cpu,
-				   pc->used ? "used" : "not used yet");
-		}
+		f->unknown_nmis += x86_pmu_cpus[cpu].unknown_nmis;
+		f->late_nmis += x86_pmu_cpus[cpu].late_nmis;
 	}
-	out_printf(o, "nmis: %llu unknown, %llu late overflows claimed\n",
-		   (unsigned long long)unknown, (unsigned long long)late);
+}
+
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
+{
+	const struct x86_pmu_cpu *pc = &x86_pmu_cpus[cpu];
+	static const enum hal_pmu_verdict verdicts[] = {
+		[V_UNKNOWN] = HAL_PMU_NOT_PROBED, [V_NONE] = HAL_PMU_NOT_CLAIMED,
+		[V_CLAIMED] = HAL_PMU_NOT_PROVEN, [V_COUNTS] = HAL_PMU_PROVEN,
+	};
+
+	f->verdict = verdicts[pc->verdict];
+	f->used = pc->used;
+	/* Why a claimed counter did not prove itself; an unclaimed one's
+	 * reason is the claim lscpu already printed. */
+	if (pc->verdict == V_CLAIMED)
+		kstrlcpy(f->why, pc->why, sizeof(f->why));
 }
 
 /* ---- counting (`stat`): cycles and instructions ---- */
