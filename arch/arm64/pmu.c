@@ -43,7 +43,13 @@
 #define RATE_WINDOW_US		2000	/* cycles against CNTVCT_EL0 */
 #define DISARM_WAIT_US		50	/* the PPI's pending bit to drop */
 
-enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
+/* A CPU's verdict, in lscpu's terms (hal/pmu.h). */
+enum {
+	V_UNKNOWN = HAL_PMU_NOT_PROBED,
+	V_NONE = HAL_PMU_NOT_CLAIMED,
+	V_CLAIMED = HAL_PMU_NOT_PROVEN,
+	V_COUNTS = HAL_PMU_PROVEN,
+};
 
 /* One CPU's counter: only that CPU writes it. */
 struct a64_pmu_cpu {
@@ -468,12 +474,8 @@ void hal_pmu_facts(struct hal_pmu_facts *f)
 void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 {
 	const struct a64_pmu_cpu *pc = &a64_pmu_cpus[cpu];
-	static const enum hal_pmu_verdict verdicts[] = {
-		[V_UNKNOWN] = HAL_PMU_NOT_PROBED, [V_NONE] = HAL_PMU_NOT_CLAIMED,
-		[V_CLAIMED] = HAL_PMU_NOT_PROVEN, [V_COUNTS] = HAL_PMU_PROVEN,
-	};
 
-	f->verdict = verdicts[pc->verdict];
+	f->verdict = (enum hal_pmu_verdict)pc->verdict;
 	f->used = pc->used;
 	if (pc->verdict == V_NONE || pc->verdict == V_CLAIMED)
 		kstrlcpy(f->why, pc->why, sizeof(f->why));

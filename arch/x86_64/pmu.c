@@ -84,7 +84,13 @@ struct x86_pmu_claim {
 	bool amd_perfmon_v2;		/* CPUID 0x80000022 EAX bit 0 */
 };
 
-enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
+/* A CPU's verdict, in lscpu's terms (hal/pmu.h). */
+enum {
+	V_UNKNOWN = HAL_PMU_NOT_PROBED,
+	V_NONE = HAL_PMU_NOT_CLAIMED,
+	V_CLAIMED = HAL_PMU_NOT_PROVEN,
+	V_COUNTS = HAL_PMU_PROVEN,
+};
 
 /* Where the counter is, as the NMI path reads it: one store moves it
  * from running to stopping, so that no NMI ever finds it neither running
@@ -745,12 +751,8 @@ void hal_pmu_facts(struct hal_pmu_facts *f)
 void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 {
 	const struct x86_pmu_cpu *pc = &x86_pmu_cpus[cpu];
-	static const enum hal_pmu_verdict verdicts[] = {
-		[V_UNKNOWN] = HAL_PMU_NOT_PROBED, [V_NONE] = HAL_PMU_NOT_CLAIMED,
-		[V_CLAIMED] = HAL_PMU_NOT_PROVEN, [V_COUNTS] = HAL_PMU_PROVEN,
-	};
 
-	f->verdict = verdicts[pc->verdict];
+	f->verdict = (enum hal_pmu_verdict)pc->verdict;
 	f->used = pc->used;
 	/* Why a claimed counter did not prove itself; an unclaimed one's
 	 * reason is the claim lscpu already printed. */
