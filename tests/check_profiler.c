@@ -15,6 +15,7 @@
 #include "kernel/report.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/throttle.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "lib/race_point.h"
@@ -1166,10 +1167,10 @@ START_TEST(test_throttle_rides_out_preempted_handlers)
 	pt_use_symbols();
 	start_open(1);
 	/* 1 kHz, each handler 1% of its millisecond: fine. */
-	overflows_taking(PROF_THROTTLE_SAMPLES, 1000000, 10000, 0, 0);
+	overflows_taking(THROTTLE_SAMPLES, 1000000, 10000, 0, 0);
 	/* The same, but 4 handlers of 64 held 4 ms each by the host: their
 	 * sum is 20% of the window, their typical cost still 1%. */
-	overflows_taking(PROF_THROTTLE_SAMPLES, 1000000, 10000, 16, 4000000);
+	overflows_taking(THROTTLE_SAMPLES, 1000000, 10000, 16, 4000000);
 	ck_assert_uint_eq(fake_pmu_set_periods, 0);
 	ck_assert_uint_eq(fake_pmu_period[0], 1000000);
 	stop_and_settle(1);
@@ -1183,16 +1184,16 @@ START_TEST(test_throttle_doubles_period_of_slow_handler)
 	pt_use_symbols();
 	start_open(1);
 	/* 5% in every sample: at the 64th, the period doubles, once. */
-	overflows_taking(PROF_THROTTLE_SAMPLES - 1, 1000000, 50000, 0, 0);
+	overflows_taking(THROTTLE_SAMPLES - 1, 1000000, 50000, 0, 0);
 	ck_assert_uint_eq(fake_pmu_set_periods, 0);
 	overflows_taking(1, 1000000, 50000, 0, 0);
 	ck_assert_uint_eq(fake_pmu_set_periods, 1);
 	ck_assert_uint_eq(fake_pmu_period[0], 2000000);
 	/* At 500 Hz: slow in three samples of four (the rest cost nothing)
 	 * is still slow -- 5% again. */
-	overflows_taking(PROF_THROTTLE_SAMPLES, 2000000, 0, 0, 0);
+	overflows_taking(THROTTLE_SAMPLES, 2000000, 0, 0, 0);
 	ck_assert_uint_eq(fake_pmu_set_periods, 1);
-	for (unsigned i = 0; i < PROF_THROTTLE_SAMPLES / 4; i++) {
+	for (unsigned i = 0; i < THROTTLE_SAMPLES / 4; i++) {
 		overflows_taking(1, 2000000, 0, 0, 0);
 		overflows_taking(3, 2000000, 100000, 0, 0);
 	}

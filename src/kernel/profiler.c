@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/stacktrace.h"
 #include "kernel/task.h"
+#include "kernel/throttle.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -31,11 +32,7 @@ struct prof_cpu {
 	uint64_t late;			/* claimed outside the window, not kept */
 	uint64_t errors;		/* the platform failed to arm or disarm */
 	uint64_t throttled;		/* the longest throttled period, 0 if none */
-	/* The throttle's window: the counter's period now, when the window
-	 * began (hal_clock_ns) and each of its samples' handler costs. */
-	uint64_t period, win_start;
-	unsigned win_n;
-	uint32_t win_cost[PROF_THROTTLE_SAMPLES];
+	struct throttle throttle;	/* the counter's period, its window */
 	unsigned gen_seen;		/* the run the buffer belongs to */
 	unsigned armed_gen;		/* the last run it acknowledged arming for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
@@ -137,9 +134,8 @@ static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
 static void prof_cpu_arm(struct prof_cpu *c)
 {
 	/* The throttle's window starts with the counter, at the run's
-	 * period; its start time is the tick's t0, read just after. */
-	c->period = prof_period;
-	c->win_n = 0;
+	 * period; its start is the tick's t0, read just after. */
+	throttle_open(&c->throttle, prof_period, 0);
 	/* Set before the counter starts and cleared after it stops: an
 	 * overflow already in flight when we disarm is still ours, and must
 	 * not be taken for a genuine NMI. */
@@ -205,7 +201,7 @@ void prof_tick(struct trap_frame *tf)
 		prof_cpu_arm(c);
 	if (c->armed_gen != gen) {
 		c->t0 = hal_clock_ns();
-		c->win_start = c->t0;
+		c->throttle.start_ns = c->t0;
 		c->idle0 = sched_idle_ns();
 		/* The session opens the window once every CPU got here. */
 		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
@@ -237,63 +233,22 @@ bool prof_nmi(struct trap_frame *tf)
 
 /* ---- the throttle: in the overflow interrupt ---- */
 
-/* The mean of the middle half of @n costs (n a multiple of 4): the
- * costliest quarter and the cheapest quarter left out, by a partial
- * selection sort -- 64 entries, once per 64 samples.  Reorders @v. */
-static uint64_t prof_interquartile_mean(uint32_t *v, unsigned n)
-{
-	uint64_t sum = 0;
-
-	for (unsigned i = 0; i < n - n / 4; i++) {
-		unsigned min = i;
-
-		for (unsigned j = i + 1; j < n; j++)
-			if (v[j] < v[min])
-				min = j;
-		uint32_t t = v[i];
-
-		v[i] = v[min];
-		v[min] = t;
-		if (i >= n / 4)
-			sum += v[i];
-	}
-	return sum / (n / 2);
-}
-
-/* The window's typical handler cost, times its samples, against the time
- * it spanned.  Typical, not summed: under TCG a vCPU is a host thread,
- * and one preemption inside one handler (a 4 ms host slice) is by itself
- * 3% of a 64-sample window at 1 kHz -- summed, it halved one CPU's rate
- * at random.  The middle half's mean ignores up to 16 such samples of 64,
- * yet a handler slow every time (or in most samples) still crosses it. */
-static bool prof_throttle_due(struct prof_cpu *c, uint64_t span_ns)
-{
-	uint64_t typical = prof_interquartile_mean(c->win_cost, PROF_THROTTLE_SAMPLES);
-
-	return typical * PROF_THROTTLE_SAMPLES * 100 > span_ns * PROF_THROTTLE_PERCENT;
-}
-
 void prof_pmu_took(uint64_t ns)
 {
 	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
-	uint64_t now;
+	uint64_t period = c->throttle.period;
 
-	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !c->period)
+	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !period ||
+	    !throttle_add(&c->throttle, ns))
 		return;
-	c->win_cost[c->win_n] = ns > UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
-	if (++c->win_n < PROF_THROTTLE_SAMPLES)
-		return;
-	now = hal_clock_ns();
 	/* The backend refuses a period its counter cannot hold, or a
 	 * counter no longer running (a late overflow while disarming). */
-	if (prof_throttle_due(c, now - c->win_start) &&
-	    c->period <= UINT64_MAX / 2 && hal_pmu_set_period(c->period * 2) == 0) {
-		c->period *= 2;
-		if (c->period > c->throttled)
-			c->throttled = c->period;
+	if (throttle_close(&c->throttle, hal_clock_ns()) && period <= UINT64_MAX / 2 &&
+	    hal_pmu_set_period(period * 2) == 0) {
+		c->throttle.period = period * 2;
+		if (period * 2 > c->throttled)
+			c->throttled = period * 2;
 	}
-	c->win_n = 0;
-	c->win_start = now;
 }
 
 /* ---- the probe and the session: task context ---- */

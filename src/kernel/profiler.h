@@ -88,13 +88,10 @@ void prof_tick(struct trap_frame *tf);
  * then.  False sends it to the platform's genuine-NMI path. */
 bool prof_nmi(struct trap_frame *tf);
 
-/* From kernel_pmu_took(): the claimed overflow's handler took @ns.  The
- * throttle (doc/profiler.md): over each PROF_THROTTLE_SAMPLES samples of
- * an armed CPU, when the interquartile mean of their handler costs is
- * more than PROF_THROTTLE_PERCENT of the time the window spanned, that
- * CPU's period doubles (hal_pmu_set_period()) and the report says so. */
-#define PROF_THROTTLE_SAMPLES	64
-#define PROF_THROTTLE_PERCENT	2
+/* From kernel_pmu_took(): the claimed overflow's handler took @ns.  On
+ * an armed CPU it feeds that CPU's throttle (kernel/throttle.h); when
+ * the rule says so the CPU's period doubles (hal_pmu_set_period()) and
+ * the report says it. */
 void prof_pmu_took(uint64_t ns);
 
 /* The PMU probe's answer.  The probe runs once, on the first call (from
