@@ -212,6 +212,7 @@ static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
 	struct sim_cpu *c = sim_self;
 	int saved_errno = errno;
 	struct trap_frame tf;
+	uint64_t t0;
 
 	if (c && si->si_code == SI_TKILL && si->si_pid == getpid()) {
 		/* Another CPU's hal_cpu_interrupt_others(): kernel_nmi()
@@ -226,11 +227,14 @@ static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
 		sim_trap_foreign(c, si->si_code);
 		return;
 	}
+	t0 = hal_clock_ns();
 	sim_trap_from_signal(&tf, uc);
 	sim_stat_inc(&c->stats.overflows);
 	c->nmi_info = si;
 	if (!kernel_nmi(&tf))
 		sim_stat_inc(&c->stats.unclaimed);
+	else if (__atomic_load_n(&c->pmu_state, __ATOMIC_ACQUIRE) == SIM_PMU_RUNNING)
+		kernel_pmu_took(hal_clock_ns() - t0);
 	c->nmi_info = NULL;
 	errno = saved_errno;
 }
@@ -351,6 +355,7 @@ int hal_pmu_arm(uint64_t period)
 
 	if (!c || c->perf_fd < 0)
 		return -ENODEV;
+	c->pmu_asked = period;
 	if (sim_config.pmu_hz && sim_pmu.events_per_sec)
 		period = sim_pmu.events_per_sec / sim_config.pmu_hz;
 	if (period == 0)
@@ -402,16 +407,44 @@ bool hal_pmu_ack(void)
 	       (state == SIM_PMU_RUNNING || state == SIM_PMU_DISARMING);
 }
 
-/* perf_event_open's period is the simulator's to choose (--pmu-hz): it
- * never throttles on its own. */
-uint64_t hal_pmu_throttled(void)
+/* The profiler's throttle, from inside the overflow signal: a new
+ * sample_period for the running counter (the host applies it from the
+ * next overflow).  A counter being disarmed or off is left alone.  Under
+ * --pmu-hz the counter runs at another period than the profiler armed it
+ * with: the new one is scaled alike, so that doubling stays doubling. */
+int hal_pmu_set_period(uint64_t period)
 {
-	return 0;
+	struct sim_cpu *c = sim_self;
+	unsigned __int128 run;
+	uint64_t actual;
+	int r;
+
+	if (!c || c->perf_fd < 0 ||
+	    __atomic_load_n(&c->pmu_state, __ATOMIC_ACQUIRE) != SIM_PMU_RUNNING)
+		return -ENODEV;
+	if (!period || !c->pmu_asked)
+		return -ERANGE;
+	run = (unsigned __int128)c->pmu_period * period / c->pmu_asked;
+	if (!run || run > INT64_MAX)
+		return -ERANGE;
+	actual = (uint64_t)run;
+	r = sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_PERIOD, &actual);
+	if (r == 0) {
+		c->pmu_asked = period;
+		c->pmu_period = actual;
+	}
+	return r;
 }
 
 /* Every simulated CPU opens the same perf event: the probe above already
- * checked them all, and lscpu's portable lines say it. */
-void hal_pmu_lscpu(struct out *o)
+ * checked them all, and lscpu's portable lines say it -- nothing more. */
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	(void)o;
+	(void)f;
+}
+
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
+{
+	(void)cpu;
+	(void)f;
 }

@@ -489,6 +489,93 @@ START_TEST(test_lscpu_nothing_claimed)
 }
 END_TEST
 
+/* The platform's facts, printed by the portable lscpu as the x86
+ * backend printed them itself: a line per CPU, then the NMIs. */
+START_TEST(test_lscpu_platform_lines_as_x86)
+{
+	fake_pmu_set_dead("intel arch perfmon v2", "fixed counter 1 in use by firmware");
+	fake_ncpus = 3;
+	fake_pmu_facts.cpus = true;
+	fake_pmu_facts.nmis = true;
+	fake_pmu_facts.unknown_nmis = 2;
+	fake_pmu_facts.late_nmis = 1;
+	fake_pmu_cpu_facts[0].verdict = HAL_PMU_PROVEN;
+	fake_pmu_cpu_facts[0].used = true;
+	fake_pmu_cpu_facts[1].verdict = HAL_PMU_NOT_PROVEN;
+	snprintf(fake_pmu_cpu_facts[1].why, sizeof(fake_pmu_cpu_facts[1].why),
+		 "fixed counter 1 in use by firmware");
+	fake_pmu_cpu_facts[2].verdict = HAL_PMU_NOT_CLAIMED;
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_ptr_nonnull(strstr(text,
+			 "profile source: tick 100hz\n"
+			 "cpu 0: counter claimed, proven, used\n"
+			 "cpu 1: counter claimed, not proven (fixed counter 1 in use by firmware)\n"
+			 "cpu 2: counter not claimed\n"
+			 "nmis: 2 unknown, 1 late overflows claimed\n"));
+}
+END_TEST
+
+/* ... and as the arm64 backend did: the GIC, the counter's rate,
+ * stat's width, each CPU with its interrupt's books and its last run. */
+START_TEST(test_lscpu_platform_lines_as_arm64)
+{
+	struct hal_pmu_facts *f = &fake_pmu_facts;
+	struct hal_pmu_cpu_facts *c = &fake_pmu_cpu_facts[0];
+
+	fake_pmu_set_dead("midr 0x410fd083, pmuv3", "");
+	fake_ncpus = 2;
+	f->cpus = true;
+	f->irqc = "gicv3";
+	f->mask_reg = "icc_pmr_el1";
+	f->mask_off = 0x60;
+	f->mask_on = 0xe0;
+	f->prio_nmi = 0x20;
+	f->prio_irq = 0xa0;
+	f->stop_sgi = 1;
+	f->overflow_irq = 23;
+	f->cpu_trigger = "level";
+	f->counter = "pmccntr_el0";
+	f->clock = "cntvct_el0";
+	f->counter_hz = 1000000000;
+	f->insn_counter = "pmevcntr0_el0";
+	f->insn_bits = 32;
+	f->insn_wide_by = "pmuv3p5, pmcr_el0.lp";
+	c->verdict = HAL_PMU_PROVEN;
+	c->irqs = true;
+	c->used = true;
+	c->claimed = 10;
+	c->claimed_run = 4;
+	c->no_overflow = 1;
+	c->spurious = 2;
+	c->cycles_per_sample = 12900;
+	fake_pmu_cpu_facts[1].verdict = HAL_PMU_NOT_CLAIMED;
+	snprintf(fake_pmu_cpu_facts[1].why, sizeof(fake_pmu_cpu_facts[1].why), "no pmuv3");
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_ptr_nonnull(strstr(text,
+			 "profile source: tick 100hz\n"
+			 "gic: gicv3, interrupts off by priority (icc_pmr_el1 off 0x60, on 0xe0), pmhe 0\n"
+			 "gic priorities: pseudo-nmi 0x20 (pmu intid 23, panic stop sgi 1), irq 0xa0\n"
+			 "pmu interrupt: level-triggered by the device tree; this cpu's gic: level\n"
+			 "pmu: pmccntr_el0 at 1000000000 cycles/s (against cntvct_el0), period 1000000 at 1000 samples/s\n"
+			 "stat: instructions on pmevcntr0_el0, 32 bits, its overflows counted\n"
+			 "cpu 0: counter claimed, proven, used; pmu irqs: 10 claimed, 1 without overflow, 0 unarmed; 2 spurious acks; handler 12900 cycles/sample\n"
+			 "cpu 0 last run: 4 claimed; 0 stored, 0 dropped, 0 late; 0 disarm waits timed out\n"
+			 "cpu 1: counter not claimed (no pmuv3)\n"));
+	/* GICv2: the mask bit, no overflow interrupt, a 64-bit count. */
+	f->mask_reg = NULL;
+	f->mask_bit = "daif.i";
+	f->overflow_irq = 0;
+	f->insn_bits = 64;
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_ptr_nonnull(strstr(text,
+			 "gic: gicv3, interrupts off by daif.i (the pmu overflow is a plain irq)\n"
+			 "gic priorities: pseudo-nmi 0x20 (no pmu interrupt, panic stop sgi 1), irq 0xa0\n"
+			 "pmu: pmccntr_el0"));
+	ck_assert_ptr_nonnull(strstr(text,
+			 "stat: instructions on pmevcntr0_el0, 64 bits (pmuv3p5, pmcr_el0.lp)\n"));
+}
+END_TEST
+
 START_TEST(test_lscpu_rejects_arguments)
 {
 	ck_assert_int_ne(run(cmd_lscpu, "lscpu -a"), 0);
@@ -546,6 +633,8 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_lscpu_counter_that_counts_under_boot_tick);
 	tcase_add_test(tc, test_lscpu_counter_claimed_but_dead);
 	tcase_add_test(tc, test_lscpu_nothing_claimed);
+	tcase_add_test(tc, test_lscpu_platform_lines_as_x86);
+	tcase_add_test(tc, test_lscpu_platform_lines_as_arm64);
 	tcase_add_test(tc, test_lscpu_rejects_arguments);
 	tcase_add_test(tc, test_lscpu_and_profile_probe_once);
 	suite_add_tcase(s, tc);

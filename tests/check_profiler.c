@@ -15,6 +15,7 @@
 #include "kernel/report.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/throttle.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "lib/race_point.h"
@@ -1141,6 +1142,69 @@ START_TEST(test_start_waits_for_drain_in_flight)
 }
 END_TEST
 
+/* ---- the throttle (one rule for every platform) ---- */
+
+/* @n overflows on CPU 0, @gap_ns apart, each handler taking @cost_ns but
+ * every @slow_every-th (0: none), which takes @slow_ns -- a handler
+ * preempted by the host. */
+static void overflows_taking(unsigned n, uint64_t gap_ns, uint64_t cost_ns,
+			     unsigned slow_every, uint64_t slow_ns)
+{
+	struct trap_frame tf = { .ip = PT_MEMCPY };
+
+	for (unsigned i = 0; i < n; i++) {
+		bool slow = slow_every && i % slow_every == 0;
+
+		fake_pmu_cost_ns[0] = slow ? slow_ns : cost_ns;
+		fake_now_ns += gap_ns + (slow ? slow_ns : 0);
+		ck_assert(fake_pmu_overflow(0, &tf, true));
+	}
+}
+
+START_TEST(test_throttle_rides_out_preempted_handlers)
+{
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	start_open(1);
+	/* 1 kHz, each handler 1% of its millisecond: fine. */
+	overflows_taking(THROTTLE_SAMPLES, 1000000, 10000, 0, 0);
+	/* The same, but 4 handlers of 64 held 4 ms each by the host: their
+	 * sum is 20% of the window, their typical cost still 1%. */
+	overflows_taking(THROTTLE_SAMPLES, 1000000, 10000, 16, 4000000);
+	ck_assert_uint_eq(fake_pmu_set_periods, 0);
+	ck_assert_uint_eq(fake_pmu_period[0], 1000000);
+	stop_and_settle(1);
+	ck_assert_ptr_null(strstr(print_report(PROF_PID_ALL, 8), "throttled"));
+}
+END_TEST
+
+START_TEST(test_throttle_doubles_period_of_slow_handler)
+{
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	start_open(1);
+	/* 5% in every sample: at the 64th, the period doubles, once. */
+	overflows_taking(THROTTLE_SAMPLES - 1, 1000000, 50000, 0, 0);
+	ck_assert_uint_eq(fake_pmu_set_periods, 0);
+	overflows_taking(1, 1000000, 50000, 0, 0);
+	ck_assert_uint_eq(fake_pmu_set_periods, 1);
+	ck_assert_uint_eq(fake_pmu_period[0], 2000000);
+	/* At 500 Hz: slow in three samples of four (the rest cost nothing)
+	 * is still slow -- 5% again. */
+	overflows_taking(THROTTLE_SAMPLES, 2000000, 0, 0, 0);
+	ck_assert_uint_eq(fake_pmu_set_periods, 1);
+	for (unsigned i = 0; i < THROTTLE_SAMPLES / 4; i++) {
+		overflows_taking(1, 2000000, 0, 0, 0);
+		overflows_taking(3, 2000000, 100000, 0, 0);
+	}
+	ck_assert_uint_eq(fake_pmu_set_periods, 2);
+	ck_assert_uint_eq(fake_pmu_period[0], 4000000);
+	stop_and_settle(1);
+	ck_assert_ptr_nonnull(strstr(print_report(PROF_PID_ALL, 8),
+		"throttled to 250 Hz: the overflow handler took more than 2% of a cpu\n"));
+}
+END_TEST
+
 static Suite *profiler_suite(void)
 {
 	Suite *s = suite_create("profiler");
@@ -1196,6 +1260,11 @@ static Suite *profiler_suite(void)
 	tcase_add_test(tc, test_fold_table_full_counts_other);
 	tcase_add_test(tc, test_hz_sets_counter_period);
 	tcase_add_test(tc, test_idle_share_from_scheduler);
+	suite_add_tcase(s, tc);
+
+	tc = tcase_create("throttle");
+	tcase_add_test(tc, test_throttle_rides_out_preempted_handlers);
+	tcase_add_test(tc, test_throttle_doubles_period_of_slow_handler);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("races");

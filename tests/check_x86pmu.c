@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86 PMU backend (arch/x86_64/pmu.c) against modelled CPUs
  * (tests/x86_model.c): probe verdicts, arm/overflow/ack/re-arm per
- * vendor, the late overflow, every NMI source, the throttle, stat's
+ * vendor, the late overflow, every NMI source, the handler's cost and
+ * the throttle's period change (the throttle's rule is the profiler's:
+ * tests/check_profiler.c), stat's
  * counts and the x2APIC LVT entry. */
 #include <check.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "check_main.h"
@@ -24,6 +27,18 @@ static bool stub_armed, stub_stop;
 static unsigned stub_samples, stub_parked;
 static uint64_t stub_cost;
 static jmp_buf stub_park;
+/* What kernel_pmu_took() was told, how often, and the period it sets
+ * from inside the NMI (0: none) with hal_pmu_set_period()'s answer. */
+static uint64_t took_ns, took_n, took_set;
+static int took_set_r;
+
+void kernel_pmu_took(uint64_t ns)
+{
+	took_ns = ns;
+	took_n++;
+	if (took_set)
+		took_set_r = hal_pmu_set_period(took_set);
+}
 
 bool kernel_nmi(struct trap_frame *tf)
 {
@@ -56,6 +71,8 @@ static void setup(enum model_part p)
 	stub_armed = stub_stop = false;
 	stub_samples = stub_parked = 0;
 	stub_cost = 0;
+	took_ns = took_n = took_set = 0;
+	took_set_r = 1;
 }
 
 static struct hal_pmu_info probe(void)
@@ -83,13 +100,32 @@ static void no_violations(void)
 	ck_assert_msg(model_violations == 0, "model: %s", model_violation);
 }
 
+/* What the backend tells lscpu, in short: "N unknown N late" and per
+ * CPU its verdict (probed? claimed? proven), used, and why not. */
 static const char *lscpu(void)
 {
+	static const char *const verdict[] = {
+		[HAL_PMU_NOT_PROBED] = "not probed", [HAL_PMU_NOT_CLAIMED] = "not claimed",
+		[HAL_PMU_NOT_PROVEN] = "not proven", [HAL_PMU_PROVEN] = "proven",
+	};
 	static char buf[1024];
-	struct out_buf ob;
+	struct hal_pmu_facts f;
+	size_t len;
 
-	out_buf_init(&ob, buf, sizeof(buf));
-	hal_pmu_lscpu(&ob.out);
+	memset(&f, 0, sizeof(f));
+	hal_pmu_facts(&f);
+	ck_assert(f.cpus && f.nmis);
+	len = (size_t)snprintf(buf, sizeof(buf), "%llu unknown %llu late\n",
+			       (unsigned long long)f.unknown_nmis,
+			       (unsigned long long)f.late_nmis);
+	for (unsigned cpu = 0; cpu < model_ncpus(); cpu++) {
+		struct hal_pmu_cpu_facts c;
+
+		memset(&c, 0, sizeof(c));
+		hal_pmu_cpu_facts(cpu, &c);
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, "cpu %u: %s%s (%s)\n",
+					cpu, verdict[c.verdict], c.used ? ", used" : "", c.why);
+	}
 	return buf;
 }
 
@@ -217,9 +253,9 @@ START_TEST(test_no_pmu_claimed)
 	ck_assert(!i.claimed && !i.counts);
 	ck_assert_int_eq(hal_pmu_arm(1000), -ENODEV);
 	ck_assert(!model_touched(0x300, 0x400));
-	ck_assert_str_eq(lscpu(), "cpu 0: counter not claimed\n"
-			 "cpu 1: counter not probed yet\n"
-			 "nmis: 0 unknown, 0 late overflows claimed\n");
+	ck_assert_str_eq(lscpu(), "0 unknown 0 late\n"
+			 "cpu 0: not claimed ()\n"
+			 "cpu 1: not probed ()\n");
 	no_violations();
 }
 END_TEST
@@ -252,9 +288,9 @@ START_TEST(test_per_cpu_verdicts_differ)
 	arm(1000);
 	model_set_cpu(1);
 	ck_assert_int_eq(hal_pmu_arm(1000), -ENODEV);
-	ck_assert_str_eq(lscpu(), "cpu 0: counter claimed, proven, used\n"
-			 "cpu 1: counter claimed, not proven (fixed counter 1 in use by firmware)\n"
-			 "nmis: 0 unknown, 0 late overflows claimed\n");
+	ck_assert_str_eq(lscpu(), "0 unknown 0 late\n"
+			 "cpu 0: proven, used ()\n"
+			 "cpu 1: not proven (fixed counter 1 in use by firmware)\n");
 	no_violations();
 }
 END_TEST
@@ -356,7 +392,7 @@ START_TEST(test_intel_late_overflow_claimed_once)
 	ck_assert_uint_eq(stub_samples, 0);
 	model_raise_nmi(0);
 	ck_assert_int_eq(model_deliver_nmi(), 0);	/* the next is unknown */
-	ck_assert(strstr(lscpu(), "nmis: 1 unknown, 1 late overflows claimed\n"));
+	ck_assert(strstr(lscpu(), "1 unknown 1 late\n"));
 	no_violations();
 }
 END_TEST
@@ -439,7 +475,7 @@ START_TEST(test_unknown_nmi_counted)
 	probe();
 	model_raise_nmi(0);
 	ck_assert_int_eq(model_deliver_nmi(), 0);
-	ck_assert(strstr(lscpu(), "nmis: 1 unknown, 0 late overflows claimed\n"));
+	ck_assert(strstr(lscpu(), "1 unknown 0 late\n"));
 }
 END_TEST
 
@@ -457,29 +493,54 @@ START_TEST(test_panic_stop_answered_first)
 }
 END_TEST
 
-/* ---- throttle ---- */
+/* ---- the handler's cost, the throttle's period ---- */
 
-static uint64_t run_samples(unsigned n, uint64_t period)
-{
-	for (unsigned i = 0; i < n; i++) {
-		model_tsc += period;
-		model_run(period);
-		ck_assert_int_eq(model_deliver_nmi(), 1);
-	}
-	return hal_pmu_throttled();
-}
-
-START_TEST(test_throttle_on_slow_handler)
+START_TEST(test_handler_cost_reported_in_ns)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
 	arm(100000);
-	stub_cost = 1000;		/* 1% of each period: fine */
-	ck_assert_uint_eq(run_samples(64, 100000), 0);
-	stub_cost = 5000;		/* 5%: the period doubles */
-	ck_assert_uint_eq(run_samples(64, 100000), 200000);
+	stub_cost = 10000;		/* 5 us of a 2 GHz TSC */
+	model_run(100000);
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert_uint_eq(took_n, 1);
+	/* The handler's own time, and the few model accesses around it. */
+	ck_assert_uint_ge(took_ns, 5000);
+	ck_assert_uint_le(took_ns, 5500);
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_set_period_from_nmi_rewrites_running_counter)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	arm(100000);
+	took_set = 200000;
+	model_run(100000);
+	ck_assert_int_eq(model_deliver_nmi(), 1);
+	ck_assert_int_eq(took_set_r, 0);
+	/* 200000 from its next overflow, less the accesses since. */
 	ck_assert(model_msr(0x30a) >= MASK48 - 200000);
 	ck_assert(model_msr(0x30a) < MASK48 - 100000);
+	model_run(150000);
+	ck_assert(!model_nmi_pending());
+	model_run(50000);
+	ck_assert(model_nmi_pending());
+	no_violations();
+}
+END_TEST
+
+START_TEST(test_set_period_never_enables_stopped_counter)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	ck_assert_int_eq(hal_pmu_set_period(200000), -ENODEV);
+	arm(100000);
+	ck_assert_int_eq(hal_pmu_set_period(1ull << 47), -ERANGE);
+	disarm();
+	ck_assert_int_eq(hal_pmu_set_period(200000), -ENODEV);
+	ck_assert(!model_counter_enabled());
 	no_violations();
 }
 END_TEST
@@ -587,7 +648,9 @@ static Suite *x86pmu_suite(void)
 	tcase_add_test(tc, test_amd_zen2_arm_overflow_ack_rearm);
 	tcase_add_test(tc, test_amd_zen4_arm_overflow_ack_rearm);
 	tcase_add_test(tc, test_intel_status_masked_to_our_counter);
-	tcase_add_test(tc, test_throttle_on_slow_handler);
+	tcase_add_test(tc, test_handler_cost_reported_in_ns);
+	tcase_add_test(tc, test_set_period_from_nmi_rewrites_running_counter);
+	tcase_add_test(tc, test_set_period_never_enables_stopped_counter);
 	tcase_add_test(tc, test_x2apic_lvtpc_through_msr);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("nmi");

@@ -26,7 +26,8 @@ uint64_t fake_pmu_period[HAL_MAX_CPUS];
 void (*fake_pmu_disarm_hook)(unsigned cpu);
 unsigned fake_pmu_unclaimed;
 bool fake_pmu_fail_ops;
-uint64_t fake_pmu_throttled[HAL_MAX_CPUS];
+uint64_t fake_pmu_cost_ns[HAL_MAX_CPUS];
+unsigned fake_pmu_set_periods;
 char fake_pmu_log[16384];
 size_t fake_pmu_log_len;
 
@@ -116,15 +117,31 @@ bool hal_pmu_ack(void)
 	return ours;
 }
 
-uint64_t hal_pmu_throttled(void)
+int hal_pmu_set_period(uint64_t period)
 {
-	return fake_pmu_throttled[hal_cpu_id()];
+	unsigned cpu = hal_cpu_id();
+
+	fake_pmu_logf("cpu%u set_period period=%llu\n", cpu,
+		      (unsigned long long)period);
+	if (!fake_pmu_running[cpu])
+		return -ENODEV;
+	fake_pmu_period[cpu] = period;
+	fake_pmu_set_periods++;
+	return 0;
 }
 
-/* The fake has no per-CPU lines of its own. */
-void hal_pmu_lscpu(struct out *o)
+/* What the fake platform tells lscpu (nothing unless a test sets it). */
+struct hal_pmu_facts fake_pmu_facts;
+struct hal_pmu_cpu_facts fake_pmu_cpu_facts[HAL_MAX_CPUS];
+
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	(void)o;
+	*f = fake_pmu_facts;
+}
+
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
+{
+	*f = fake_pmu_cpu_facts[cpu];
 }
 
 bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours)
@@ -135,6 +152,8 @@ bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours)
 	if (ours)
 		fake_pmu_pending[cpu] = true;
 	claimed = kernel_nmi(tf);
+	if (claimed && fake_pmu_running[cpu])
+		kernel_pmu_took(fake_pmu_cost_ns[cpu]);
 	/* The interrupt is over: an overflow nobody acknowledged does not
 	 * linger into the next one. */
 	fake_pmu_pending[cpu] = false;

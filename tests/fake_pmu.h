@@ -38,8 +38,18 @@ extern void (*fake_pmu_disarm_hook)(unsigned cpu);
 /* When set, hal_pmu_arm() and hal_pmu_disarm() do their work but report
  * failure (-EIO), as an ioctl the host refused does. */
 extern bool fake_pmu_fail_ops;
-/* What hal_pmu_throttled() answers on each CPU (0: not throttled). */
-extern uint64_t fake_pmu_throttled[HAL_MAX_CPUS];
+/* What each claimed overflow's handler "took" on each CPU: reported to
+ * kernel_pmu_took() after kernel_nmi() claims one of a running counter,
+ * as a backend does (0 unless a test sets it). */
+extern uint64_t fake_pmu_cost_ns[HAL_MAX_CPUS];
+/* Calls of hal_pmu_set_period() that changed a running counter's period
+ * (fake_pmu_period); each is logged as "cpuN set_period period=P". */
+extern unsigned fake_pmu_set_periods;
+
+/* What hal_pmu_facts() and hal_pmu_cpu_facts() answer (zero: no lines
+ * of the platform's own in lscpu). */
+extern struct hal_pmu_facts fake_pmu_facts;
+extern struct hal_pmu_cpu_facts fake_pmu_cpu_facts[HAL_MAX_CPUS];
 
 /* Overflow interrupts kernel_nmi() refused: the genuine-NMI path. */
 extern unsigned fake_pmu_unclaimed;

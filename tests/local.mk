@@ -69,6 +69,13 @@ tests_check_fdt_SOURCES = tests/check_fdt.c tests/fdt_walk.c tests/fdt_walk.h \
 tests_check_fdt_CPPFLAGS = $(AM_CPPFLAGS) -DKP_TEST_SRCDIR='"$(abs_top_srcdir)"'
 tests_check_fdt_CFLAGS = $(TEST_CFLAGS)
 tests_check_fdt_LDADD = $(TEST_LDADD)
+
+# The fw_cfg driver (src/drivers/fw_cfg) against a modelled device.
+check_PROGRAMS += tests/check_fw_cfg
+TESTS += tests/check_fw_cfg
+tests_check_fw_cfg_SOURCES = tests/check_fw_cfg.c $(FAKE_HAL_SOURCES)
+tests_check_fw_cfg_CFLAGS = $(TEST_CFLAGS)
+tests_check_fw_cfg_LDADD = $(TEST_LDADD)
 endif
 EXTRA_DIST += %reldir%/fdt/make-dtbs %reldir%/fdt/qemu-virt-gicv2.dtb \
 	%reldir%/fdt/qemu-virt-gicv3.dtb %reldir%/fdt/qemu-virt-el2.dtb \

@@ -3,7 +3,8 @@
  * device tree names, skips the empty ones (device ID 0) and those of
  * other devices, and hands the first virtio-net, version 1 (legacy) or 2,
  * to the portable driver (src/drivers/virtio/) with its register window
- * as a struct virtio_bus.  The identity map makes a buffer's address its
+ * as a struct virtio_bus (the HAL's side is src/drivers/virtio/
+ * virtio_netdev.c).  The identity map makes a buffer's address its
  * bus address.
  *
  * The slot's SPI is routed through the GIC to the CPU that starts the
@@ -13,12 +14,10 @@
  * each tick instead. */
 #include "hal/netdev.h"
 
-#include "drivers/virtio/virtio.h"
-#include "drivers/virtio/virtio_net.h"
+#include "drivers/virtio/virtio_netdev.h"
 #include "hal/entry.h"
 #include "kernel/console.h"
 #include "lib/errno.h"
-#include "lib/kstring.h"
 #include "lib/out.h"
 #include "a64.h"
 
@@ -26,12 +25,9 @@
 #define VMMIO_MIN_SIZE	0x100
 
 static struct {
-	bool present;
 	struct a64_vmmio_slot slot;
 	unsigned slots, empty;		/* what the tree had: for the boot line */
 	bool irq;			/* the SPI is on, else the task polls */
-	struct virtio_transport t;
-	struct virtio_net net;
 } vnet;
 
 static uint32_t a64_vio_read(const struct virtio_bus *b, unsigned off, unsigned width)
@@ -79,9 +75,9 @@ static const struct virtio_bus vnet_bus_template = {
 	.dma_addr = a64_vio_dma_addr,
 };
 
-/* Slot @s as a transport: 0 with vnet.t set, or why not.  A window that
- * cannot be mapped as Device memory is never touched. */
-static int vnet_open(const struct a64_vmmio_slot *s)
+/* Slot @s as transport @t: 0, or why not.  A window that cannot be
+ * mapped as Device memory is never touched. */
+static int vnet_open(const struct a64_vmmio_slot *s, struct virtio_transport *t)
 {
 	struct virtio_bus bus = vnet_bus_template;
 
@@ -91,72 +87,40 @@ static int vnet_open(const struct a64_vmmio_slot *s)
 		return -EIO;
 	}
 	bus.base = (uintptr_t)s->base;
-	return virtio_mmio_init(&vnet.t, &bus);
+	return virtio_mmio_init(t, &bus);
 }
 
-static void vnet_set_up(const struct a64_vmmio_slot *s)
-{
-	int err = virtio_net_probe(&vnet.net, &vnet.t);
-
-	if (err) {
-		out_printf(&out_console, "virtio-net: mmio at 0x%lx would not set up (error %d, queue sizes %u/%u); no network\n",
-			   (unsigned long)s->base, err, vnet.net.rx.size, vnet.net.tx.size);
-		return;
-	}
-	vnet.slot = *s;
-	vnet.present = true;
-}
-
-/* Find the device and have the driver set it up, short of DRIVER_OK
- * (hal_netdev_start's).  Once, on first need; without a virtio-net the
+/* The first virtio-net among the device tree's slots; without one the
  * boot says so here, once. */
-static void vnet_probe(void)
+bool virtio_netdev_find(struct virtio_transport *t)
 {
-	static bool probed;
 	struct a64_vmmio_slot s;
 
-	if (probed)
-		return;
-	probed = true;
 	if (a64_dt_virtio_mmio_bad())
 		out_printf(&out_console, "virtio-mmio: %u device tree nodes without a register window or a GIC interrupt; skipped\n",
 			   a64_dt_virtio_mmio_bad());
 	for (unsigned i = 0; a64_dt_virtio_mmio(i, &s); i++) {
 		vnet.slots++;
-		if (vnet_open(&s) != 0)
+		if (vnet_open(&s, t) != 0)
 			continue;
-		if (vnet.t.device_id == 0) {
+		if (t->device_id == 0) {
 			vnet.empty++;
 			continue;
 		}
-		if (vnet.t.device_id != VIRTIO_ID_NET)
+		if (t->device_id != VIRTIO_ID_NET)
 			continue;
-		vnet_set_up(&s);
-		return;
+		vnet.slot = s;
+		return true;
 	}
 	out_printf(&out_console, "net: no virtio-net among %u virtio-mmio slots (%u empty); no network\n",
 		   vnet.slots, vnet.empty);
+	return false;
 }
 
-bool hal_netdev_present(void)
+void virtio_netdev_failed(int err, const struct virtio_net *n)
 {
-	vnet_probe();
-	return vnet.present;
-}
-
-void hal_netdev_mac(uint8_t mac[6])
-{
-	if (vnet.present)
-		kmemcpy(mac, vnet.net.mac, 6);
-	else
-		kmemset(mac, 0, 6);
-}
-
-int hal_netdev_send(const void *frame, size_t len)
-{
-	if (!vnet.present)
-		return -ENOSYS;
-	return virtio_net_send(&vnet.net, frame, len);
+	out_printf(&out_console, "virtio-net: mmio at 0x%lx would not set up (error %d, queue sizes %u/%u); no network\n",
+		   (unsigned long)vnet.slot.base, err, n->rx.size, n->tx.size);
 }
 
 /* From the IRQ path (trap.c), before the EOI: true when @intid is the
@@ -165,23 +129,42 @@ bool a64_netdev_irq(unsigned intid)
 {
 	if (!vnet.irq || intid != vnet.slot.intid)
 		return false;
-	virtio_net_irq(&vnet.net);
+	virtio_netdev_irq();
 	net_rx_wake();
 	return true;
 }
 
-static struct netdev_rx vnet_rx = { .poll = virtio_net_poll, .dev = &vnet.net };
-
-const struct netdev_rx *hal_netdev_start(void)
+/* The slot's SPI, through the GIC to the calling CPU (the stack's
+ * receive task is pinned there). */
+bool virtio_netdev_route(const struct virtio_transport *t)
 {
 	vnet.irq = vnet.slot.intid >= 32;
-	vnet_rx.irq = vnet.irq;
 	if (vnet.irq)
 		a64_gic_enable_spi(vnet.slot.intid, vnet.slot.edge);
 	out_printf(&out_console, "virtio-net: mmio v%u at 0x%lx, %s%u%s\n",
-		   vnet.t.legacy ? 1 : 2, (unsigned long)vnet.slot.base,
+		   t->legacy ? 1 : 2, (unsigned long)vnet.slot.base,
 		   vnet.irq ? "intid " : "no spi (intid ", vnet.slot.intid,
 		   vnet.irq ? (vnet.slot.edge ? " edge" : " level") : "); polling each tick");
-	virtio_net_start(&vnet.net);
-	return &vnet_rx;
+	return vnet.irq;
+}
+
+/* hal/netdev.h: the portable glue's. */
+bool hal_netdev_present(void)
+{
+	return virtio_netdev_present();
+}
+
+void hal_netdev_mac(uint8_t mac[6])
+{
+	virtio_netdev_mac(mac);
+}
+
+int hal_netdev_send(const void *frame, size_t len)
+{
+	return virtio_netdev_send(frame, len);
+}
+
+const struct netdev_rx *hal_netdev_start(void)
+{
+	return virtio_netdev_start();
 }

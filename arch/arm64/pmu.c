@@ -16,11 +16,9 @@
 
 #include "hal/cpu.h"
 #include "hal/entry.h"
-#include "kernel/profiler.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/out.h"
 #include "a64.h"
 #include "irqflags.h"
 
@@ -44,10 +42,14 @@
 #define PROBE_SPIN_US		10	/* a live counter moves at once */
 #define RATE_WINDOW_US		2000	/* cycles against CNTVCT_EL0 */
 #define DISARM_WAIT_US		50	/* the PPI's pending bit to drop */
-#define THROTTLE_SAMPLES	64
-#define THROTTLE_PERCENT	2
 
-enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
+/* A CPU's verdict, in lscpu's terms (hal/pmu.h). */
+enum {
+	V_UNKNOWN = HAL_PMU_NOT_PROBED,
+	V_NONE = HAL_PMU_NOT_CLAIMED,
+	V_CLAIMED = HAL_PMU_NOT_PROVEN,
+	V_COUNTS = HAL_PMU_PROVEN,
+};
 
 /* One CPU's counter: only that CPU writes it. */
 struct a64_pmu_cpu {
@@ -59,10 +61,6 @@ struct a64_pmu_cpu {
 	bool insn_long;			/* PMEVCNTR0_EL0 is 64 bits (PMCR.LP) */
 	uint64_t insn_wraps;		/* else: its overflows, each one 2^32 */
 	uint64_t period;
-	uint64_t throttled;		/* doubled period since arming, or 0 */
-	unsigned win_n;			/* the throttle's 64-sample window */
-	uint64_t win_start;		/* CNTVCT ticks */
-	uint32_t win_cost[THROTTLE_SAMPLES];	/* each sample's, ticks */
 	uint64_t claimed, claimed_run;	/* overflows kernel_nmi() claimed */
 	uint64_t no_overflow;		/* PMU interrupts armed, no overflow */
 	uint64_t unarmed;		/* PMU interrupts with nothing armed */
@@ -87,6 +85,14 @@ static uint64_t pmu_ticks(void)
 static uint64_t us_to_ticks(uint64_t us)
 {
 	return hal_cycles_per_sec() * us / 1000000;
+}
+
+/* CNTVCT ticks in nanoseconds, for the profiler's throttle. */
+static uint64_t ticks_to_ns(uint64_t ticks)
+{
+	uint64_t hz = hal_cycles_per_sec();
+
+	return hz >= 1000 ? ticks * 1000000 / (hz / 1000) : 0;
 }
 
 /* ---- the registers, one touch each ---- */
@@ -302,10 +308,7 @@ int hal_pmu_arm(uint64_t period)
 	if (pc->verdict != V_COUNTS || !period || pc->counting)
 		return -ENODEV;
 	pc->period = period;
-	pc->throttled = 0;
 	pc->claimed_run = 0;
-	pc->win_n = 0;
-	pc->win_start = pmu_ticks();
 	pc->used = true;
 	pmu_disable(PMU_CYCLE);
 	pmu_overflow_clear(PMU_CYCLE);
@@ -387,52 +390,21 @@ bool hal_pmu_ack(void)
 	return true;
 }
 
-uint64_t hal_pmu_throttled(void)
+/* The profiler's throttle, from inside the PMU interrupt: the ack
+ * rearmed the counter moments ago, so writing it again at the new period
+ * loses nothing.  Only a running counter is touched, and none enabled. */
+int hal_pmu_set_period(uint64_t period)
 {
-	return pmu_self()->throttled;
-}
+	struct a64_pmu_cpu *pc = pmu_self();
 
-/* The middle one of the window's costs (a partial selection sort: 64
- * entries, once per 64 samples). */
-static uint64_t pmu_median(uint32_t *v, unsigned n)
-{
-	for (unsigned i = 0; i <= n / 2; i++) {
-		unsigned min = i;
-
-		for (unsigned j = i + 1; j < n; j++)
-			if (v[j] < v[min])
-				min = j;
-		uint32_t t = v[i];
-
-		v[i] = v[min];
-		v[min] = t;
-	}
-	return v[n / 2];
-}
-
-/* 64 samples' handler time against the time they spanned: above 2%,
- * the period doubles (as on x86).  The handler time is 64 times the
- * window's median sample, not the sum: under TCG a vCPU is a host
- * thread, and one preemption of it inside one handler (a 4 ms slice on
- * a loaded host) is 3% of a 64-sample window by itself -- summed, it
- * halved the rate of one CPU and not the others, at random.  A handler
- * that is slow every time is still caught. */
-static void pmu_throttle_account(struct a64_pmu_cpu *pc, uint64_t cost, uint64_t now)
-{
-	pc->win_cost[pc->win_n] = cost > UINT32_MAX ? UINT32_MAX : (uint32_t)cost;
-	if (++pc->win_n < THROTTLE_SAMPLES)
-		return;
-	if (pmu_median(pc->win_cost, THROTTLE_SAMPLES) * THROTTLE_SAMPLES * 100 >
-		    (now - pc->win_start) * THROTTLE_PERCENT &&
-	    pc->period < (1ull << 62)) {
-		pc->period *= 2;
-		pc->throttled = pc->period;
-		/* Rearmed moments ago by the ack: at the new period now. */
-		pmu_cycle_write(-pc->period);
-		isb();
-	}
-	pc->win_n = 0;
-	pc->win_start = now;
+	if (!__atomic_load_n(&pc->running, __ATOMIC_RELAXED))
+		return -ENODEV;
+	if (!period || period >= (1ull << 62))
+		return -ERANGE;
+	pc->period = period;
+	pmu_cycle_write(-period);
+	isb();
+	return 0;
 }
 
 static bool pmu_count_irq(struct a64_pmu_cpu *pc);
@@ -455,7 +427,7 @@ void a64_pmu_irq(struct trap_frame *tf)
 		pc->cost_ticks += t1 - t0;
 		pc->cost_n++;
 		if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED))
-			pmu_throttle_account(pc, t1 - t0, t1);
+			kernel_pmu_took(ticks_to_ns(t1 - t0));
 		return;
 	}
 	if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED) ||
@@ -465,81 +437,58 @@ void a64_pmu_irq(struct trap_frame *tf)
 		pc->unarmed++;
 }
 
-/* ---- lscpu ---- */
+/* ---- lscpu: the GIC, the counter's rate, stat's width, then a line
+ * per CPU with its interrupt's books ---- */
 
-static void pmu_lscpu_gic(struct out *o)
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	if (a64_irq_by_pmr)
-		out_printf(o, "gic: %s, interrupts off by priority (icc_pmr_el1 off 0x%02x, on 0x%02x), pmhe %u\n",
-			   a64_gic_name(), A64_PMR_OFF, A64_PMR_ON, a64_gic_pmhe());
-	else
-		out_printf(o, "gic: %s, interrupts off by daif.i (the pmu overflow is a plain irq)\n",
-			   a64_gic_name());
-	if (a64_machine.pmu_intid) {
-		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
-			   A64_PRIO_NMI, a64_machine.pmu_intid, A64_SGI_STOP, A64_PRIO_IRQ);
-		/* What the device tree asked for, and what this CPU's GIC
-		 * bank holds once the probe enabled it. */
-		out_printf(o, "pmu interrupt: %s-triggered by the device tree; this cpu's gic: %s\n",
-			   a64_machine.pmu_edge ? "edge" : "level",
-			   pmu_self()->verdict != V_COUNTS ? "not enabled"
-			   : a64_gic_ppi_edge(a64_machine.pmu_intid) ? "edge" : "level");
+	f->cpus = true;
+	f->irqc = a64_gic_name();
+	if (a64_irq_by_pmr) {
+		f->mask_reg = "icc_pmr_el1";
+		f->mask_off = A64_PMR_OFF;
+		f->mask_on = A64_PMR_ON;
+		f->pmhe = a64_gic_pmhe();
+	} else {
+		f->mask_bit = "daif.i";
 	}
-	else
-		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
-			   A64_PRIO_NMI, A64_SGI_STOP, A64_PRIO_IRQ);
+	f->prio_nmi = A64_PRIO_NMI;
+	f->prio_irq = A64_PRIO_IRQ;
+	f->stop_sgi = A64_SGI_STOP;
+	f->overflow_irq = a64_machine.pmu_intid;
+	f->edge = a64_machine.pmu_edge;
+	/* What the device tree asked for, and what this CPU's GIC bank
+	 * holds once the probe enabled it. */
+	if (a64_machine.pmu_intid && pmu_self()->verdict == V_COUNTS)
+		f->cpu_trigger = a64_gic_ppi_edge(a64_machine.pmu_intid) ? "edge" : "level";
+	f->counter = "pmccntr_el0";
+	f->clock = "cntvct_el0";
+	f->counter_hz = a64_pmu_rate;
+	if (pmu_claims()) {
+		f->insn_counter = "pmevcntr0_el0";
+		f->insn_bits = pmu_has_long_events() ? 64 : 32;
+		f->insn_wide_by = "pmuv3p5, pmcr_el0.lp";
+	}
 }
 
-static void pmu_lscpu_cpu(struct out *o, unsigned cpu)
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 {
 	const struct a64_pmu_cpu *pc = &a64_pmu_cpus[cpu];
-	struct prof_cpu_stats st;
-	uint64_t cost = 0;
 
-	switch (pc->verdict) {
-	case V_UNKNOWN:
-		out_printf(o, "cpu %u: counter not probed yet\n", cpu);
-		return;
-	case V_NONE:
-		out_printf(o, "cpu %u: counter not claimed (%s)\n", cpu, pc->why);
-		return;
-	case V_CLAIMED:
-		out_printf(o, "cpu %u: counter claimed, not proven (%s)\n", cpu, pc->why);
-		return;
-	}
+	f->verdict = (enum hal_pmu_verdict)pc->verdict;
+	f->used = pc->used;
+	if (pc->verdict == V_NONE || pc->verdict == V_CLAIMED)
+		kstrlcpy(f->why, pc->why, sizeof(f->why));
+	f->irqs = true;
+	f->claimed = pc->claimed;
+	f->claimed_run = pc->claimed_run;
+	f->no_overflow = pc->no_overflow;
+	f->unarmed = pc->unarmed;
+	f->spurious = a64_cpus[cpu].spurious;
+	f->disarm_timeouts = pc->disarm_timeouts;
 	if (pc->cost_n && hal_cycles_per_sec())
-		cost = pc->cost_ticks * a64_pmu_rate / hal_cycles_per_sec() / pc->cost_n;
-	out_printf(o, "cpu %u: counter claimed, proven, %s; pmu irqs: %llu claimed, %llu without overflow, %llu unarmed; %llu spurious acks; handler %llu cycles/sample\n",
-		   cpu, pc->used ? "used" : "not used yet",
-		   (unsigned long long)pc->claimed, (unsigned long long)pc->no_overflow,
-		   (unsigned long long)pc->unarmed,
-		   (unsigned long long)a64_cpus[cpu].spurious, (unsigned long long)cost);
-	if (!pc->used)
-		return;
-	prof_cpu_stats(cpu, &st);
-	out_printf(o, "cpu %u last run: %llu claimed; %u stored, %llu dropped, %llu late; %llu disarm waits timed out\n",
-		   cpu, (unsigned long long)pc->claimed_run, st.stored,
-		   (unsigned long long)st.dropped, (unsigned long long)st.late,
-		   (unsigned long long)pc->disarm_timeouts);
-}
-
-void hal_pmu_lscpu(struct out *o)
-{
-	unsigned n = hal_cpu_count();
-
-	pmu_lscpu_gic(o);
-	if (a64_pmu_rate)
-		out_printf(o, "pmu: pmccntr_el0 at %llu cycles/s (against cntvct_el0), period %llu at %d samples/s\n",
-			   (unsigned long long)a64_pmu_rate,
-			   (unsigned long long)(a64_pmu_rate / PROF_COUNTER_HZ), PROF_COUNTER_HZ);
-	if (pmu_claims())
-		out_printf(o, "stat: instructions on pmevcntr0_el0, %s\n",
-			   pmu_has_long_events() ? "64 bits (pmuv3p5, pmcr_el0.lp)"
-						 : "32 bits, its overflows counted");
-	if (n > HAL_MAX_CPUS)
-		n = HAL_MAX_CPUS;
-	for (unsigned cpu = 0; cpu < n; cpu++)
-		pmu_lscpu_cpu(o, cpu);
+		f->cycles_per_sample = pc->cost_ticks * a64_pmu_rate / hal_cycles_per_sec() /
+				       pc->cost_n;
 }
 
 /* ---- counting (`stat`): CPU_CYCLES on the cycle counter, 64 bits

@@ -1,21 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/netdev.h on QEMU's virtio-net-pci, through the legacy interface of
  * the transitional device (1af4:1000): this file finds it on PCI, gives
- * the portable driver (src/drivers/virtio/) its I/O BAR 0 as a register
- * window, routes its interrupt and says what it found.  The identity map
- * makes a buffer's address its bus address.
+ * the portable glue (src/drivers/virtio/virtio_netdev.c) its I/O BAR 0
+ * as a register window, routes its interrupt and says what it found.
+ * The identity map makes a buffer's address its bus address.
  *
  * The device's INTx line goes through the I/O APIC to X86_VEC_NET; the
  * handler only reads the ISR (which lowers the line) and wakes the
- * stack's receive task, which polls the ring (hal/netdev.h).  With no
- * usable line the task polls at each tick instead. */
+ * stack's receive task.  With no usable line the task polls at each
+ * tick instead. */
 #include "hal/netdev.h"
 
-#include "drivers/virtio/virtio.h"
-#include "drivers/virtio/virtio_net.h"
+#include "drivers/virtio/virtio_netdev.h"
 #include "hal/entry.h"
-#include "lib/errno.h"
-#include "lib/kstring.h"
 #include "lib/out.h"
 #include "kernel/console.h"
 #include "x86.h"
@@ -23,15 +20,11 @@
 #define VIRTIO_VENDOR		0x1af4
 #define VIRTIO_NET_LEGACY	0x1000
 
+/* Where the device is: for the boot lines. */
 static struct {
-	bool present;
 	unsigned dev, fn;
 	uint16_t io;
 	uint8_t irq;
-	bool irq_routed;		/* else the receive task polls */
-	uint64_t irqs;
-	struct virtio_transport t;
-	struct virtio_net net;
 } vnet;
 
 static uint32_t x86_vio_read(const struct virtio_bus *b, unsigned off, unsigned width)
@@ -61,80 +54,78 @@ static uint64_t x86_vio_dma_addr(const struct virtio_bus *b, const void *p)
 	return (uintptr_t)p;
 }
 
-/* Find the device and have the driver set it up, short of DRIVER_OK
- * (hal_netdev_start's).  Once, on first need. */
-static void vnet_probe(void)
+/* The legacy virtio-net on PCI, its I/O BAR 0 as @t's register
+ * window, I/O decoding and bus mastering on. */
+bool virtio_netdev_find(struct virtio_transport *t)
 {
-	static bool probed;
 	struct virtio_bus bus = {
 		.read = x86_vio_read,
 		.write = x86_vio_write,
 		.dma_addr = x86_vio_dma_addr,
 	};
 
-	if (probed)
-		return;
-	probed = true;
 	if (!x86_pci_find(VIRTIO_VENDOR, VIRTIO_NET_LEGACY, &vnet.dev, &vnet.fn))
-		return;
+		return false;
 	vnet.io = x86_pci_io_bar(vnet.dev, vnet.fn, 0);
 	if (!vnet.io) {
 		out_puts(&out_console, "virtio-net: no I/O BAR 0; no network\n");
-		return;
+		return false;
 	}
 	vnet.irq = x86_pci_irq(vnet.dev, vnet.fn);
 	/* I/O decoding and bus mastering (the device reads our rings). */
 	x86_pci_write32(vnet.dev, vnet.fn, 0x04,
 			(x86_pci_read32(vnet.dev, vnet.fn, 0x04) & 0xffff) | 0x5);
 	bus.base = vnet.io;
-	virtio_pci_legacy_init(&vnet.t, &bus);
-	if (virtio_net_probe(&vnet.net, &vnet.t) != 0) {
-		out_printf(&out_console, "virtio-net: queue set-up failed (io 0x%x, sizes %u/%u); no network\n",
-			   vnet.io, vnet.net.rx.size, vnet.net.tx.size);
-		return;
-	}
-	vnet.present = true;
+	virtio_pci_legacy_init(t, &bus);
+	return true;
 }
 
-bool hal_netdev_present(void)
+void virtio_netdev_failed(int err, const struct virtio_net *n)
 {
-	vnet_probe();
-	return vnet.present;
+	(void)err;
+	out_printf(&out_console, "virtio-net: queue set-up failed (io 0x%x, sizes %u/%u); no network\n",
+		   vnet.io, n->rx.size, n->tx.size);
 }
 
-void hal_netdev_mac(uint8_t mac[6])
+/* The INTx line through the I/O APIC to X86_VEC_NET. */
+bool virtio_netdev_route(const struct virtio_transport *t)
 {
-	kmemcpy(mac, vnet.net.mac, 6);
-}
+	bool routed = vnet.irq != 0 && x86_ioapic_route(vnet.irq, X86_VEC_NET, true);
 
-int hal_netdev_send(const void *frame, size_t len)
-{
-	if (!vnet.present)
-		return -ENOSYS;
-	return virtio_net_send(&vnet.net, frame, len);
-}
-
-void x86_virtio_net_irq(void)
-{
-	/* Reading the ISR acknowledges: the level line drops. */
-	virtio_net_irq(&vnet.net);
-	vnet.irqs++;
-	net_rx_wake();
-}
-
-static struct netdev_rx vnet_rx = { .poll = virtio_net_poll, .dev = &vnet.net };
-
-const struct netdev_rx *hal_netdev_start(void)
-{
-	vnet.irq_routed = vnet.irq != 0 &&
-			  x86_ioapic_route(vnet.irq, X86_VEC_NET, true);
-	vnet_rx.irq = vnet.irq_routed;
-	if (vnet.irq_routed)
+	(void)t;
+	if (routed)
 		out_printf(&out_console, "virtio-net: legacy at 00:%02x.%u, io 0x%x, irq %u\n",
 			   vnet.dev, vnet.fn, vnet.io, vnet.irq);
 	else
 		out_printf(&out_console, "virtio-net: legacy at 00:%02x.%u, io 0x%x, no interrupt line; polling each tick\n",
 			   vnet.dev, vnet.fn, vnet.io);
-	virtio_net_start(&vnet.net);
-	return &vnet_rx;
+	return routed;
+}
+
+/* The line is the device's alone (X86_VEC_NET). */
+void x86_virtio_net_irq(void)
+{
+	virtio_netdev_irq();
+	net_rx_wake();
+}
+
+/* hal/netdev.h: the portable glue's. */
+bool hal_netdev_present(void)
+{
+	return virtio_netdev_present();
+}
+
+void hal_netdev_mac(uint8_t mac[6])
+{
+	virtio_netdev_mac(mac);
+}
+
+int hal_netdev_send(const void *frame, size_t len)
+{
+	return virtio_netdev_send(frame, len);
+}
+
+const struct netdev_rx *hal_netdev_start(void)
+{
+	return virtio_netdev_start();
 }

@@ -12,7 +12,6 @@
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/out.h"
 #include "lib/race_point.h"
 #include "pmu_hw.h"
 
@@ -55,8 +54,6 @@
 #define PROBE_SPIN_US			10	/* a live counter moves at once */
 #define DISARM_WAIT_US			50	/* an overflow NMI in flight */
 #define LATE_WINDOW_US			1000	/* a late overflow lands by then */
-#define THROTTLE_SAMPLES		64
-#define THROTTLE_PERCENT		2
 
 /* One vendor's way with the one counter.  Only enable() ever makes it
  * count, and only hal_pmu_arm() calls it: the NMI path rewrites the
@@ -87,7 +84,13 @@ struct x86_pmu_claim {
 	bool amd_perfmon_v2;		/* CPUID 0x80000022 EAX bit 0 */
 };
 
-enum { V_UNKNOWN, V_NONE, V_CLAIMED, V_COUNTS };
+/* A CPU's verdict, in lscpu's terms (hal/pmu.h). */
+enum {
+	V_UNKNOWN = HAL_PMU_NOT_PROBED,
+	V_NONE = HAL_PMU_NOT_CLAIMED,
+	V_CLAIMED = HAL_PMU_NOT_PROVEN,
+	V_COUNTS = HAL_PMU_PROVEN,
+};
 
 /* Where the counter is, as the NMI path reads it: one store moves it
  * from running to stopping, so that no NMI ever finds it neither running
@@ -102,14 +105,11 @@ struct x86_pmu_cpu {
 	unsigned state;			/* X86_IDLE, _RUNNING, _STOPPING */
 	bool landed;			/* an NMI claimed the disarm's overflow */
 	uint64_t period;
-	uint64_t throttled;		/* doubled period since arming, or 0 */
 	/* TSC: a PMI of ours is owed until then -- raised, its status
 	 * cleared, not yet claimed.  The first NMI nothing else claims
 	 * before it is that one.  0: none owed. */
 	uint64_t late_until;
 	uint64_t unknown_nmis, late_nmis;
-	unsigned win_n;			/* the throttle's 64-sample window */
-	uint64_t win_start, win_cost;
 	char why[64];
 } __attribute__((aligned(HAL_CACHELINE)));
 
@@ -587,10 +587,6 @@ int hal_pmu_arm(uint64_t period)
 	if (pc->verdict != V_COUNTS || !period)
 		return -ENODEV;
 	pc->period = period;
-	pc->throttled = 0;
-	pc->win_n = 0;
-	pc->win_cost = 0;
-	pc->win_start = x86_hw_tsc();
 	pc->used = true;
 	pmu_lvt_nmi(pc);
 	/* A PMI the last disarm owes keeps its credit while it can still
@@ -679,28 +675,28 @@ bool hal_pmu_ack(void)
 	return true;
 }
 
-uint64_t hal_pmu_throttled(void)
+/* The profiler's throttle, from inside our NMI: the ack rewrote the
+ * count moments ago, so rewriting it again at the new period loses
+ * nothing.  Only a running counter is touched, and none is enabled. */
+int hal_pmu_set_period(uint64_t period)
 {
-	return pmu_self()->throttled;
+	struct x86_pmu_cpu *pc = pmu_self();
+
+	if (!x86_pmu || __atomic_load_n(&pc->state, __ATOMIC_RELAXED) != X86_RUNNING)
+		return -ENODEV;
+	if (!period || period >= (pmu_mask() >> 1))
+		return -ERANGE;
+	pc->period = period;
+	x86_pmu->rewrite(-period);
+	return 0;
 }
 
-/* 64 samples' handler time against the time they spanned: above 2%,
- * the period doubles. */
-static void pmu_throttle_account(struct x86_pmu_cpu *pc, uint64_t cost, uint64_t now)
+/* TSC ticks in nanoseconds, for the profiler's throttle. */
+static uint64_t tsc_to_ns(uint64_t ticks)
 {
-	pc->win_cost += cost;
-	if (++pc->win_n < THROTTLE_SAMPLES)
-		return;
-	if (pc->win_cost * 100 > (now - pc->win_start) * THROTTLE_PERCENT &&
-	    pc->period < (pmu_mask() >> 1)) {
-		pc->period *= 2;
-		pc->throttled = pc->period;
-		/* Rewritten moments ago by the ack: at the new period now. */
-		x86_pmu->rewrite(-pc->period);
-	}
-	pc->win_n = 0;
-	pc->win_cost = 0;
-	pc->win_start = now;
+	uint64_t hz = x86_hw_tsc_hz();
+
+	return hz >= 1000 ? ticks * 1000000 / (hz / 1000) : 0;
 }
 
 unsigned x86_pmu_nmi(struct trap_frame *tf)
@@ -721,7 +717,7 @@ unsigned x86_pmu_nmi(struct trap_frame *tf)
 	t1 = x86_hw_tsc();
 	if (found & X86_NMI_STOP_OR_OVERFLOW) {
 		if (__atomic_load_n(&pc->state, __ATOMIC_RELAXED) == X86_RUNNING)
-			pmu_throttle_account(pc, t1 - t0, t1);
+			kernel_pmu_took(tsc_to_ns(t1 - t0));
 	} else if (pc->late_until) {
 		/* Once.  The owed PMI is claimed even when a hardware error
 		 * came with it: NMIs collapse, and the error is reported all
@@ -737,36 +733,31 @@ unsigned x86_pmu_nmi(struct trap_frame *tf)
 	return found;
 }
 
-void hal_pmu_lscpu(struct out *o)
+/* lscpu: a line per CPU, then the NMIs no source claimed. */
+void hal_pmu_facts(struct hal_pmu_facts *f)
 {
-	uint64_t unknown = 0, late = 0;
 	unsigned n = hal_cpu_count();
 
+	f->cpus = true;
+	f->nmis = true;
 	if (n > HAL_MAX_CPUS)
 		n = HAL_MAX_CPUS;
 	for (unsigned cpu = 0; cpu < n; cpu++) {
-		const struct x86_pmu_cpu *pc = &x86_pmu_cpus[cpu];
-
-		unknown += pc->unknown_nmis;
-		late += pc->late_nmis;
-		switch (pc->verdict) {
-		case V_UNKNOWN:
-			out_printf(o, "cpu %u: counter not probed yet\n", cpu);
-			break;
-		case V_NONE:
-			out_printf(o, "cpu %u: counter not claimed\n", cpu);
-			break;
-		case V_CLAIMED:
-			out_printf(o, "cpu %u: counter claimed, not proven (%s)\n",
-				   cpu, pc->why);
-			break;
-		default:
-			out_printf(o, "cpu %u: counter claimed, proven, %s\n", cpu,
-				   pc->used ? "used" : "not used yet");
-		}
+		f->unknown_nmis += x86_pmu_cpus[cpu].unknown_nmis;
+		f->late_nmis += x86_pmu_cpus[cpu].late_nmis;
 	}
-	out_printf(o, "nmis: %llu unknown, %llu late overflows claimed\n",
-		   (unsigned long long)unknown, (unsigned long long)late);
+}
+
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
+{
+	const struct x86_pmu_cpu *pc = &x86_pmu_cpus[cpu];
+
+	f->verdict = (enum hal_pmu_verdict)pc->verdict;
+	f->used = pc->used;
+	/* Why a claimed counter did not prove itself; an unclaimed one's
+	 * reason is the claim lscpu already printed. */
+	if (pc->verdict == V_CLAIMED)
+		kstrlcpy(f->why, pc->why, sizeof(f->why));
 }
 
 /* ---- counting (`stat`): cycles and instructions ---- */

@@ -31,6 +31,13 @@ void kernel_tick(struct trap_frame *tf);
  * platform takes its genuine-NMI path.  Never switches tasks. */
 bool kernel_nmi(struct trap_frame *tf);
 
+/* How long the overflow handler that kernel_nmi() just claimed took, in
+ * nanoseconds, as the platform measured it around kernel_nmi() (entry
+ * and exit included where it can).  From that same overflow interrupt,
+ * on its CPU, only when kernel_nmi() returned true.  The profiler's
+ * throttle (doc/profiler.md) may call hal_pmu_set_period() from it. */
+void kernel_pmu_took(uint64_t ns);
+
 /* One received Ethernet frame, task context: the stack's receive loop
  * (src/net) hands it to each device poll (hal/netdev.h) as the sink's
  * deliver; tests call it directly. */

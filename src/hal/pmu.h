@@ -60,19 +60,77 @@ int hal_pmu_disarm(void);
  * for the next period.  False when the interrupt is not this counter's. */
 bool hal_pmu_ack(void);
 
-/* The calling CPU's period when the backend has throttled it since
- * hal_pmu_arm() -- the overflow handler took more than 2% of the CPU's
- * time over the last 64 samples, so the period doubled -- else 0.  From
- * the calling CPU's tick, interrupts off, before hal_pmu_disarm(). */
-uint64_t hal_pmu_throttled(void);
+/* Inside the overflow interrupt, on the calling CPU: from the next
+ * overflow on, every @period events.  Only the count of a counter that
+ * is running is rewritten (it was rewritten moments ago by the ack, so it
+ * is now @period from its next overflow); a counter that is stopped or
+ * stopping is left alone, and no counter is ever enabled here (the
+ * counter's rules, doc/profiler.md).  Returns 0, or -ENODEV when the
+ * counter is not running, -ERANGE when it cannot count that far.  The
+ * profiler's throttle calls it (kernel_pmu_took(), hal/entry.h); the
+ * period holds until hal_pmu_arm() sets another. */
+int hal_pmu_set_period(uint64_t period);
 
-struct out;
+/* ---- lscpu: what the backend knows, as data (src/shell/cmd_lscpu.c
+ * prints it after the portable lines) ---- */
 
-/* Lines of its own for `lscpu`, after the portable ones: each CPU's
- * verdict (claimed, proven, used) and counts of NMIs no source claimed,
- * where the platform has them; nothing where it has nothing to add.
- * Task context. */
-void hal_pmu_lscpu(struct out *o);
+enum hal_pmu_verdict {
+	HAL_PMU_NOT_PROBED,	/* "counter not probed yet" */
+	HAL_PMU_NOT_CLAIMED,	/* "counter not claimed" */
+	HAL_PMU_NOT_PROVEN,	/* "counter claimed, not proven" */
+	HAL_PMU_PROVEN,		/* "counter claimed, proven" */
+};
+
+/* One CPU's counter. */
+struct hal_pmu_cpu_facts {
+	enum hal_pmu_verdict verdict;
+	bool used;			/* armed at least once */
+	char why[64];			/* after the verdict, or empty */
+	/* The overflow interrupt's own books, where the platform keeps
+	 * them (irqs): interrupts claimed (in all, in the last run), taken
+	 * armed without an overflow, taken with nothing armed, spurious
+	 * acknowledges, the handler's mean cost in counter cycles, and
+	 * disarm waits that timed out. */
+	bool irqs;
+	uint64_t claimed, claimed_run, no_overflow, unarmed, spurious;
+	uint64_t cycles_per_sample, disarm_timeouts;
+};
+
+/* The machine's, said before the CPUs'.  Names are the platform's
+ * (registers, controllers); a NULL or 0 field has no line. */
+struct hal_pmu_facts {
+	bool cpus;			/* a line per CPU (hal_pmu_cpu_facts) */
+	/* NMIs no source claimed, and late overflows claimed (x86). */
+	bool nmis;
+	uint64_t unknown_nmis, late_nmis;
+	/* The interrupt controller: its name, whether "interrupts off"
+	 * is a priority mask (mask_reg at mask_off/mask_on, pmhe) or the
+	 * CPU's own mask bit (mask_bit: the overflow is a plain IRQ), the
+	 * priorities of the pseudo-NMI and of IRQs, the overflow's
+	 * interrupt number (0: none) and the panic stop's SGI, and how the
+	 * overflow is triggered: by the firmware's tables (edge) and in
+	 * this CPU's controller (cpu_trigger: NULL "not enabled"). */
+	const char *irqc;
+	const char *mask_reg, *mask_bit;
+	unsigned mask_off, mask_on, pmhe;
+	unsigned prio_nmi, prio_irq, overflow_irq, stop_sgi;
+	bool edge;
+	const char *cpu_trigger;
+	/* The sampling counter's rate against the platform clock, and the
+	 * period the profiler's rate gives (counter, clock: names). */
+	const char *counter, *clock;
+	uint64_t counter_hz;
+	/* `stat`'s instructions: on which counter, its width (64 or 32
+	 * bits, a 32-bit one's overflows counted), and what made it 64. */
+	const char *insn_counter, *insn_wide_by;
+	unsigned insn_bits;
+};
+
+/* The calling CPU's view of the machine's facts.  Task context. */
+void hal_pmu_facts(struct hal_pmu_facts *f);
+
+/* CPU @cpu's counter (below hal_cpu_count()).  Task context. */
+void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f);
 
 /* ---- counting (`stat`) ----
  *

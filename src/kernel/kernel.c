@@ -54,3 +54,8 @@ bool kernel_nmi(struct trap_frame *tf)
 	panic_answer_stop();
 	return prof_nmi(tf);
 }
+
+void kernel_pmu_took(uint64_t ns)
+{
+	prof_pmu_took(ns);
+}

@@ -5,4 +5,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/profiler.c %reldir%/profiler.h \
 	%reldir%/report.c %reldir%/report.h \
 	%reldir%/session.c %reldir%/session.h \
+	%reldir%/throttle.c %reldir%/throttle.h \
 	%reldir%/views.c

@@ -11,6 +11,7 @@
 #include "kernel/sched.h"
 #include "kernel/stacktrace.h"
 #include "kernel/task.h"
+#include "kernel/throttle.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -31,6 +32,7 @@ struct prof_cpu {
 	uint64_t late;			/* claimed outside the window, not kept */
 	uint64_t errors;		/* the platform failed to arm or disarm */
 	uint64_t throttled;		/* the longest throttled period, 0 if none */
+	struct throttle throttle;	/* the counter's period, its window */
 	unsigned gen_seen;		/* the run the buffer belongs to */
 	unsigned armed_gen;		/* the last run it acknowledged arming for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
@@ -131,6 +133,9 @@ static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
 
 static void prof_cpu_arm(struct prof_cpu *c)
 {
+	/* The throttle's window starts with the counter, at the run's
+	 * period; its start is the tick's t0, read just after. */
+	throttle_open(&c->throttle, prof_period, 0);
 	/* Set before the counter starts and cleared after it stops: an
 	 * overflow already in flight when we disarm is still ours, and must
 	 * not be taken for a genuine NMI. */
@@ -143,10 +148,6 @@ static void prof_cpu_arm(struct prof_cpu *c)
 
 static void prof_cpu_disarm(struct prof_cpu *c)
 {
-	uint64_t throttled = hal_pmu_throttled();
-
-	if (throttled > c->throttled)
-		c->throttled = throttled;
 	/* May deliver a late overflow through kernel_nmi() while it waits:
 	 * armed is still set, so that one is claimed. */
 	if (hal_pmu_disarm() < 0)
@@ -200,6 +201,7 @@ void prof_tick(struct trap_frame *tf)
 		prof_cpu_arm(c);
 	if (c->armed_gen != gen) {
 		c->t0 = hal_clock_ns();
+		c->throttle.start_ns = c->t0;
 		c->idle0 = sched_idle_ns();
 		/* The session opens the window once every CPU got here. */
 		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
@@ -227,6 +229,26 @@ bool prof_nmi(struct trap_frame *tf)
 	else
 		c->late++;
 	return true;
+}
+
+/* ---- the throttle: in the overflow interrupt ---- */
+
+void prof_pmu_took(uint64_t ns)
+{
+	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	uint64_t period = c->throttle.period;
+
+	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !period ||
+	    !throttle_add(&c->throttle, ns))
+		return;
+	/* The backend refuses a period its counter cannot hold, or a
+	 * counter no longer running (a late overflow while disarming). */
+	if (throttle_close(&c->throttle, hal_clock_ns()) && period <= UINT64_MAX / 2 &&
+	    hal_pmu_set_period(period * 2) == 0) {
+		c->throttle.period = period * 2;
+		if (period * 2 > c->throttled)
+			c->throttled = period * 2;
+	}
 }
 
 /* ---- the probe and the session: task context ---- */

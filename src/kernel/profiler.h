@@ -88,6 +88,12 @@ void prof_tick(struct trap_frame *tf);
  * then.  False sends it to the platform's genuine-NMI path. */
 bool prof_nmi(struct trap_frame *tf);
 
+/* From kernel_pmu_took(): the claimed overflow's handler took @ns.  On
+ * an armed CPU it feeds that CPU's throttle (kernel/throttle.h); when
+ * the rule says so the CPU's period doubles (hal_pmu_set_period()) and
+ * the report says it. */
+void prof_pmu_took(uint64_t ns);
+
 /* The PMU probe's answer.  The probe runs once, on the first call (from
  * `profile` or `lscpu`), under the profile lock; later calls return the
  * cached answer.  Task context. */

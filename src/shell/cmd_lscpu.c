@@ -4,6 +4,7 @@
 #include "hal/cpu.h"
 #include "hal/pmu.h"
 #include "kernel/profiler.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
@@ -19,6 +20,111 @@ static void lscpu_counts(struct out *o, const struct hal_pmu_info *info)
 	else
 		out_puts(o, info->claimed ? "pmu counts: no\n"
 					  : "pmu counts: no (nothing claimed)\n");
+}
+
+/* The interrupt controller's lines, where the platform names one. */
+static void lscpu_irqc(struct out *o, const struct hal_pmu_facts *f)
+{
+	if (f->mask_reg)
+		out_printf(o, "gic: %s, interrupts off by priority (%s off 0x%02x, on 0x%02x), pmhe %u\n",
+			   f->irqc, f->mask_reg, f->mask_off, f->mask_on, f->pmhe);
+	else
+		out_printf(o, "gic: %s, interrupts off by %s (the pmu overflow is a plain irq)\n",
+			   f->irqc, f->mask_bit);
+	if (!f->overflow_irq) {
+		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
+			   f->prio_nmi, f->stop_sgi, f->prio_irq);
+		return;
+	}
+	out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
+		   f->prio_nmi, f->overflow_irq, f->stop_sgi, f->prio_irq);
+	out_printf(o, "pmu interrupt: %s-triggered by the device tree; this cpu's gic: %s\n",
+		   f->edge ? "edge" : "level", f->cpu_trigger ? f->cpu_trigger : "not enabled");
+}
+
+static void lscpu_machine(struct out *o, const struct hal_pmu_facts *f)
+{
+	if (f->irqc)
+		lscpu_irqc(o, f);
+	if (f->counter && f->counter_hz)
+		out_printf(o, "pmu: %s at %llu cycles/s (against %s), period %llu at %d samples/s\n",
+			   f->counter, (unsigned long long)f->counter_hz, f->clock,
+			   (unsigned long long)(f->counter_hz / PROF_COUNTER_HZ), PROF_COUNTER_HZ);
+	if (!f->insn_counter)
+		return;
+	if (f->insn_bits >= 64)
+		out_printf(o, "stat: instructions on %s, 64 bits (%s)\n", f->insn_counter,
+			   f->insn_wide_by);
+	else
+		out_printf(o, "stat: instructions on %s, 32 bits, its overflows counted\n",
+			   f->insn_counter);
+}
+
+/* A proven counter's line, with its interrupt's books where the
+ * platform keeps them, and the profiler's of its last run. */
+static void lscpu_proven(struct out *o, unsigned cpu, const struct hal_pmu_cpu_facts *c)
+{
+	struct prof_cpu_stats st;
+
+	if (!c->irqs) {
+		out_printf(o, "cpu %u: counter claimed, proven, %s\n", cpu,
+			   c->used ? "used" : "not used yet");
+		return;
+	}
+	out_printf(o, "cpu %u: counter claimed, proven, %s; pmu irqs: %llu claimed, %llu without overflow, %llu unarmed; %llu spurious acks; handler %llu cycles/sample\n",
+		   cpu, c->used ? "used" : "not used yet",
+		   (unsigned long long)c->claimed, (unsigned long long)c->no_overflow,
+		   (unsigned long long)c->unarmed, (unsigned long long)c->spurious,
+		   (unsigned long long)c->cycles_per_sample);
+	if (!c->used)
+		return;
+	prof_cpu_stats(cpu, &st);
+	out_printf(o, "cpu %u last run: %llu claimed; %u stored, %llu dropped, %llu late; %llu disarm waits timed out\n",
+		   cpu, (unsigned long long)c->claimed_run, st.stored,
+		   (unsigned long long)st.dropped, (unsigned long long)st.late,
+		   (unsigned long long)c->disarm_timeouts);
+}
+
+static void lscpu_cpu(struct out *o, unsigned cpu)
+{
+	struct hal_pmu_cpu_facts c;
+
+	kmemset(&c, 0, sizeof(c));
+	hal_pmu_cpu_facts(cpu, &c);
+	switch (c.verdict) {
+	case HAL_PMU_NOT_PROBED:
+		out_printf(o, "cpu %u: counter not probed yet\n", cpu);
+		break;
+	case HAL_PMU_NOT_CLAIMED:
+		if (c.why[0])
+			out_printf(o, "cpu %u: counter not claimed (%s)\n", cpu, c.why);
+		else
+			out_printf(o, "cpu %u: counter not claimed\n", cpu);
+		break;
+	case HAL_PMU_NOT_PROVEN:
+		out_printf(o, "cpu %u: counter claimed, not proven (%s)\n", cpu, c.why);
+		break;
+	default:
+		lscpu_proven(o, cpu, &c);
+	}
+}
+
+/* The platform's facts, after the portable lines. */
+static void lscpu_platform(struct out *o)
+{
+	struct hal_pmu_facts f;
+	unsigned n = hal_cpu_count();
+
+	kmemset(&f, 0, sizeof(f));
+	hal_pmu_facts(&f);
+	lscpu_machine(o, &f);
+	if (n > HAL_MAX_CPUS)
+		n = HAL_MAX_CPUS;
+	for (unsigned cpu = 0; f.cpus && cpu < n; cpu++)
+		lscpu_cpu(o, cpu);
+	if (f.nmis)
+		out_printf(o, "nmis: %llu unknown, %llu late overflows claimed\n",
+			   (unsigned long long)f.unknown_nmis, (unsigned long long)f.late_nmis);
 }
 
 int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
@@ -42,6 +148,6 @@ int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
 			   prof_source_name(info), info->source);
 	else
 		out_printf(sh->out, "profile source: %s\n", prof_source_name(info));
-	hal_pmu_lscpu(sh->out);
+	lscpu_platform(sh->out);
 	return 0;
 }
