@@ -28,6 +28,7 @@
 #include "hal/cpu.h"
 #include "hal/entry.h"
 #include "hal/pmu.h"
+#include "hal/timer.h"
 #include "sim/sim.h"
 
 /* How long the probe reads a counter that does not move before giving
