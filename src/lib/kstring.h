@@ -20,4 +20,16 @@ size_t kstrlcpy(char *dst, const char *src, size_t size);
 /* Find @c in the first @n bytes, or NULL. */
 const void *kmemchr(const void *s, int c, size_t n);
 
+/* The value of the hex digit @c, either case; -1 when it is not one. */
+static inline int khexdigit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #endif

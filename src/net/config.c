@@ -161,24 +161,13 @@ static int net_word_gw(const char *value, struct out *err)
 	return 0;
 }
 
-static int net_hex_digit(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* "xx:xx:xx:xx:xx:xx" into @mac: a unicast, non-zero address. */
 static int net_parse_mac(const char *s, uint8_t mac[6])
 {
 	static const uint8_t zero[6];
 
 	for (unsigned i = 0; i < 6; i++) {
-		int hi = net_hex_digit(s[0]), lo = hi < 0 ? -1 : net_hex_digit(s[1]);
+		int hi = khexdigit(s[0]), lo = hi < 0 ? -1 : khexdigit(s[1]);
 
 		if (lo < 0 || s[2] != (i == 5 ? '\0' : ':'))
 			return -EINVAL;

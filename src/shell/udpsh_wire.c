@@ -56,23 +56,12 @@ bool udpsh_wire_open(const uint8_t *key, size_t klen, uint8_t kind,
 	return true;
 }
 
-static int udpsh_hex(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int udpsh_key_parse(const char *text, size_t len, uint8_t *key)
 {
 	size_t n = 0, i = 0;
 
 	for (; i + 1 < len; i += 2) {
-		int hi = udpsh_hex(text[i]), lo = udpsh_hex(text[i + 1]);
+		int hi = khexdigit(text[i]), lo = khexdigit(text[i + 1]);
 
 		if (hi < 0 || lo < 0)
 			break;
