@@ -338,6 +338,12 @@ def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
     when nothing (or no prompt) came within @timeout."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.connect(("127.0.0.1", port))
+        # Before QEMU binds the forwarded port the kernel may give this
+        # socket that very port: connected to itself, it would read its
+        # own request back.  Nothing listens yet.
+        if s.getsockname() == s.getpeername():
+            time.sleep(0.2)
+            return None
         deadline = time.monotonic() + timeout
         out = _exchange_once(s, payload, deadline)
         # A reply cut at 3x the request names the cookie that gets it
