@@ -105,3 +105,10 @@ include %reldir%/net.mk
 include %reldir%/qemu.mk
 include %reldir%/work.mk
 include %reldir%/report.mk
+
+# The key files the tests' own XDG_CONFIG_HOME holds (kshell --init-key
+# makes one there); distcheck wants the build folder clean after distclean.
+clean-local: clean-local-config-home
+clean-local-config-home:
+	rm -rf tests/config-home
+.PHONY: clean-local-config-home
