@@ -42,6 +42,9 @@ TESTS += %reldir%/check-man
 man_check_log = %reldir%/check-
 $(man_check_log)man.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 
+# Every path of the tree a comment or a document names exists (issue 40).
+TESTS += %reldir%/check-paths
+
 # The layer check reads the simulator's objects as the backend.
 TESTS += %reldir%/check-layers
 LAYERS_BACKEND_OBJECTS = $(sim_libksim_la_OBJECTS)
@@ -95,7 +98,7 @@ LAYERS_TESTS_ENVIRONMENT = \
 	export KPROF_BACKEND_OBJECTS;
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
 	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
-	%reldir%/check-man %reldir%/check-spdx
+	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The boot story: the one place that knows the order in which the
- * machine comes up.  Each platform's entry (arch/x86_64/main.c, ksim's
- * CPU 0 thread) calls kernel_main() and every other CPU kernel_ap_main();
- * nothing else orders boot.  Read it top to bottom. */
+ * machine comes up.  Each platform's entry (each kernel's platform.c,
+ * sim/start.c's CPU 0 thread) calls kernel_main() and every other CPU
+ * kernel_ap_main(); nothing else orders boot.  Read it top to bottom. */
 #include "hal/console.h"
 #include "hal/cpu.h"
 #include "hal/entry.h"

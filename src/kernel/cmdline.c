@@ -137,8 +137,8 @@ bool cmdline_value_fits(char *dst, size_t size, const char *key,
 	return false;
 }
 
-/* Hand one well-formed word to its key's owner; returns the number of
- * lines reported. */
+/* Hand one well-formed word to its key's owner; an unknown key is
+ * reported once, however often it repeats. */
 static void cmdline_apply(const struct cmdline_word *w, struct cmdline_seen *seen,
 			  struct out *o)
 {

@@ -3,7 +3,7 @@
  * allocation-free; start, stop and the report run in task context under
  * the one profile lock.
  *
- * A profile is a session of five calls, made by one task:
+ * A profile is a sequence of seven calls, made by one task:
  *
  *     prof_start();                     a new run generation
  *     prof_wait_armed(budget, ...);     every CPU armed: the window opens
