@@ -102,8 +102,8 @@ static inline void sim_stat_inc(uint64_t *v)
 	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
 }
 
-/* Start hal_clock_ns() at zero and name the tick source from
- * sim_config.hz (sim/timer.c).  Once, before the CPUs start. */
+/* Start hal_clock_ns() at zero (sim/timer.c).  Once, before the CPUs
+ * start. */
 void sim_timer_start(void);
 
 /* Console (sim/console.c). */

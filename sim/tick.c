@@ -75,12 +75,27 @@ static uint64_t sim_tick_first_ns(unsigned cpu, uint64_t period)
 	return 1 + x % period;
 }
 
+/* Tick @c every @period ns from a random first expiry. */
+static void sim_tick_arm(struct sim_cpu *c, uint64_t period)
+{
+	struct itimerspec its;
+	uint64_t first = sim_tick_first_ns(c->id, period);
+
+	memset(&its, 0, sizeof(its));
+	its.it_interval.tv_sec = (time_t)(period / 1000000000ull);
+	its.it_interval.tv_nsec = (long)(period % 1000000000ull);
+	its.it_value.tv_sec = (time_t)(first / 1000000000ull);
+	its.it_value.tv_nsec = (long)(first % 1000000000ull);
+	if (timer_settime((timer_t)c->timer, 0, &its, NULL) != 0) {
+		perror("ksim: timer_settime");
+		exit(1);
+	}
+}
+
 void sim_tick_cpu_init(struct sim_cpu *c)
 {
 	struct sigevent sev;
-	struct itimerspec its;
 	timer_t t;
-	uint64_t period = 1000000000ull / sim_config.hz, first;
 
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -91,15 +106,17 @@ void sim_tick_cpu_init(struct sim_cpu *c)
 		perror("ksim: timer_create");
 		exit(1);
 	}
-	first = sim_tick_first_ns(c->id, period);
-	memset(&its, 0, sizeof(its));
-	its.it_interval.tv_sec = (time_t)(period / 1000000000ull);
-	its.it_interval.tv_nsec = (long)(period % 1000000000ull);
-	its.it_value.tv_sec = (time_t)(first / 1000000000ull);
-	its.it_value.tv_nsec = (long)(first % 1000000000ull);
-	if (timer_settime(t, 0, &its, NULL) != 0) {
-		perror("ksim: timer_settime");
-		exit(1);
-	}
 	c->timer = t;
+	sim_tick_arm(c, 1000000000ull / sim_config.hz);
+}
+
+/* hal/timer.h: every CPU thread armed its timer at --hz when it
+ * started (before the boot read its command line); a tick.hz= that
+ * differs re-arms them all.  Any thread may set a POSIX timer. */
+void hal_timer_start(unsigned hz)
+{
+	if (hz == sim_config.hz)
+		return;
+	for (unsigned i = 0; i < sim_ncpus; i++)
+		sim_tick_arm(&sim_cpus[i], 1000000000ull / hz);
 }

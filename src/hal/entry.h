@@ -22,8 +22,9 @@ void kernel_main(void) __attribute__((noreturn));
  * idle task. */
 void kernel_ap_main(void) __attribute__((noreturn));
 
-/* The per-CPU tick, HZ times a second, in the timer interrupt with
- * interrupts masked.  May switch tasks (preemption) before returning. */
+/* The per-CPU tick, tick_hz() times a second (kernel/tick.h), in the
+ * timer interrupt with interrupts masked.  May switch tasks (preemption)
+ * before returning. */
 void kernel_tick(struct trap_frame *tf);
 
 /* The profiler's counter interrupt (NMI on x86, the overflow signal in the

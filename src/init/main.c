@@ -15,6 +15,7 @@
 #include "kernel/page.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 #include "lib/out.h"
 #include "net/net.h"
 #include "shell/shell.h"
@@ -74,10 +75,11 @@ void kernel_main(void)
 	hal_irq_save();
 	hal_platform_early_init();		/* platform: boot CPU, traps, early console */
 	page_init();				/* memory: RAM less what is reserved */
-	hal_timer_init();			/* the tick, calibrated, not yet delivered */
+	hal_timer_init();			/* the clock; the tick calibrated, not yet running */
 	kernel_clock_start();			/* uptime counts from here */
 	hal_platform_banner(&out_console);	/* console: what the platform found */
 	cmdline_parse(hal_platform_cmdline(), &out_console);	/* every key to its owner */
+	tick_start();				/* the tick at its rate (tick.hz=) */
 	hal_cpus_start(boot_args()->cpus);	/* CPUs: each waits for the scheduler */
 	sched_cpu_init();			/* scheduler */
 	kernel_publish_cpus_ready();

@@ -298,6 +298,11 @@ void sched_wake(struct task *t)
 	spin_unlock_irqrestore(&c->rq_lock, flags);
 }
 
+uint64_t sched_cpu_ticks(unsigned cpu)
+{
+	return __atomic_load_n(&cpus[cpu].ticks, __ATOMIC_RELAXED);
+}
+
 void sched_tick(void)
 {
 	struct cpu *c = this_cpu();
@@ -305,7 +310,7 @@ void sched_tick(void)
 	struct task **pp;
 
 	spin_lock(&c->rq_lock);
-	c->ticks++;
+	__atomic_store_n(&c->ticks, c->ticks + 1, __ATOMIC_RELAXED);
 	/* Charge the running task its slice so far: another CPU can read
 	 * hal_cpu_time() only for itself, so a task that never switches out
 	 * would otherwise show no time in `ps` (task_runtime()). */

@@ -49,6 +49,9 @@ void sched_cpu_init(void);
  * the current stretch included.  Interrupts off (its tick). */
 uint64_t sched_idle_ns(void);
 
+/* Ticks @cpu has taken since its scheduler started.  Any context. */
+uint64_t sched_cpu_ticks(unsigned cpu);
+
 /* Poll @pending(@arg), a mask of CPUs yet to answer a request they take
  * on their tick, until it is empty or @budget_ns have passed by
  * hal_clock_ns(), calling @pause(@ctx) between polls (NULL: spin).
