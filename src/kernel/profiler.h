@@ -60,7 +60,7 @@ struct trap_frame;
 #define PROF_HZ_MIN 10
 #define PROF_HZ_MAX 10000
 /* How long the report waits for every CPU to acknowledge the stop, at
- * least: a CPU answers on its next tick (10 ms), plus disarm's tens of
+ * least: a CPU answers on its next tick (10 ms at 100 Hz), plus disarm's tens of
  * us.  A platform whose CPUs may answer later says so
  * (tick_answer_ns()), and the longer of the two is used. */
 #define PROF_STOP_WAIT_MS 200
