@@ -30,6 +30,7 @@ noinst_LIBRARIES = %reldir%/libarm64.a
 	%reldir%/libc.c \
 	%reldir%/mem.c \
 	%reldir%/netdev.c \
+	arch/common/virtio_hal_netdev.c \
 	%reldir%/platform.c \
 	%reldir%/pmu.c \
 	%reldir%/power.c \

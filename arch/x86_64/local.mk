@@ -35,6 +35,7 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/mem.c \
 	%reldir%/multiboot2.c \
 	%reldir%/netdev.c \
+	arch/common/virtio_hal_netdev.c \
 	%reldir%/pci.c \
 	%reldir%/platform.c \
 	%reldir%/pmu.c \
