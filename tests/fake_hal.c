@@ -104,7 +104,11 @@ void hal_console_write(const char *buf, size_t len)
 	fake_console_out[fake_console_len] = '\0';
 }
 
-bool hal_console_wants_echo(void) { return false; }
+void hal_console_info(struct hal_console_info *info)
+{
+	info->echo = false;
+	info->crlf = false;
+}
 
 int hal_console_getc(void)
 {

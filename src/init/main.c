@@ -83,7 +83,7 @@ void kernel_main(void)
 	hal_cpus_start(boot_args()->cpus);	/* CPUs: each waits for the scheduler */
 	sched_cpu_init();			/* scheduler */
 	kernel_publish_cpus_ready();
-	if (!task_create("shell", init_task, (void *)(uintptr_t)hal_console_wants_echo(), 0))
+	if (!task_create("shell", init_task, (void *)(uintptr_t)console_wants_echo(), 0))
 		panic("cannot create the console shell task");
 	sched_idle_loop();
 }
