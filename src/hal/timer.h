@@ -30,7 +30,7 @@ void hal_timer_info(struct hal_timer_info *info);
 /* The boot story's first tick step: prepare the clock and the tick
  * (x86: calibrate the local APIC timer against the TSC) without
  * delivering it yet.  Boot CPU, once, after memory, before
- * hal_platform_banner(). */
+ * the banner (hal_platform_facts()). */
 void hal_timer_init(void);
 
 /* The second: every CPU ticks at @hz (within the range kernel/tick.h

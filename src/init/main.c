@@ -8,6 +8,7 @@
 #include "hal/entry.h"
 #include "hal/platform.h"
 #include "hal/timer.h"
+#include "init/banner.h"
 #include "init/boot_args.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -77,7 +78,7 @@ void kernel_main(void)
 	page_init();				/* memory: RAM less what is reserved */
 	hal_timer_init();			/* the clock; the tick calibrated, not yet running */
 	kernel_clock_start();			/* uptime counts from here */
-	hal_platform_banner(&out_console);	/* console: what the platform found */
+	init_banner(&out_console);		/* console: what the platform found */
 	cmdline_parse(hal_platform_cmdline(), &out_console);	/* every key to its owner */
 	tick_start();				/* the tick at its rate (tick.hz=) */
 	hal_cpus_start(boot_args()->cpus);	/* CPUs: each waits for the scheduler */
