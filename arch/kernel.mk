@@ -7,10 +7,18 @@
 #   KP_LDSCRIPT   its linker script
 #   KP_QEMU_RUN   its qemu-run script (kprof-qemu(1))
 #   KP_RUN_VARS   the make variables its qemu-run reads, as VAR='$(VAR)'
-# The arch objects are compiled with KP_KERNEL_CFLAGS.  The image is
+# The arch objects are compiled with KP_KERNEL_CFLAGS, with
+# KP_KERNEL_COMMON_SOURCES among them.  The image is
 # linked by an explicit rule (libtool's program support would get in the
 # way of -nostdlib, -T and a freestanding link).
 KP_KERNEL_CFLAGS = $(AM_CFLAGS) $(KP_SRC_CFLAGS) -fasynchronous-unwind-tables
+# What every kernel's archive compiles besides its own files: the HAL
+# functions that are the same on every kernel (each file says why they
+# are not in src/).
+KP_KERNEL_COMMON_SOURCES = \
+	%reldir%/common/cycle_cpu_time.c \
+	%reldir%/common/kernel_trap.c \
+	%reldir%/common/virtio_hal_netdev.c
 
 if !PLATFORM_SIM
 KP_KERNEL_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(KP_LDSCRIPT) \

@@ -47,17 +47,8 @@ static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
 
 void sim_tick_install_handler(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = sim_tick_handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
 	sim_trap_note_handler((uintptr_t)sim_tick_handler);
-	if (sigaction(SIGPROF, &sa, NULL) != 0) {
-		perror("ksim: sigaction(SIGPROF)");
-		exit(1);
-	}
+	sim_trap_install(SIGPROF, sim_tick_handler, SA_RESTART, 0, 0, "SIGPROF");
 }
 
 /* A cheap per-CPU generator for the first expiry: CPUs must not tick in

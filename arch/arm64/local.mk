@@ -16,7 +16,7 @@ KP_RUN_VARS = SMP='$(SMP)' GIC='$(GIC)' EL2='$(EL2)' NETPORT='$(NETPORT)' MMIO='
 noinst_LIBRARIES = %reldir%/libarm64.a
 %canon_reldir%_libarm64_a_CFLAGS = $(KP_KERNEL_CFLAGS)
 %canon_reldir%_libarm64_a_CCASFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/%reldir%
-%canon_reldir%_libarm64_a_SOURCES = \
+%canon_reldir%_libarm64_a_SOURCES = $(KP_KERNEL_COMMON_SOURCES) \
 	%reldir%/a64.h \
 	%reldir%/irqflags.h \
 	%reldir%/boot.S \
@@ -30,7 +30,6 @@ noinst_LIBRARIES = %reldir%/libarm64.a
 	%reldir%/libc.c \
 	%reldir%/mem.c \
 	%reldir%/netdev.c \
-	arch/common/virtio_hal_netdev.c \
 	%reldir%/platform.c \
 	%reldir%/pmu.c \
 	%reldir%/power.c \

@@ -15,7 +15,7 @@ KP_RUN_VARS = SMP='$(SMP)' NETPORT='$(NETPORT)' FORWARD='$(FORWARD)'
 
 noinst_LIBRARIES = %reldir%/libx86.a
 %canon_reldir%_libx86_a_CFLAGS = $(KP_KERNEL_CFLAGS)
-%canon_reldir%_libx86_a_SOURCES = \
+%canon_reldir%_libx86_a_SOURCES = $(KP_KERNEL_COMMON_SOURCES) \
 	%reldir%/x86.h \
 	%reldir%/boot.S \
 	%reldir%/entry.S \
@@ -35,7 +35,6 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/mem.c \
 	%reldir%/multiboot2.c \
 	%reldir%/netdev.c \
-	arch/common/virtio_hal_netdev.c \
 	%reldir%/pci.c \
 	%reldir%/platform.c \
 	%reldir%/pmu.c \

@@ -17,9 +17,10 @@ struct trap_frame;
  * Never returns. */
 void kernel_main(void) __attribute__((noreturn));
 
-/* Every other CPU, once kernel_main() has published the scheduler
- * (kernel_cpus_ready() is true).  Never returns: it becomes that CPU's
- * idle task. */
+/* Every other CPU, once it runs C with its own tick started; it waits
+ * (spinning) until kernel_main() has published the scheduler
+ * (kernel_cpus_ready()).  Interrupts off.  Never returns: it becomes
+ * that CPU's idle task. */
 void kernel_ap_main(void) __attribute__((noreturn));
 
 /* The per-CPU tick, tick_hz() times a second (kernel/tick.h), in the

@@ -92,6 +92,8 @@ void kernel_main(void)
 void kernel_ap_main(void)
 {
 	hal_irq_save();
+	while (!kernel_cpus_ready())		/* the scheduler, published */
+		hal_cpu_relax();
 	sched_cpu_init();
 	sched_idle_loop();
 }
