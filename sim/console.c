@@ -172,9 +172,11 @@ void sim_console_init(void)
 	pthread_detach(t);
 }
 
-/* The host's terminal echoes what is typed on stdin; -c commands are
- * shown by sim_console_idle_poll() itself. */
-bool hal_console_wants_echo(void)
+/* The host's terminal echoes what is typed on stdin (-c commands are
+ * shown by sim_console_idle_poll() itself), and a pipe or a terminal in
+ * its usual mode starts a line on LF. */
+void hal_console_info(struct hal_console_info *info)
 {
-	return false;
+	info->echo = false;
+	info->crlf = false;
 }

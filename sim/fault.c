@@ -45,18 +45,7 @@ static void sim_fault_handler(int sig, siginfo_t *si, void *uc)
 
 void sim_fault_install_handlers(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = sim_fault_handler;
-	sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGPROF);
-	sigaddset(&sa.sa_mask, sim_pmu_signo);
-	for (size_t i = 0; i < sizeof(sim_fault_signals) / sizeof(sim_fault_signals[0]); i++) {
-		if (sigaction(sim_fault_signals[i], &sa, NULL) != 0) {
-			perror("ksim: sigaction(fault)");
-			exit(1);
-		}
-	}
+	for (size_t i = 0; i < sizeof(sim_fault_signals) / sizeof(sim_fault_signals[0]); i++)
+		sim_trap_install(sim_fault_signals[i], sim_fault_handler, SA_ONSTACK,
+				 SIGPROF, sim_pmu_signo, "fault");
 }

@@ -100,6 +100,38 @@ static int parse_uint(const char *opt, const char *s, unsigned long min,
 	return 0;
 }
 
+/* The numeric options: --cpus, --udp and --hz, each with its range. */
+static const struct {
+	int opt;
+	const char *name;
+	unsigned long min, max;
+} number_options[] = {
+	{ 'n', "--cpus", 1, HAL_MAX_CPUS },
+	{ 'u', "--udp", 0, 65535 },
+	{ 'z', "--hz", 1, 100000 },
+};
+
+static int parse_number_option(int opt, const char *s, struct ksim_config *cfg)
+{
+	unsigned long v = 0;
+
+	for (size_t i = 0; i < sizeof(number_options) / sizeof(number_options[0]); i++) {
+		if (number_options[i].opt != opt)
+			continue;
+		if (parse_uint(number_options[i].name, s, number_options[i].min,
+			       number_options[i].max, &v) != 0)
+			return -1;
+		break;
+	}
+	if (opt == 'n')
+		cfg->cpus = (unsigned)v;
+	else if (opt == 'u')
+		cfg->udp_port = (int)v;
+	else
+		cfg->hz = (unsigned)v;
+	return 0;
+}
+
 static int parse_source(const char *s, enum ksim_source *src)
 {
 	if (strcmp(s, "auto") == 0)
@@ -232,7 +264,6 @@ int main(int argc, char **argv)
 	static const char *commands[KSIM_MAX_COMMANDS];
 	struct ksim_config cfg;
 	bool stats = false, insecure = false;
-	unsigned long v;
 	int opt, status;
 
 	ksim_config_defaults(&cfg);
@@ -241,23 +272,14 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, ":c:h", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			if (parse_uint("--cpus", optarg, 1, HAL_MAX_CPUS, &v) != 0)
-				return KSIM_EXIT_USAGE;
-			cfg.cpus = (unsigned)v;
-			break;
 		case 'u':
-			if (parse_uint("--udp", optarg, 0, 65535, &v) != 0)
+		case 'z':
+			if (parse_number_option(opt, optarg, &cfg) != 0)
 				return KSIM_EXIT_USAGE;
-			cfg.udp_port = (int)v;
 			break;
 		case 's':
 			if (parse_source(optarg, &cfg.source) != 0)
 				return KSIM_EXIT_USAGE;
-			break;
-		case 'z':
-			if (parse_uint("--hz", optarg, 1, 100000, &v) != 0)
-				return KSIM_EXIT_USAGE;
-			cfg.hz = (unsigned)v;
 			break;
 		case 'S':
 			stats = true;

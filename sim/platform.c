@@ -10,10 +10,11 @@ void hal_platform_early_init(void)
 {
 }
 
-/* ksim prints no banner: its command line and CPUs are the caller's. */
-void hal_platform_banner(struct out *o)
+/* ksim prints no banner (no arch): its command line and CPUs are the
+ * caller's. */
+void hal_platform_facts(struct hal_platform_facts *f)
 {
-	(void)o;
+	f->entry_el = -1;
 }
 
 const char *hal_platform_cmdline(void)

@@ -242,18 +242,9 @@ static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
 
 void sim_pmu_install_handler(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = sim_pmu_handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART | SA_ONSTACK;
-	sigemptyset(&sa.sa_mask);
-	sigaddset(&sa.sa_mask, SIGPROF);
 	sim_trap_note_handler((uintptr_t)sim_pmu_handler);
-	if (sigaction(sim_pmu_signo, &sa, NULL) != 0) {
-		perror("ksim: sigaction(overflow signal)");
-		exit(1);
-	}
+	sim_trap_install(sim_pmu_signo, sim_pmu_handler, SA_RESTART | SA_ONSTACK,
+			 SIGPROF, 0, "overflow signal");
 }
 
 /* Opens a counter of its own, without the signal, and reads it until it

@@ -21,6 +21,7 @@
 #ifndef KPROF_SIM_SIM_H
 #define KPROF_SIM_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -90,6 +91,11 @@ void sim_trap_from_ucontext(struct trap_frame *tf, const void *uc);
  * instruction of one of ksim's handlers (two signals delivered at once),
  * the state comes from the context that handler was about to handle. */
 void sim_trap_from_signal(struct trap_frame *tf, const void *uc);
+/* Install @handler for @sig (SA_SIGINFO | @flags), with @mask1 and
+ * @mask2 (0: none) blocked while it runs; ksim cannot run without it, so
+ * a refusal ends the process with "ksim: sigaction(@what): why". */
+void sim_trap_install(int sig, void (*handler)(int, siginfo_t *, void *), int flags,
+		      int mask1, int mask2, const char *what);
 /* Name the handler at @entry as one of ksim's, when it is installed. */
 void sim_trap_note_handler(uintptr_t entry);
 /* A tick or overflow signal that is not @c's (@c NULL off the CPU
@@ -102,8 +108,8 @@ static inline void sim_stat_inc(uint64_t *v)
 	__atomic_fetch_add(v, 1, __ATOMIC_RELAXED);
 }
 
-/* Start hal_clock_ns() at zero and name the tick source from
- * sim_config.hz (sim/timer.c).  Once, before the CPUs start. */
+/* Start hal_clock_ns() at zero (sim/timer.c).  Once, before the CPUs
+ * start. */
 void sim_timer_start(void);
 
 /* Console (sim/console.c). */

@@ -47,17 +47,8 @@ static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
 
 void sim_tick_install_handler(void)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_sigaction = sim_tick_handler;
-	sa.sa_flags = SA_SIGINFO | SA_RESTART;
-	sigemptyset(&sa.sa_mask);
 	sim_trap_note_handler((uintptr_t)sim_tick_handler);
-	if (sigaction(SIGPROF, &sa, NULL) != 0) {
-		perror("ksim: sigaction(SIGPROF)");
-		exit(1);
-	}
+	sim_trap_install(SIGPROF, sim_tick_handler, SA_RESTART, 0, 0, "SIGPROF");
 }
 
 /* A cheap per-CPU generator for the first expiry: CPUs must not tick in
@@ -75,12 +66,27 @@ static uint64_t sim_tick_first_ns(unsigned cpu, uint64_t period)
 	return 1 + x % period;
 }
 
+/* Tick @c every @period ns from a random first expiry. */
+static void sim_tick_arm(struct sim_cpu *c, uint64_t period)
+{
+	struct itimerspec its;
+	uint64_t first = sim_tick_first_ns(c->id, period);
+
+	memset(&its, 0, sizeof(its));
+	its.it_interval.tv_sec = (time_t)(period / 1000000000ull);
+	its.it_interval.tv_nsec = (long)(period % 1000000000ull);
+	its.it_value.tv_sec = (time_t)(first / 1000000000ull);
+	its.it_value.tv_nsec = (long)(first % 1000000000ull);
+	if (timer_settime((timer_t)c->timer, 0, &its, NULL) != 0) {
+		perror("ksim: timer_settime");
+		exit(1);
+	}
+}
+
 void sim_tick_cpu_init(struct sim_cpu *c)
 {
 	struct sigevent sev;
-	struct itimerspec its;
 	timer_t t;
-	uint64_t period = 1000000000ull / sim_config.hz, first;
 
 	memset(&sev, 0, sizeof(sev));
 	sev.sigev_notify = SIGEV_THREAD_ID;
@@ -91,15 +97,17 @@ void sim_tick_cpu_init(struct sim_cpu *c)
 		perror("ksim: timer_create");
 		exit(1);
 	}
-	first = sim_tick_first_ns(c->id, period);
-	memset(&its, 0, sizeof(its));
-	its.it_interval.tv_sec = (time_t)(period / 1000000000ull);
-	its.it_interval.tv_nsec = (long)(period % 1000000000ull);
-	its.it_value.tv_sec = (time_t)(first / 1000000000ull);
-	its.it_value.tv_nsec = (long)(first % 1000000000ull);
-	if (timer_settime(t, 0, &its, NULL) != 0) {
-		perror("ksim: timer_settime");
-		exit(1);
-	}
 	c->timer = t;
+	sim_tick_arm(c, 1000000000ull / sim_config.hz);
+}
+
+/* hal/timer.h: every CPU thread armed its timer at --hz when it
+ * started (before the boot read its command line); a tick.hz= that
+ * differs re-arms them all.  Any thread may set a POSIX timer. */
+void hal_timer_start(unsigned hz)
+{
+	if (hz == sim_config.hz)
+		return;
+	for (unsigned i = 0; i < sim_ncpus; i++)
+		sim_tick_arm(&sim_cpus[i], 1000000000ull / hz);
 }

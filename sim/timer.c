@@ -3,7 +3,6 @@
  * machine's start; the tick itself is SIGPROF from a per-thread timer,
  * set up by each CPU thread (sim/tick.c). */
 #define _GNU_SOURCE
-#include <stdio.h>
 #include <time.h>
 
 #include "hal/timer.h"
@@ -21,14 +20,9 @@ static uint64_t sim_clock_read(clockid_t id)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-/* Written once from the configured rate, before any CPU starts. */
-static char tick_source[32];
-
 void sim_timer_start(void)
 {
 	sim_boot_ns = sim_clock_read(CLOCK_MONOTONIC);
-	snprintf(tick_source, sizeof(tick_source), "tick/sigprof %uhz",
-		 sim_config.hz);
 }
 
 /* Each CPU thread set up its own tick timer when it started. */
@@ -41,20 +35,13 @@ uint64_t hal_clock_ns(void)
 	return sim_clock_read(CLOCK_MONOTONIC) - sim_boot_ns;
 }
 
-const char *hal_timer_tick_source(void)
+/* The default rate is --hz.  A CPU thread the host leaves unscheduled
+ * is late, not dead: on a loaded 2-core host, threads of four CPUs have
+ * waited over 200 ms for a core.  Only a thread that is really stuck
+ * misses the answer bound. */
+void hal_timer_info(struct hal_timer_info *info)
 {
-	return tick_source;
-}
-
-unsigned hal_timer_hz(void)
-{
-	return sim_config.hz;
-}
-
-/* A CPU thread the host leaves unscheduled is late, not dead: on a
- * loaded 2-core host, threads of four CPUs have waited over 200 ms for a
- * core.  Only a thread that is really stuck misses this. */
-uint64_t hal_timer_answer_ns(void)
-{
-	return 5000000000ull;
+	info->name = "tick/sigprof";
+	info->default_hz = sim_config.hz;
+	info->answer_ns = 5000000000ull;
 }

@@ -3,8 +3,12 @@
  * ucontext; interrupts (signals) run on the interrupted task's stack, so
  * there is no separate interrupt stack. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <ucontext.h>
 
 #include "hal/trap.h"
@@ -19,6 +23,25 @@ void sim_trap_note_handler(uintptr_t entry)
 {
 	if (sim_nhandlers < SIM_MAX_HANDLERS)
 		sim_handler_entry[sim_nhandlers++] = entry;
+}
+
+void sim_trap_install(int sig, void (*handler)(int, siginfo_t *, void *), int flags,
+		      int mask1, int mask2, const char *what)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = handler;
+	sa.sa_flags = SA_SIGINFO | flags;
+	sigemptyset(&sa.sa_mask);
+	if (mask1)
+		sigaddset(&sa.sa_mask, mask1);
+	if (mask2)
+		sigaddset(&sa.sa_mask, mask2);
+	if (sigaction(sig, &sa, NULL) != 0) {
+		fprintf(stderr, "ksim: sigaction(%s): %s\n", what, strerror(errno));
+		exit(1);
+	}
 }
 
 static bool sim_trap_at_handler_entry(uintptr_t ip)

@@ -268,9 +268,9 @@ START_TEST(test_profile_tick_refuses_other_rate)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	ck_assert_int_ne(run(cmd_profile, "profile 10 hz=1000"), 0);
-	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=1000)\n");
+	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=1000; tick.hz=100-1000 at boot sets it)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile start hz=50"), 0);
-	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=50)\n");
+	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=50; tick.hz=100-1000 at boot sets it)\n");
 }
 END_TEST
 
@@ -445,7 +445,8 @@ START_TEST(test_lscpu_counter_that_counts)
 			 "cpus: 4\n"
 			 "pmu claims: intel arch perfmon v4\n"
 			 "pmu counts: yes\n"
-			 "profile source: pmu/nmi intel fixed-ctr1, 1000 samples/s per cpu\n");
+			 "profile source: pmu/nmi intel fixed-ctr1, 1000 samples/s per cpu\n"
+			 "tick: 100 Hz per cpu; ticks by 1.000 s: cpu 0 0, cpu 1 0, cpu 2 0, cpu 3 0\n");
 }
 END_TEST
 
@@ -461,7 +462,8 @@ START_TEST(test_lscpu_counter_that_counts_under_boot_tick)
 			 "cpus: 1\n"
 			 "pmu claims: intel arch perfmon v4\n"
 			 "pmu counts: yes\n"
-			 "profile source: tick 100hz (profile.source=tick; source=pmu takes pmu/nmi intel fixed-ctr1 for one run)\n");
+			 "profile source: tick 100hz (profile.source=tick; source=pmu takes pmu/nmi intel fixed-ctr1 for one run)\n"
+			 "tick: 100 Hz per cpu; ticks by 1.000 s: cpu 0 0\n");
 }
 END_TEST
 
@@ -473,7 +475,8 @@ START_TEST(test_lscpu_counter_claimed_but_dead)
 			 "cpus: 1\n"
 			 "pmu claims: amd core-ext counters\n"
 			 "pmu counts: no (counter did not move in 10 us)\n"
-			 "profile source: tick 100hz\n");
+			 "profile source: tick 100hz\n"
+			 "tick: 100 Hz per cpu; ticks by 1.000 s: cpu 0 0\n");
 }
 END_TEST
 
@@ -485,7 +488,8 @@ START_TEST(test_lscpu_nothing_claimed)
 			 "cpus: 1\n"
 			 "pmu claims: nothing\n"
 			 "pmu counts: no (nothing claimed)\n"
-			 "profile source: tick 100hz\n");
+			 "profile source: tick 100hz\n"
+			 "tick: 100 Hz per cpu; ticks by 1.000 s: cpu 0 0\n");
 }
 END_TEST
 

@@ -81,14 +81,14 @@ START_TEST(test_round_robin_after_slice)
 
 	fake_tick(0, TICK_NS);
 	ck_assert_ptr_eq(task_current(), a);
-	for (int i = 0; i < SCHED_SLICE_TICKS - 1; i++) {
+	for (int i = 0; i < (int)sched_slice_ticks() - 1; i++) {
 		fake_tick(0, TICK_NS);
 		ck_assert_ptr_eq(task_current(), a);
 	}
 	fake_tick(0, TICK_NS);
 	ck_assert_ptr_eq(task_current(), b);
 	ck_assert_int_eq(a->state, TASK_RUNNABLE);
-	for (int i = 0; i < SCHED_SLICE_TICKS; i++)
+	for (int i = 0; i < (int)sched_slice_ticks(); i++)
 		fake_tick(0, TICK_NS);
 	ck_assert_ptr_eq(task_current(), a);
 }

@@ -83,9 +83,15 @@ uint64_t hal_clock_ns(void)
 	return fake_now_ns;
 }
 
-uint64_t hal_timer_answer_ns(void) { return 20000000ull; }
-const char *hal_timer_tick_source(void) { return "tick 100hz"; }
-unsigned hal_timer_hz(void) { return HZ; }
+void hal_timer_info(struct hal_timer_info *info)
+{
+	info->name = "tick";
+	info->default_hz = 100;
+	info->answer_ns = 20000000ull;
+}
+
+/* The test plays every tick itself. */
+void hal_timer_start(unsigned hz) { (void)hz; }
 
 void hal_console_write(const char *buf, size_t len)
 {
@@ -98,7 +104,11 @@ void hal_console_write(const char *buf, size_t len)
 	fake_console_out[fake_console_len] = '\0';
 }
 
-bool hal_console_wants_echo(void) { return false; }
+void hal_console_info(struct hal_console_info *info)
+{
+	info->echo = false;
+	info->crlf = false;
+}
 
 int hal_console_getc(void)
 {

@@ -37,6 +37,15 @@
 #define ICC_SRE_EL2	S3_4_C12_C9_5
 #define ICH_HCR_EL2	S3_4_C12_C11_0
 
+/* x9 = the top of CPU x19's stack in \stacks, an array of \size-byte
+ * stacks (x10, x11 clobbered). */
+.macro STACK_TOP stacks, size
+	mov x10, #\size
+	madd x9, x19, x10, x10
+	ldr x11, =\stacks
+	add x9, x9, x11
+.endm
+
 /* From EL2 to EL1, when entered at EL2 (-M virt,virtualization=on):
  * EL1 is AArch64, its timer and counter untrapped with no virtual
  * offset, the GICv3 system registers usable from EL1, every PMU counter
@@ -149,16 +158,10 @@ cpu_common:
 	ldr x9, =a64_vectors
 	msr vbar_el1, x9
 	isb
-	mov x10, #A64_EXC_STACK_SIZE
-	madd x9, x19, x10, x10
-	ldr x11, =a64_exc_stacks
-	add x9, x9, x11
+	STACK_TOP a64_exc_stacks, A64_EXC_STACK_SIZE
 	msr spsel, #1
 	mov sp, x9
-	mov x10, #A64_BOOT_STACK_SIZE
-	madd x9, x19, x10, x10
-	ldr x11, =a64_boot_stacks
-	add x9, x9, x11
+	STACK_TOP a64_boot_stacks, A64_BOOT_STACK_SIZE
 	msr spsel, #0
 	mov sp, x9
 	stp xzr, xzr, [sp, #-16]!

@@ -42,12 +42,8 @@ static void uart_putc(char c)
 
 void hal_console_write(const char *buf, size_t len)
 {
-	for (size_t i = 0; i < len; i++) {
-		/* A terminal on the other end wants CR LF. */
-		if (buf[i] == '\n')
-			uart_putc('\r');
+	for (size_t i = 0; i < len; i++)
 		uart_putc(buf[i]);
-	}
 }
 
 int hal_console_getc(void)
@@ -57,8 +53,10 @@ int hal_console_getc(void)
 	return mmio_read32(uart_base + UART_DR) & 0xff;
 }
 
-/* A serial line to a raw terminal shows only what we send back. */
-bool hal_console_wants_echo(void)
+/* A serial line to a raw terminal: it shows only what we send back, and
+ * wants CR LF. */
+void hal_console_info(struct hal_console_info *info)
 {
-	return true;
+	info->echo = true;
+	info->crlf = true;
 }

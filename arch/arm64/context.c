@@ -6,6 +6,7 @@
 
 #include "kernel/kernel.h"
 #include "kernel/panic.h"
+#include "lib/stack.h"
 #include "a64.h"
 #include "irqflags.h"
 
@@ -25,15 +26,11 @@ void a64_context_swap(void **save, void *to);
 void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 			  void *arg)
 {
-	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
-	struct a64_switch_frame *f;
+	/* The frame below the terminating record, which a64_context_start
+	 * finds sp pointing past. */
+	struct a64_switch_frame *f =
+		(struct a64_switch_frame *)(stack_top_terminated(stack, size) - sizeof(*f));
 
-	/* The terminating frame record {0, 0} at the very top; the frame
-	 * below it, which a64_context_start finds sp pointing past. */
-	top -= 16;
-	((uint64_t *)top)[0] = 0;
-	((uint64_t *)top)[1] = 0;
-	f = (struct a64_switch_frame *)(top - sizeof(*f));
 	*f = (struct a64_switch_frame){
 		.x19 = (uintptr_t)entry,
 		.x20 = (uintptr_t)arg,

@@ -161,16 +161,3 @@ uint64_t hal_cycles_per_sec(void)
 {
 	return a64_timer_hz();
 }
-
-/* The generic counter stands in for core cycles until the PMU backend
- * exists: it counts while the task runs, which is what the scheduler
- * charges. */
-uint64_t hal_cpu_time(void)
-{
-	return hal_cycles();
-}
-
-uint64_t hal_cpu_time_per_sec(void)
-{
-	return a64_timer_hz();
-}

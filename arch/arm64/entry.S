@@ -65,25 +65,31 @@ a64_vectors:
 	.endr
 	.size a64_vectors, . - a64_vectors
 
+/* x2-x30 to (\pair stp, \one str) or from (ldp, ldr) their slots in the
+ * trap frame at sp: the save and the restore walk the same layout. */
+.macro FRAME_X2_X30 pair, one
+	\pair x2, x3, [sp, #16]
+	\pair x4, x5, [sp, #32]
+	\pair x6, x7, [sp, #48]
+	\pair x8, x9, [sp, #64]
+	\pair x10, x11, [sp, #80]
+	\pair x12, x13, [sp, #96]
+	\pair x14, x15, [sp, #112]
+	\pair x16, x17, [sp, #128]
+	\pair x18, x19, [sp, #144]
+	\pair x20, x21, [sp, #160]
+	\pair x22, x23, [sp, #176]
+	\pair x24, x25, [sp, #192]
+	\pair x26, x27, [sp, #208]
+	\pair x28, x29, [sp, #224]
+	\one x30, [sp, #240]
+.endm
+
 	.p2align 4
 	.type a64_exc_common, @function
 a64_exc_common:
 	str x0, [sp, #A64_TF_KIND]
-	stp x2, x3, [sp, #16]
-	stp x4, x5, [sp, #32]
-	stp x6, x7, [sp, #48]
-	stp x8, x9, [sp, #64]
-	stp x10, x11, [sp, #80]
-	stp x12, x13, [sp, #96]
-	stp x14, x15, [sp, #112]
-	stp x16, x17, [sp, #128]
-	stp x18, x19, [sp, #144]
-	stp x20, x21, [sp, #160]
-	stp x22, x23, [sp, #176]
-	stp x24, x25, [sp, #192]
-	stp x26, x27, [sp, #208]
-	stp x28, x29, [sp, #224]
-	str x30, [sp, #240]
+	FRAME_X2_X30 stp, str
 	/* The interrupted sp: the frame sits right below it when we are on
 	 * the interrupted stack (an IRQ from task level, anything from
 	 * SP_EL1); else it is SP_EL0. */
@@ -124,25 +130,24 @@ a64_exc_dispatch_ret:
 4:	ldp x1, x2, [sp, #A64_TF_ELR]
 	msr elr_el1, x1
 	msr spsr_el1, x2
-	ldp x2, x3, [sp, #16]
-	ldp x4, x5, [sp, #32]
-	ldp x6, x7, [sp, #48]
-	ldp x8, x9, [sp, #64]
-	ldp x10, x11, [sp, #80]
-	ldp x12, x13, [sp, #96]
-	ldp x14, x15, [sp, #112]
-	ldp x16, x17, [sp, #128]
-	ldp x18, x19, [sp, #144]
-	ldp x20, x21, [sp, #160]
-	ldp x22, x23, [sp, #176]
-	ldp x24, x25, [sp, #192]
-	ldp x26, x27, [sp, #208]
-	ldp x28, x29, [sp, #224]
-	ldr x30, [sp, #240]
+	FRAME_X2_X30 ldp, ldr
 	ldp x0, x1, [sp]
 	add sp, sp, #A64_TF_SIZE
 	eret
 	.size a64_exc_common, . - a64_exc_common
+
+/* The callee-saved registers, the frame record and the interrupt state
+ * (x9 DAIF, x10 PMR) to (\pair stp) or from (ldp) a64_context_swap's
+ * 112-byte frame at sp. */
+.macro SWITCH_REGS pair
+	\pair x19, x20, [sp, #0]
+	\pair x21, x22, [sp, #16]
+	\pair x23, x24, [sp, #32]
+	\pair x25, x26, [sp, #48]
+	\pair x27, x28, [sp, #64]
+	\pair x29, x30, [sp, #80]
+	\pair x9, x10, [sp, #96]
+.endm
 
 /* void a64_context_swap(void **save, void *to), for hal_context_switch
  * (context.c).  Saves DAIF and, under priority masking, ICC_PMR_EL1 (the
@@ -162,24 +167,12 @@ a64_context_swap:
 	mrs x10, ICC_PMR_EL1
 2:	sub sp, sp, #112
 	.cfi_def_cfa_offset 112
-	stp x19, x20, [sp, #0]
-	stp x21, x22, [sp, #16]
-	stp x23, x24, [sp, #32]
-	stp x25, x26, [sp, #48]
-	stp x27, x28, [sp, #64]
-	stp x29, x30, [sp, #80]
-	stp x9, x10, [sp, #96]
+	SWITCH_REGS stp
 	cbz x0, 1f			/* NULL: a dead task, never resumed */
 	mov x12, sp
 	str x12, [x0]
 1:	mov sp, x1
-	ldp x19, x20, [sp, #0]
-	ldp x21, x22, [sp, #16]
-	ldp x23, x24, [sp, #32]
-	ldp x25, x26, [sp, #48]
-	ldp x27, x28, [sp, #64]
-	ldp x29, x30, [sp, #80]
-	ldp x9, x10, [sp, #96]
+	SWITCH_REGS ldp
 	add sp, sp, #112
 	.cfi_def_cfa_offset 0
 	cbz w11, 3f

@@ -147,24 +147,3 @@ bool virtio_netdev_route(const struct virtio_transport *t)
 		   vnet.irq ? (vnet.slot.edge ? " edge" : " level") : "); polling each tick");
 	return vnet.irq;
 }
-
-/* hal/netdev.h: the portable glue's. */
-bool hal_netdev_present(void)
-{
-	return virtio_netdev_present();
-}
-
-void hal_netdev_mac(uint8_t mac[6])
-{
-	virtio_netdev_mac(mac);
-}
-
-int hal_netdev_send(const void *frame, size_t len)
-{
-	return virtio_netdev_send(frame, len);
-}
-
-const struct netdev_rx *hal_netdev_start(void)
-{
-	return virtio_netdev_start();
-}

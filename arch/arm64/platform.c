@@ -7,10 +7,6 @@
 #include "hal/cpu.h"
 #include "hal/mem.h"
 #include "hal/platform.h"
-#include "kernel/console.h"
-#include "kernel/page.h"
-#include "lib/kstring.h"
-#include "lib/out.h"
 #include "a64.h"
 
 void a64_boot_main(uintptr_t dtb, uint64_t entry_el) __attribute__((noreturn));
@@ -36,14 +32,16 @@ void hal_platform_early_init(void)
 	a64_gic_init_cpu();
 }
 
-void hal_platform_banner(struct out *o)
+void hal_platform_facts(struct hal_platform_facts *f)
 {
-	out_printf(o, "kprof arm64: %zu MiB free (device tree), %s, timer %lu kHz, entered at el%u\n",
-		   page_free_count() * HAL_PAGE_SIZE >> 20, a64_gic_name(),
-		   (unsigned long)(a64_timer_hz() / 1000), boot_el);
-	if (a64_dt_cmdline_given() > kstrlen(a64_machine.cmdline))
-		out_printf(o, "cmdline: cut to its first %zu of %zu bytes\n",
-			   kstrlen(a64_machine.cmdline), a64_dt_cmdline_given());
+	f->arch = "arm64";
+	f->mem_source = "device tree";
+	f->irqc = a64_gic_name();
+	f->clock = "timer";
+	f->clock_hz = a64_timer_hz();
+	f->clock_in_khz = true;
+	f->entry_el = (int)boot_el;
+	f->cmdline_given = a64_dt_cmdline_given();
 }
 
 const char *hal_platform_cmdline(void)

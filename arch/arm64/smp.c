@@ -32,8 +32,6 @@ void a64_secondary_main(unsigned id)
 	a64_gic_init_cpu();
 	a64_timer_start_cpu();
 	__atomic_store_n(&c->started, true, __ATOMIC_RELEASE);
-	while (!kernel_cpus_ready())
-		hal_cpu_relax();
 	kernel_ap_main();
 }
 

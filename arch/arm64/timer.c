@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The tick (hal/timer.h): each CPU's generic virtual timer (PPI 27) at
- * HZ, its compare value stepped by one period per tick so the rate does
+ * the rate the kernel chose (kernel/tick.c), its compare value stepped by one period per tick so the rate does
  * not drift; hal_clock_ns() from the virtual counter, whose rate is
  * CNTFRQ_EL0's (read, never assumed: 62.5 MHz on QEMU 7.2's virt). */
 #include "hal/timer.h"
@@ -41,10 +41,26 @@ void hal_timer_init(void)
 	timer_hz = A64_SYSREG_READ(cntfrq_el0) & 0xffffffffu;
 	if (!timer_hz)
 		timer_hz = 62500000;	/* firmware left it unset */
-	timer_period = timer_hz / HZ;
 	ticks_scale_init(&ns_scale, timer_hz);
 	count_boot = counter();
+}
+
+/* The secondaries start theirs (a64_timer_start_cpu) after this, at the
+ * same period: they are started after the command line is read. */
+void hal_timer_start(unsigned hz)
+{
+	timer_period = timer_hz / hz;
 	a64_timer_start_cpu();
+}
+
+/* As on x86: 200 ms, twenty ticks at 100 Hz, for TCG vCPUs on a loaded
+ * host, in time whatever the rate; the wait ends as soon as every CPU
+ * answered. */
+void hal_timer_info(struct hal_timer_info *info)
+{
+	info->name = "tick";
+	info->default_hz = 100;
+	info->answer_ns = 200000000ull;
 }
 
 /* The next compare value one period on; when ticks were missed (a vCPU
@@ -61,36 +77,17 @@ void a64_timer_irq(struct trap_frame *tf)
 	isb();
 }
 
+uint64_t hal_clock_ns(void)
+{
+	uint64_t d = counter() - count_boot;
+
+	return ticks_to_ns(&ns_scale, d);
+}
+
 void a64_delay_us(uint64_t us)
 {
 	uint64_t start = counter(), n = timer_hz / 1000000 * us;
 
 	while (counter() - start < n)
 		__asm__ volatile("yield");
-}
-
-_Static_assert(HZ == 100, "the tick source name below states the rate");
-
-const char *hal_timer_tick_source(void)
-{
-	return "tick 100hz";
-}
-
-unsigned hal_timer_hz(void)
-{
-	return HZ;
-}
-
-/* As on x86: twenty ticks, for TCG vCPUs on a loaded host; the wait ends
- * as soon as every CPU answered. */
-uint64_t hal_timer_answer_ns(void)
-{
-	return 20 * (1000000000ull / HZ);
-}
-
-uint64_t hal_clock_ns(void)
-{
-	uint64_t d = counter() - count_boot;
-
-	return ticks_to_ns(&ns_scale, d);
 }

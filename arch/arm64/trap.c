@@ -9,6 +9,7 @@
 #include "kernel/console.h"
 #include "kernel/kernel.h"
 #include "kernel/panic.h"
+#include "kernel/stacktrace.h"
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "a64.h"
@@ -235,21 +236,6 @@ extern const char a64_exc_dispatch_ret[];
 /* entry.S calls the handler with x29 = the frame + 1. */
 const struct trap_frame *hal_trap_frame_at(uintptr_t ra, uintptr_t fp, size_t *size)
 {
-	if (ra != (uintptr_t)a64_exc_dispatch_ret || (fp & 15) != 1)
-		return NULL;
-	*size = sizeof(struct trap_frame);
-	return (const struct trap_frame *)(fp - 1);
-}
-
-/* Nothing runs outside the image: such an address prints as it is. */
-const char *hal_trap_foreign_name(void)
-{
-	return NULL;
-}
-
-/* Interrupts run on the interrupted task's stack (entry.S). */
-void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
-{
-	*lo = 0;
-	*hi = 0;
+	return stacktrace_marked_frame(ra, fp, (uintptr_t)a64_exc_dispatch_ret,
+				       sizeof(struct trap_frame), size);
 }

@@ -65,12 +65,8 @@ void hal_console_write(const char *buf, size_t len)
 	x86_fbcon_write(buf, len);
 	if (!uart_present)
 		return;
-	for (size_t i = 0; i < len; i++) {
-		/* A terminal on the other end wants CR LF. */
-		if (buf[i] == '\n')
-			uart_putc('\r');
+	for (size_t i = 0; i < len; i++)
 		uart_putc(buf[i]);
-	}
 }
 
 int hal_console_getc(void)
@@ -80,8 +76,11 @@ int hal_console_getc(void)
 	return inb(COM1 + UART_DATA);
 }
 
-/* A serial line to a raw terminal shows only what we send back. */
-bool hal_console_wants_echo(void)
+/* A serial line to a raw terminal: it shows only what we send back, and
+ * wants CR LF.  (The framebuffer console takes CR as a carriage return
+ * too.) */
+void hal_console_info(struct hal_console_info *info)
 {
-	return true;
+	info->echo = true;
+	info->crlf = true;
 }

@@ -5,6 +5,7 @@
 #include "hal/context.h"
 
 #include "hal/mem.h"
+#include "lib/stack.h"
 #include "x86.h"
 
 /* The frame hal_context_switch() pops, lowest address first. */
@@ -18,16 +19,11 @@ void x86_context_start(void);
 void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 			  void *arg)
 {
-	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
-	struct x86_switch_frame *f;
+	/* Below the terminating record, the frame, placed so that %rsp is
+	 * 16-aligned after its `ret`, as x86_context_start's call needs. */
+	struct x86_switch_frame *f =
+		(struct x86_switch_frame *)(stack_top_terminated(stack, size) - sizeof(*f));
 
-	/* Two zero words at the very top end any walk that gets there;
-	 * below them the frame, placed so that %rsp is 16-aligned after
-	 * its `ret`, as x86_context_start's call needs. */
-	top -= 16;
-	((uint64_t *)top)[0] = 0;
-	((uint64_t *)top)[1] = 0;
-	f = (struct x86_switch_frame *)(top - sizeof(*f));
 	*f = (struct x86_switch_frame){
 		.r12 = (uintptr_t)entry,
 		.r13 = (uintptr_t)arg,

@@ -129,15 +129,3 @@ uint64_t hal_cycles_per_sec(void)
 {
 	return x86_tsc_hz();
 }
-
-/* The TSC stands in for core cycles until the counter backend exists:
- * it counts while the task runs, which is what the scheduler charges. */
-uint64_t hal_cpu_time(void)
-{
-	return rdtsc();
-}
-
-uint64_t hal_cpu_time_per_sec(void)
-{
-	return x86_tsc_hz();
-}

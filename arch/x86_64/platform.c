@@ -7,10 +7,6 @@
 #include "hal/cpu.h"
 #include "hal/mem.h"
 #include "hal/platform.h"
-#include "kernel/console.h"
-#include "kernel/page.h"
-#include "lib/kstring.h"
-#include "lib/out.h"
 #include "x86.h"
 
 void x86_boot_main(uint32_t info_paddr, uint32_t how) __attribute__((noreturn));
@@ -52,19 +48,19 @@ void hal_platform_early_init(void)
 	x86_fbcon_init();
 }
 
-void hal_platform_banner(struct out *o)
+void hal_platform_facts(struct hal_platform_facts *f)
 {
-	out_printf(o, "kprof x86_64: %zu MiB free (%s), tsc %lu MHz (%s)\n",
-		   page_free_count() * HAL_PAGE_SIZE >> 20, x86_mem_source(),
-		   (unsigned long)(x86_tsc_hz() / 1000000), x86_timer_calibrated_by());
-	if (boot_info_bad)
-		out_printf(o, "multiboot2: boot information at 0x%x is malformed; no memory map, command line or ACPI from it\n",
-			   boot_info);
-	/* Said before the words are read: a cut cmd= would otherwise read
-	 * only as an unterminated quote. */
-	if (x86_boot_cmdline_given() > kstrlen(x86_boot_cmdline()))
-		out_printf(o, "cmdline: cut to its first %zu of %zu bytes\n",
-			   kstrlen(x86_boot_cmdline()), x86_boot_cmdline_given());
+	f->arch = "x86_64";
+	f->mem_source = x86_mem_source();
+	f->clock = "tsc";
+	f->clock_hz = x86_tsc_hz();
+	f->clock_by = x86_timer_calibrated_by();
+	f->entry_el = -1;
+	if (boot_info_bad) {
+		f->bad_boot_info = "multiboot2";
+		f->bad_boot_info_at = boot_info;
+	}
+	f->cmdline_given = x86_boot_cmdline_given();
 }
 
 const char *hal_platform_cmdline(void)

@@ -7,6 +7,22 @@
 #include "lib/errno.h"
 #include "x86.h"
 
+/* @insn at label 1 with an exception-table entry: a fault there runs
+ * the fixup at 3 (%[err] = %[eio], then @fix), which resumes after the
+ * instruction (2). */
+#define X86_SAFE_INSN(insn, fix)					\
+	"1: " insn "\n"						\
+	"2:\n"								\
+	".pushsection .text.fixup, \"ax\"\n"				\
+	"3: movl %[eio], %[err]\n"					\
+	fix								\
+	"   jmp 2b\n"							\
+	".popsection\n"							\
+	".pushsection kp_extable, \"a\"\n"				\
+	".balign 8\n"							\
+	".quad 1b, 3b\n"						\
+	".popsection\n"
+
 void x86_hw_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
 	cpuid(leaf, sub, r);
@@ -27,18 +43,8 @@ int x86_hw_rdmsr_safe(uint32_t msr, uint64_t *v)
 	uint32_t lo, hi;
 	int err = 0;
 
-	__asm__ volatile("1: rdmsr\n"
-			 "2:\n"
-			 ".pushsection .text.fixup, \"ax\"\n"
-			 "3: movl %[eio], %[err]\n"
-			 "   xorl %%eax, %%eax\n"
-			 "   xorl %%edx, %%edx\n"
-			 "   jmp 2b\n"
-			 ".popsection\n"
-			 ".pushsection kp_extable, \"a\"\n"
-			 ".balign 8\n"
-			 ".quad 1b, 3b\n"
-			 ".popsection\n"
+	__asm__ volatile(X86_SAFE_INSN("rdmsr", "   xorl %%eax, %%eax\n"
+						"   xorl %%edx, %%edx\n")
 			 : "=a"(lo), "=d"(hi), [err] "+r"(err)
 			 : "c"(msr), [eio] "i"(-EIO));
 	*v = ((uint64_t)hi << 32) | lo;
@@ -49,16 +55,7 @@ int x86_hw_wrmsr_safe(uint32_t msr, uint64_t v)
 {
 	int err = 0;
 
-	__asm__ volatile("1: wrmsr\n"
-			 "2:\n"
-			 ".pushsection .text.fixup, \"ax\"\n"
-			 "3: movl %[eio], %[err]\n"
-			 "   jmp 2b\n"
-			 ".popsection\n"
-			 ".pushsection kp_extable, \"a\"\n"
-			 ".balign 8\n"
-			 ".quad 1b, 3b\n"
-			 ".popsection\n"
+	__asm__ volatile(X86_SAFE_INSN("wrmsr", "")
 			 : [err] "+r"(err)
 			 : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)),
 			   [eio] "i"(-EIO)

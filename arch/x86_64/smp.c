@@ -88,8 +88,6 @@ void x86_ap_main(struct x86_cpu *c)
 	x86_idt_load();
 	x86_timer_init_ap();
 	__atomic_store_n(&c->started, true, __ATOMIC_RELEASE);
-	while (!kernel_cpus_ready())
-		cpu_pause();
 	kernel_ap_main();
 }
 

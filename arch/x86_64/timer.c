@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The tick (hal/timer.h): every CPU's local APIC timer at HZ, the APIC
+/* The tick (hal/timer.h): every CPU's local APIC timer at the rate the
+ * kernel chose (kernel/tick.c), the APIC
  * timer and the TSC calibrated once, on the boot CPU (the APs' timers run
  * off the same bus clock): the TSC's rate from CPUID where the CPU
  * states it, else measured against the ACPI PM timer, else the PIT;
@@ -26,6 +27,7 @@
 static uint64_t tsc_hz;
 static const char *calib_source = "none";
 static uint64_t apic_hz;
+static unsigned tick_hz;		/* hal_timer_start()'s */
 static uint64_t tsc_boot;
 static struct ticks_scale ns_scale;
 
@@ -204,7 +206,7 @@ const char *x86_timer_calibrated_by(void)
 /* Periodic from here on; delivered once interrupts are enabled. */
 static void lapic_timer_start(void)
 {
-	x86_lapic_timer_periodic((uint32_t)(apic_hz / HZ));
+	x86_lapic_timer_periodic((uint32_t)(apic_hz / tick_hz));
 }
 
 void hal_timer_init(void)
@@ -216,6 +218,13 @@ void hal_timer_init(void)
 	timer_calibrate_any();
 	ticks_scale_init(&ns_scale, tsc_hz);
 	tsc_boot = rdtsc();
+}
+
+/* The APs start theirs (x86_timer_init_ap) after this, at the same
+ * rate: they are started after the command line is read. */
+void hal_timer_start(unsigned hz)
+{
+	tick_hz = hz;
 	lapic_timer_start();
 }
 
@@ -233,26 +242,18 @@ void x86_delay_us(uint64_t us)
 		__asm__ volatile("pause");
 }
 
-_Static_assert(HZ == 100, "the tick source name below states the rate");
-
-const char *hal_timer_tick_source(void)
-{
-	return "tick 100hz";
-}
-
-unsigned hal_timer_hz(void)
-{
-	return HZ;
-}
-
 /* A CPU answers on its next tick, within two on real hardware.  Under
  * QEMU's TCG every vCPU is a host thread, and on a loaded 2-core host one
  * was seen to miss a 20 ms wait (a CPU left out of a 4-CPU profile), so
- * the bound is twenty ticks: the wait ends as soon as every CPU answered,
- * and only a CPU that really stopped costs the whole of it. */
-uint64_t hal_timer_answer_ns(void)
+ * the bound is 200 ms (twenty ticks at 100 Hz, and still 200 ms at a
+ * faster tick: it is the host's scheduling that it waits out): the wait
+ * ends as soon as every CPU answered, and only a CPU that really stopped
+ * costs the whole of it. */
+void hal_timer_info(struct hal_timer_info *info)
 {
-	return 20 * (1000000000ull / HZ);
+	info->name = "tick";
+	info->default_hz = 100;
+	info->answer_ns = 200000000ull;
 }
 
 uint64_t hal_clock_ns(void)

@@ -17,13 +17,15 @@ struct trap_frame;
  * Never returns. */
 void kernel_main(void) __attribute__((noreturn));
 
-/* Every other CPU, once kernel_main() has published the scheduler
- * (kernel_cpus_ready() is true).  Never returns: it becomes that CPU's
- * idle task. */
+/* Every other CPU, once it runs C with its own tick started; it waits
+ * (spinning) until kernel_main() has published the scheduler
+ * (kernel_cpus_ready()).  Interrupts off.  Never returns: it becomes
+ * that CPU's idle task. */
 void kernel_ap_main(void) __attribute__((noreturn));
 
-/* The per-CPU tick, HZ times a second, in the timer interrupt with
- * interrupts masked.  May switch tasks (preemption) before returning. */
+/* The per-CPU tick, tick_hz() times a second (kernel/tick.h), in the
+ * timer interrupt with interrupts masked.  May switch tasks (preemption)
+ * before returning. */
 void kernel_tick(struct trap_frame *tf);
 
 /* The profiler's counter interrupt (NMI on x86, the overflow signal in the

@@ -8,6 +8,7 @@
 #include "hal/entry.h"
 #include "hal/platform.h"
 #include "hal/timer.h"
+#include "init/banner.h"
 #include "init/boot_args.h"
 #include "kernel/cmdline.h"
 #include "kernel/console.h"
@@ -15,6 +16,7 @@
 #include "kernel/page.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 #include "lib/out.h"
 #include "net/net.h"
 #include "shell/shell.h"
@@ -74,14 +76,15 @@ void kernel_main(void)
 	hal_irq_save();
 	hal_platform_early_init();		/* platform: boot CPU, traps, early console */
 	page_init();				/* memory: RAM less what is reserved */
-	hal_timer_init();			/* the tick, calibrated, not yet delivered */
+	hal_timer_init();			/* the clock; the tick calibrated, not yet running */
 	kernel_clock_start();			/* uptime counts from here */
-	hal_platform_banner(&out_console);	/* console: what the platform found */
+	init_banner(&out_console);		/* console: what the platform found */
 	cmdline_parse(hal_platform_cmdline(), &out_console);	/* every key to its owner */
+	tick_start();				/* the tick at its rate (tick.hz=) */
 	hal_cpus_start(boot_args()->cpus);	/* CPUs: each waits for the scheduler */
 	sched_cpu_init();			/* scheduler */
 	kernel_publish_cpus_ready();
-	if (!task_create("shell", init_task, (void *)(uintptr_t)hal_console_wants_echo(), 0))
+	if (!task_create("shell", init_task, (void *)(uintptr_t)console_wants_echo(), 0))
 		panic("cannot create the console shell task");
 	sched_idle_loop();
 }
@@ -89,6 +92,8 @@ void kernel_main(void)
 void kernel_ap_main(void)
 {
 	hal_irq_save();
+	while (!kernel_cpus_ready())		/* the scheduler, published */
+		hal_cpu_relax();
 	sched_cpu_init();
 	sched_idle_loop();
 }

@@ -50,13 +50,28 @@ static size_t console_line_len(const char *buf, size_t len)
 	return i;
 }
 
+/* One line (or CONSOLE_CHUNK bytes of one) to the device, its LF as CR
+ * LF where the far end is a terminal, once here for every UART. */
+static void console_put_line(const char *buf, size_t n)
+{
+	struct hal_console_info ci;
+
+	hal_console_info(&ci);
+	if (!ci.crlf || buf[n - 1] != '\n') {
+		hal_console_write(buf, n);
+		return;
+	}
+	hal_console_write(buf, n - 1);
+	hal_console_write("\r\n", 2);
+}
+
 static size_t console_write_chunk(const char *buf, size_t len)
 {
 	unsigned long flags = hal_irq_save();
 	bool took = console_take();
 	size_t n = console_line_len(buf, len);
 
-	hal_console_write(buf, n);
+	console_put_line(buf, n);
 	if (took)
 		__atomic_store_n(&console_owner, -1, __ATOMIC_RELEASE);
 	hal_irq_restore(flags);
@@ -80,6 +95,14 @@ void console_break(void)
 
 	if (owner >= 0 && owner != me)
 		__atomic_store_n(&console_owner, -1, __ATOMIC_RELEASE);
+}
+
+bool console_wants_echo(void)
+{
+	struct hal_console_info ci;
+
+	hal_console_info(&ci);
+	return ci.echo;
 }
 
 static void out_console_write(struct out *o, const char *s, size_t n)

@@ -3,6 +3,7 @@
 #ifndef KPROF_KERNEL_CONSOLE_H
 #define KPROF_KERNEL_CONSOLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct out;
@@ -21,5 +22,9 @@ void console_write(const char *buf, size_t len);
  * stopped holding the console and will never let go.  Only the CPU
  * that stopped the others calls it. */
 void console_break(void);
+
+/* True when the console shell must echo typed bytes (hal_console_info()).
+ * Any context. */
+bool console_wants_echo(void);
 
 #endif

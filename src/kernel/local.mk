@@ -15,6 +15,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/stat.c %reldir%/stat.h \
 	%reldir%/symbols.c %reldir%/symbols.h \
 	%reldir%/task.c %reldir%/task.h \
+	%reldir%/tick.c %reldir%/tick.h \
 	%reldir%/work.c %reldir%/work.h
 
 include %reldir%/prof.mk

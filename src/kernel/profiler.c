@@ -3,7 +3,6 @@
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
-#include "hal/timer.h"
 #include "kernel/cmdline.h"
 #include "kernel/fold.h"
 #include "kernel/heap.h"
@@ -12,6 +11,7 @@
 #include "kernel/stacktrace.h"
 #include "kernel/task.h"
 #include "kernel/throttle.h"
+#include "kernel/tick.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -334,7 +334,7 @@ bool prof_counter_required_but_absent(const struct hal_pmu_info *info)
 
 const char *prof_source_name(const struct hal_pmu_info *info)
 {
-	return prof_counter_usable(info) ? info->source : hal_timer_tick_source();
+	return prof_counter_usable(info) ? info->source : tick_source();
 }
 
 /* Rings for every running CPU, once: a straggler may still be inside a
@@ -480,14 +480,14 @@ int prof_start_with(const struct prof_options *opt)
 		hz = PROF_COUNTER_HZ;
 	prof_use_counter = prof_run_uses_counter(info, opt->source);
 	prof_period = prof_use_counter ? info->events_per_sec / hz : 0;
-	run_hz = prof_use_counter ? hz : hal_timer_hz();
+	run_hz = prof_use_counter ? hz : tick_hz();
 	/* A drain of the last run may still be reading the rings at their
 	 * depth and folding into the tables this frees. */
 	prof_drain_wait_claim();
 	prof_depth = depth;
 	prof_cap = PROF_RING_WORDS / (1 + depth);
 	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source },
-			    prof_use_counter ? info->source : hal_timer_tick_source()) < 0) {
+			    prof_use_counter ? info->source : tick_source()) < 0) {
 		data_gen = 0;
 		prof_drain_release();
 		prof_release();
@@ -772,7 +772,7 @@ bool prof_cpu_armed(unsigned cpu)
 uint64_t prof_answer_budget_ns(void)
 {
 	uint64_t floor = (uint64_t)PROF_STOP_WAIT_MS * 1000000u;
-	uint64_t platform = hal_timer_answer_ns();
+	uint64_t platform = tick_answer_ns();
 
 	return platform > floor ? platform : floor;
 }

@@ -60,9 +60,9 @@ struct trap_frame;
 #define PROF_HZ_MIN 10
 #define PROF_HZ_MAX 10000
 /* How long the report waits for every CPU to acknowledge the stop, at
- * least: a CPU answers on its next tick (10 ms), plus disarm's tens of
+ * least: a CPU answers on its next tick (10 ms at 100 Hz), plus disarm's tens of
  * us.  A platform whose CPUs may answer later says so
- * (hal_timer_answer_ns()), and the longer of the two is used. */
+ * (tick_answer_ns()), and the longer of the two is used. */
 #define PROF_STOP_WAIT_MS 200
 /* "No pid filter". */
 #define PROF_PID_ALL (-1)
@@ -119,7 +119,7 @@ int prof_set_source(const char *name);
 bool prof_counter_required_but_absent(const struct hal_pmu_info *info);
 
 /* The source a profile would use with @info: the counter's name, or
- * the tick (hal_timer_tick_source()). */
+ * the tick (tick_source()). */
 const char *prof_source_name(const struct hal_pmu_info *info);
 
 /* The source one run asks for (`profile ... source=`): what the boot
@@ -171,7 +171,7 @@ uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 
 /* How long a session waits for every CPU to acknowledge its stop:
  * PROF_STOP_WAIT_MS, or longer where the platform's CPUs may answer later
- * (hal_timer_answer_ns()).  Any context. */
+ * (tick_answer_ns()).  Any context. */
 uint64_t prof_answer_budget_ns(void);
 
 /* Take the counters for a session that is not a profile (`stat`):

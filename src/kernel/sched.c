@@ -5,6 +5,7 @@
 #include "hal/cpu.h"
 #include "hal/timer.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 
 struct cpu cpus[HAL_MAX_CPUS];
 
@@ -50,7 +51,7 @@ void sched_cpu_init(void)
 	spin_init(&c->rq_lock);
 	c->idle = task_adopt_boot_context(c->id);
 	c->current = c->idle;
-	c->slice = SCHED_SLICE_TICKS;
+	c->slice = (int)sched_slice_ticks();
 	c->switched_at = hal_cpu_time();
 	c->idle_since_ns = hal_clock_ns();
 	__atomic_store_n(&c->online, true, __ATOMIC_RELEASE);
@@ -144,7 +145,7 @@ static void schedule(void)
 			rq_push(c, prev);
 	}
 	next->state = TASK_RUNNING;
-	c->slice = SCHED_SLICE_TICKS;
+	c->slice = (int)sched_slice_ticks();
 	spin_unlock(&c->rq_lock);
 	if (next == prev)
 		return;
@@ -298,6 +299,18 @@ void sched_wake(struct task *t)
 	spin_unlock_irqrestore(&c->rq_lock, flags);
 }
 
+unsigned sched_slice_ticks(void)
+{
+	unsigned n = SCHED_SLICE_MS * tick_hz() / 1000;
+
+	return n ? n : 1;
+}
+
+uint64_t sched_cpu_ticks(unsigned cpu)
+{
+	return __atomic_load_n(&cpus[cpu].ticks, __ATOMIC_RELAXED);
+}
+
 void sched_tick(void)
 {
 	struct cpu *c = this_cpu();
@@ -305,7 +318,7 @@ void sched_tick(void)
 	struct task **pp;
 
 	spin_lock(&c->rq_lock);
-	c->ticks++;
+	__atomic_store_n(&c->ticks, c->ticks + 1, __ATOMIC_RELAXED);
 	/* Charge the running task its slice so far: another CPU can read
 	 * hal_cpu_time() only for itself, so a task that never switches out
 	 * would otherwise show no time in `ps` (task_runtime()). */

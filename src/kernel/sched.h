@@ -12,8 +12,9 @@
 
 struct task;
 
-/* Ticks a task runs before the tick preempts it for another runnable one. */
-#define SCHED_SLICE_TICKS 2
+/* How long a task runs before the tick preempts it for another runnable
+ * one: time, so that a faster tick (tick.hz=) does not shorten it. */
+#define SCHED_SLICE_MS 20
 
 struct cpu {
 	unsigned id;
@@ -48,6 +49,12 @@ void sched_cpu_init(void);
 /* Wall-clock ns the calling CPU has spent in its idle task since boot,
  * the current stretch included.  Interrupts off (its tick). */
 uint64_t sched_idle_ns(void);
+
+/* SCHED_SLICE_MS in ticks at the tick's rate, at least one. */
+unsigned sched_slice_ticks(void);
+
+/* Ticks @cpu has taken since its scheduler started.  Any context. */
+uint64_t sched_cpu_ticks(unsigned cpu);
 
 /* Poll @pending(@arg), a mask of CPUs yet to answer a request they take
  * on their tick, until it is empty or @budget_ns have passed by

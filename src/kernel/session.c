@@ -4,6 +4,7 @@
 #include "hal/timer.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 #include "lib/errno.h"
 #include "lib/spinlock.h"
 
@@ -44,7 +45,7 @@ static void session_release(void)
 /* Every CPU arms, so that all of the window is sampled time. */
 static void session_open_window(void)
 {
-	prof_wait_armed(hal_timer_answer_ns(), sched_pause_tick, NULL);
+	prof_wait_armed(tick_answer_ns(), sched_pause_tick, NULL);
 }
 
 /* Stop and collect; the profiler stays held for the caller's view. */

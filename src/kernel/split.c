@@ -3,6 +3,7 @@
 
 #include "hal/timer.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 #include "kernel/work.h"
 #include "lib/out.h"
 
@@ -11,7 +12,6 @@ const char *const split_leaf_name[SPLIT_CHAINS] = {
 	"split_leaf_a", "split_leaf_b", "split_leaf_c",
 };
 
-#define TICK_PERIOD_US (1000000u / HZ)
 #define SLICE_MIN_US 700u
 #define SLICE_SPAN_US 2000u
 #define CALIBRATE_ITERS 2000000u
@@ -43,7 +43,7 @@ uint32_t split_slice_us(struct split_rng *r, unsigned chain)
 	uint32_t base = SLICE_MIN_US + (uint32_t)(split_rng_next(r) % SLICE_SPAN_US);
 	uint32_t us = base * split_weight[chain];
 
-	if (us % TICK_PERIOD_US == 0)
+	if (us % (1000000u / tick_hz()) == 0)
 		us++;
 	return us;
 }

@@ -46,4 +46,19 @@ bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b);
 size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
 			    size_t max);
 
+/* hal_trap_frame_at() on a platform whose trap entry marks its handler's
+ * frame record as hal/trap.h says (the frame pointer = the frame's
+ * address + 1, the return address = the entry's own, @entry_ra): the
+ * @frame_size-byte frame, or NULL for any other record.  Reads no
+ * memory. */
+static inline const void *stacktrace_marked_frame(uintptr_t ra, uintptr_t fp,
+						  uintptr_t entry_ra, size_t frame_size,
+						  size_t *size)
+{
+	if (ra != entry_ra || (fp & 15) != 1)
+		return NULL;
+	*size = frame_size;
+	return (const void *)(fp - 1);
+}
+
 #endif

@@ -9,5 +9,6 @@ src_libkprof_la_SOURCES += \
 	%reldir%/parse.c %reldir%/parse.h \
 	%reldir%/race_point.h \
 	%reldir%/sha256.c %reldir%/sha256.h \
+	%reldir%/stack.h \
 	%reldir%/ticks.h \
 	%reldir%/spinlock.h

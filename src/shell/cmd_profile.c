@@ -19,6 +19,7 @@
 #include "kernel/sched.h"
 #include "kernel/session.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -255,12 +256,13 @@ static int profile_check_source(struct out *o, struct profile_args *a)
 			a->hz = PROF_COUNTER_HZ;
 		return 0;
 	}
-	if (a->hz && a->hz != hal_timer_hz()) {
-		out_printf(o, "profile: the source is the tick (%s), which samples at %u Hz only (got hz=%u)\n",
-			   hal_timer_tick_source(), hal_timer_hz(), a->hz);
+	if (a->hz && a->hz != tick_hz()) {
+		/* The rate is the boot's (tick.hz=): say how to get another. */
+		out_printf(o, "profile: the source is the tick (%s), which samples at %u Hz only (got hz=%u; tick.hz=%u-%u at boot sets it)\n",
+			   tick_source(), tick_hz(), a->hz, TICK_HZ_MIN, TICK_HZ_MAX);
 		return -EINVAL;
 	}
-	a->hz = hal_timer_hz();
+	a->hz = tick_hz();
 	return 0;
 }
 

@@ -8,6 +8,7 @@
 #include "kernel/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/stat.h"
+#include "kernel/tick.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -67,7 +68,7 @@ int cmd_stat(struct shell_ctx *sh, int argc, char **argv)
 		out_puts(sh->out, "stat: busy\n");
 		return 1;
 	}
-	stat_wait_open(hal_timer_answer_ns(), sched_pause_tick, NULL);
+	stat_wait_open(tick_answer_ns(), sched_pause_tick, NULL);
 	sched_sleep_window_ms(a.window_ms);
 	stat_stop();
 	stat_wait_closed(prof_answer_budget_ns(), sched_pause_tick, NULL);

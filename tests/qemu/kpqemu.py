@@ -412,3 +412,43 @@ def run_tests(tests):
 def check(cond, why):
     if not cond:
         raise HarnessError(why)
+
+
+TICK_LINE = re.compile(r"^tick: (\d+) Hz per cpu; ticks by (\d+)\.(\d{3}) s: cpu 0 (\d+)",
+                       re.M)
+
+
+def _tick_reading(k):
+    out = k.command("lscpu")
+    m = TICK_LINE.search(out)
+    check(m, f"lscpu has no tick line: {out!r}")
+    return int(m.group(1)), int(m.group(2)) * 1000 + int(m.group(3)), int(m.group(4))
+
+
+# QEMU options for a kernel whose tick is counted against its own clock:
+# under plain TCG a periodic timer that fell due while the host left QEMU
+# unscheduled is skipped, not delivered late (QEMU's APIC timer re-arms
+# for the next period after "now"), so a loaded host loses ticks (85 of
+# 100 a second at a load of 16 on 2 cores).  With -icount and sleep=off
+# the guest's time moves only as it runs instructions, and jumps from an
+# idle CPU straight to the next timer deadline: every tick is delivered
+# at its own virtual time, and the kernel's clock (the TSC, the generic
+# counter) is the same virtual time, whatever the host's load.
+ICOUNT = ("-icount", "shift=0,sleep=off")
+
+
+def check_tick_rate(k, hz, window_s=1.0):
+    """CPU 0's ticks between two `lscpu` readings, over the kernel's own
+    clock between them, within 10% of @hz, which lscpu must state.  Boot
+    @k with extra=ICOUNT (above).  Returns the measured rate."""
+    said, ms0, t0 = _tick_reading(k)
+    check(said == hz, f"lscpu says the tick runs at {said} Hz, want {hz}")
+    time.sleep(window_s)
+    _, ms1, t1 = _tick_reading(k)
+    check(ms1 > ms0, f"the kernel's clock did not move ({ms0} -> {ms1} ms)")
+    rate = (t1 - t0) * 1000.0 / (ms1 - ms0)
+    print(f"  tick.hz={hz}: {t1 - t0} ticks in {ms1 - ms0} ms of the kernel's "
+          f"clock, {rate:.1f}/s")
+    check(abs(rate - hz) <= hz * 0.10,
+          f"{t1 - t0} ticks in {ms1 - ms0} ms is {rate:.1f}/s, not {hz} within 10%")
+    return rate

@@ -3,9 +3,10 @@
  * device's state, the HAL's present, mac, send and start, and the
  * interrupt's work.  The platform (arch/<arch>/netdev.c) keeps only what
  * touches its hardware: finding the device on its bus and turning it
- * into a transport, routing its interrupt, and saying where it was; its
- * hal_netdev_*() are one-line calls of the functions below (the layer
- * check wants the HAL defined in the backend's own objects). */
+ * into a transport, routing its interrupt, and saying where it was.  The
+ * hal_netdev_*() are one-line calls of the functions below, written once
+ * in arch/common/virtio_hal_netdev.c and compiled into each kernel's own
+ * objects (the layer check wants the HAL defined in the backend's). */
 #ifndef KPROF_DRIVERS_VIRTIO_VIRTIO_NETDEV_H
 #define KPROF_DRIVERS_VIRTIO_VIRTIO_NETDEV_H
 
