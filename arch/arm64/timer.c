@@ -53,14 +53,13 @@ void hal_timer_start(unsigned hz)
 	a64_timer_start_cpu();
 }
 
-/* As on x86: 200 ms, twenty ticks at 100 Hz, for TCG vCPUs on a loaded
- * host, in time whatever the rate; the wait ends as soon as every CPU
- * answered. */
+/* As on x86: a second, for TCG vCPUs on a loaded host, in time whatever
+ * the rate; the wait ends as soon as every CPU answered. */
 void hal_timer_info(struct hal_timer_info *info)
 {
 	info->name = "tick";
 	info->default_hz = 100;
-	info->answer_ns = 200000000ull;
+	info->answer_ns = 1000000000ull;
 }
 
 /* The next compare value one period on; when ticks were missed (a vCPU
