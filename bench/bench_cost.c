@@ -31,7 +31,7 @@
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "sim/ksim.h"

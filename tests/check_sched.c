@@ -10,7 +10,7 @@
 
 #include "fake_hal.h"
 #include "kernel/sched.h"
-#include "kernel/split.h"
+#include "work/split.h"
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "shell/commands.h"

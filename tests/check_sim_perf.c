@@ -11,7 +11,7 @@
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
-#include "kernel/stat.h"
+#include "prof/stat.h"
 #include "kernel/task.h"
 #include "sim_fixture.h"
 #include "check_main.h"

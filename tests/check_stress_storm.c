@@ -37,7 +37,7 @@
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/symbols.h"
 #include "kernel/task.h"

@@ -8,7 +8,7 @@
 
 #include "fake_hal.h"
 #include "hal/entry.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "lib/errno.h"
 
 struct hal_pmu_info fake_pmu_info = {

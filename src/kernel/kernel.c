@@ -5,8 +5,8 @@
 #include "hal/entry.h"
 #include "hal/timer.h"
 #include "kernel/panic.h"
-#include "kernel/profiler.h"
-#include "kernel/stat.h"
+#include "prof/profiler.h"
+#include "prof/stat.h"
 #include "kernel/sched.h"
 
 static bool cpus_ready;

@@ -3,7 +3,7 @@
  * the source `profile` would use. */
 #include "hal/cpu.h"
 #include "hal/pmu.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "shell/commands.h"

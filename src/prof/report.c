@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/report.h"
+#include "prof/report.h"
 
 #include "hal/trap.h"
 #include "kernel/backtrace.h"
-#include "kernel/fold.h"
+#include "prof/fold.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"

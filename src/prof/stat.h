@@ -13,8 +13,8 @@
  *     stat_report(out, cpu);
  *     stat_end();
  */
-#ifndef KPROF_KERNEL_STAT_H
-#define KPROF_KERNEL_STAT_H
+#ifndef KPROF_PROF_STAT_H
+#define KPROF_PROF_STAT_H
 
 #include <stdbool.h>
 #include <stdint.h>

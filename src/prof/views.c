@@ -3,9 +3,9 @@
  * | cpus | tasks | top`): each reads the session's fold table, so every
  * view of one session counts the same samples. */
 #include "hal/trap.h"
-#include "kernel/fold.h"
+#include "prof/fold.h"
 #include "kernel/heap.h"
-#include "kernel/report.h"
+#include "prof/report.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/split.h"
+#include "work/split.h"
 
 #include "hal/timer.h"
 #include "kernel/task.h"
-#include "kernel/work.h"
+#include "work/work.h"
 #include "lib/out.h"
 
 const unsigned split_weight[SPLIT_CHAINS] = { 5, 3, 2 };

@@ -2,8 +2,8 @@
 /* The `split` workload: three call chains in a known proportion, each
  * measuring its own share of the sampled quantity, so a test can hold a
  * profile against the truth. */
-#ifndef KPROF_KERNEL_SPLIT_H
-#define KPROF_KERNEL_SPLIT_H
+#ifndef KPROF_WORK_SPLIT_H
+#define KPROF_WORK_SPLIT_H
 
 #include <stdint.h>
 

@@ -15,8 +15,8 @@
  *
  * The shell's `profile` composes them with a sleep; tests drive them
  * with the fake platform, playing each CPU's tick and overflow. */
-#ifndef KPROF_KERNEL_PROFILER_H
-#define KPROF_KERNEL_PROFILER_H
+#ifndef KPROF_PROF_PROFILER_H
+#define KPROF_PROF_PROFILER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -89,7 +89,7 @@ void prof_tick(struct trap_frame *tf);
 bool prof_nmi(struct trap_frame *tf);
 
 /* From kernel_pmu_took(): the claimed overflow's handler took @ns.  On
- * an armed CPU it feeds that CPU's throttle (kernel/throttle.h); when
+ * an armed CPU it feeds that CPU's throttle (prof/throttle.h); when
  * the rule says so the CPU's period doubles (hal_pmu_set_period()) and
  * the report says it. */
 void prof_pmu_took(uint64_t ns);

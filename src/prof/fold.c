@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/fold.h"
+#include "prof/fold.h"
 
 #include "hal/trap.h"
 #include "kernel/heap.h"

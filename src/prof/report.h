@@ -2,16 +2,16 @@
 /* The profile report: header, chains, and why a report is empty
  * (DESIGN §3 "Report format", doc/profiler.md).  Separate from the
  * sampler so that tests print reports from records they build. */
-#ifndef KPROF_KERNEL_REPORT_H
-#define KPROF_KERNEL_REPORT_H
+#ifndef KPROF_PROF_REPORT_H
+#define KPROF_PROF_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hal/cpu.h"
-#include "kernel/fold.h"
-#include "kernel/profiler.h"
+#include "prof/fold.h"
+#include "prof/profiler.h"
 
 struct out;
 

@@ -3,14 +3,14 @@
  * folds by symbol, carrying the span of offsets seen; callers fold by
  * exact return address; each chain remembers its task and the CPUs that
  * sampled it.  Task context: the table lives on the heap. */
-#ifndef KPROF_KERNEL_FOLD_H
-#define KPROF_KERNEL_FOLD_H
+#ifndef KPROF_PROF_FOLD_H
+#define KPROF_PROF_FOLD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 
 /* The address every frame outside the image folds into, where the
  * platform names such code (hal_trap_foreign_name()): samples in host

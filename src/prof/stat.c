@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/stat.h"
+#include "prof/stat.h"
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
