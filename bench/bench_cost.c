@@ -32,6 +32,7 @@
 #include "hal/cpu.h"
 #include "hal/pmu.h"
 #include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "sim/ksim.h"

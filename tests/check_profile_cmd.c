@@ -10,6 +10,7 @@
 #include "fake_pmu.h"
 #include "prof_testlib.h"
 #include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "prof/report.h"
 #include "kernel/sched.h"
 #include "prof/session.h"

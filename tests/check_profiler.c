@@ -12,6 +12,7 @@
 #include "prof_testlib.h"
 #include "hal/entry.h"
 #include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "prof/report.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"

@@ -38,6 +38,7 @@
 #include "hal/cpu.h"
 #include "hal/timer.h"
 #include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "kernel/sched.h"
 #include "kernel/symbols.h"
 #include "kernel/task.h"

@@ -31,6 +31,7 @@
 #include "hal/entry.h"
 #include "hal/pmu.h"
 #include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "lib/race_point.h"
 #include "x86_model.h"
 

@@ -15,6 +15,7 @@
 
 #include "hal/cpu.h"
 #include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "kernel/symbols.h"
 
 static pthread_mutex_t fx_lock = PTHREAD_MUTEX_INITIALIZER;

@@ -17,6 +17,7 @@
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "net/net.h"
+#include "prof/profiler.h"
 #include "shell/shell.h"
 #include "shell/udpsh_net.h"
 
@@ -78,6 +79,7 @@ void kernel_main(void)
 	kernel_clock_start();			/* uptime counts from here */
 	hal_platform_banner(&out_console);	/* console: what the platform found */
 	cmdline_parse(hal_platform_cmdline(), &out_console);	/* every key to its owner */
+	prof_init();				/* profiler: its hooks on the tick and the counter */
 	hal_cpus_start(boot_args()->cpus);	/* CPUs: each waits for the scheduler */
 	sched_cpu_init();			/* scheduler */
 	kernel_publish_cpus_ready();

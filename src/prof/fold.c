@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "prof/fold.h"
+#include "prof/fold_test.h"
 
 #include "hal/trap.h"
 #include "kernel/heap.h"

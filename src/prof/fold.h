@@ -84,8 +84,6 @@ int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
  * new and the table already holds @limit chains, -ENOMEM when it could
  * not grow (the record is then not counted: the caller counts it). */
 int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu);
-/* The same for a record of cpu 0. */
-int fold_add(struct fold *f, const struct prof_record *r);
 
 /* Fold @k->count samples of chain @k (merging its span and CPUs), as a
  * view re-folds a session's chains.  Callers beyond the table's depth

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "prof/report.h"
+#include "prof/report_test.h"
 
 #include "hal/trap.h"
 #include "kernel/backtrace.h"
