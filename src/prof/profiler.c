@@ -318,16 +318,20 @@ int prof_start_with(const struct prof_options *opt)
 	return 0;
 }
 
-/* CPUs of the run that have not yet answered: armed for it (@stopping
- * false) or acknowledged its stop (@stopping true). */
-static uint32_t prof_unanswered(void *stopping)
+/* What the session waits for each CPU of the run to answer on its
+ * tick. */
+enum prof_answer { PROF_ANSWER_ARMED, PROF_ANSWER_STOPPED };
+
+/* CPUs of the run that have not yet given @answer for it. */
+static uint32_t prof_unanswered(enum prof_answer answer)
 {
 	uint32_t pending = 0;
 
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		const struct prof_cpu *c = &prof_cpus[cpu];
-		unsigned seen = stopping ? __atomic_load_n(&c->ack, __ATOMIC_ACQUIRE)
-					 : __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE);
+		unsigned seen = answer == PROF_ANSWER_STOPPED
+					? __atomic_load_n(&c->ack, __ATOMIC_ACQUIRE)
+					: __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE);
 
 		if (((run_cpus >> cpu) & 1) && seen != run_gen)
 			pending |= 1u << cpu;
@@ -335,10 +339,23 @@ static uint32_t prof_unanswered(void *stopping)
 	return pending;
 }
 
+/* sched_wait_cpus()'s polls. */
+static uint32_t prof_unarmed(void *unused)
+{
+	(void)unused;
+	return prof_unanswered(PROF_ANSWER_ARMED);
+}
+
+static uint32_t prof_unstopped(void *unused)
+{
+	(void)unused;
+	return prof_unanswered(PROF_ANSWER_STOPPED);
+}
+
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 			 void *ctx)
 {
-	uint32_t pending = sched_wait_cpus(prof_unanswered, NULL, budget_ns,
+	uint32_t pending = sched_wait_cpus(prof_unarmed, NULL, budget_ns,
 					   pause, ctx);
 
 	run_unarmed = pending;
@@ -369,8 +386,7 @@ void prof_stop(void)
 uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 			   void *ctx)
 {
-	/* Any non-NULL argument: the stop's acknowledgements. */
-	uint32_t pending = sched_wait_cpus(prof_unanswered, &run_gen, budget_ns,
+	uint32_t pending = sched_wait_cpus(prof_unstopped, NULL, budget_ns,
 					   pause, ctx);
 
 	run_missing = pending;

@@ -57,14 +57,19 @@ int stat_start(void)
 	return 0;
 }
 
-/* CPUs of the session that have not yet opened (@closing NULL) or read
- * their end and closed (@closing non-NULL). */
-static uint32_t stat_pending(void *closing)
+/* What the session waits for each CPU to have done on its tick. */
+enum stat_answer { STAT_ANSWER_OPENED, STAT_ANSWER_CLOSED };
+
+/* CPUs of the session that have not yet given @answer: opened, or read
+ * their end and closed (a CPU that never opened is not waited for
+ * again). */
+static uint32_t stat_pending(enum stat_answer answer)
 {
 	uint32_t pending = 0;
 
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		const struct stat_cpu *c = &stat_cpus[cpu];
+		bool closing = answer == STAT_ANSWER_CLOSED;
 		unsigned seen;
 
 		if (!((stat_run_cpus >> cpu) & 1) ||
@@ -78,9 +83,22 @@ static uint32_t stat_pending(void *closing)
 	return pending;
 }
 
+/* sched_wait_cpus()'s polls. */
+static uint32_t stat_unopened_now(void *unused)
+{
+	(void)unused;
+	return stat_pending(STAT_ANSWER_OPENED);
+}
+
+static uint32_t stat_unclosed_now(void *unused)
+{
+	(void)unused;
+	return stat_pending(STAT_ANSWER_CLOSED);
+}
+
 uint32_t stat_wait_open(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unopened = sched_wait_cpus(stat_pending, NULL, budget_ns, pause, ctx);
+	stat_unopened = sched_wait_cpus(stat_unopened_now, NULL, budget_ns, pause, ctx);
 	stat_open_wait_ns = budget_ns;
 	stat_t0 = hal_clock_ns();
 	return stat_unopened;
@@ -97,7 +115,7 @@ void stat_stop(void)
 
 uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unclosed = sched_wait_cpus(stat_pending, &stat_run_gen, budget_ns,
+	stat_unclosed = sched_wait_cpus(stat_unclosed_now, NULL, budget_ns,
 					pause, ctx);
 	stat_close_wait_ns = budget_ns;
 	return stat_unclosed;
