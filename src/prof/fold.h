@@ -97,4 +97,29 @@ void fold_sort(struct fold *f);
 
 void fold_free(struct fold *f);
 
+/* True when chain @c is task @pid's, or @pid is PROF_PID_ALL. */
+bool fold_chain_kept(const struct fold_chain *c, int pid);
+
+/* @f's chains of task @pid (PROF_PID_ALL: every task) folded by
+ * function into a new table @t: two return addresses in one caller make
+ * one frame, and the leaf loses its offsets.  Returns 0, or -ENOMEM with
+ * nothing to free.  Task context. */
+int fold_by_function(struct fold *t, const struct fold *f, int pid);
+
+/* Longest frame name a folded line carries; longer ones are cut. */
+#define FOLD_NAME_MAX 96
+
+/* The name of the function starting at @fn for a folded line: its
+ * symbol's name, the platform's name for foreign code, or the address;
+ * never a ';' or a blank. */
+void fold_frame_name(char *buf, size_t size, uintptr_t fn);
+
+/* Brendan Gregg's folded stacks of the session @d, task @pid's only
+ * unless PROF_PID_ALL, between `# kprof folded begin` and `end` header
+ * lines (doc/profiler.md).  Returns 0, or -ENOMEM with nothing printed.
+ * Task context. */
+struct out;
+struct prof_data;
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
+
 #endif

@@ -55,7 +55,7 @@ struct prof_data {
  * They return 0, or -ENOMEM with nothing printed.  Task context. */
 int prof_view_text(struct out *o, const struct prof_data *d, int pid,
 		   unsigned chains);
-int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
+/* prof_view_folded(): with the fold (fold.h). */
 int prof_view_cpus(struct out *o, const struct prof_data *d);
 int prof_view_tasks(struct out *o, const struct prof_data *d);
 int prof_view_top(struct out *o, const struct prof_data *d, int pid,
@@ -63,6 +63,15 @@ int prof_view_top(struct out *o, const struct prof_data *d, int pid,
 
 /* "31.2%": @part of @whole in tenths of a percent, rounded half up. */
 void prof_print_percent(struct out *o, uint64_t part, uint64_t whole);
+
+/* How many CPUs @mask names. */
+unsigned prof_cpu_count(uint32_t mask);
+
+/* The window measured, in milliseconds, rounded. */
+uint64_t prof_window_ms(const struct prof_data *d);
+
+/* "profiled N ms": the first line of every view but the folded one. */
+void prof_print_window(struct out *o, const struct prof_data *d);
 
 /* The views' first two lines: the window, then the samples, CPUs, drops
  * and source, as the text report prints them for every task. */

@@ -1,38 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The views of a session besides the text report (`profile show folded
- * | cpus | tasks | top`): each reads the session's fold table, so every
- * view of one session counts the same samples. */
-#include "hal/trap.h"
+/* The views of a session besides the text report and folded stacks
+ * (`profile show cpus | tasks | top`; folded output is the fold's,
+ * fold.c): each reads the session's fold table, so every view of one
+ * session counts the same samples. */
 #include "prof/fold.h"
 #include "kernel/heap.h"
 #include "prof/report.h"
-#include "kernel/symbols.h"
 #include "lib/errno.h"
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
-
-/* Longest frame name a folded line carries; longer ones are cut. */
-#define VIEW_NAME_MAX 96
-/* The frame a folded line carries where its chain met the session's
- * depth: callers beyond it, if there were any, were not kept.  (The
- * record does not say whether the walk had more to give, so a chain
- * exactly that deep is marked too.)  A name no function has: brackets. */
-#define VIEW_TRUNCATED "[truncated]"
-
-static bool view_keeps(int pid, const struct fold_chain *c)
-{
-	return pid == PROF_PID_ALL || c->pid == pid;
-}
-
-static unsigned view_popcount(uint32_t mask)
-{
-	unsigned n = 0;
-
-	for (; mask; mask &= mask - 1)
-		n++;
-	return n;
-}
 
 const char *prof_data_task_name(const struct prof_data *d, int pid)
 {
@@ -48,134 +24,10 @@ void prof_print_head(struct out *o, const struct prof_data *d)
 
 	for (size_t i = 0; i < d->fold.nchains; i++)
 		cpus |= d->fold.chains[i].cpus;
-	out_printf(o, "profiled %llu ms\n",
-		   (unsigned long long)((d->window_ns + 500000) / 1000000));
+	prof_print_window(o, d);
 	out_printf(o, "%llu samples on %u cpus, %llu dropped, source %s\n",
-		   (unsigned long long)d->samples, view_popcount(cpus),
+		   (unsigned long long)d->samples, prof_cpu_count(cpus),
 		   (unsigned long long)d->dropped, d->source);
-}
-
-/* The function a return address lies in: its symbol's start, or the
- * address itself where no symbol covers it. */
-static uintptr_t view_caller_fn(uintptr_t ra)
-{
-	struct sym_hit hit;
-	uintptr_t off;
-
-	if (ra == FOLD_FOREIGN)
-		return ra;
-	return sym_resolve(ra, true, &hit, &off) ? hit.start : ra;
-}
-
-/* A frame's name for a folded line: the function's name, the platform's
- * name for foreign code, or the address; never a ';' or a blank, which
- * the format uses as separators. */
-static void view_frame_name(char *buf, size_t size, uintptr_t fn)
-{
-	struct sym_hit hit;
-
-	if (fn == FOLD_FOREIGN && hal_trap_foreign_name())
-		kstrlcpy(buf, hal_trap_foreign_name(), size);
-	else if (sym_lookup(fn, &hit) && hit.start == fn)
-		kstrlcpy(buf, hit.name, size);
-	else
-		ksnprintf(buf, size, "0x%lx", (unsigned long)fn);
-	for (char *p = buf; *p; p++)
-		if (*p == ';' || *p == ' ' || *p == '\t' || *p == '\n')
-			*p = '_';
-}
-
-static void view_put_frame(struct out *o, uintptr_t fn)
-{
-	char name[VIEW_NAME_MAX];
-
-	view_frame_name(name, sizeof(name), fn);
-	out_printf(o, ";%s", name);
-}
-
-/* The root frame: "pid-name". */
-static void view_put_task(struct out *o, const struct prof_data *d, int pid)
-{
-	char name[PROF_TASK_NAME_MAX];
-
-	kstrlcpy(name, prof_data_task_name(d, pid), sizeof(name));
-	for (char *p = name; *p; p++)
-		if (*p == ';' || *p == ' ' || *p == '\t' || *p == '\n')
-			*p = '_';
-	out_printf(o, "%d-%s", pid, name);
-}
-
-/* The session's chains of @pid folded by function: two return
- * addresses in one caller make one frame. */
-static int view_fold_functions(const struct prof_data *d, int pid,
-			       struct fold *t)
-{
-	const struct fold *f = &d->fold;
-	uintptr_t callers[PROF_MAX_FRAMES - 1];
-	size_t n = f->nchains ? f->nchains : 1;
-
-	if (fold_init_sized(t, n, f->depth, n, f->pool_used) < 0)
-		return -ENOMEM;
-	for (size_t i = 0; i < f->nchains; i++) {
-		struct fold_chain k = f->chains[i];
-
-		if (!view_keeps(pid, &k))
-			continue;
-		for (uint32_t j = 0; j < k.ncallers; j++)
-			callers[j] = view_caller_fn(k.callers[j]);
-		k.callers = callers;
-		k.lo = k.hi = 0;
-		if (fold_merge(t, &k) < 0) {
-			fold_free(t);
-			return -ENOMEM;
-		}
-	}
-	fold_sort(t);
-	return 0;
-}
-
-int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
-{
-	uint64_t samples = 0, lines = 0;
-	struct fold t;
-
-	if (view_fold_functions(d, pid, &t) < 0)
-		return -ENOMEM;
-	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
-	out_puts(o, "# kprof folded begin\n");
-	out_printf(o, "# source=%s\n", d->source);
-	out_printf(o, "# hz=%u\n", d->hz);
-	out_printf(o, "# window_ms=%llu\n",
-		   (unsigned long long)((d->window_ns + 500000) / 1000000));
-	out_printf(o, "# cpus=%u\n", view_popcount(d->run_cpus));
-	out_printf(o, "# samples=%llu\n", (unsigned long long)samples);
-	out_printf(o, "# dropped=%llu\n", (unsigned long long)d->dropped);
-	out_printf(o, "# other=%llu\n",
-		   (unsigned long long)(pid == PROF_PID_ALL ? d->other : 0));
-	out_printf(o, "# depth=%u\n", d->depth);
-	if (pid != PROF_PID_ALL)
-		out_printf(o, "# pid=%d\n", pid);
-	for (size_t i = 0; i < t.nchains; i++) {
-		const struct fold_chain *c = &t.chains[i];
-
-		view_put_task(o, d, c->pid);
-		if (c->ncallers + 1 >= t.depth)
-			out_puts(o, ";" VIEW_TRUNCATED);
-		for (uint32_t j = c->ncallers; j-- > 0;)
-			view_put_frame(o, c->callers[j]);
-		view_put_frame(o, c->leaf);
-		out_printf(o, " %llu\n", (unsigned long long)c->count);
-		lines++;
-	}
-	/* Stacks the table had no room for, with their samples. */
-	if (pid == PROF_PID_ALL && d->other) {
-		out_printf(o, "other %llu\n", (unsigned long long)d->other);
-		lines++;
-	}
-	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
-		   (unsigned long long)lines, (unsigned long long)samples);
-	fold_free(&t);
-	return 0;
 }
 
 int prof_view_cpus(struct out *o, const struct prof_data *d)
@@ -280,7 +132,7 @@ int prof_view_top(struct out *o, const struct prof_data *d, int pid,
 	size_t n = 0, room;
 	uint64_t kept;
 
-	if (view_fold_functions(d, pid, &t) < 0)
+	if (fold_by_function(&t, &d->fold, pid) < 0)
 		return -ENOMEM;
 	room = t.nchains * t.depth + 1;
 	v = kmalloc(room * sizeof(*v));
@@ -306,7 +158,7 @@ int prof_view_top(struct out *o, const struct prof_data *d, int pid,
 	if (shown > n)
 		shown = (unsigned)n;
 	for (size_t i = 0; i < shown; i++) {
-		char name[VIEW_NAME_MAX], cell[24];
+		char name[FOLD_NAME_MAX], cell[24];
 		struct out_buf ob;
 		size_t best = i;
 
@@ -325,7 +177,7 @@ int prof_view_top(struct out *o, const struct prof_data *d, int pid,
 		out_buf_init(&ob, cell, sizeof(cell));
 		prof_print_percent(&ob.out, v[i].total, kept);
 		out_printf(&ob.out, " %llu", (unsigned long long)v[i].total);
-		view_frame_name(name, sizeof(name), v[i].fn);
+		fold_frame_name(name, sizeof(name), v[i].fn);
 		out_printf(o, "%-14s%s\n", cell, name);
 	}
 	if (n > shown)
