@@ -30,6 +30,7 @@
 #include "kernel/sched.h"
 #include "kernel/symbols.h"
 #include "kernel/task.h"
+#include "kernel/task_test.h"
 #include "lib/out.h"
 #include "sim/ksim.h"
 #include "sim/sim.h"

@@ -10,8 +10,9 @@
 
 #include "fake_hal.h"
 #include "kernel/sched.h"
-#include "work/split.h"
+#include "work/split_test.h"
 #include "kernel/task.h"
+#include "kernel/task_test.h"
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"

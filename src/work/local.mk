@@ -3,5 +3,5 @@
 # to find.
 src_libkprof_la_SOURCES += \
 	%reldir%/deep.c \
-	%reldir%/split.c %reldir%/split.h \
+	%reldir%/split.c %reldir%/split_test.h \
 	%reldir%/work.c %reldir%/work.h

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "work/split.h"
+#include "work/split_test.h"
 
 #include "hal/timer.h"
 #include "kernel/task.h"

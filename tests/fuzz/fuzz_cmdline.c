@@ -21,6 +21,7 @@
 
 #include "init/boot_args.h"
 #include "kernel/cmdline.h"
+#include "kernel/cmdline_test.h"
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
 #include "lib/out.h"
