@@ -31,7 +31,8 @@
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "sim/ksim.h"

@@ -20,6 +20,8 @@ src_libkprof_la_SOURCES = \
 
 include %reldir%/lib/local.mk
 include %reldir%/kernel/local.mk
+include %reldir%/prof/local.mk
+include %reldir%/work/local.mk
 include %reldir%/drivers/local.mk
 include %reldir%/shell/local.mk
 include %reldir%/net/local.mk

@@ -8,7 +8,7 @@
 
 #include "init/boot_args.h"
 #include "kernel/cmdline.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "lib/out.h"
 #include "net/net.h"
 #include "shell/udpsh_net.h"

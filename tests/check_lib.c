@@ -8,6 +8,7 @@
 #include "fake_hal.h"
 #include "hal/mem.h"
 #include "kernel/heap.h"
+#include "kernel/heap_test.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"

@@ -8,10 +8,12 @@
 
 #include "fake_hal.h"
 #include "prof_testlib.h"
-#include "kernel/fold.h"
+#include "prof/fold.h"
+#include "prof/fold_test.h"
 #include "lib/errno.h"
-#include "kernel/profiler.h"
-#include "kernel/report.h"
+#include "prof/profiler.h"
+#include "prof/report.h"
+#include "prof/report_test.h"
 #include "lib/out.h"
 #include "check_main.h"
 

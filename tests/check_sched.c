@@ -10,8 +10,9 @@
 
 #include "fake_hal.h"
 #include "kernel/sched.h"
-#include "kernel/split.h"
+#include "work/split_test.h"
 #include "kernel/task.h"
+#include "kernel/task_test.h"
 #include "lib/out.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
@@ -70,6 +71,68 @@ START_TEST(test_tick_switches_idle_to_new_task)
 	ck_assert_int_eq(a->state, TASK_RUNNING);
 	ck_assert_uint_eq(fake_switches, 1);
 	ck_assert_ptr_eq(fake_last_switch_to, a->ctx);
+}
+END_TEST
+
+/* What the switch hook (sched_on_switch()) saw, call by call. */
+#define SEEN_MAX 8
+static struct switch_seen {
+	struct task *prev, *next, *current;
+	int prev_state;
+	unsigned cpu, switches_before;
+	bool irq_off;
+} seen[SEEN_MAX];
+static unsigned nseen;
+
+static void record_switch(struct task *prev, struct task *next)
+{
+	ck_assert_uint_lt(nseen, SEEN_MAX);
+	seen[nseen++] = (struct switch_seen){
+		prev, next, task_current(), prev->state, fake_cpu,
+		fake_switches, fake_irq_off[fake_cpu]
+	};
+}
+
+START_TEST(test_switch_hook_sees_each_switch_before_it_happens)
+{
+	boot_cpus(2);
+	struct task *a = task_create("a", body, NULL, 1);
+	struct task *b = task_create("b", body, NULL, 1);
+	struct task *idle1 = cpus[1].idle;
+
+	sched_on_switch(record_switch);
+	fake_tick(0, TICK_NS);		/* CPU 0: nothing to run, no switch */
+	ck_assert_uint_eq(nseen, 0);
+	fake_tick(1, TICK_NS);		/* CPU 1: idle -> a */
+	for (unsigned i = 0; i < sched_slice_ticks(); i++)
+		fake_tick(1, TICK_NS);	/* a's slice ends: a -> b */
+	sched_block();			/* as b: b -> a */
+	ck_assert_uint_eq(nseen, 3);
+	ck_assert_ptr_eq(seen[0].prev, idle1);
+	ck_assert_ptr_eq(seen[0].next, a);
+	ck_assert_int_eq(seen[0].prev_state, TASK_RUNNABLE);
+	ck_assert_ptr_eq(seen[1].prev, a);
+	ck_assert_ptr_eq(seen[1].next, b);
+	ck_assert_int_eq(seen[1].prev_state, TASK_RUNNABLE);	/* preempted */
+	ck_assert_ptr_eq(seen[2].prev, b);
+	ck_assert_ptr_eq(seen[2].next, a);
+	ck_assert_int_eq(seen[2].prev_state, TASK_BLOCKED);
+	for (unsigned i = 0; i < nseen; i++) {
+		/* On the switching CPU, interrupts off, the outgoing task
+		 * still current and the context not yet switched. */
+		ck_assert_uint_eq(seen[i].cpu, 1);
+		ck_assert(seen[i].irq_off);
+		ck_assert_ptr_eq(seen[i].current, seen[i].prev);
+		ck_assert_uint_eq(seen[i].switches_before, i);
+	}
+	sched_on_switch(NULL);
+	for (unsigned i = 0; i < sched_slice_ticks() + 1; i++)
+		fake_tick(1, TICK_NS);
+	sched_wake(b);
+	for (unsigned i = 0; i < sched_slice_ticks() + 1; i++)
+		fake_tick(1, TICK_NS);
+	ck_assert_uint_gt(fake_switches, 3);
+	ck_assert_uint_eq(nseen, 3);
 }
 END_TEST
 
@@ -512,6 +575,7 @@ static Suite *sched_suite(void)
 	tcase_add_test(tc, test_pids_idle_first_then_created_in_order);
 	tcase_add_test(tc, test_create_on_offline_cpu_fails);
 	tcase_add_test(tc, test_tick_switches_idle_to_new_task);
+	tcase_add_test(tc, test_switch_hook_sees_each_switch_before_it_happens);
 	tcase_add_test(tc, test_round_robin_after_slice);
 	tcase_add_test(tc, test_single_task_keeps_cpu);
 	tcase_add_test(tc, test_sleep_wakes_on_first_tick_after_deadline);

@@ -22,7 +22,7 @@
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "shell/udpsh.h"

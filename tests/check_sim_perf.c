@@ -11,7 +11,8 @@
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
-#include "kernel/stat.h"
+#include "prof/stat.h"
+#include "prof/stat_test.h"
 #include "kernel/task.h"
 #include "sim_fixture.h"
 #include "check_main.h"

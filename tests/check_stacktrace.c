@@ -17,6 +17,7 @@
 #include "kernel/sched.h"
 #include "kernel/stacktrace.h"
 #include "kernel/symbols.h"
+#include "kernel/symbols_test.h"
 #include "kernel/task.h"
 #include "lib/out.h"
 #include "check_main.h"

@@ -16,7 +16,7 @@
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "check_stress_storm.h"

@@ -37,7 +37,8 @@
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "kernel/sched.h"
 #include "kernel/symbols.h"
 #include "kernel/task.h"

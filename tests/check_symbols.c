@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kernel/symbols.h"
+#include "kernel/symbols_test.h"
 #include "check_main.h"
 
 /* --- a constructed table ------------------------------------------------ */

@@ -10,9 +10,9 @@
 
 #include "fake_hal.h"
 #include "prof_testlib.h"
-#include "kernel/fold.h"
-#include "kernel/profiler.h"
-#include "kernel/report.h"
+#include "prof/fold.h"
+#include "prof/profiler.h"
+#include "prof/report.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "check_main.h"

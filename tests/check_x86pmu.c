@@ -547,7 +547,7 @@ END_TEST
 
 /* ---- stat ---- */
 
-/* kernel/stat.c's stat_delta(): a difference taken modulo 2^bits. */
+/* prof/stat.c's stat_delta(): a difference taken modulo 2^bits. */
 static uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits)
 {
 	return (end - start) & (bits >= 64 ? ~0ull : (1ull << bits) - 1);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86 counter path under every interleaving.  The real profiler
- * (src/kernel/profiler.c) and the real backend (arch/x86_64/pmu.c, part
+ * (src/prof/profiler.c) and the real backend (arch/x86_64/pmu.c, part
  * of this file so that its per-CPU state can be reset between runs)
  * run on a modelled CPU (tests/x86_model.c) that acts at every point:
  * before and after each MSR access, TSC read and APIC write, and at
@@ -30,7 +30,8 @@
 #include "fake_hal.h"
 #include "hal/entry.h"
 #include "hal/pmu.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "lib/race_point.h"
 #include "x86_model.h"
 

@@ -17,6 +17,7 @@
 #include "hal/trap.h"
 #include "kernel/page.h"
 #include "kernel/sched.h"
+#include "prof/profiler.h"
 
 unsigned fake_cpu;
 unsigned fake_ncpus = 1;
@@ -230,6 +231,9 @@ void fake_cpu_boot(unsigned cpu)
 		fake_ncpus = cpu + 1;
 	fake_irq_off[cpu] = true;
 	sched_cpu_init();
+	/* As the boot story does: the profiler's hooks on the tick and
+	 * the counter's interrupt (kernel_on_tick() and the rest). */
+	prof_init();
 }
 
 void fake_tick(unsigned cpu, uint64_t ns)

@@ -8,7 +8,8 @@
 
 #include "fake_hal.h"
 #include "hal/entry.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "lib/errno.h"
 
 struct hal_pmu_info fake_pmu_info = {

@@ -22,7 +22,7 @@ TESTS += %reldir%/check_profiler %reldir%/check_report \
 # The profiler built with its race points (lib/race_point.h), so that a
 # test can play a drain that runs beside the session's holder.
 %canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES) \
-	src/kernel/profiler.c
+	src/prof/profiler.c src/prof/sampler.c
 %canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_profiler_LDADD = $(TEST_LDADD) -lpthread
 
@@ -59,7 +59,7 @@ TESTS += %reldir%/check_x86pmu_race
 	%reldir%/x86_model.c %reldir%/x86_model.h \
 	%reldir%/fake_hal.c %reldir%/fake_hal.h %reldir%/fake_symtab.c \
 	%reldir%/fake_netdev.c %reldir%/fake_netdev.h \
-	src/kernel/profiler.c
+	src/prof/profiler.c src/prof/sampler.c
 %canon_reldir%_check_x86pmu_race_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_x86pmu_race_LDADD = $(TEST_LDADD)
 

@@ -10,6 +10,7 @@
 #include "fake_pmu.h"
 #include "hal/entry.h"
 #include "kernel/symbols.h"
+#include "kernel/symbols_test.h"
 
 static const char pt_strings[] =
 	"memcpy\0net_frame_copy\0virtio_net_rx\0spin_lock\0udp_input\0cpu_idle";

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 #include "hal/cpu.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "kernel/symbols.h"
 
 static pthread_mutex_t fx_lock = PTHREAD_MUTEX_INITIALIZER;

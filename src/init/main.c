@@ -19,6 +19,7 @@
 #include "kernel/tick.h"
 #include "lib/out.h"
 #include "net/net.h"
+#include "prof/profiler.h"
 #include "shell/shell.h"
 #include "shell/udpsh_net.h"
 
@@ -80,6 +81,7 @@ void kernel_main(void)
 	kernel_clock_start();			/* uptime counts from here */
 	init_banner(&out_console);		/* console: what the platform found */
 	cmdline_parse(hal_platform_cmdline(), &out_console);	/* every key to its owner */
+	prof_init();				/* profiler: its hooks on the tick and the counter */
 	tick_start();				/* the tick at its rate (tick.hz=) */
 	hal_cpus_start(boot_args()->cpus);	/* CPUs: each waits for the scheduler */
 	sched_cpu_init();			/* scheduler */

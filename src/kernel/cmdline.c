@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "kernel/cmdline.h"
+#include "kernel/cmdline_test.h"
 
 #include "lib/kstring.h"
 #include "lib/out.h"

@@ -43,9 +43,6 @@ struct cmdline_key {
 /* The keys linked into this program, in link order; *n is their count. */
 const struct cmdline_key *const *cmdline_keys(size_t *n);
 
-/* The key named by the @len bytes at @name, or NULL. */
-const struct cmdline_key *cmdline_key_find(const char *name, size_t len);
-
 /* Read @s: each well-formed word with a known key goes to its owner (the
  * last one wins).  Problems are reported on @o, one line each, and change
  * nothing: an unknown key (once, however often it appears), a malformed

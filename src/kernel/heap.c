@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "kernel/heap.h"
+#include "kernel/heap_test.h"
 
 #include <stdint.h>
 

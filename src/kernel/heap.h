@@ -13,7 +13,5 @@ void *kzalloc(size_t size);
 void kfree(void *p);
 
 struct out;
-/* Pages held by the heap and bytes handed out, for `stacks`/`mem`. */
-void heap_stats(size_t *pages, size_t *bytes_in_use);
 
 #endif

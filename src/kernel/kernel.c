@@ -5,12 +5,32 @@
 #include "hal/entry.h"
 #include "hal/timer.h"
 #include "kernel/panic.h"
-#include "kernel/profiler.h"
-#include "kernel/stat.h"
 #include "kernel/sched.h"
 
 static bool cpus_ready;
 static uint64_t boot_ns;
+
+/* What the layer above asked to be called on the tick and the counter's
+ * interrupt (kernel/kernel.h): NULL until it registers.  Read with
+ * acquire loads from any CPU's interrupt. */
+static void (*tick_hook)(struct trap_frame *tf);
+static bool (*nmi_hook)(struct trap_frame *tf);
+static void (*pmu_took_hook)(uint64_t ns);
+
+void kernel_on_tick(void (*fn)(struct trap_frame *tf))
+{
+	__atomic_store_n(&tick_hook, fn, __ATOMIC_RELEASE);
+}
+
+void kernel_on_nmi(bool (*fn)(struct trap_frame *tf))
+{
+	__atomic_store_n(&nmi_hook, fn, __ATOMIC_RELEASE);
+}
+
+void kernel_on_pmu_took(void (*fn)(uint64_t ns))
+{
+	__atomic_store_n(&pmu_took_hook, fn, __ATOMIC_RELEASE);
+}
 
 void kernel_clock_start(void)
 {
@@ -37,12 +57,18 @@ uint64_t kernel_uptime_ns(void)
  * it cannot interrupt a CPU at all, the tick is its answer. */
 void kernel_tick(struct trap_frame *tf)
 {
+	void (*hook)(struct trap_frame *tf);
+
 	panic_answer_stop();
 	/* A CPU may tick before its scheduler exists (early boot). */
 	if (!sched_cpu_online(hal_cpu_id()))
 		return;
-	prof_tick(tf);
-	stat_tick();
+	/* The profiler's tick comes before the scheduler's: a sample is
+	 * charged to the task the tick interrupted, not the one it may
+	 * switch to. */
+	hook = __atomic_load_n(&tick_hook, __ATOMIC_ACQUIRE);
+	if (hook)
+		hook(tf);
 	sched_tick();
 	sched_preempt();
 }
@@ -51,11 +77,18 @@ void kernel_tick(struct trap_frame *tf)
  * never sees that interrupt. */
 bool kernel_nmi(struct trap_frame *tf)
 {
+	bool (*hook)(struct trap_frame *tf);
+
 	panic_answer_stop();
-	return prof_nmi(tf);
+	/* Nobody to claim it: the platform's genuine-NMI path. */
+	hook = __atomic_load_n(&nmi_hook, __ATOMIC_ACQUIRE);
+	return hook ? hook(tf) : false;
 }
 
 void kernel_pmu_took(uint64_t ns)
 {
-	prof_pmu_took(ns);
+	void (*hook)(uint64_t ns) = __atomic_load_n(&pmu_took_hook, __ATOMIC_ACQUIRE);
+
+	if (hook)
+		hook(ns);
 }

@@ -9,6 +9,25 @@
 
 struct cpu cpus[HAL_MAX_CPUS];
 
+/* What a layer above asked to be told of each switch (sched_on_switch()). */
+static void (*switch_hook)(struct task *prev, struct task *next);
+
+void sched_on_switch(void (*fn)(struct task *prev, struct task *next))
+{
+	__atomic_store_n(&switch_hook, fn, __ATOMIC_RELEASE);
+}
+
+/* Still on @prev's stack, its state already set, before the registers
+ * change hands: the hook sees both tasks as they are at the switch. */
+static void sched_call_switch_hook(struct task *prev, struct task *next)
+{
+	void (*hook)(struct task *, struct task *) =
+		__atomic_load_n(&switch_hook, __ATOMIC_ACQUIRE);
+
+	if (hook)
+		hook(prev, next);
+}
+
 static void rq_push(struct cpu *c, struct task *t)
 {
 	t->rq_next = NULL;
@@ -158,6 +177,7 @@ static void schedule(void)
 	sched_account_idle(c, prev, next);
 	c->last_prev = prev;
 	c->switch_to = next;
+	sched_call_switch_hook(prev, next);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
 	sched_finish_switch(this_cpu());

@@ -104,6 +104,15 @@ void sched_tick(void);
 /* From the end of kernel_tick(): switch if the tick asked for it. */
 void sched_preempt(void);
 
+/* Call @fn(@prev, @next) at every switch from one task to another, on
+ * the switching CPU, interrupts off, before the context switch: the
+ * hook point of off-CPU profiling, registered by the layer above
+ * (doc/hacking.md, "Rooms and the dispatch"); NULL unregisters.
+ * @prev->state says why it leaves: TASK_RUNNABLE (preempted by the tick,
+ * or it yielded), TASK_SLEEPING, TASK_BLOCKED or TASK_DEAD.  @fn must
+ * not block, switch tasks or call sched_wake(). */
+void sched_on_switch(void (*fn)(struct task *prev, struct task *next));
+
 /* The idle loop of the calling CPU.  Never returns. */
 void sched_idle_loop(void) __attribute__((noreturn));
 

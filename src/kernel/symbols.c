@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "kernel/symbols.h"
+#include "kernel/symbols_test.h"
 
 #include "lib/fmt.h"
 

@@ -43,10 +43,6 @@ struct sym_table {
 	size_t ncfa;
 };
 
-/* The table sym_resolve() uses.  Defaults to the image's own; a test may
- * install another (NULL goes back to the image's).  Not while a report is
- * being printed or a sample taken. */
-void sym_use_table(const struct sym_table *t);
 
 /* The image's own table, emitted by the build (tools/kp-symgen); empty in
  * the first link pass and in programs that do not opt in

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "kernel/task.h"
+#include "kernel/task_test.h"
 
 #include "hal/context.h"
 #include "hal/cpu.h"

@@ -60,9 +60,6 @@ void task_exit(void) __attribute__((noreturn));
 /* The task running on the calling CPU.  Any context. */
 struct task *task_current(void);
 
-/* Look a task up by pid; NULL when none.  The result is only a snapshot:
- * use it under task_list_lock() or for its pid and name. */
-struct task *task_find(int pid);
 bool task_exists(int pid);
 
 /* @t's CPU time so far in hal_cpu_time() units, including its current

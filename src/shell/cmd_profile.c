@@ -14,10 +14,10 @@
 
 #include "hal/pmu.h"
 #include "hal/timer.h"
-#include "kernel/profiler.h"
-#include "kernel/report.h"
+#include "prof/profiler.h"
+#include "prof/report.h"
 #include "kernel/sched.h"
-#include "kernel/session.h"
+#include "prof/session.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
 #include "lib/errno.h"

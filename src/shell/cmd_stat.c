@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* stat [ms] [all|cpu]: count cycles, instructions and whatever else the
- * platform counts, per CPU, over a window (kernel/stat.h). */
+ * platform counts, per CPU, over a window (prof/stat.h). */
 #include <stdint.h>
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 #include "kernel/sched.h"
-#include "kernel/stat.h"
 #include "kernel/tick.h"
+#include "prof/stat.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* work: list, start and stop the built-in workloads. */
 #include "hal/cpu.h"
-#include "kernel/work.h"
+#include "work/work.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"

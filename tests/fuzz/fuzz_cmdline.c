@@ -21,7 +21,9 @@
 
 #include "init/boot_args.h"
 #include "kernel/cmdline.h"
-#include "kernel/profiler.h"
+#include "kernel/cmdline_test.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
 #include "lib/out.h"
 #include "net/net.h"
 #include "shell/udpsh_net.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/work.h"
+#include "work/work.h"
 
 #include "kernel/sched.h"
 #include "kernel/task.h"

@@ -3,14 +3,14 @@
  * folds by symbol, carrying the span of offsets seen; callers fold by
  * exact return address; each chain remembers its task and the CPUs that
  * sampled it.  Task context: the table lives on the heap. */
-#ifndef KPROF_KERNEL_FOLD_H
-#define KPROF_KERNEL_FOLD_H
+#ifndef KPROF_PROF_FOLD_H
+#define KPROF_PROF_FOLD_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 
 /* The address every frame outside the image folds into, where the
  * platform names such code (hal_trap_foreign_name()): samples in host
@@ -84,8 +84,6 @@ int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
  * new and the table already holds @limit chains, -ENOMEM when it could
  * not grow (the record is then not counted: the caller counts it). */
 int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu);
-/* The same for a record of cpu 0. */
-int fold_add(struct fold *f, const struct prof_record *r);
 
 /* Fold @k->count samples of chain @k (merging its span and CPUs), as a
  * view re-folds a session's chains.  Callers beyond the table's depth
@@ -98,5 +96,30 @@ int fold_merge(struct fold *f, const struct fold_chain *k);
 void fold_sort(struct fold *f);
 
 void fold_free(struct fold *f);
+
+/* True when chain @c is task @pid's, or @pid is PROF_PID_ALL. */
+bool fold_chain_kept(const struct fold_chain *c, int pid);
+
+/* @f's chains of task @pid (PROF_PID_ALL: every task) folded by
+ * function into a new table @t: two return addresses in one caller make
+ * one frame, and the leaf loses its offsets.  Returns 0, or -ENOMEM with
+ * nothing to free.  Task context. */
+int fold_by_function(struct fold *t, const struct fold *f, int pid);
+
+/* Longest frame name a folded line carries; longer ones are cut. */
+#define FOLD_NAME_MAX 96
+
+/* The name of the function starting at @fn for a folded line: its
+ * symbol's name, the platform's name for foreign code, or the address;
+ * never a ';' or a blank. */
+void fold_frame_name(char *buf, size_t size, uintptr_t fn);
+
+/* Brendan Gregg's folded stacks of the session @d, task @pid's only
+ * unless PROF_PID_ALL, between `# kprof folded begin` and `end` header
+ * lines (doc/profiler.md).  Returns 0, or -ENOMEM with nothing printed.
+ * Task context. */
+struct out;
+struct prof_data;
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
 
 #endif

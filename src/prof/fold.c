@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/fold.h"
+#include "prof/fold.h"
+#include "prof/fold_test.h"
 
 #include "hal/trap.h"
 #include "kernel/heap.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
+#include "lib/fmt.h"
 #include "lib/kstring.h"
+#include "lib/out.h"
+#include "prof/report.h"
 
 /* Chains the table starts with room for. */
 #define FOLD_INITIAL_CHAINS 512
@@ -456,4 +460,137 @@ void fold_sort(struct fold *f)
 	}
 	/* The hash no longer matches the order: no more fold_add(). */
 	f->cap = f->limit = f->nchains;
+}
+
+bool fold_chain_kept(const struct fold_chain *c, int pid)
+{
+	return pid == PROF_PID_ALL || c->pid == pid;
+}
+
+/* ---- folded stacks (`profile show folded`): the fold's own output ---- */
+
+/* The frame a folded line carries where its chain met the session's
+ * depth: callers beyond it, if there were any, were not kept.  (The
+ * record does not say whether the walk had more to give, so a chain
+ * exactly that deep is marked too.)  A name no function has: brackets. */
+#define FOLD_TRUNCATED "[truncated]"
+
+/* Never a ';' or a blank in a frame's name: the format uses them as
+ * separators. */
+static void fold_name_clean(char *name)
+{
+	for (char *p = name; *p; p++)
+		if (*p == ';' || *p == ' ' || *p == '\t' || *p == '\n')
+			*p = '_';
+}
+
+/* The function a return address lies in: its symbol's start, or the
+ * address itself where no symbol covers it. */
+static uintptr_t fold_caller_fn(uintptr_t ra)
+{
+	struct sym_hit hit;
+	uintptr_t off;
+
+	if (ra == FOLD_FOREIGN)
+		return ra;
+	return sym_resolve(ra, true, &hit, &off) ? hit.start : ra;
+}
+
+void fold_frame_name(char *buf, size_t size, uintptr_t fn)
+{
+	struct sym_hit hit;
+
+	if (fn == FOLD_FOREIGN && hal_trap_foreign_name())
+		kstrlcpy(buf, hal_trap_foreign_name(), size);
+	else if (sym_lookup(fn, &hit) && hit.start == fn)
+		kstrlcpy(buf, hit.name, size);
+	else
+		ksnprintf(buf, size, "0x%lx", (unsigned long)fn);
+	fold_name_clean(buf);
+}
+
+static void fold_put_frame(struct out *o, uintptr_t fn)
+{
+	char name[FOLD_NAME_MAX];
+
+	fold_frame_name(name, sizeof(name), fn);
+	out_printf(o, ";%s", name);
+}
+
+/* The root frame: "pid-name". */
+static void fold_put_task(struct out *o, const struct prof_data *d, int pid)
+{
+	char name[PROF_TASK_NAME_MAX];
+
+	kstrlcpy(name, prof_data_task_name(d, pid), sizeof(name));
+	fold_name_clean(name);
+	out_printf(o, "%d-%s", pid, name);
+}
+
+int fold_by_function(struct fold *t, const struct fold *f, int pid)
+{
+	uintptr_t callers[PROF_MAX_FRAMES - 1];
+	size_t n = f->nchains ? f->nchains : 1;
+
+	if (fold_init_sized(t, n, f->depth, n, f->pool_used) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->nchains; i++) {
+		struct fold_chain k = f->chains[i];
+
+		if (!fold_chain_kept(&k, pid))
+			continue;
+		for (uint32_t j = 0; j < k.ncallers; j++)
+			callers[j] = fold_caller_fn(k.callers[j]);
+		k.callers = callers;
+		k.lo = k.hi = 0;
+		if (fold_merge(t, &k) < 0) {
+			fold_free(t);
+			return -ENOMEM;
+		}
+	}
+	fold_sort(t);
+	return 0;
+}
+
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+{
+	uint64_t samples = 0, lines = 0;
+	struct fold t;
+
+	if (fold_by_function(&t, &d->fold, pid) < 0)
+		return -ENOMEM;
+	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
+	out_puts(o, "# kprof folded begin\n");
+	out_printf(o, "# source=%s\n", d->source);
+	out_printf(o, "# hz=%u\n", d->hz);
+	out_printf(o, "# window_ms=%llu\n", (unsigned long long)prof_window_ms(d));
+	out_printf(o, "# cpus=%u\n", prof_cpu_count(d->run_cpus));
+	out_printf(o, "# samples=%llu\n", (unsigned long long)samples);
+	out_printf(o, "# dropped=%llu\n", (unsigned long long)d->dropped);
+	out_printf(o, "# other=%llu\n",
+		   (unsigned long long)(pid == PROF_PID_ALL ? d->other : 0));
+	out_printf(o, "# depth=%u\n", d->depth);
+	if (pid != PROF_PID_ALL)
+		out_printf(o, "# pid=%d\n", pid);
+	for (size_t i = 0; i < t.nchains; i++) {
+		const struct fold_chain *c = &t.chains[i];
+
+		fold_put_task(o, d, c->pid);
+		if (c->ncallers + 1 >= t.depth)
+			out_puts(o, ";" FOLD_TRUNCATED);
+		for (uint32_t j = c->ncallers; j-- > 0;)
+			fold_put_frame(o, c->callers[j]);
+		fold_put_frame(o, c->leaf);
+		out_printf(o, " %llu\n", (unsigned long long)c->count);
+		lines++;
+	}
+	/* Stacks the table had no room for, with their samples. */
+	if (pid == PROF_PID_ALL && d->other) {
+		out_printf(o, "other %llu\n", (unsigned long long)d->other);
+		lines++;
+	}
+	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
+		   (unsigned long long)lines, (unsigned long long)samples);
+	fold_free(&t);
+	return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/session.h"
+#include "prof/session.h"
 
 #include "hal/timer.h"
 #include "kernel/sched.h"

@@ -4,13 +4,13 @@
  * from the per-CPU rings into the session's fold table from task
  * context, at least every PROF_DRAIN_MS, so a session's memory is
  * bounded by its distinct chains, not by how long it runs. */
-#ifndef KPROF_KERNEL_SESSION_H
-#define KPROF_KERNEL_SESSION_H
+#ifndef KPROF_PROF_SESSION_H
+#define KPROF_PROF_SESSION_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
 
 /* Sample for @ms (the window measured from the moment every CPU armed),
  * then collect: prof_last() holds the session.  On success the caller

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The `split` workload: three call chains in a known proportion, each
- * measuring its own share of the sampled quantity, so a test can hold a
- * profile against the truth. */
-#ifndef KPROF_KERNEL_SPLIT_H
-#define KPROF_KERNEL_SPLIT_H
+/* The `split` workload's insides, for tests: three call chains in a
+ * known proportion, each measuring its own share of the sampled
+ * quantity, so a test can hold a profile against the truth.  The rest
+ * of the tree knows the workload only as work_split (work.h). */
+#ifndef KPROF_WORK_SPLIT_TEST_H
+#define KPROF_WORK_SPLIT_TEST_H
 
 #include <stdint.h>
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Counting mode, `stat`: cycles, instructions and whatever else the
  * platform counts (hal/pmu.h), per CPU, over a window.  Each CPU opens
- * and reads its own counters on its own tick, as the profiler arms; the
- * session holds the one profile lock, since counting and sampling share
- * the counters on real hardware.
+ * and reads its own counters on its own tick (sampler.c), as the
+ * profiler arms; the session holds the one profile lock, since counting
+ * and sampling share the counters on real hardware.
  *
  *     stat_start();                   -EBUSY while a profile or stat runs
  *     stat_wait_open(budget, ...);    every CPU opened: the window opens
@@ -13,8 +13,8 @@
  *     stat_report(out, cpu);
  *     stat_end();
  */
-#ifndef KPROF_KERNEL_STAT_H
-#define KPROF_KERNEL_STAT_H
+#ifndef KPROF_PROF_STAT_H
+#define KPROF_PROF_STAT_H
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -28,10 +28,6 @@ struct out;
 #define STAT_WINDOW_DEFAULT_MS 1000
 /* "Every CPU" for stat_report(). */
 #define STAT_CPU_ALL (-1)
-
-/* From kernel_tick(), interrupts off: open, or read and close, this
- * CPU's counting events when a session asks. */
-void stat_tick(void);
 
 /* Begin a session.  Returns 0, or -EBUSY when a profile or another stat
  * holds the counters.  Task context. */
@@ -50,19 +46,6 @@ void stat_stop(void);
  * Returns the CPUs that never did (left out). */
 uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx);
 
-/* What one CPU counted over its window. */
-struct stat_cpu_result {
-	bool answered;			/* opened and closed in time */
-	unsigned nevents;
-	const char *names[HAL_PMU_COUNT_MAX];
-	bool counted[HAL_PMU_COUNT_MAX];	/* opened and moved */
-	uint64_t delta[HAL_PMU_COUNT_MAX];
-	uint64_t window_ns;		/* its own window, read to read */
-	uint64_t idle_ns;		/* of which its idle task ran */
-	uint64_t cpu_time;		/* hal_cpu_time() over it */
-};
-void stat_result(unsigned cpu, struct stat_cpu_result *r);
-
 /* Print the session's counts: one line per CPU (@cpu, or STAT_CPU_ALL
  * for every CPU and their total).  Task context, after
  * stat_wait_closed(). */
@@ -70,9 +53,5 @@ void stat_report(struct out *o, int cpu);
 
 /* End the session; the next stat or profile may start. */
 void stat_end(void);
-
-/* @end - @start of a counter @bits wide, as it counts: one wrap between
- * the two reads is still a positive difference. */
-uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits);
 
 #endif

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Built-in workloads: known shapes for the profiler to find. */
-#ifndef KPROF_KERNEL_WORK_H
-#define KPROF_KERNEL_WORK_H
+#ifndef KPROF_WORK_WORK_H
+#define KPROF_WORK_WORK_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -2,7 +2,7 @@
 /* `deep`: one task spinning at the bottom of a call chain of a known
  * number of frames (`work start deep 40`), so that a profile's depth=
  * can be seen to cut it where it says. */
-#include "kernel/work.h"
+#include "work/work.h"
 
 #define DEEP_DEFAULT_FRAMES 40
 #define DEEP_MAX_FRAMES 64

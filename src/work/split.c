@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/split.h"
+#include "work/split_test.h"
 
 #include "hal/timer.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
-#include "kernel/work.h"
+#include "work/work.h"
 #include "lib/out.h"
 
 const unsigned split_weight[SPLIT_CHAINS] = { 5, 3, 2 };

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The PMU throttle's rule: see throttle.h.  Interrupt context (the
  * overflow handler), allocation-free, integer-only. */
-#include "kernel/throttle.h"
+#include "prof/throttle.h"
 
 void throttle_open(struct throttle *t, uint64_t period, uint64_t now_ns)
 {

@@ -5,8 +5,8 @@
  * costs, times the samples, is more than THROTTLE_PERCENT of the time
  * the window spanned, the period doubles.  The profiler keeps one window
  * per CPU, fed from its overflow interrupt (kernel_pmu_took()). */
-#ifndef KPROF_KERNEL_THROTTLE_H
-#define KPROF_KERNEL_THROTTLE_H
+#ifndef KPROF_PROF_THROTTLE_H
+#define KPROF_PROF_THROTTLE_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -1,17 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile report: header, chains, and why a report is empty
  * (DESIGN §3 "Report format", doc/profiler.md).  Separate from the
- * sampler so that tests print reports from records they build. */
-#ifndef KPROF_KERNEL_REPORT_H
-#define KPROF_KERNEL_REPORT_H
+ * sampler so that tests print reports from records they build
+ * (report_test.h). */
+#ifndef KPROF_PROF_REPORT_H
+#define KPROF_PROF_REPORT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "hal/cpu.h"
-#include "kernel/fold.h"
-#include "kernel/profiler.h"
+#include "prof/fold.h"
+#include "prof/profiler.h"
 
 struct out;
 
@@ -54,7 +55,7 @@ struct prof_data {
  * They return 0, or -ENOMEM with nothing printed.  Task context. */
 int prof_view_text(struct out *o, const struct prof_data *d, int pid,
 		   unsigned chains);
-int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
+/* prof_view_folded(): with the fold (fold.h). */
 int prof_view_cpus(struct out *o, const struct prof_data *d);
 int prof_view_tasks(struct out *o, const struct prof_data *d);
 int prof_view_top(struct out *o, const struct prof_data *d, int pid,
@@ -63,40 +64,20 @@ int prof_view_top(struct out *o, const struct prof_data *d, int pid,
 /* "31.2%": @part of @whole in tenths of a percent, rounded half up. */
 void prof_print_percent(struct out *o, uint64_t part, uint64_t whole);
 
+/* How many CPUs @mask names. */
+unsigned prof_cpu_count(uint32_t mask);
+
+/* The window measured, in milliseconds, rounded. */
+uint64_t prof_window_ms(const struct prof_data *d);
+
+/* "profiled N ms": the first line of every view but the folded one. */
+void prof_print_window(struct out *o, const struct prof_data *d);
+
 /* The views' first two lines: the window, then the samples, CPUs, drops
  * and source, as the text report prints them for every task. */
 void prof_print_head(struct out *o, const struct prof_data *d);
 
 /* The name the session noted for @pid, or "?". */
 const char *prof_data_task_name(const struct prof_data *d, int pid);
-
-/* One CPU's samples of the run. */
-struct prof_segment {
-	unsigned cpu;
-	const struct prof_record *recs;
-	size_t count;
-	uint64_t dropped;
-};
-
-struct prof_report_in {
-	uint64_t window_ns;		/* measured, start to stop */
-	const char *source;		/* "pmu/nmi intel fixed-ctr1", "tick 100hz" */
-	bool counter;			/* the source counts only running CPUs */
-	int pid;			/* PROF_PID_ALL or the task to keep */
-	unsigned chains;		/* chains to print, 1..PROF_CHAINS_MAX */
-	uint32_t missing;		/* CPUs that never acknowledged the stop */
-	uint64_t wait_ns;		/* how long the report waited for them */
-	uint32_t unarmed;		/* CPUs that never armed: left out */
-	uint64_t arm_wait_ns;		/* how long the window waited for them */
-	uint64_t errors;		/* the counter failed to arm or disarm */
-	uint64_t throttled_hz;		/* the rate a throttled counter fell to, 0 if none */
-	unsigned hz;			/* samples per second per CPU; 0: unknown */
-	const struct prof_segment *segs;	/* the CPUs that did */
-	size_t nsegs;
-};
-
-/* Fold @in's samples and print the report.  Returns 0, or -ENOMEM with
- * nothing printed.  Task context (the chain table is on the heap). */
-int prof_report_print(struct out *o, const struct prof_report_in *in);
 
 #endif

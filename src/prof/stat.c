@@ -1,32 +1,22 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/stat.h"
+#include "prof/stat.h"
+#include "prof/stat_test.h"
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
+#include "prof/sampler.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 
-/* One CPU's share: written only by that CPU, on its tick, between the
- * session's open and its close; read by the session once it answered. */
-struct stat_cpu {
-	unsigned open_gen;		/* the session it opened for */
-	unsigned close_gen;		/* the session it read the end of */
-	bool is_open;			/* its events are open now */
-	bool open[HAL_PMU_COUNT_MAX];
-	uint64_t start[HAL_PMU_COUNT_MAX], end[HAL_PMU_COUNT_MAX];
-	uint64_t t0, t1, idle0, idle1, ct0, ct1;
-} __attribute__((aligned(HAL_CACHELINE)));
-
-static struct stat_cpu stat_cpus[HAL_MAX_CPUS];
-
-/* The running session, 0 when none, and the one last stopped: the stop
+/* The session as it is published, for the sampler (sampler.h).  The
+ * running session, 0 when none, and the one last stopped: the stop
  * generation is published first (as the profiler's is), so a CPU that
  * sees no session also sees which one ended. */
-static unsigned stat_gen, stat_stop_gen;
+unsigned stat_gen, stat_stop_gen;
 
 /* The session's holder only. */
 static unsigned stat_run_gen, stat_last_gen;
@@ -41,57 +31,6 @@ uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits)
 	uint64_t mask = bits >= 64 ? ~0ull : (1ull << bits) - 1;
 
 	return (end - start) & mask;
-}
-
-/* ---- on each CPU's tick ---- */
-
-static void stat_cpu_close(struct stat_cpu *c)
-{
-	hal_pmu_count_close();
-	c->is_open = false;
-}
-
-static void stat_cpu_open(struct stat_cpu *c)
-{
-	/* A CPU that missed the last session's stop still holds its events. */
-	if (c->is_open)
-		stat_cpu_close(c);
-	kmemset(c->open, 0, sizeof(c->open));
-	hal_pmu_count_open(c->open);
-	c->is_open = true;
-	c->t0 = hal_clock_ns();
-	c->idle0 = sched_idle_ns();
-	c->ct0 = hal_cpu_time();
-	hal_pmu_count_read(c->start);
-}
-
-static void stat_cpu_read_end(struct stat_cpu *c)
-{
-	hal_pmu_count_read(c->end);
-	c->t1 = hal_clock_ns();
-	c->idle1 = sched_idle_ns();
-	c->ct1 = hal_cpu_time();
-	stat_cpu_close(c);
-}
-
-void stat_tick(void)
-{
-	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];
-	unsigned gen = __atomic_load_n(&stat_gen, __ATOMIC_ACQUIRE);
-	unsigned stopped;
-
-	if (gen) {
-		if (c->open_gen != gen) {
-			stat_cpu_open(c);
-			__atomic_store_n(&c->open_gen, gen, __ATOMIC_RELEASE);
-		}
-		return;
-	}
-	stopped = __atomic_load_n(&stat_stop_gen, __ATOMIC_ACQUIRE);
-	if (stopped && c->is_open && c->open_gen == stopped && c->close_gen != stopped) {
-		stat_cpu_read_end(c);
-		__atomic_store_n(&c->close_gen, stopped, __ATOMIC_RELEASE);
-	}
 }
 
 /* ---- the session: task context ---- */
@@ -118,14 +57,19 @@ int stat_start(void)
 	return 0;
 }
 
-/* CPUs of the session that have not yet opened (@closing NULL) or read
- * their end and closed (@closing non-NULL). */
-static uint32_t stat_pending(void *closing)
+/* What the session waits for each CPU to have done on its tick. */
+enum stat_answer { STAT_ANSWER_OPENED, STAT_ANSWER_CLOSED };
+
+/* CPUs of the session that have not yet given @answer: opened, or read
+ * their end and closed (a CPU that never opened is not waited for
+ * again). */
+static uint32_t stat_pending(enum stat_answer answer)
 {
 	uint32_t pending = 0;
 
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		const struct stat_cpu *c = &stat_cpus[cpu];
+		bool closing = answer == STAT_ANSWER_CLOSED;
 		unsigned seen;
 
 		if (!((stat_run_cpus >> cpu) & 1) ||
@@ -139,9 +83,22 @@ static uint32_t stat_pending(void *closing)
 	return pending;
 }
 
+/* sched_wait_cpus()'s polls. */
+static uint32_t stat_unopened_now(void *unused)
+{
+	(void)unused;
+	return stat_pending(STAT_ANSWER_OPENED);
+}
+
+static uint32_t stat_unclosed_now(void *unused)
+{
+	(void)unused;
+	return stat_pending(STAT_ANSWER_CLOSED);
+}
+
 uint32_t stat_wait_open(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unopened = sched_wait_cpus(stat_pending, NULL, budget_ns, pause, ctx);
+	stat_unopened = sched_wait_cpus(stat_unopened_now, NULL, budget_ns, pause, ctx);
 	stat_open_wait_ns = budget_ns;
 	stat_t0 = hal_clock_ns();
 	return stat_unopened;
@@ -158,7 +115,7 @@ void stat_stop(void)
 
 uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unclosed = sched_wait_cpus(stat_pending, &stat_run_gen, budget_ns,
+	stat_unclosed = sched_wait_cpus(stat_unclosed_now, NULL, budget_ns,
 					pause, ctx);
 	stat_close_wait_ns = budget_ns;
 	return stat_unclosed;

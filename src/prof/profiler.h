@@ -3,20 +3,21 @@
  * allocation-free; start, stop and the report run in task context under
  * the one profile lock.
  *
- * A profile is a sequence of seven calls, made by one task:
+ * A profile is a session of these calls, made by one task:
  *
- *     prof_start();                     a new run generation
+ *     prof_start_with(&opt);            a new run generation
  *     prof_wait_armed(budget, ...);     every CPU armed: the window opens
  *     ... the window passes ...
  *     prof_stop();                      generation 0
  *     prof_wait_stopped(budget, ...);   every CPU disarmed and acknowledged
- *     prof_report(out, pid, chains);    fold and print
+ *     prof_collect();                   the rest folded: prof_last()
+ *     prof_view_text(out, prof_last(), ...);  and the other views
  *     prof_end();                       the next profile may start
  *
  * The shell's `profile` composes them with a sleep; tests drive them
  * with the fake platform, playing each CPU's tick and overflow. */
-#ifndef KPROF_KERNEL_PROFILER_H
-#define KPROF_KERNEL_PROFILER_H
+#ifndef KPROF_PROF_PROFILER_H
+#define KPROF_PROF_PROFILER_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -78,22 +79,6 @@ struct prof_record {
 	uintptr_t frames[PROF_MAX_FRAMES];
 };
 
-/* From kernel_tick(), interrupts off, on the ticking CPU: notice a new or
- * ended run, arm or disarm this CPU's counter, and take a sample when
- * the tick is the source. */
-void prof_tick(struct trap_frame *tf);
-
-/* From kernel_nmi(): true when the interrupt is the profiler's (armed and
- * hal_pmu_ack() saw this CPU's overflow); the sample is taken or dropped
- * then.  False sends it to the platform's genuine-NMI path. */
-bool prof_nmi(struct trap_frame *tf);
-
-/* From kernel_pmu_took(): the claimed overflow's handler took @ns.  On
- * an armed CPU it feeds that CPU's throttle (kernel/throttle.h); when
- * the rule says so the CPU's period doubles (hal_pmu_set_period()) and
- * the report says it. */
-void prof_pmu_took(uint64_t ns);
-
 /* The PMU probe's answer.  The probe runs once, on the first call (from
  * `profile` or `lscpu`), under the profile lock; later calls return the
  * cached answer.  Task context. */
@@ -107,12 +92,6 @@ bool prof_counter_counts(const struct hal_pmu_info *info);
 /* True when the profiler samples with @info's counter when a run asks
  * for nothing else: it counts, and the boot did not ask for the tick. */
 bool prof_counter_usable(const struct hal_pmu_info *info);
-
-/* The source the boot asked for (profile.source=, ksim --source): "auto"
- * (the counter when it counts, else the tick), "pmu" (the counter, or
- * refuse to profile) or "tick".  Returns 0 or -EINVAL.  Boot, before the
- * first profile. */
-int prof_set_source(const char *name);
 
 /* True when the source asked for is the counter and it cannot count:
  * `profile` refuses rather than sampling something else. */
@@ -151,8 +130,6 @@ struct prof_options {
  * stop (it may still be writing a sample at the last depth), or
  * -ENOMEM.  Task context. */
 int prof_start_with(const struct prof_options *opt);
-/* The same with the defaults: depth 8, 1000 Hz. */
-int prof_start(void);
 
 /* Move what the CPUs have sampled so far from their rings into the
  * session's fold table, so that the rings never fill however long it
@@ -204,15 +181,15 @@ void prof_collect(void);
 struct prof_data;
 const struct prof_data *prof_last(void);
 
-/* Collect, then print the text report of task @pid's samples
- * (PROF_PID_ALL: every task) with the @chains hottest chains.  Returns
- * 0, or -ENOMEM (nothing printed) when the view's table cannot be
- * allocated.  Task context, after prof_wait_stopped(). */
-int prof_report(struct out *o, int pid, unsigned chains);
-
 /* End the session (stopping the run if it still runs): the next
  * prof_start() may begin.  Task context. */
 void prof_end(void);
+
+/* Register the profiler's hooks on the kernel's tick and counter
+ * interrupt (kernel_on_tick() and the rest, kernel/kernel.h): until
+ * then no CPU arms, samples or counts.  The boot story, once, before
+ * the first profile or stat. */
+void prof_init(void);
 
 /* A CPU's view of the current or last run, for tests and diagnostics. */
 struct prof_cpu_stats {
@@ -225,21 +202,5 @@ struct prof_cpu_stats {
 };
 void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st);
 
-/* Record @i of @cpu's run, unpacked into @r; false when it has not
- * been written or its slot was reused.  Only stable once that CPU
- * acknowledged the stop, for tests and diagnostics. */
-bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r);
-
-/* The fold table's size for the next sessions (PROF_FOLD_CHAINS by
- * default), so a test can fill it.  Task context, no session running. */
-void prof_set_fold_chains(size_t chains);
-
-/* Where @cpu's share of the profiler's state lives, for the test that
- * pins that no two CPUs share a cache line. */
-const void *prof_cpu_state(unsigned cpu);
-
-/* True while @cpu's counter is the profiler's (between "armed" and the
- * end of disarm). */
-bool prof_cpu_armed(unsigned cpu);
 
 #endif

@@ -1,21 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/report.h"
+#include "prof/report.h"
+#include "prof/report_test.h"
 
 #include "hal/trap.h"
 #include "kernel/backtrace.h"
-#include "kernel/fold.h"
+#include "prof/fold.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 
-static bool report_keeps(int pid, const struct fold_chain *c)
-{
-	return pid == PROF_PID_ALL || c->pid == pid;
-}
-
-/* "31.2%": tenths of a percent, rounded half up, integers only. */
-static void report_percent(struct out *o, uint64_t part, uint64_t whole)
+/* Integers only. */
+void prof_print_percent(struct out *o, uint64_t part, uint64_t whole)
 {
 	uint64_t tenths = whole ? (part * 1000 + whole / 2) / whole : 0;
 
@@ -23,18 +19,30 @@ static void report_percent(struct out *o, uint64_t part, uint64_t whole)
 		   (unsigned long long)(tenths % 10));
 }
 
-void prof_print_percent(struct out *o, uint64_t part, uint64_t whole)
+unsigned prof_cpu_count(uint32_t mask)
 {
-	report_percent(o, part, whole);
+	unsigned n = 0;
+
+	for (; mask; mask &= mask - 1)
+		n++;
+	return n;
+}
+
+uint64_t prof_window_ms(const struct prof_data *d)
+{
+	return (d->window_ns + 500000) / 1000000;
+}
+
+void prof_print_window(struct out *o, const struct prof_data *d)
+{
+	out_printf(o, "profiled %llu ms\n", (unsigned long long)prof_window_ms(d));
 }
 
 /* "cpu 2" or "cpus 1,3"; returns how many CPUs @mask names. */
 static unsigned report_cpu_list(struct out *o, uint32_t mask)
 {
-	unsigned n = 0;
+	unsigned n = prof_cpu_count(mask);
 
-	for (unsigned cpu = 0; cpu < 32; cpu++)
-		n += (mask >> cpu) & 1;
 	out_puts(o, n == 1 ? "cpu " : "cpus ");
 	for (unsigned cpu = 0, seen = 0; cpu < 32; cpu++)
 		if ((mask >> cpu) & 1)
@@ -84,7 +92,7 @@ static void report_leaf(struct out *o, const struct fold_chain *c)
 static void report_chain(struct out *o, const struct fold_chain *c,
 			 uint64_t total)
 {
-	report_percent(o, c->count, total);
+	prof_print_percent(o, c->count, total);
 	out_printf(o, " %llu ", (unsigned long long)c->count);
 	report_leaf(o, c);
 	out_puts(o, "\n");
@@ -128,17 +136,8 @@ static void report_rest(struct out *o, const struct fold *f, size_t shown,
 	out_printf(o, "+ %zu more chain%s holding %llu sample%s (", more,
 		   more == 1 ? "" : "s", (unsigned long long)rest,
 		   rest == 1 ? "" : "s");
-	report_percent(o, rest, total);
+	prof_print_percent(o, rest, total);
 	out_puts(o, ")\n");
-}
-
-static unsigned report_popcount(uint32_t mask)
-{
-	unsigned n = 0;
-
-	for (; mask; mask &= mask - 1)
-		n++;
-	return n;
 }
 
 /* The session's chains of @pid re-folded without their task: the text
@@ -149,7 +148,7 @@ static int report_fold(const struct prof_data *d, int pid, struct fold *t)
 	size_t n = 0, words = 0;
 
 	for (size_t i = 0; i < f->nchains; i++)
-		if (report_keeps(pid, &f->chains[i])) {
+		if (fold_chain_kept(&f->chains[i], pid)) {
 			n++;
 			words += FOLD_ROW_WORDS(f->chains[i].ncallers);
 		}
@@ -158,7 +157,7 @@ static int report_fold(const struct prof_data *d, int pid, struct fold *t)
 	for (size_t i = 0; i < f->nchains; i++) {
 		struct fold_chain k = f->chains[i];
 
-		if (!report_keeps(pid, &k))
+		if (!fold_chain_kept(&k, pid))
 			continue;
 		k.pid = 0;
 		if (fold_merge(t, &k) < 0) {
@@ -192,11 +191,10 @@ int prof_view_text(struct out *o, const struct prof_data *d, int pid,
 		cpus |= d->other_cpus;
 	}
 
-	out_printf(o, "profiled %llu ms\n",
-		   (unsigned long long)((d->window_ns + 500000) / 1000000));
+	prof_print_window(o, d);
 	/* A full ring drops before the pid is known. */
 	out_printf(o, "%llu samples on %u cpus, %llu dropped%s, source %s\n",
-		   (unsigned long long)kept, report_popcount(cpus),
+		   (unsigned long long)kept, prof_cpu_count(cpus),
 		   (unsigned long long)d->dropped,
 		   pid != PROF_PID_ALL ? " (all tasks)" : "", d->source);
 	if (d->throttled_hz)

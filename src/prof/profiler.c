@@ -1,66 +1,40 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "kernel/profiler.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
 
 #include "hal/cpu.h"
 #include "hal/pmu.h"
 #include "kernel/cmdline.h"
-#include "kernel/fold.h"
+#include "prof/fold.h"
 #include "kernel/heap.h"
-#include "kernel/report.h"
+#include "prof/report.h"
+#include "prof/sampler.h"
 #include "kernel/sched.h"
-#include "kernel/stacktrace.h"
 #include "kernel/task.h"
-#include "kernel/throttle.h"
 #include "kernel/tick.h"
+#include "prof/throttle.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 #include "lib/race_point.h"
 #include "lib/spinlock.h"
 
-/* One CPU's share.  Only that CPU writes it while a run is on (from its
- * tick and its overflow interrupt); the report reads it once the CPU has
- * acknowledged the stop.  Each CPU's share starts a cache line of its
- * own: a sample on one CPU must not pull the line another CPU is
- * writing its own sample into. */
-struct prof_cpu {
-	uintptr_t *ring;		/* PROF_RING_WORDS, never freed */
-	uint64_t head;			/* records written: release store */
-	uint64_t start;			/* head when this CPU began the run */
-	uint64_t tail;			/* records the drain took: release store */
-	uint64_t dropped;		/* ring full */
-	uint64_t late;			/* claimed outside the window, not kept */
-	uint64_t errors;		/* the platform failed to arm or disarm */
-	uint64_t throttled;		/* the longest throttled period, 0 if none */
-	struct throttle throttle;	/* the counter's period, its window */
-	unsigned gen_seen;		/* the run the buffer belongs to */
-	unsigned armed_gen;		/* the last run it acknowledged arming for */
-	unsigned ack;			/* the last run whose stop it acknowledged */
-	bool armed;			/* the counter's overflows are ours */
-	/* The clock and the scheduler's idle time when it armed and when
-	 * it acknowledged the stop: its idle share of the window. */
-	uint64_t t0, idle0, t1, idle1;
-} __attribute__((aligned(HAL_CACHELINE)));
 
-/* A ring record is a word of pid and frame count, then its frames. */
-_Static_assert(sizeof(uintptr_t) == 8, "a record's first word packs pid and count");
-
-static struct prof_cpu prof_cpus[HAL_MAX_CPUS];
-
-/* The running generation, 0 when stopped, and the one last stopped.
+/* The run as the session publishes it, for the sampler (sampler.h).
+ * The running generation, 0 when stopped, and the one last stopped.
  * Published with release stores, read with acquire loads. */
-static unsigned prof_gen;
-static unsigned prof_stop_gen;
+unsigned prof_gen;
+unsigned prof_stop_gen;
 /* The run whose window is open: every CPU of it armed (or the wait for
  * them ended).  Samples are stored only while it names the running
  * generation; before that, overflows are late. */
-static unsigned prof_open_gen;
+unsigned prof_open_gen;
 /* The run's sample source; written before the generation is published. */
-static bool prof_use_counter;
-static uint64_t prof_period;
+bool prof_use_counter;
+uint64_t prof_period;
 /* Frames per record, and records per ring at that depth. */
-static unsigned prof_depth = PROF_DEPTH_DEFAULT;
-static uint64_t prof_cap = PROF_BUF;
+unsigned prof_depth = PROF_DEPTH_DEFAULT;
+uint64_t prof_cap = PROF_BUF;
 
 /* What the boot asked for: profile.source=auto|pmu|tick. */
 enum prof_source { PROF_SOURCE_AUTO, PROF_SOURCE_PMU, PROF_SOURCE_TICK };
@@ -86,170 +60,6 @@ static unsigned data_gen;		/* the run prof_data is filling */
 static unsigned collected_gen;		/* the run whose books are closed */
 static unsigned drain_synced[HAL_MAX_CPUS];	/* run whose start it read */
 static size_t prof_fold_chains = PROF_FOLD_CHAINS;
-
-/* ---- sampling: interrupts off, lock-free, allocation-free ---- */
-
-static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
-{
-	uint64_t head = c->head, stride = 1 + prof_depth;
-	uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
-	uintptr_t *slot;
-	struct task *t;
-	size_t n;
-	int pid;
-
-	/* Until the drain has caught up with this run, what it has not
-	 * taken of an older one does not count against this one. */
-	if ((int64_t)(tail - c->start) < 0)
-		tail = c->start;
-	if (head - tail >= prof_cap) {
-		c->dropped++;
-		return;
-	}
-	slot = c->ring + (head % prof_cap) * stride;
-	/* The interrupted task: an interrupt runs on its CPU's current. */
-	t = this_cpu()->current;
-	pid = t ? t->pid : 0;
-	n = stacktrace_from_trap(tf, slot + 1, prof_depth);
-	slot[0] = (uintptr_t)(uint32_t)pid | (uintptr_t)n << 32;
-	/* The record is whole before the drain can take it. */
-	__atomic_store_n(&c->head, head + 1, __ATOMIC_RELEASE);
-}
-
-/* Empty this CPU's buffer for run @gen.  The overflow handler samples
- * only once gen_seen names the running generation, so it must be the
- * last thing written: an overflow nested into the reset drops its sample
- * rather than mixing it into either run. */
-static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
-{
-	c->start = c->head;
-	c->dropped = 0;
-	c->late = 0;
-	c->errors = 0;
-	c->throttled = 0;
-	/* The drain reads start once it sees the new generation. */
-	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELEASE);
-}
-
-static void prof_cpu_arm(struct prof_cpu *c)
-{
-	/* The throttle's window starts with the counter, at the run's
-	 * period; its start is the tick's t0, read just after. */
-	throttle_open(&c->throttle, prof_period, 0);
-	/* Set before the counter starts and cleared after it stops: an
-	 * overflow already in flight when we disarm is still ours, and must
-	 * not be taken for a genuine NMI. */
-	__atomic_store_n(&c->armed, true, __ATOMIC_RELAXED);
-	race_point("prof-armed");
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (hal_pmu_arm(prof_period) < 0)
-		c->errors++;
-}
-
-static void prof_cpu_disarm(struct prof_cpu *c)
-{
-	/* May deliver a late overflow through kernel_nmi() while it waits:
-	 * armed is still set, so that one is claimed. */
-	if (hal_pmu_disarm() < 0)
-		c->errors++;
-	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
-	race_point("prof-armed");
-}
-
-/* The tick after a stop: disarm, then acknowledge.  A CPU that never saw
- * the run it acknowledges empties its buffer first, so the report never
- * reads an older run's samples. */
-static void prof_cpu_stopped(struct prof_cpu *c)
-{
-	unsigned stopped;
-
-	if (c->armed)
-		prof_cpu_disarm(c);
-	stopped = __atomic_load_n(&prof_stop_gen, __ATOMIC_ACQUIRE);
-	if (!stopped || !c->ring || c->ack == stopped)
-		return;
-	if (c->gen_seen != stopped)
-		prof_cpu_reset(c, stopped);
-	c->t1 = hal_clock_ns();
-	c->idle1 = sched_idle_ns();
-	__atomic_store_n(&c->ack, stopped, __ATOMIC_RELEASE);
-}
-
-void prof_tick(struct trap_frame *tf)
-{
-	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
-	unsigned gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
-
-	if (!gen) {
-		prof_cpu_stopped(c);
-		return;
-	}
-	if (!c->ring)
-		return;		/* not running when the run started */
-	if (c->gen_seen != gen) {
-		/* A CPU that missed the last stop is still armed for that
-		 * run, at that run's period: it answers that stop first
-		 * (disarm, acknowledge), so that this run arms it afresh --
-		 * or, sampling on the tick, leaves it disarmed. */
-		prof_cpu_stopped(c);
-		prof_cpu_reset(c, gen);
-	}
-	/* The counter samples; the tick only arms it, never samples,
-	 * before or after arming, so nothing is counted twice. */
-	if (prof_use_counter && !c->armed)
-		prof_cpu_arm(c);
-	if (c->armed_gen != gen) {
-		c->t0 = hal_clock_ns();
-		c->throttle.start_ns = c->t0;
-		c->idle0 = sched_idle_ns();
-		/* The session opens the window once every CPU got here. */
-		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
-		return;
-	}
-	if (!prof_use_counter &&
-	    __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
-		prof_sample(c, tf);
-}
-
-bool prof_nmi(struct trap_frame *tf)
-{
-	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
-	unsigned gen;
-
-	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !hal_pmu_ack())
-		return false;
-	gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
-	/* Before the window opened, between the stop and disarm, or before
-	 * this CPU's tick has seen a new run: acknowledged above, and
-	 * dropped. */
-	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) &&
-	    gen == __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE))
-		prof_sample(c, tf);
-	else
-		c->late++;
-	return true;
-}
-
-/* ---- the throttle: in the overflow interrupt ---- */
-
-void prof_pmu_took(uint64_t ns)
-{
-	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
-	uint64_t period = c->throttle.period;
-
-	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !period ||
-	    !throttle_add(&c->throttle, ns))
-		return;
-	/* The backend refuses a period its counter cannot hold, or a
-	 * counter no longer running (a late overflow while disarming). */
-	if (throttle_close(&c->throttle, hal_clock_ns()) && period <= UINT64_MAX / 2 &&
-	    hal_pmu_set_period(period * 2) == 0) {
-		c->throttle.period = period * 2;
-		if (period * 2 > c->throttled)
-			c->throttled = period * 2;
-	}
-}
 
 /* ---- the probe and the session: task context ---- */
 
@@ -509,16 +319,20 @@ int prof_start_with(const struct prof_options *opt)
 	return 0;
 }
 
-/* CPUs of the run that have not yet answered: armed for it (@stopping
- * false) or acknowledged its stop (@stopping true). */
-static uint32_t prof_unanswered(void *stopping)
+/* What the session waits for each CPU of the run to answer on its
+ * tick. */
+enum prof_answer { PROF_ANSWER_ARMED, PROF_ANSWER_STOPPED };
+
+/* CPUs of the run that have not yet given @answer for it. */
+static uint32_t prof_unanswered(enum prof_answer answer)
 {
 	uint32_t pending = 0;
 
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		const struct prof_cpu *c = &prof_cpus[cpu];
-		unsigned seen = stopping ? __atomic_load_n(&c->ack, __ATOMIC_ACQUIRE)
-					 : __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE);
+		unsigned seen = answer == PROF_ANSWER_STOPPED
+					? __atomic_load_n(&c->ack, __ATOMIC_ACQUIRE)
+					: __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE);
 
 		if (((run_cpus >> cpu) & 1) && seen != run_gen)
 			pending |= 1u << cpu;
@@ -526,10 +340,23 @@ static uint32_t prof_unanswered(void *stopping)
 	return pending;
 }
 
+/* sched_wait_cpus()'s polls. */
+static uint32_t prof_unarmed(void *unused)
+{
+	(void)unused;
+	return prof_unanswered(PROF_ANSWER_ARMED);
+}
+
+static uint32_t prof_unstopped(void *unused)
+{
+	(void)unused;
+	return prof_unanswered(PROF_ANSWER_STOPPED);
+}
+
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 			 void *ctx)
 {
-	uint32_t pending = sched_wait_cpus(prof_unanswered, NULL, budget_ns,
+	uint32_t pending = sched_wait_cpus(prof_unarmed, NULL, budget_ns,
 					   pause, ctx);
 
 	run_unarmed = pending;
@@ -560,8 +387,7 @@ void prof_stop(void)
 uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 			   void *ctx)
 {
-	/* Any non-NULL argument: the stop's acknowledgements. */
-	uint32_t pending = sched_wait_cpus(prof_unanswered, &run_gen, budget_ns,
+	uint32_t pending = sched_wait_cpus(prof_unstopped, NULL, budget_ns,
 					   pause, ctx);
 
 	run_missing = pending;

@@ -1,0 +1,12 @@
+# SPDX-License-Identifier: BSD-2-Clause
+# The profiler: sampling, arming, folding and the report, and counting
+# mode (`stat`).
+src_libkprof_la_SOURCES += \
+	%reldir%/fold.c %reldir%/fold.h %reldir%/fold_test.h \
+	%reldir%/profiler.c %reldir%/profiler.h %reldir%/profiler_test.h \
+	%reldir%/report.c %reldir%/report.h %reldir%/report_test.h \
+	%reldir%/sampler.c %reldir%/sampler.h \
+	%reldir%/session.c %reldir%/session.h \
+	%reldir%/stat.c %reldir%/stat.h %reldir%/stat_test.h \
+	%reldir%/throttle.c %reldir%/throttle.h \
+	%reldir%/views.c

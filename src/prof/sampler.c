@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Everything the profiler runs in tick or NMI context, and nothing
+ * else: a reviewer checks these rules in this one file.
+ *
+ *   - No lock, not even a try: an NMI may land inside any holder.
+ *   - No allocation, no symbol lookup, no printing: frames are stored
+ *     as addresses and resolved later, in task context (fold.c).
+ *   - Only this CPU's state: prof_cpus[hal_cpu_id()] and
+ *     stat_cpus[hal_cpu_id()], written by this CPU's interrupts alone;
+ *     the run's parameters (sampler.h) are read, never written.
+ *   - Bounded: the only wait is hal_pmu_disarm()'s, tens of us.
+ *
+ * What it calls outside this file keeps the same rules:
+ * stacktrace_from_trap() (reads the stack, never faults), this CPU's
+ * scheduler state (this_cpu()->current, sched_idle_ns()), the throttle's
+ * arithmetic on this CPU's window (throttle.c), kmemset, and the
+ * platform's hal_pmu_*, hal_clock_ns() and hal_cpu_time(), each
+ * callable from the overflow interrupt (hal/pmu.h).
+ *
+ * The kernel reaches this file only through the hooks prof_init()
+ * registers (kernel/kernel.h): the profiler sits above the kernel and
+ * the kernel never calls it by name (doc/hacking.md, "Rooms and the
+ * dispatch"). */
+#include "prof/sampler.h"
+
+#include "hal/cpu.h"
+#include "hal/pmu.h"
+#include "hal/timer.h"
+#include "kernel/kernel.h"
+#include "kernel/sched.h"
+#include "kernel/stacktrace.h"
+#include "kernel/task.h"
+#include "lib/kstring.h"
+#include "lib/race_point.h"
+#include "prof/profiler.h"
+#include "prof/profiler_test.h"
+#include "prof/throttle.h"
+
+struct prof_cpu prof_cpus[HAL_MAX_CPUS];
+struct stat_cpu stat_cpus[HAL_MAX_CPUS];
+
+/* ---- sampling: interrupts off, lock-free, allocation-free ---- */
+
+static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
+{
+	uint64_t head = c->head, stride = 1 + prof_depth;
+	uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
+	uintptr_t *slot;
+	struct task *t;
+	size_t n;
+	int pid;
+
+	/* Until the drain has caught up with this run, what it has not
+	 * taken of an older one does not count against this one. */
+	if ((int64_t)(tail - c->start) < 0)
+		tail = c->start;
+	if (head - tail >= prof_cap) {
+		c->dropped++;
+		return;
+	}
+	slot = c->ring + (head % prof_cap) * stride;
+	/* The interrupted task: an interrupt runs on its CPU's current. */
+	t = this_cpu()->current;
+	pid = t ? t->pid : 0;
+	n = stacktrace_from_trap(tf, slot + 1, prof_depth);
+	slot[0] = (uintptr_t)(uint32_t)pid | (uintptr_t)n << 32;
+	/* The record is whole before the drain can take it. */
+	__atomic_store_n(&c->head, head + 1, __ATOMIC_RELEASE);
+}
+
+/* Empty this CPU's buffer for run @gen.  The overflow handler samples
+ * only once gen_seen names the running generation, so it must be the
+ * last thing written: an overflow nested into the reset drops its sample
+ * rather than mixing it into either run. */
+static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
+{
+	c->start = c->head;
+	c->dropped = 0;
+	c->late = 0;
+	c->errors = 0;
+	c->throttled = 0;
+	/* The drain reads start once it sees the new generation. */
+	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELEASE);
+}
+
+static void prof_cpu_arm(struct prof_cpu *c)
+{
+	/* The throttle's window starts with the counter, at the run's
+	 * period; its start is the tick's t0, read just after. */
+	throttle_open(&c->throttle, prof_period, 0);
+	/* Set before the counter starts and cleared after it stops: an
+	 * overflow already in flight when we disarm is still ours, and must
+	 * not be taken for a genuine NMI. */
+	__atomic_store_n(&c->armed, true, __ATOMIC_RELAXED);
+	race_point("prof-armed");
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	if (hal_pmu_arm(prof_period) < 0)
+		c->errors++;
+}
+
+static void prof_cpu_disarm(struct prof_cpu *c)
+{
+	/* May deliver a late overflow through kernel_nmi() while it waits:
+	 * armed is still set, so that one is claimed. */
+	if (hal_pmu_disarm() < 0)
+		c->errors++;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
+	race_point("prof-armed");
+}
+
+/* The tick after a stop: disarm, then acknowledge.  A CPU that never saw
+ * the run it acknowledges empties its buffer first, so the report never
+ * reads an older run's samples. */
+static void prof_cpu_stopped(struct prof_cpu *c)
+{
+	unsigned stopped;
+
+	if (c->armed)
+		prof_cpu_disarm(c);
+	stopped = __atomic_load_n(&prof_stop_gen, __ATOMIC_ACQUIRE);
+	if (!stopped || !c->ring || c->ack == stopped)
+		return;
+	if (c->gen_seen != stopped)
+		prof_cpu_reset(c, stopped);
+	c->t1 = hal_clock_ns();
+	c->idle1 = sched_idle_ns();
+	__atomic_store_n(&c->ack, stopped, __ATOMIC_RELEASE);
+}
+
+void prof_tick(struct trap_frame *tf)
+{
+	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	unsigned gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
+
+	if (!gen) {
+		prof_cpu_stopped(c);
+		return;
+	}
+	if (!c->ring)
+		return;		/* not running when the run started */
+	if (c->gen_seen != gen) {
+		/* A CPU that missed the last stop is still armed for that
+		 * run, at that run's period: it answers that stop first
+		 * (disarm, acknowledge), so that this run arms it afresh --
+		 * or, sampling on the tick, leaves it disarmed. */
+		prof_cpu_stopped(c);
+		prof_cpu_reset(c, gen);
+	}
+	/* The counter samples; the tick only arms it, never samples,
+	 * before or after arming, so nothing is counted twice. */
+	if (prof_use_counter && !c->armed)
+		prof_cpu_arm(c);
+	if (c->armed_gen != gen) {
+		c->t0 = hal_clock_ns();
+		c->throttle.start_ns = c->t0;
+		c->idle0 = sched_idle_ns();
+		/* The session opens the window once every CPU got here. */
+		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
+		return;
+	}
+	if (!prof_use_counter &&
+	    __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
+		prof_sample(c, tf);
+}
+
+bool prof_nmi(struct trap_frame *tf)
+{
+	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	unsigned gen;
+
+	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !hal_pmu_ack())
+		return false;
+	gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
+	/* Before the window opened, between the stop and disarm, or before
+	 * this CPU's tick has seen a new run: acknowledged above, and
+	 * dropped. */
+	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) &&
+	    gen == __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE))
+		prof_sample(c, tf);
+	else
+		c->late++;
+	return true;
+}
+
+/* ---- the throttle: in the overflow interrupt ---- */
+
+void prof_pmu_took(uint64_t ns)
+{
+	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	uint64_t period = c->throttle.period;
+
+	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !period ||
+	    !throttle_add(&c->throttle, ns))
+		return;
+	/* The backend refuses a period its counter cannot hold, or a
+	 * counter no longer running (a late overflow while disarming). */
+	if (throttle_close(&c->throttle, hal_clock_ns()) && period <= UINT64_MAX / 2 &&
+	    hal_pmu_set_period(period * 2) == 0) {
+		c->throttle.period = period * 2;
+		if (period * 2 > c->throttled)
+			c->throttled = period * 2;
+	}
+}
+
+/* ---- counting (`stat`): on each CPU's tick ---- */
+
+static void stat_cpu_close(struct stat_cpu *c)
+{
+	hal_pmu_count_close();
+	c->is_open = false;
+}
+
+static void stat_cpu_open(struct stat_cpu *c)
+{
+	/* A CPU that missed the last session's stop still holds its events. */
+	if (c->is_open)
+		stat_cpu_close(c);
+	kmemset(c->open, 0, sizeof(c->open));
+	hal_pmu_count_open(c->open);
+	c->is_open = true;
+	c->t0 = hal_clock_ns();
+	c->idle0 = sched_idle_ns();
+	c->ct0 = hal_cpu_time();
+	hal_pmu_count_read(c->start);
+}
+
+static void stat_cpu_read_end(struct stat_cpu *c)
+{
+	hal_pmu_count_read(c->end);
+	c->t1 = hal_clock_ns();
+	c->idle1 = sched_idle_ns();
+	c->ct1 = hal_cpu_time();
+	stat_cpu_close(c);
+}
+
+static void stat_tick(void)
+{
+	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];
+	unsigned gen = __atomic_load_n(&stat_gen, __ATOMIC_ACQUIRE);
+	unsigned stopped;
+
+	if (gen) {
+		if (c->open_gen != gen) {
+			stat_cpu_open(c);
+			__atomic_store_n(&c->open_gen, gen, __ATOMIC_RELEASE);
+		}
+		return;
+	}
+	stopped = __atomic_load_n(&stat_stop_gen, __ATOMIC_ACQUIRE);
+	if (stopped && c->is_open && c->open_gen == stopped && c->close_gen != stopped) {
+		stat_cpu_read_end(c);
+		__atomic_store_n(&c->close_gen, stopped, __ATOMIC_RELEASE);
+	}
+}
+
+/* ---- the kernel's hooks ---- */
+
+/* The tick's share of profiling and of counting, in that order, as
+ * kernel_tick() called them before the profiler had a room of its own. */
+static void sampler_tick(struct trap_frame *tf)
+{
+	prof_tick(tf);
+	stat_tick();
+}
+
+void prof_init(void)
+{
+	kernel_on_tick(sampler_tick);
+	kernel_on_nmi(prof_nmi);
+	kernel_on_pmu_took(prof_pmu_took);
+}

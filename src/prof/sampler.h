@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What the sampler (sampler.c: tick and NMI context) shares with the
+ * sessions that start and read it (profiler.c and stat.c: task
+ * context).  Private to src/prof.
+ *
+ * Each CPU's share (struct prof_cpu, struct stat_cpu) is written by that
+ * CPU's interrupts only, and read by the session once the CPU has
+ * answered (armed, acknowledged a stop, closed).  The run's parameters
+ * (prof_gen and the rest) are written by the session's holder only and
+ * published with release stores before the generation that uses them;
+ * the sampler reads them with acquire loads. */
+#ifndef KPROF_PROF_SAMPLER_H
+#define KPROF_PROF_SAMPLER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hal/cpu.h"
+#include "hal/pmu.h"
+#include "prof/throttle.h"
+
+/* One CPU's share.  Only that CPU writes it while a run is on (from its
+ * tick and its overflow interrupt); the report reads it once the CPU has
+ * acknowledged the stop.  Each CPU's share starts a cache line of its
+ * own: a sample on one CPU must not pull the line another CPU is
+ * writing its own sample into. */
+struct prof_cpu {
+	uintptr_t *ring;		/* PROF_RING_WORDS, never freed */
+	uint64_t head;			/* records written: release store */
+	uint64_t start;			/* head when this CPU began the run */
+	uint64_t tail;			/* records the drain took: release store */
+	uint64_t dropped;		/* ring full */
+	uint64_t late;			/* claimed outside the window, not kept */
+	uint64_t errors;		/* the platform failed to arm or disarm */
+	uint64_t throttled;		/* the longest throttled period, 0 if none */
+	struct throttle throttle;	/* the counter's period, its window */
+	unsigned gen_seen;		/* the run the buffer belongs to */
+	unsigned armed_gen;		/* the last run it acknowledged arming for */
+	unsigned ack;			/* the last run whose stop it acknowledged */
+	bool armed;			/* the counter's overflows are ours */
+	/* The clock and the scheduler's idle time when it armed and when
+	 * it acknowledged the stop: its idle share of the window. */
+	uint64_t t0, idle0, t1, idle1;
+} __attribute__((aligned(HAL_CACHELINE)));
+
+/* A ring record is a word of pid and frame count, then its frames. */
+_Static_assert(sizeof(uintptr_t) == 8, "a record's first word packs pid and count");
+extern struct prof_cpu prof_cpus[HAL_MAX_CPUS];
+
+/* The run, as profiler.c publishes it. */
+extern unsigned prof_gen, prof_stop_gen, prof_open_gen;
+extern bool prof_use_counter;
+extern uint64_t prof_period;
+extern unsigned prof_depth;
+extern uint64_t prof_cap;
+
+/* One CPU's share: written only by that CPU, on its tick, between the
+ * session's open and its close; read by the session once it answered. */
+struct stat_cpu {
+	unsigned open_gen;		/* the session it opened for */
+	unsigned close_gen;		/* the session it read the end of */
+	bool is_open;			/* its events are open now */
+	bool open[HAL_PMU_COUNT_MAX];
+	uint64_t start[HAL_PMU_COUNT_MAX], end[HAL_PMU_COUNT_MAX];
+	uint64_t t0, t1, idle0, idle1, ct0, ct1;
+} __attribute__((aligned(HAL_CACHELINE)));
+
+
+extern struct stat_cpu stat_cpus[HAL_MAX_CPUS];
+
+/* The `stat` session, as stat.c publishes it. */
+extern unsigned stat_gen, stat_stop_gen;
+
+#endif
