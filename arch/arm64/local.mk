@@ -35,7 +35,7 @@ noinst_LIBRARIES = %reldir%/libarm64.a
 
 ARM64_LDSCRIPT = $(srcdir)/%reldir%/kernel.ld
 ARM64_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(ARM64_LDSCRIPT) \
-	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=none
+	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=sha1
 # libkprof.la is a libtool convenience library: its archive is in .libs.
 ARM64_LINK_INPUTS = -Wl,--whole-archive %reldir%/libarm64.a -Wl,--no-whole-archive \
 	src/.libs/libkprof.a -lgcc

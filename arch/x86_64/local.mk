@@ -55,7 +55,7 @@ CLEANFILES += %reldir%/font.c
 
 X86_LDSCRIPT = $(srcdir)/%reldir%/kernel.ld
 X86_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(X86_LDSCRIPT) \
-	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=none
+	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=sha1
 # libkprof.la is a libtool convenience library: its archive is in .libs.
 X86_LINK_INPUTS = -Wl,--whole-archive %reldir%/libx86.a -Wl,--no-whole-archive \
 	src/.libs/libkprof.a -lgcc

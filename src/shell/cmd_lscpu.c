@@ -3,6 +3,7 @@
  * the source `profile` would use. */
 #include "hal/cpu.h"
 #include "hal/pmu.h"
+#include "kernel/build_id.h"
 #include "kernel/profiler.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -127,6 +128,16 @@ static void lscpu_platform(struct out *o)
 			   (unsigned long long)f.unknown_nmis, (unsigned long long)f.late_nmis);
 }
 
+/* The image's build-id, where it carries one: what kprof-report --elf
+ * and a debugger match the image's ELF file by. */
+static void lscpu_build_id(struct out *o)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+
+	if (build_id_hex(hex, sizeof(hex)))
+		out_printf(o, "build id: %s\n", hex);
+}
+
 int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
 {
 	const struct hal_pmu_info *info;
@@ -149,5 +160,6 @@ int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
 	else
 		out_printf(sh->out, "profile source: %s\n", prof_source_name(info));
 	lscpu_platform(sh->out);
+	lscpu_build_id(sh->out);
 	return 0;
 }
