@@ -242,6 +242,7 @@ static void fold_count(struct fold *f, struct fold_chain *c,
 	c->hi = k->hi > c->hi ? k->hi : c->hi;
 	c->cpus |= k->cpus;
 	c->count += k->count;
+	c->weight += k->weight;
 	f->samples += k->count;
 }
 
@@ -366,13 +367,14 @@ static uint64_t fold_key(struct fold *f, const struct prof_record *r,
 		k->name = f->foreign;
 	} else {
 		fold_leaf_symbol(f, ip, &hit);
-		k->leaf = hit.start;
+		k->leaf = f->exact_leaf ? ip : hit.start;
 		k->name = hit.name;
 		if (hit.name)
 			k->lo = k->hi = ip - hit.start;
 	}
 	k->pid = r->pid;
 	k->count = 1;
+	k->weight = r->weight;
 	k->ncallers = n;
 	k->slot = 0;
 	k->callers = row + 1;

@@ -40,9 +40,12 @@ struct prof_cpu {
 	/* The clock and the scheduler's idle time when it armed and when
 	 * it acknowledged the stop: its idle share of the window. */
 	uint64_t t0, idle0, t1, idle1;
+	uint64_t tick_ns;		/* the clock at its last tick */
+	uint64_t ct0, ct1;		/* hal_cpu_time() at t0 and t1 */
 } __attribute__((aligned(HAL_CACHELINE)));
 
-/* A ring record is a word of pid and frame count, then its frames. */
+/* A ring record is a word of pid and frame count, a word of weight,
+ * then its frames (PROF_RECORD_HEAD). */
 _Static_assert(sizeof(uintptr_t) == 8, "a record's first word packs pid and count");
 
 static struct prof_cpu prof_cpus[HAL_MAX_CPUS];
@@ -89,9 +92,10 @@ static size_t prof_fold_chains = PROF_FOLD_CHAINS;
 
 /* ---- sampling: interrupts off, lock-free, allocation-free ---- */
 
-static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
+static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
+			uint64_t weight)
 {
-	uint64_t head = c->head, stride = 1 + prof_depth;
+	uint64_t head = c->head, stride = PROF_RECORD_HEAD + prof_depth;
 	uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
 	uintptr_t *slot;
 	struct task *t;
@@ -110,8 +114,9 @@ static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
 	/* The interrupted task: an interrupt runs on its CPU's current. */
 	t = this_cpu()->current;
 	pid = t ? t->pid : 0;
-	n = stacktrace_from_trap(tf, slot + 1, prof_depth);
+	n = stacktrace_from_trap(tf, slot + PROF_RECORD_HEAD, prof_depth);
 	slot[0] = (uintptr_t)(uint32_t)pid | (uintptr_t)n << 32;
+	slot[1] = (uintptr_t)weight;
 	/* The record is whole before the drain can take it. */
 	__atomic_store_n(&c->head, head + 1, __ATOMIC_RELEASE);
 }
@@ -172,6 +177,7 @@ static void prof_cpu_stopped(struct prof_cpu *c)
 	if (c->gen_seen != stopped)
 		prof_cpu_reset(c, stopped);
 	c->t1 = hal_clock_ns();
+	c->ct1 = hal_cpu_time();
 	c->idle1 = sched_idle_ns();
 	__atomic_store_n(&c->ack, stopped, __ATOMIC_RELEASE);
 }
@@ -180,6 +186,7 @@ void prof_tick(struct trap_frame *tf)
 {
 	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
 	unsigned gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
+	uint64_t now, since;
 
 	if (!gen) {
 		prof_cpu_stopped(c);
@@ -201,15 +208,24 @@ void prof_tick(struct trap_frame *tf)
 		prof_cpu_arm(c);
 	if (c->armed_gen != gen) {
 		c->t0 = hal_clock_ns();
+		c->ct0 = hal_cpu_time();
+		c->tick_ns = c->t0;
 		c->throttle.start_ns = c->t0;
 		c->idle0 = sched_idle_ns();
 		/* The session opens the window once every CPU got here. */
 		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
 		return;
 	}
-	if (!prof_use_counter &&
-	    __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
-		prof_sample(c, tf);
+	if (prof_use_counter)
+		return;
+	/* A tick's sample stands for the time since this CPU's last tick,
+	 * not the nominal period: a tick that came late (a busy host, an
+	 * emulator) stands for more. */
+	now = hal_clock_ns();
+	since = now - c->tick_ns;
+	c->tick_ns = now;
+	if (__atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
+		prof_sample(c, tf, since);
 }
 
 bool prof_nmi(struct trap_frame *tf)
@@ -225,7 +241,7 @@ bool prof_nmi(struct trap_frame *tf)
 	 * dropped. */
 	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) &&
 	    gen == __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE))
-		prof_sample(c, tf);
+		prof_sample(c, tf, hal_pmu_sample_events());
 	else
 		c->late++;
 	return true;
@@ -418,6 +434,10 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 	prof_data.source = source;
 	prof_data.counter = prof_use_counter;
 	prof_data.pid = opt->pid;
+	/* The address view prints the leaves as sampled. */
+	prof_data.fold.exact_leaf = true;
+	prof_data.weight_per_sec = prof_use_counter ? pmu_info.events_per_sec
+						    : 1000000000u;
 	return 0;
 }
 
@@ -485,7 +505,7 @@ int prof_start_with(const struct prof_options *opt)
 	 * depth and folding into the tables this frees. */
 	prof_drain_wait_claim();
 	prof_depth = depth;
-	prof_cap = PROF_RING_WORDS / (1 + depth);
+	prof_cap = PROF_RING_WORDS / (PROF_RECORD_HEAD + depth);
 	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source },
 			    prof_use_counter ? info->source : hal_timer_tick_source()) < 0) {
 		data_gen = 0;
@@ -614,7 +634,8 @@ static void prof_take(unsigned cpu, const uintptr_t *slot)
 
 	r.pid = (int32_t)(uint32_t)slot[0];
 	r.nframes = n < prof_depth ? n : prof_depth;
-	kmemcpy(r.frames, slot + 1, r.nframes * sizeof(r.frames[0]));
+	r.weight = slot[1];
+	kmemcpy(r.frames, slot + PROF_RECORD_HEAD, r.nframes * sizeof(r.frames[0]));
 	d->samples++;
 	d->cpu_samples[cpu]++;
 	if (!d->ntasks || r.pid != d->tasks[d->ntasks - 1].pid)
@@ -623,6 +644,7 @@ static void prof_take(unsigned cpu, const uintptr_t *slot)
 	if (err < 0) {
 		/* A new chain the table has no room for: counted, never lost. */
 		d->other++;
+		d->other_weight += r.weight;
 		d->other_cpus |= 1u << cpu;
 	}
 }
@@ -632,7 +654,7 @@ static void prof_take(unsigned cpu, const uintptr_t *slot)
 static void prof_drain_cpu(unsigned cpu)
 {
 	struct prof_cpu *c = &prof_cpus[cpu];
-	uint64_t stride = 1 + prof_depth, head, tail;
+	uint64_t stride = PROF_RECORD_HEAD + prof_depth, head, tail;
 
 	if (__atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
 		return;
@@ -670,6 +692,16 @@ int prof_drain(void)
 	return 0;
 }
 
+/* @t of hal_cpu_time() in nanoseconds, integers only. */
+static uint64_t prof_cpu_time_ns(uint64_t t)
+{
+	uint64_t per = hal_cpu_time_per_sec();
+
+	if (!per)
+		return 0;
+	return t / per * 1000000000u + t % per * 1000000000u / per;
+}
+
 void prof_collect(void)
 {
 	struct prof_data *d = &prof_data;
@@ -700,6 +732,7 @@ void prof_collect(void)
 		if (c->t1 > c->t0 && c->idle1 >= c->idle0) {
 			d->cpu_ns[cpu] = c->t1 - c->t0;
 			d->cpu_idle_ns[cpu] = c->idle1 - c->idle0;
+			d->cpu_run_ns[cpu] = prof_cpu_time_ns(c->ct1 - c->ct0);
 		}
 	}
 	/* The slowest CPU's rate: the one the header names. */
@@ -755,12 +788,13 @@ bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r)
 
 	if (!c->ring || idx >= head || head - idx > prof_cap)
 		return false;
-	slot = c->ring + (idx % prof_cap) * (1 + prof_depth);
+	slot = c->ring + (idx % prof_cap) * (PROF_RECORD_HEAD + prof_depth);
 	r->pid = (int32_t)(uint32_t)slot[0];
 	r->nframes = (uint32_t)(slot[0] >> 32);
 	if (r->nframes > prof_depth)
 		r->nframes = prof_depth;
-	kmemcpy(r->frames, slot + 1, r->nframes * sizeof(r->frames[0]));
+	r->weight = slot[1];
+	kmemcpy(r->frames, slot + PROF_RECORD_HEAD, r->nframes * sizeof(r->frames[0]));
 	return true;
 }
 

@@ -3,6 +3,7 @@
  * | cpus | tasks | top`): each reads the session's fold table, so every
  * view of one session counts the same samples. */
 #include "hal/trap.h"
+#include "kernel/build_id.h"
 #include "kernel/fold.h"
 #include "kernel/heap.h"
 #include "kernel/report.h"
@@ -124,6 +125,8 @@ static int view_fold_functions(const struct prof_data *d, int pid,
 		for (uint32_t j = 0; j < k.ncallers; j++)
 			callers[j] = view_caller_fn(k.callers[j]);
 		k.callers = callers;
+		if (f->exact_leaf)
+			k.leaf = fold_leaf_function(&k);
 		k.lo = k.hi = 0;
 		if (fold_merge(t, &k) < 0) {
 			fold_free(t);
@@ -134,14 +137,11 @@ static int view_fold_functions(const struct prof_data *d, int pid,
 	return 0;
 }
 
-int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+/* The header lines both folded views begin with; @samples: those the
+ * block holds. */
+static void view_folded_head(struct out *o, const struct prof_data *d, int pid,
+			     uint64_t samples)
 {
-	uint64_t samples = 0, lines = 0;
-	struct fold t;
-
-	if (view_fold_functions(d, pid, &t) < 0)
-		return -ENOMEM;
-	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
 	out_puts(o, "# kprof folded begin\n");
 	out_printf(o, "# source=%s\n", d->source);
 	out_printf(o, "# hz=%u\n", d->hz);
@@ -155,6 +155,17 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 	out_printf(o, "# depth=%u\n", d->depth);
 	if (pid != PROF_PID_ALL)
 		out_printf(o, "# pid=%d\n", pid);
+}
+
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+{
+	uint64_t samples = 0, lines = 0;
+	struct fold t;
+
+	if (view_fold_functions(d, pid, &t) < 0)
+		return -ENOMEM;
+	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
+	view_folded_head(o, d, pid, samples);
 	for (size_t i = 0; i < t.nchains; i++) {
 		const struct fold_chain *c = &t.chains[i];
 
@@ -175,6 +186,92 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
 		   (unsigned long long)lines, (unsigned long long)samples);
 	fold_free(&t);
+	return 0;
+}
+
+/* Weight @w of the session's source in nanoseconds: weights are
+ * counter events, weight_per_sec of them a second, or nanoseconds where
+ * the tick sampled.  Integers only; no overflow below 2^64 ns. */
+static uint64_t view_weight_ns(const struct prof_data *d, uint64_t w)
+{
+	uint64_t per = d->weight_per_sec ? d->weight_per_sec : 1000000000u;
+
+	return w / per * 1000000000u + w % per * 1000000000u / per;
+}
+
+/* The run's CPUs' time out of their idle task: what the weights of
+ * samples outside the idle task stand for.  By the clock, less idle --
+ * or by the CPU's own time where that is less: a simulated CPU whose
+ * host did not run it was not idle, and did not run either. */
+static uint64_t view_busy_ns(const struct prof_data *d)
+{
+	uint64_t busy = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		uint64_t b = d->cpu_ns[cpu] > d->cpu_idle_ns[cpu]
+			   ? d->cpu_ns[cpu] - d->cpu_idle_ns[cpu] : 0;
+
+		if (d->cpu_run_ns[cpu] && d->cpu_run_ns[cpu] < b)
+			b = d->cpu_run_ns[cpu];
+		busy += b;
+	}
+	return busy;
+}
+
+/* A frame of the address view: its address, or the platform's name for
+ * code outside the image. */
+static void view_put_addr(struct out *o, uintptr_t a)
+{
+	if (a == FOLD_FOREIGN && hal_trap_foreign_name())
+		out_printf(o, ";%s", hal_trap_foreign_name());
+	else
+		out_printf(o, ";0x%lx", (unsigned long)a);
+}
+
+/* The session's chains as they were folded: the leaf the interrupted
+ * instruction, the callers return addresses, each line's count then its
+ * weight in ns (`# weight=ns`).  The name views merge these lines by
+ * function; here nothing is merged, so a reader resolves every address
+ * itself (kprof-report --elf, against `# build_id=`). */
+int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
+{
+	const struct fold *f = &d->fold;
+	uint64_t samples = 0, lines = 0;
+	char id[2 * BUILD_ID_MAX + 1];
+
+	for (size_t i = 0; i < f->nchains; i++)
+		if (view_keeps(pid, &f->chains[i]))
+			samples += f->chains[i].count;
+	if (pid == PROF_PID_ALL)
+		samples += d->other;
+	view_folded_head(o, d, pid, samples);
+	out_puts(o, "# frames=addr\n");
+	if (build_id_hex(id, sizeof(id)))
+		out_printf(o, "# build_id=%s\n", id);
+	out_puts(o, "# weight=ns\n");
+	out_printf(o, "# busy_ns=%llu\n", (unsigned long long)view_busy_ns(d));
+	for (size_t i = 0; i < f->nchains; i++) {
+		const struct fold_chain *c = &f->chains[i];
+
+		if (!view_keeps(pid, c))
+			continue;
+		view_put_task(o, d, c->pid);
+		if (c->ncallers + 1 >= f->depth)
+			out_puts(o, ";" VIEW_TRUNCATED);
+		for (uint32_t j = c->ncallers; j-- > 0;)
+			view_put_addr(o, c->callers[j]);
+		view_put_addr(o, c->leaf);
+		out_printf(o, " %llu %llu\n", (unsigned long long)c->count,
+			   (unsigned long long)view_weight_ns(d, c->weight));
+		lines++;
+	}
+	if (pid == PROF_PID_ALL && d->other) {
+		out_printf(o, "other %llu %llu\n", (unsigned long long)d->other,
+			   (unsigned long long)view_weight_ns(d, d->other_weight));
+		lines++;
+	}
+	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
+		   (unsigned long long)lines, (unsigned long long)samples);
 	return 0;
 }
 
