@@ -5,7 +5,6 @@
 #include "hal/entry.h"
 
 #include "hal/cpu.h"
-#include "hal/image.h"
 #include "hal/mem.h"
 #include "hal/platform.h"
 #include "kernel/console.h"
@@ -55,13 +54,4 @@ const char *hal_platform_cmdline(void)
 /* Nothing the arm64 kernel serves outside the portable kernel. */
 void hal_platform_late_init(void)
 {
-}
-
-/* The linker script's bounds of .note.gnu.build-id. */
-extern const char __build_id_start[], __build_id_end[];
-
-const void *hal_image_build_id_note(size_t *len)
-{
-	*len = (size_t)(__build_id_end - __build_id_start);
-	return *len ? __build_id_start : NULL;
 }
