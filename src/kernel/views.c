@@ -199,10 +199,13 @@ static uint64_t view_weight_ns(const struct prof_data *d, uint64_t w)
 	return w / per * 1000000000u + w % per * 1000000000u / per;
 }
 
-/* The run's CPUs' time out of their idle task: what the weights of
- * samples outside the idle task stand for.  By the clock, less idle --
- * or by the CPU's own time where that is less: a simulated CPU whose
- * host did not run it was not idle, and did not run either. */
+/* The run's CPUs' time out of their idle task over the window: what
+ * the weights of samples outside the idle task stand for.  By the
+ * clock, less idle -- or by the CPU's own time where that is less: a
+ * simulated CPU whose host did not run it was not idle, and did not run
+ * either.  A CPU's books run from its arming tick to its stop's, a
+ * little longer than the window the samples were kept in: its busy
+ * share is taken of the window (to 1/1024). */
 static uint64_t view_busy_ns(const struct prof_data *d)
 {
 	uint64_t busy = 0;
@@ -213,6 +216,8 @@ static uint64_t view_busy_ns(const struct prof_data *d)
 
 		if (d->cpu_run_ns[cpu] && d->cpu_run_ns[cpu] < b)
 			b = d->cpu_run_ns[cpu];
+		if (d->cpu_ns[cpu] > d->window_ns)
+			b = b / 1024 * (d->window_ns / (d->cpu_ns[cpu] / 1024 + 1));
 		busy += b;
 	}
 	return busy;
@@ -250,6 +255,9 @@ int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
 		out_printf(o, "# build_id=%s\n", id);
 	out_puts(o, "# weight=ns\n");
 	out_printf(o, "# busy_ns=%llu\n", (unsigned long long)view_busy_ns(d));
+	/* The rate a throttled counter fell to: hz= no longer says it. */
+	if (d->throttled_hz)
+		out_printf(o, "# throttled_hz=%llu\n", (unsigned long long)d->throttled_hz);
 	for (size_t i = 0; i < f->nchains; i++) {
 		const struct fold_chain *c = &f->chains[i];
 
