@@ -231,17 +231,21 @@ void prof_tick(struct trap_frame *tf)
 bool prof_nmi(struct trap_frame *tf)
 {
 	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	uint64_t weight;
 	unsigned gen;
 
 	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !hal_pmu_ack())
 		return false;
+	/* Taken for every claimed overflow, kept or not: what a dropped one
+	 * counted must not be added to the next sample's weight. */
+	weight = hal_pmu_sample_events();
 	gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
 	/* Before the window opened, between the stop and disarm, or before
 	 * this CPU's tick has seen a new run: acknowledged above, and
 	 * dropped. */
 	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) &&
 	    gen == __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE))
-		prof_sample(c, tf, hal_pmu_sample_events());
+		prof_sample(c, tf, weight);
 	else
 		c->late++;
 	return true;
