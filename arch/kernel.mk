@@ -22,7 +22,7 @@ KP_KERNEL_COMMON_SOURCES = \
 
 if !PLATFORM_SIM
 KP_KERNEL_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(KP_LDSCRIPT) \
-	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=none
+	-Wl,-z,max-page-size=4096 -Wl,-z,noexecstack -Wl,--build-id=sha1
 # libkprof.la is a libtool convenience library: its archive is in .libs.
 KP_KERNEL_LINK_INPUTS = -Wl,--whole-archive $(KP_ARCH_LIB) -Wl,--no-whole-archive \
 	src/.libs/libkprof.a -lgcc

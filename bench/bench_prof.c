@@ -75,7 +75,7 @@ static double batch_ns[BATCHES];
  * batch must fit in what is left of it. */
 static unsigned bench_ring_records(void)
 {
-	return PROF_RING_WORDS / (1 + bench_depth);
+	return PROF_RING_WORDS / (PROF_RECORD_HEAD + bench_depth);
 }
 
 static void bench_start_run(void)

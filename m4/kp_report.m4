@@ -24,17 +24,26 @@ AS_IF([$PKG_CONFIG_FOR_BUILD --exists zlib 2>&AS_MESSAGE_LOG_FD],
   [AC_MSG_RESULT([yes])],
   [AC_MSG_RESULT([no])
    AC_MSG_ERROR([kprof-report needs zlib, found with pkg-config: install the Debian package zlib1g-dev])])
-REPORT_FOR_BUILD_CFLAGS=`$PKG_CONFIG_FOR_BUILD --cflags libprotobuf-c zlib`
-REPORT_FOR_BUILD_LIBS="`$PKG_CONFIG_FOR_BUILD --libs libprotobuf-c zlib` -lm"
+dnl An address view is resolved with libdw (elfutils): functions, lines
+dnl and inline frames (tools/report/image.c).
+AC_MSG_CHECKING([for libdw for kprof-report])
+AS_IF([$PKG_CONFIG_FOR_BUILD --exists libdw 2>&AS_MESSAGE_LOG_FD],
+  [AC_MSG_RESULT([yes])],
+  [AC_MSG_RESULT([no])
+   AC_MSG_ERROR([kprof-report needs libdw, found with pkg-config: install the Debian packages libdw-dev and libelf-dev])])
+REPORT_FOR_BUILD_CFLAGS=`$PKG_CONFIG_FOR_BUILD --cflags libprotobuf-c zlib libdw libelf`
+REPORT_FOR_BUILD_LIBS="`$PKG_CONFIG_FOR_BUILD --libs libprotobuf-c zlib libdw libelf` -lm"
 
 dnl As for libdw: CC_FOR_BUILD by hand, not AC_LINK_IFELSE's $CC.
-AC_MSG_CHECKING([whether $CC_FOR_BUILD links against libprotobuf-c and zlib])
+AC_MSG_CHECKING([whether $CC_FOR_BUILD links against libprotobuf-c, zlib and libdw])
 cat > conftest-report.c <<_KP_EOF
+#include <elfutils/libdwfl.h>
 #include <protobuf-c/protobuf-c.h>
 #include <zlib.h>
 int main(void)
 {
-	return protobuf_c_version()[[0]] == 0 || zlibVersion()[[0]] == 0;
+	return protobuf_c_version()[[0]] == 0 || zlibVersion()[[0]] == 0 ||
+	       dwfl_version(0) == 0;
 }
 _KP_EOF
 AS_IF([$CC_FOR_BUILD $CFLAGS_FOR_BUILD $REPORT_FOR_BUILD_CFLAGS conftest-report.c \
@@ -42,7 +51,7 @@ AS_IF([$CC_FOR_BUILD $CFLAGS_FOR_BUILD $REPORT_FOR_BUILD_CFLAGS conftest-report.
   [AC_MSG_RESULT([yes])],
   [AC_MSG_RESULT([no])
    rm -f conftest-report.c conftest-report
-   AC_MSG_ERROR([$CC_FOR_BUILD cannot build a program with libprotobuf-c and zlib ($REPORT_FOR_BUILD_LIBS): see config.log])])
+   AC_MSG_ERROR([$CC_FOR_BUILD cannot build a program with libprotobuf-c, zlib and libdw ($REPORT_FOR_BUILD_LIBS): see config.log])])
 rm -f conftest-report.c conftest-report
 AC_SUBST([REPORT_FOR_BUILD_CFLAGS])
 AC_SUBST([REPORT_FOR_BUILD_LIBS])

@@ -13,6 +13,7 @@ sim_libksim_la_SOURCES = \
 	%reldir%/cpu.c \
 	%reldir%/fault.c \
 	%reldir%/firmware.c \
+	%reldir%/image.c \
 	%reldir%/kglue.c \
 	%reldir%/machine.c \
 	%reldir%/mem.c \

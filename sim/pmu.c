@@ -358,6 +358,7 @@ int hal_pmu_arm(uint64_t period)
 			c->pmu_period = period;
 	}
 	r = sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0));
+	c->pmu_read = 0;
 	__atomic_store_n(&c->pmu_state, SIM_PMU_RUNNING, __ATOMIC_RELEASE);
 	return sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, 0));
 }
@@ -397,6 +398,23 @@ bool hal_pmu_ack(void)
 	state = __atomic_load_n(&c->pmu_state, __ATOMIC_ACQUIRE);
 	return si->si_fd == c->perf_fd &&
 	       (state == SIM_PMU_RUNNING || state == SIM_PMU_DISARMING);
+}
+
+/* What the host counted since the last sample (or since arming): read
+ * from the counter itself, so that a signal that stood for several
+ * periods, or a period the throttle changed, weighs what it really
+ * counted.  read() is async-signal-safe; this thread's own counter. */
+uint64_t hal_pmu_sample_events(void)
+{
+	struct sim_cpu *c = sim_self;
+	uint64_t v, since;
+
+	if (!c || c->perf_fd < 0 ||
+	    read(c->perf_fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+		return c ? c->pmu_period : 0;
+	since = v - c->pmu_read;
+	c->pmu_read = v;
+	return since;
 }
 
 /* The profiler's throttle, from inside the overflow signal: a new

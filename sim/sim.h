@@ -56,6 +56,7 @@ struct sim_cpu {
 	int perf_errno;			/* why perf_fd is -1 */
 	volatile int pmu_state;		/* enum sim_pmu_state */
 	uint64_t pmu_period;		/* period the counter is set to */
+	uint64_t pmu_read;		/* its count at the last sample (0 at arming) */
 	uint64_t pmu_asked;		/* the period the profiler asked for */
 	const void *nmi_info;		/* siginfo_t of the overflow being handled */
 	int count_fd[HAL_PMU_COUNT_MAX];	/* `stat`'s events, -1 when not open */

@@ -9,6 +9,7 @@ src_libkprof_la_SOURCES = \
 	%reldir%/hal/cpu.h \
 	%reldir%/hal/entry.h \
 	%reldir%/hal/firmware.h \
+	%reldir%/hal/image.h \
 	%reldir%/hal/mem.h \
 	%reldir%/hal/platform.h \
 	%reldir%/hal/netdev.h \

@@ -9,6 +9,7 @@
 #include "fake_hal.h"
 #include "fake_pmu.h"
 #include "prof_testlib.h"
+#include "kernel/build_id.h"
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
 #include "prof/report.h"
@@ -118,7 +119,7 @@ END_TEST
 START_TEST(test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
 }
 END_TEST
 
@@ -252,13 +253,13 @@ END_TEST
 START_TEST(test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded)\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded)\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST
@@ -411,11 +412,11 @@ START_TEST(test_profile_session_start_stop_show)
 	ck_assert_int_eq(run(cmd_profile, "profile show top 3"), 0);
 	ck_assert_uint_eq(count_lines(text, "self "), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show flame"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded, cpus, tasks or top [n] (got flame)\n");
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got flame)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show top 0"), 0);
 	ck_assert_str_eq(text, "profile: chains must be 1-128 (got 0)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show folded 3"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded, cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
 	/* The session ended: another may start. */
 	ck_assert_int_eq(prof_start(), 0);
 }
@@ -588,6 +589,67 @@ START_TEST(test_lscpu_rejects_arguments)
 }
 END_TEST
 
+/* The image's build-id, where it carries one, is lscpu's last line. */
+START_TEST(test_lscpu_prints_build_id)
+{
+	static const unsigned char note[] = {
+		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+		0x01, 0x23, 0xab, 0xcd,
+	};
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	fake_build_id_note = note;
+	fake_build_id_note_len = sizeof(note);
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	/* After what the platform found, before the tick's line. */
+	ck_assert_ptr_nonnull(strstr(text, "\nbuild id: 0123abcd\ntick: "));
+}
+END_TEST
+
+/* A note that is not a GNU build-id, or runs past its bytes, is none. */
+START_TEST(test_build_id_parse_refuses_malformed_notes)
+{
+	unsigned char note[] = {
+		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+		0x01, 0x23, 0xab, 0xcd,
+	};
+	const uint8_t *id;
+
+	ck_assert_uint_eq(build_id_parse(note, sizeof(note), &id), 4);
+	ck_assert_uint_eq(id[3], 0xcd);
+	ck_assert_uint_eq(build_id_parse(note, sizeof(note) - 1, &id), 0);
+	ck_assert_ptr_null(id);
+	ck_assert_uint_eq(build_id_parse(note, 11, &id), 0);
+	ck_assert_uint_eq(build_id_parse(NULL, 0, &id), 0);
+	note[8] = 1;			/* NT_GNU_ABI_TAG, not a build-id */
+	ck_assert_uint_eq(build_id_parse(note, sizeof(note), &id), 0);
+	note[8] = 3;
+	note[12] = 'X';			/* not "GNU" */
+	ck_assert_uint_eq(build_id_parse(note, sizeof(note), &id), 0);
+	note[12] = 'G';
+	note[4] = 200;			/* an id longer than its note */
+	ck_assert_uint_eq(build_id_parse(note, sizeof(note), &id), 0);
+}
+END_TEST
+
+/* addr goes with folded, in both forms; alone it is an error. */
+START_TEST(test_profile_folded_addr_forms)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_ne(run(cmd_profile, "profile 10 all addr"), 0);
+	ck_assert_str_eq(text, "profile: addr follows folded (profile MS ... folded addr, or profile show folded addr)\n");
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded addr"), 0);
+	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded addr"), 0);
+	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
+	ck_assert_int_ne(run(cmd_profile, "profile show folded addr 3"), 0);
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
+}
+END_TEST
+
 START_TEST(test_lscpu_and_profile_probe_once)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
@@ -640,6 +702,9 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_lscpu_nothing_claimed);
 	tcase_add_test(tc, test_lscpu_platform_lines_as_x86);
 	tcase_add_test(tc, test_lscpu_platform_lines_as_arm64);
+	tcase_add_test(tc, test_lscpu_prints_build_id);
+	tcase_add_test(tc, test_build_id_parse_refuses_malformed_notes);
+	tcase_add_test(tc, test_profile_folded_addr_forms);
 	tcase_add_test(tc, test_lscpu_rejects_arguments);
 	tcase_add_test(tc, test_lscpu_and_profile_probe_once);
 	suite_add_tcase(s, tc);

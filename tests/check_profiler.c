@@ -196,6 +196,90 @@ START_TEST(test_sample_counter_full_buffer_accounting_exact)
 }
 END_TEST
 
+/* A counter's sample weighs the events it stood for -- several periods
+ * when its interrupt came late (hal_pmu_sample_events()) -- and the
+ * session's chain sums them, in the counter's events per second. */
+START_TEST(test_sample_weight_is_what_the_counter_counted)
+{
+	struct trap_frame tf = { .ip = PT_SPIN_LOCK + 8 };
+	const struct prof_data *d;
+	struct prof_record r;
+	uint64_t period;
+
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	start_open(1);
+	period = fake_pmu_period[0];
+	ck_assert_uint_gt(period, 0);
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	fake_pmu_events[0] = 3 * period;
+	ck_assert(fake_pmu_overflow(0, &tf, true));
+	stop_and_settle(1);
+	ck_assert(prof_cpu_record(0, 0, &r));
+	ck_assert_uint_eq(r.weight, period);
+	ck_assert(prof_cpu_record(0, 1, &r));
+	ck_assert_uint_eq(r.weight, 3 * period);
+	prof_collect();
+	d = prof_last();
+	ck_assert_uint_eq(d->fold.nchains, 1);
+	ck_assert_uint_eq(d->fold.chains[0].count, 2);
+	ck_assert_uint_eq(d->fold.chains[0].weight, 4 * period);
+	ck_assert_uint_eq(d->weight_per_sec, prof_pmu_info()->events_per_sec);
+}
+END_TEST
+
+/* A tick's sample weighs the time since that CPU's last tick: a late
+ * tick stands for more than the nominal period. */
+START_TEST(test_tick_weight_is_time_since_last_tick)
+{
+	const struct prof_data *d;
+	struct prof_record r;
+
+	use_tick();
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	start_open(1);
+	fake_now_ns += 10000000;
+	pt_tick(0, PT_SPIN_LOCK + 8);
+	fake_now_ns += 25000000;
+	pt_tick(0, PT_SPIN_LOCK + 8);
+	stop_and_settle(1);
+	ck_assert(prof_cpu_record(0, 0, &r));
+	ck_assert_uint_eq(r.weight, 10000000);
+	ck_assert(prof_cpu_record(0, 1, &r));
+	ck_assert_uint_eq(r.weight, 25000000);
+	prof_collect();
+	d = prof_last();
+	ck_assert_uint_eq(d->fold.chains[0].weight, 35000000);
+	ck_assert_uint_eq(d->weight_per_sec, 1000000000);
+}
+END_TEST
+
+/* A session's table keys each leaf by its exact address; the text
+ * report still merges them into one chain with its span of offsets. */
+START_TEST(test_session_leaves_by_exact_address)
+{
+	const struct prof_data *d;
+
+	use_tick();
+	pt_boot_cpus(1);
+	pt_use_symbols();
+	start_open(1);
+	pt_tick(0, PT_MEMCPY + 4);
+	pt_tick(0, PT_MEMCPY + 0x10);
+	pt_tick(0, PT_MEMCPY + 4);
+	stop_and_settle(1);
+	ck_assert_ptr_nonnull(strstr(print_report(PROF_PID_ALL, 8),
+				     "100.0% 3 memcpy+0x4..0x10\n"));
+	d = prof_last();
+	ck_assert(d->fold.exact_leaf);
+	ck_assert_uint_eq(d->fold.nchains, 2);
+	ck_assert_uint_eq(d->fold.chains[0].leaf, PT_MEMCPY + 4);
+	ck_assert_uint_eq(d->fold.chains[0].count, 2);
+	ck_assert_uint_eq(d->fold.chains[1].leaf, PT_MEMCPY + 0x10);
+}
+END_TEST
+
 START_TEST(test_straggler_tick_previous_run_never_lands)
 {
 	const struct prof_record *r;
@@ -886,7 +970,8 @@ START_TEST(test_drain_keeps_ring_from_filling)
 END_TEST
 
 /* A table of two chains: the third chain's samples are other, counted
- * in the session's samples, never lost. */
+ * in the session's samples, never lost.  A session's leaves fold by
+ * their exact address: memcpy+8 is a chain of its own, other too. */
 START_TEST(test_fold_table_full_counts_other)
 {
 	const struct prof_data *d;
@@ -910,8 +995,8 @@ START_TEST(test_fold_table_full_counts_other)
 	d = prof_last();
 	ck_assert_uint_eq(d->samples, 16);
 	ck_assert_uint_eq(d->fold.nchains, 2);
-	ck_assert_uint_eq(d->fold.samples, 9);
-	ck_assert_uint_eq(d->other, 7);
+	ck_assert_uint_eq(d->fold.samples, 8);
+	ck_assert_uint_eq(d->other, 8);
 	ck_assert_uint_eq(d->fold.samples + d->other, d->samples);
 }
 END_TEST
@@ -1215,6 +1300,9 @@ static Suite *profiler_suite(void)
 	tcase_add_test(tc, test_sample_depth_default_eight_frames);
 	tcase_add_test(tc, test_sample_charged_to_interrupted_task);
 	tcase_add_test(tc, test_sample_tick_full_buffer_accounting_exact);
+	tcase_add_test(tc, test_sample_weight_is_what_the_counter_counted);
+	tcase_add_test(tc, test_tick_weight_is_time_since_last_tick);
+	tcase_add_test(tc, test_session_leaves_by_exact_address);
 	tcase_add_test(tc, test_sample_counter_full_buffer_accounting_exact);
 	tcase_add_test(tc, test_straggler_tick_previous_run_never_lands);
 	tcase_add_test(tc, test_straggler_silent_cpu_contributes_nothing_stale);

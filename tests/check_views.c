@@ -13,6 +13,7 @@
 #include "prof/fold.h"
 #include "prof/profiler.h"
 #include "prof/report.h"
+#include "kernel/symbols.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "check_main.h"
@@ -23,6 +24,8 @@
 
 static struct prof_data d;
 static char text[1 << 16];
+/* The weight each sample of take() carries: counter events. */
+static uint64_t weight_each = 3000000;
 
 static void setup(void)
 {
@@ -57,7 +60,8 @@ static void name(int pid, const char *n)
  * drain takes them: counted, then folded or, past the table, other. */
 static void take(unsigned cpu, int pid, unsigned times, uintptr_t ip, ...)
 {
-	struct prof_record r = { .pid = pid, .nframes = 1, .frames = { ip } };
+	struct prof_record r = { .pid = pid, .nframes = 1, .weight = weight_each,
+				 .frames = { ip } };
 	va_list ap;
 	uintptr_t ra;
 
@@ -70,6 +74,7 @@ static void take(unsigned cpu, int pid, unsigned times, uintptr_t ip, ...)
 		d.cpu_samples[cpu]++;
 		if (fold_add_cpu(&d.fold, &r, cpu) < 0) {
 			d.other++;
+			d.other_weight += r.weight;
 			d.other_cpus |= 1u << cpu;
 		}
 	}
@@ -235,6 +240,99 @@ START_TEST(test_view_folded_names_never_split)
 }
 END_TEST
 
+/* A session's own table: leaves by their exact address, as the drain
+ * folds them.  Its counter counts 3*10^9 events a second. */
+static void exact_session(void)
+{
+	fold_free(&d.fold);
+	ck_assert_int_eq(fold_init(&d.fold, 64, 8), 0);
+	d.fold.exact_leaf = true;
+	d.weight_per_sec = 3000000000ull;
+	session();
+}
+
+/* Every name view of a table of exact leaves is what it was when the
+ * leaves folded by symbol: they merge them as they print. */
+START_TEST(test_views_by_name_merge_exact_leaves)
+{
+	exact_session();
+	ck_assert_uint_eq(d.fold.nchains, 5);
+	ck_assert(pt_golden_equal("view_folded.txt", show(folded, PROF_PID_ALL, 0)));
+	ck_assert(pt_golden_equal("view_folded_pid.txt", show(folded, 7, 0)));
+	ck_assert(pt_golden_equal("view_top.txt", show(prof_view_top, PROF_PID_ALL, 8)));
+	ck_assert(pt_golden_equal("view_text.txt", show(prof_view_text, PROF_PID_ALL, 8)));
+}
+END_TEST
+
+static int folded_addr(struct out *o, const struct prof_data *dd, int pid, unsigned n)
+{
+	(void)n;
+	return prof_view_folded_addr(o, dd, pid);
+}
+
+/* @in with every 0x... frame written as the symbol and offset it names
+ * (sym_format(), exact): the golden holds names, not addresses that
+ * move with every edit of the image. */
+static const char *resolved(const char *in)
+{
+	static char outbuf[1 << 16];
+	size_t w = 0;
+
+	for (const char *p = in; *p && w + 128 < sizeof(outbuf);) {
+		if ((p == in || p[-1] == ';') && p[0] == '0' && p[1] == 'x') {
+			char *end;
+			uintptr_t a = (uintptr_t)strtoull(p + 2, &end, 16);
+
+			sym_format(outbuf + w, sizeof(outbuf) - w, a, false);
+			w += strlen(outbuf + w);
+			p = end;
+			continue;
+		}
+		outbuf[w++] = *p++;
+	}
+	outbuf[w] = '\0';
+	return outbuf;
+}
+
+/* The address view: each chain as folded, the leaf the interrupted
+ * instruction, callers their return addresses, the weight in ns from
+ * the counter's events; the image's build-id and the busy time in the
+ * header. */
+START_TEST(test_view_folded_addr_frames_as_sampled)
+{
+	static const unsigned char note[] = {
+		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+		0xde, 0xad, 0xbe, 0xef,
+	};
+
+	fake_build_id_note = note;
+	fake_build_id_note_len = sizeof(note);
+	exact_session();
+	ck_assert(pt_golden_equal("view_folded_addr.txt",
+				  resolved(show(folded_addr, PROF_PID_ALL, 0))));
+	/* 5 + 2 samples of pid 3's memcpy at 3*10^6 events, 1 ms each. */
+	ck_assert_ptr_nonnull(strstr(text, ";0x"));
+	ck_assert_ptr_nonnull(strstr(text, "# build_id=deadbeef\n"));
+}
+END_TEST
+
+START_TEST(test_view_folded_addr_pid_and_other)
+{
+	fold_free(&d.fold);
+	ck_assert_int_eq(fold_init(&d.fold, 2, 8), 0);
+	d.fold.exact_leaf = true;
+	d.weight_per_sec = 1000000000ull;
+	session();
+	show(folded_addr, PROF_PID_ALL, 0);
+	/* Chains past the table: their samples and weights. */
+	ck_assert_ptr_nonnull(strstr(text, "\nother 8 24000000\n"));
+	ck_assert_ptr_null(strstr(text, "# build_id="));
+	show(folded_addr, 7, 0);
+	ck_assert_ptr_nonnull(strstr(text, "# pid=7\n"));
+	ck_assert_ptr_null(strstr(text, "\nother "));
+}
+END_TEST
+
 static Suite *views_suite(void)
 {
 	Suite *s = suite_create("views");
@@ -250,6 +348,9 @@ static Suite *views_suite(void)
 	tcase_add_test(tc, test_view_text_from_session);
 	tcase_add_test(tc, test_view_folded_other_when_table_full);
 	tcase_add_test(tc, test_view_folded_counts_match_text);
+	tcase_add_test(tc, test_views_by_name_merge_exact_leaves);
+	tcase_add_test(tc, test_view_folded_addr_frames_as_sampled);
+	tcase_add_test(tc, test_view_folded_addr_pid_and_other);
 	tcase_add_test(tc, test_view_folded_names_never_split);
 	suite_add_tcase(s, tc);
 	return s;

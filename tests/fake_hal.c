@@ -10,6 +10,7 @@
 #include "hal/context.h"
 #include "hal/entry.h"
 #include "hal/firmware.h"
+#include "hal/image.h"
 #include "hal/mem.h"
 #include "hal/power.h"
 #include "hal/random.h"
@@ -218,6 +219,14 @@ const struct trap_frame *hal_trap_frame_at(uintptr_t ra, uintptr_t fp, size_t *s
 /* As on a kernel; a test may name foreign code. */
 const char *fake_foreign_name;
 const char *hal_trap_foreign_name(void) { return fake_foreign_name; }
+
+const void *fake_build_id_note;
+size_t fake_build_id_note_len;
+const void *hal_image_build_id_note(size_t *len)
+{
+	*len = fake_build_id_note_len;
+	return fake_build_id_note;
+}
 
 void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi)
 {

@@ -39,6 +39,10 @@ struct fake_ctx {
 extern uintptr_t fake_trap_entry_ra;
 /* What hal_trap_foreign_name() returns (NULL, as on a kernel). */
 extern const char *fake_foreign_name;
+/* The image's build-id note hal_image_build_id_note() returns (NULL:
+ * none, as by default). */
+extern const void *fake_build_id_note;
+extern size_t fake_build_id_note_len;
 extern unsigned fake_switches;
 extern void *fake_last_switch_from, *fake_last_switch_to;
 /* The last stack hal_context_release() was told of. */

@@ -118,6 +118,15 @@ bool hal_pmu_ack(void)
 	return ours;
 }
 
+uint64_t fake_pmu_events[HAL_MAX_CPUS];
+
+uint64_t hal_pmu_sample_events(void)
+{
+	unsigned cpu = hal_cpu_id();
+
+	return fake_pmu_events[cpu] ? fake_pmu_events[cpu] : fake_pmu_period[cpu];
+}
+
 int hal_pmu_set_period(uint64_t period)
 {
 	unsigned cpu = hal_cpu_id();

@@ -79,4 +79,8 @@ extern uint64_t fake_count_value[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
 extern bool fake_count_is_open[HAL_MAX_CPUS];
 extern unsigned fake_count_opens, fake_count_closes;
 
+/* What hal_pmu_sample_events() says the next overflows of a CPU stand
+ * for (0: its period, as a backend that carries the count). */
+extern uint64_t fake_pmu_events[HAL_MAX_CPUS];
+
 #endif

@@ -10,10 +10,12 @@ REPORT_TESTS = %reldir%/test_report %reldir%/test_report_svg \
 	%reldir%/test_report_pprof %reldir%/test_report_gopprof
 TESTS += $(REPORT_TESTS)
 # The whole path on ksim sessions (folded output: issue 24; 77 until then).
+# The address view resolved against ksim's own ELF (issue 41).
 if PLATFORM_SIM
-TESTS += %reldir%/test_report_ksim
+TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
+	%reldir%/test_report_addr \
 	%reldir%/report/reportlib.py %reldir%/report/svgcheck.py \
 	%reldir%/report/pbcheck.py %reldir%/report/gocheck.py \
 	%reldir%/report/before.folded %reldir%/report/after.folded \

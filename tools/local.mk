@@ -81,7 +81,9 @@ KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c \
 	$(top_srcdir)/%reldir%/report/pprof.c \
 	$(top_srcdir)/%reldir%/report/outfile.c \
 	$(top_srcdir)/%reldir%/report/util.c \
-	$(top_srcdir)/%reldir%/report/filter.c
+	$(top_srcdir)/%reldir%/report/filter.c \
+	$(top_srcdir)/%reldir%/report/image.c \
+	$(top_srcdir)/%reldir%/report/annotate.c
 bin_SCRIPTS += $(KPROF_REPORT)
 dist_man_MANS += doc/kprof-report.1
 CLEANFILES += $(KPROF_REPORT) $(KPROF_REPORT_PB)
@@ -89,7 +91,8 @@ EXTRA_DIST += %reldir%/report/report.h %reldir%/report/profile.proto \
 	%reldir%/report/main.c %reldir%/report/folded.c %reldir%/report/names.c \
 	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
 	%reldir%/report/pprof.c %reldir%/report/outfile.c %reldir%/report/util.c \
-	%reldir%/report/filter.c
+	%reldir%/report/filter.c %reldir%/report/image.c \
+	%reldir%/report/annotate.c
 
 tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 	@$(MKDIR_P) tools/report

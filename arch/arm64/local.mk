@@ -26,6 +26,7 @@ noinst_LIBRARIES = %reldir%/libarm64.a
 	%reldir%/cpu.c \
 	%reldir%/dt.c \
 	%reldir%/firmware.c \
+	%reldir%/image.c \
 	%reldir%/gic.c \
 	%reldir%/libc.c \
 	%reldir%/mem.c \

@@ -61,6 +61,7 @@ struct a64_pmu_cpu {
 	bool insn_long;			/* PMEVCNTR0_EL0 is 64 bits (PMCR.LP) */
 	uint64_t insn_wraps;		/* else: its overflows, each one 2^32 */
 	uint64_t period;
+	uint64_t sample_events;		/* what the last claimed overflow stands for */
 	uint64_t claimed, claimed_run;	/* overflows kernel_nmi() claimed */
 	uint64_t no_overflow;		/* PMU interrupts armed, no overflow */
 	uint64_t unarmed;		/* PMU interrupts with nothing armed */
@@ -362,12 +363,16 @@ int hal_pmu_disarm(void)
  * steps CNTV_CVAL).  Under TCG that latency is a host thread's wake-up,
  * often as long as the period: re-armed from now, 1000 samples/s came
  * out at 450.  When a whole period has passed already (a vCPU left
- * unscheduled), it starts afresh rather than firing at once. */
-static void pmu_rearm(uint64_t period)
+ * unscheduled), it starts afresh rather than firing at once.  Returns
+ * the cycles the overflow stands for: one period when the count past it
+ * is carried, the period and that count when it is not (one sample then
+ * stands for several periods). */
+static uint64_t pmu_rearm(uint64_t period)
 {
 	uint64_t since = pmu_cycle_read();
 
 	pmu_cycle_write(since < period ? since - period : -period);
+	return since < period ? period : period + since;
 }
 
 /* Claim = the cycle counter's overflow bit set and its interrupt
@@ -384,10 +389,16 @@ bool hal_pmu_ack(void)
 	if (!pmu_overflowed() || !pmu_irq_enabled())
 		return false;
 	pmu_overflow_clear(PMU_CYCLE);
+	pc->sample_events = pc->period;
 	if (running)
-		pmu_rearm(pc->period);
+		pc->sample_events = pmu_rearm(pc->period);
 	isb();
 	return true;
+}
+
+uint64_t hal_pmu_sample_events(void)
+{
+	return pmu_self()->sample_events;
 }
 
 /* The profiler's throttle, from inside the PMU interrupt: the ack

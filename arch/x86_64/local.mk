@@ -28,6 +28,7 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/fbcon.c \
 	%reldir%/cpu.c \
 	%reldir%/firmware.c \
+	%reldir%/image.c \
 	%reldir%/gdt.c \
 	%reldir%/ioapic.c \
 	%reldir%/lapic.c \

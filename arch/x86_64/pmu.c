@@ -675,6 +675,14 @@ bool hal_pmu_ack(void)
 	return true;
 }
 
+/* The ack rewrote the count to a whole period from its next overflow:
+ * what ran past this one is not carried, and is small against the
+ * period (the NMI is taken within a few hundred cycles). */
+uint64_t hal_pmu_sample_events(void)
+{
+	return pmu_self()->period;
+}
+
 /* The profiler's throttle, from inside our NMI: the ack rewrote the
  * count moments ago, so rewriting it again at the new period loses
  * nothing.  Only a running counter is touched, and none is enabled. */

@@ -60,6 +60,13 @@ int hal_pmu_disarm(void);
  * for the next period.  False when the interrupt is not this counter's. */
 bool hal_pmu_ack(void);
 
+/* Inside the overflow interrupt, after hal_pmu_ack() returned true: the
+ * events this overflow stands for -- the period the counter ran, plus
+ * whatever it counted past the overflow that the backend did not carry
+ * into the next period (several periods gone before the interrupt
+ * landed).  What the profiler weighs the sample with. */
+uint64_t hal_pmu_sample_events(void);
+
 /* Inside the overflow interrupt, on the calling CPU: from the next
  * overflow on, every @period events.  Only the count of a counter that
  * is running is rewritten (it was rewritten moments ago by the ack, so it

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 src_libkprof_la_SOURCES += \
 	%reldir%/backtrace.c %reldir%/backtrace.h \
+	%reldir%/build_id.c %reldir%/build_id.h \
 	%reldir%/cmdline.c %reldir%/cmdline.h %reldir%/cmdline_test.h \
 	%reldir%/console.c %reldir%/console.h \
 	%reldir%/heap.c %reldir%/heap.h %reldir%/heap_test.h \

@@ -3,6 +3,7 @@
 #include "prof/fold_test.h"
 
 #include "hal/trap.h"
+#include "kernel/build_id.h"
 #include "kernel/heap.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
@@ -246,6 +247,7 @@ static void fold_count(struct fold *f, struct fold_chain *c,
 	c->hi = k->hi > c->hi ? k->hi : c->hi;
 	c->cpus |= k->cpus;
 	c->count += k->count;
+	c->weight += k->weight;
 	f->samples += k->count;
 }
 
@@ -370,13 +372,14 @@ static uint64_t fold_key(struct fold *f, const struct prof_record *r,
 		k->name = f->foreign;
 	} else {
 		fold_leaf_symbol(f, ip, &hit);
-		k->leaf = hit.start;
+		k->leaf = f->exact_leaf ? ip : hit.start;
 		k->name = hit.name;
 		if (hit.name)
 			k->lo = k->hi = ip - hit.start;
 	}
 	k->pid = r->pid;
 	k->count = 1;
+	k->weight = r->weight;
 	k->ncallers = n;
 	k->slot = 0;
 	k->callers = row + 1;
@@ -542,6 +545,8 @@ int fold_by_function(struct fold *t, const struct fold *f, int pid)
 		for (uint32_t j = 0; j < k.ncallers; j++)
 			callers[j] = fold_caller_fn(k.callers[j]);
 		k.callers = callers;
+		if (f->exact_leaf)
+			k.leaf = fold_leaf_function(&k);
 		k.lo = k.hi = 0;
 		if (fold_merge(t, &k) < 0) {
 			fold_free(t);
@@ -552,14 +557,11 @@ int fold_by_function(struct fold *t, const struct fold *f, int pid)
 	return 0;
 }
 
-int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+/* The header lines both folded views begin with; @samples: those the
+ * block holds. */
+static void fold_put_head(struct out *o, const struct prof_data *d, int pid,
+			  uint64_t samples)
 {
-	uint64_t samples = 0, lines = 0;
-	struct fold t;
-
-	if (fold_by_function(&t, &d->fold, pid) < 0)
-		return -ENOMEM;
-	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
 	out_puts(o, "# kprof folded begin\n");
 	out_printf(o, "# source=%s\n", d->source);
 	out_printf(o, "# hz=%u\n", d->hz);
@@ -572,6 +574,17 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 	out_printf(o, "# depth=%u\n", d->depth);
 	if (pid != PROF_PID_ALL)
 		out_printf(o, "# pid=%d\n", pid);
+}
+
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+{
+	uint64_t samples = 0, lines = 0;
+	struct fold t;
+
+	if (fold_by_function(&t, &d->fold, pid) < 0)
+		return -ENOMEM;
+	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
+	fold_put_head(o, d, pid, samples);
 	for (size_t i = 0; i < t.nchains; i++) {
 		const struct fold_chain *c = &t.chains[i];
 
@@ -592,5 +605,99 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
 		   (unsigned long long)lines, (unsigned long long)samples);
 	fold_free(&t);
+	return 0;
+}
+
+/* Weight @w of the session's source in nanoseconds: weights are
+ * counter events, weight_per_sec of them a second, or nanoseconds where
+ * the tick sampled.  Integers only; no overflow below 2^64 ns. */
+static uint64_t fold_weight_ns(const struct prof_data *d, uint64_t w)
+{
+	uint64_t per = d->weight_per_sec ? d->weight_per_sec : 1000000000u;
+
+	return w / per * 1000000000u + w % per * 1000000000u / per;
+}
+
+/* The run's CPUs' time out of their idle task over the window: what
+ * the weights of samples outside the idle task stand for.  By the
+ * clock, less idle -- or by the CPU's own time where that is less: a
+ * simulated CPU whose host did not run it was not idle, and did not run
+ * either.  A CPU's books run from its arming tick to its stop's, a
+ * little longer than the window the samples were kept in: its busy
+ * share is taken of the window (to 1/1024). */
+static uint64_t fold_busy_ns(const struct prof_data *d)
+{
+	uint64_t busy = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		uint64_t b = d->cpu_ns[cpu] > d->cpu_idle_ns[cpu]
+			   ? d->cpu_ns[cpu] - d->cpu_idle_ns[cpu] : 0;
+
+		if (d->cpu_run_ns[cpu] && d->cpu_run_ns[cpu] < b)
+			b = d->cpu_run_ns[cpu];
+		if (d->cpu_ns[cpu] > d->window_ns)
+			b = b / 1024 * (d->window_ns / (d->cpu_ns[cpu] / 1024 + 1));
+		busy += b;
+	}
+	return busy;
+}
+
+/* A frame of the address view: its address, or the platform's name for
+ * code outside the image. */
+static void fold_put_addr(struct out *o, uintptr_t a)
+{
+	if (a == FOLD_FOREIGN && hal_trap_foreign_name())
+		out_printf(o, ";%s", hal_trap_foreign_name());
+	else
+		out_printf(o, ";0x%lx", (unsigned long)a);
+}
+
+/* The session's chains as they were folded: the leaf the interrupted
+ * instruction, the callers return addresses, each line's count then its
+ * weight in ns (`# weight=ns`).  The name views merge these lines by
+ * function; here nothing is merged, so a reader resolves every address
+ * itself (kprof-report --elf, against `# build_id=`). */
+int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
+{
+	const struct fold *f = &d->fold;
+	uint64_t samples = 0, lines = 0;
+	char id[2 * BUILD_ID_MAX + 1];
+
+	for (size_t i = 0; i < f->nchains; i++)
+		if (fold_chain_kept(&f->chains[i], pid))
+			samples += f->chains[i].count;
+	if (pid == PROF_PID_ALL)
+		samples += d->other;
+	fold_put_head(o, d, pid, samples);
+	out_puts(o, "# frames=addr\n");
+	if (build_id_hex(id, sizeof(id)))
+		out_printf(o, "# build_id=%s\n", id);
+	out_puts(o, "# weight=ns\n");
+	out_printf(o, "# busy_ns=%llu\n", (unsigned long long)fold_busy_ns(d));
+	/* The rate a throttled counter fell to: hz= no longer says it. */
+	if (d->throttled_hz)
+		out_printf(o, "# throttled_hz=%llu\n", (unsigned long long)d->throttled_hz);
+	for (size_t i = 0; i < f->nchains; i++) {
+		const struct fold_chain *c = &f->chains[i];
+
+		if (!fold_chain_kept(c, pid))
+			continue;
+		fold_put_task(o, d, c->pid);
+		if (c->ncallers + 1 >= f->depth)
+			out_puts(o, ";" FOLD_TRUNCATED);
+		for (uint32_t j = c->ncallers; j-- > 0;)
+			fold_put_addr(o, c->callers[j]);
+		fold_put_addr(o, c->leaf);
+		out_printf(o, " %llu %llu\n", (unsigned long long)c->count,
+			   (unsigned long long)fold_weight_ns(d, c->weight));
+		lines++;
+	}
+	if (pid == PROF_PID_ALL && d->other) {
+		out_printf(o, "other %llu %llu\n", (unsigned long long)d->other,
+			   (unsigned long long)fold_weight_ns(d, d->other_weight));
+		lines++;
+	}
+	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
+		   (unsigned long long)lines, (unsigned long long)samples);
 	return 0;
 }

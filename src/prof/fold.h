@@ -19,8 +19,11 @@
 
 struct fold_chain {
 	uint64_t count;
+	uint64_t weight;		/* its samples' weights, summed */
 	/* The leaf's symbol start, or its exact address when no symbol
-	 * covers it (name NULL): unknown leaves fold by address. */
+	 * covers it (name NULL): unknown leaves fold by address.  In a
+	 * table of exact leaves (fold.exact_leaf) it is always frame 0 as
+	 * sampled, lo and hi its offset in its symbol. */
 	uintptr_t leaf;			/* FOLD_FOREIGN: outside the image */
 	const char *name;
 	uintptr_t lo, hi;	/* offsets of frame 0 seen, within the symbol */
@@ -56,6 +59,10 @@ struct fold {
 	size_t pool_used, pool_cap;	/* words of it in use, allocated */
 	size_t nchains, cap;
 	size_t limit;			/* most chains it may hold */
+	/* Leaves fold by their exact address, not by their symbol: a
+	 * session's table, which the address view prints as it is and
+	 * the name views re-fold by function (fold_leaf_function()). */
+	bool exact_leaf;
 	unsigned depth;			/* frames a chain keeps, leaf included */
 	uint32_t *slots;		/* open hash: chain index + 1, 0 = empty */
 	size_t mask;
@@ -90,6 +97,14 @@ int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu);
  * are cut.  Returns as fold_add_cpu(). */
 int fold_merge(struct fold *f, const struct fold_chain *k);
 
+/* The function chain @k's leaf lies in, where @k is a chain of a table
+ * of exact leaves: its symbol's start (its span is its offset), the
+ * address itself where no symbol covers it, or FOLD_FOREIGN. */
+static inline uintptr_t fold_leaf_function(const struct fold_chain *k)
+{
+	return k->name && k->leaf != FOLD_FOREIGN ? k->leaf - k->lo : k->leaf;
+}
+
 /* Order the chains hottest first; ties go to the lower leaf address,
  * then the shorter chain, then the lower return addresses, then the
  * lower pid, so one set of samples always prints the same report. */
@@ -121,5 +136,8 @@ void fold_frame_name(char *buf, size_t size, uintptr_t fn);
 struct out;
 struct prof_data;
 int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
+/* The folded view by address (doc/profiler.md "Addresses"): each frame
+ * as sampled, the image's build-id and each chain's weight in ns. */
+int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid);
 
 #endif

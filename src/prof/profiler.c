@@ -228,6 +228,10 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 	prof_data.source = source;
 	prof_data.counter = prof_use_counter;
 	prof_data.pid = opt->pid;
+	/* The address view prints the leaves as sampled. */
+	prof_data.fold.exact_leaf = true;
+	prof_data.weight_per_sec = prof_use_counter ? pmu_info.events_per_sec
+						    : 1000000000u;
 	return 0;
 }
 
@@ -295,7 +299,7 @@ int prof_start_with(const struct prof_options *opt)
 	 * depth and folding into the tables this frees. */
 	prof_drain_wait_claim();
 	prof_depth = depth;
-	prof_cap = PROF_RING_WORDS / (1 + depth);
+	prof_cap = PROF_RING_WORDS / (PROF_RECORD_HEAD + depth);
 	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source },
 			    prof_use_counter ? info->source : tick_source()) < 0) {
 		data_gen = 0;
@@ -440,7 +444,8 @@ static void prof_take(unsigned cpu, const uintptr_t *slot)
 
 	r.pid = (int32_t)(uint32_t)slot[0];
 	r.nframes = n < prof_depth ? n : prof_depth;
-	kmemcpy(r.frames, slot + 1, r.nframes * sizeof(r.frames[0]));
+	r.weight = slot[1];
+	kmemcpy(r.frames, slot + PROF_RECORD_HEAD, r.nframes * sizeof(r.frames[0]));
 	d->samples++;
 	d->cpu_samples[cpu]++;
 	if (!d->ntasks || r.pid != d->tasks[d->ntasks - 1].pid)
@@ -449,6 +454,7 @@ static void prof_take(unsigned cpu, const uintptr_t *slot)
 	if (err < 0) {
 		/* A new chain the table has no room for: counted, never lost. */
 		d->other++;
+		d->other_weight += r.weight;
 		d->other_cpus |= 1u << cpu;
 	}
 }
@@ -458,7 +464,7 @@ static void prof_take(unsigned cpu, const uintptr_t *slot)
 static void prof_drain_cpu(unsigned cpu)
 {
 	struct prof_cpu *c = &prof_cpus[cpu];
-	uint64_t stride = 1 + prof_depth, head, tail;
+	uint64_t stride = PROF_RECORD_HEAD + prof_depth, head, tail;
 
 	if (__atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
 		return;
@@ -496,6 +502,16 @@ int prof_drain(void)
 	return 0;
 }
 
+/* @t of hal_cpu_time() in nanoseconds, integers only. */
+static uint64_t prof_cpu_time_ns(uint64_t t)
+{
+	uint64_t per = hal_cpu_time_per_sec();
+
+	if (!per)
+		return 0;
+	return t / per * 1000000000u + t % per * 1000000000u / per;
+}
+
 void prof_collect(void)
 {
 	struct prof_data *d = &prof_data;
@@ -526,6 +542,7 @@ void prof_collect(void)
 		if (c->t1 > c->t0 && c->idle1 >= c->idle0) {
 			d->cpu_ns[cpu] = c->t1 - c->t0;
 			d->cpu_idle_ns[cpu] = c->idle1 - c->idle0;
+			d->cpu_run_ns[cpu] = prof_cpu_time_ns(c->ct1 - c->ct0);
 		}
 	}
 	/* The slowest CPU's rate: the one the header names. */
@@ -581,12 +598,13 @@ bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r)
 
 	if (!c->ring || idx >= head || head - idx > prof_cap)
 		return false;
-	slot = c->ring + (idx % prof_cap) * (1 + prof_depth);
+	slot = c->ring + (idx % prof_cap) * (PROF_RECORD_HEAD + prof_depth);
 	r->pid = (int32_t)(uint32_t)slot[0];
 	r->nframes = (uint32_t)(slot[0] >> 32);
 	if (r->nframes > prof_depth)
 		r->nframes = prof_depth;
-	kmemcpy(r->frames, slot + 1, r->nframes * sizeof(r->frames[0]));
+	r->weight = slot[1];
+	kmemcpy(r->frames, slot + PROF_RECORD_HEAD, r->nframes * sizeof(r->frames[0]));
 	return true;
 }
 

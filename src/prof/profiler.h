@@ -39,15 +39,17 @@ struct trap_frame;
 #define PROF_MAX_FRAMES 32
 #define PROF_DEPTH_MIN 1
 #define PROF_DEPTH_DEFAULT 8
-/* A record is one word of pid and frame count, then its frames. */
-#define PROF_RING_WORDS (PROF_BUF * (1 + PROF_DEPTH_DEFAULT))
+/* A record is one word of pid and frame count, one of its weight, then
+ * its frames. */
+#define PROF_RECORD_HEAD 2
+#define PROF_RING_WORDS (PROF_BUF * (PROF_RECORD_HEAD + PROF_DEPTH_DEFAULT))
 /* How often a session's samples move from the rings into its fold
  * table, at most: from task context, while the window runs. */
 #define PROF_DRAIN_MS 50
 /* Distinct chains a session's fold table holds; samples of chains
  * beyond it are counted as `other`.  Memory is bounded by this, not by
  * how long a session runs. */
-#define PROF_FOLD_CHAINS 4096
+#define PROF_FOLD_CHAINS 16384
 
 #define PROF_WINDOW_MIN_MS 1
 #define PROF_WINDOW_MAX_MS 2000
@@ -76,6 +78,10 @@ struct trap_frame;
 struct prof_record {
 	int32_t pid;
 	uint32_t nframes;
+	/* What the sample stands for: the events the counter counted
+	 * since the last one (hal_pmu_sample_events()), or the nanoseconds
+	 * since this CPU's last tick when the tick samples. */
+	uint64_t weight;
 	uintptr_t frames[PROF_MAX_FRAMES];
 };
 

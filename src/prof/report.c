@@ -160,6 +160,8 @@ static int report_fold(const struct prof_data *d, int pid, struct fold *t)
 		if (!fold_chain_kept(&k, pid))
 			continue;
 		k.pid = 0;
+		if (f->exact_leaf)
+			k.leaf = fold_leaf_function(&k);
 		if (fold_merge(t, &k) < 0) {
 			fold_free(t);
 			return -ENOMEM;

@@ -27,6 +27,9 @@ struct prof_data {
 	uint64_t window_ns;		/* measured, start to stop */
 	const char *source;
 	bool counter;			/* the source counts only running CPUs */
+	/* Weight units per second: the counter's events per second, or
+	 * 10^9 where the tick samples (weights are nanoseconds). */
+	uint64_t weight_per_sec;
 	unsigned hz, depth;
 	int pid;			/* the session's filter (PROF_PID_ALL) */
 	uint32_t missing;		/* CPUs that never acknowledged the stop */
@@ -39,10 +42,14 @@ struct prof_data {
 	uint64_t dropped;		/* lost to a full ring, every task */
 	uint64_t samples;		/* taken, every task: stored + other */
 	uint64_t other;			/* of them, beyond the fold table */
+	uint64_t other_weight;		/* their weights, summed */
 	uint32_t other_cpus;
 	uint64_t cpu_samples[HAL_MAX_CPUS];
 	uint64_t cpu_ns[HAL_MAX_CPUS];	/* each CPU's window by the clock */
 	uint64_t cpu_idle_ns[HAL_MAX_CPUS];	/* of which in its idle task */
+	/* Its own time over the window (hal_cpu_time()): the CPU thread's
+	 * CPU time in ksim, where a host may not run a busy CPU. */
+	uint64_t cpu_run_ns[HAL_MAX_CPUS];
 	struct fold fold;		/* chains by task, exact callers */
 	unsigned ntasks;
 	struct {
@@ -55,7 +62,7 @@ struct prof_data {
  * They return 0, or -ENOMEM with nothing printed.  Task context. */
 int prof_view_text(struct out *o, const struct prof_data *d, int pid,
 		   unsigned chains);
-/* prof_view_folded(): with the fold (fold.h). */
+/* prof_view_folded() and prof_view_folded_addr(): with the fold (fold.h). */
 int prof_view_cpus(struct out *o, const struct prof_data *d);
 int prof_view_tasks(struct out *o, const struct prof_data *d);
 int prof_view_top(struct out *o, const struct prof_data *d, int pid,

@@ -41,9 +41,10 @@ struct stat_cpu stat_cpus[HAL_MAX_CPUS];
 
 /* ---- sampling: interrupts off, lock-free, allocation-free ---- */
 
-static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
+static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
+			uint64_t weight)
 {
-	uint64_t head = c->head, stride = 1 + prof_depth;
+	uint64_t head = c->head, stride = PROF_RECORD_HEAD + prof_depth;
 	uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
 	uintptr_t *slot;
 	struct task *t;
@@ -62,8 +63,9 @@ static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf)
 	/* The interrupted task: an interrupt runs on its CPU's current. */
 	t = this_cpu()->current;
 	pid = t ? t->pid : 0;
-	n = stacktrace_from_trap(tf, slot + 1, prof_depth);
+	n = stacktrace_from_trap(tf, slot + PROF_RECORD_HEAD, prof_depth);
 	slot[0] = (uintptr_t)(uint32_t)pid | (uintptr_t)n << 32;
+	slot[1] = (uintptr_t)weight;
 	/* The record is whole before the drain can take it. */
 	__atomic_store_n(&c->head, head + 1, __ATOMIC_RELEASE);
 }
@@ -124,6 +126,7 @@ static void prof_cpu_stopped(struct prof_cpu *c)
 	if (c->gen_seen != stopped)
 		prof_cpu_reset(c, stopped);
 	c->t1 = hal_clock_ns();
+	c->ct1 = hal_cpu_time();
 	c->idle1 = sched_idle_ns();
 	__atomic_store_n(&c->ack, stopped, __ATOMIC_RELEASE);
 }
@@ -132,6 +135,7 @@ void prof_tick(struct trap_frame *tf)
 {
 	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
 	unsigned gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
+	uint64_t now, since;
 
 	if (!gen) {
 		prof_cpu_stopped(c);
@@ -153,31 +157,44 @@ void prof_tick(struct trap_frame *tf)
 		prof_cpu_arm(c);
 	if (c->armed_gen != gen) {
 		c->t0 = hal_clock_ns();
+		c->ct0 = hal_cpu_time();
+		c->tick_ns = c->t0;
 		c->throttle.start_ns = c->t0;
 		c->idle0 = sched_idle_ns();
 		/* The session opens the window once every CPU got here. */
 		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
 		return;
 	}
-	if (!prof_use_counter &&
-	    __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
-		prof_sample(c, tf);
+	if (prof_use_counter)
+		return;
+	/* A tick's sample stands for the time since this CPU's last tick,
+	 * not the nominal period: a tick that came late (a busy host, an
+	 * emulator) stands for more. */
+	now = hal_clock_ns();
+	since = now - c->tick_ns;
+	c->tick_ns = now;
+	if (__atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
+		prof_sample(c, tf, since);
 }
 
 bool prof_nmi(struct trap_frame *tf)
 {
 	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	uint64_t weight;
 	unsigned gen;
 
 	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !hal_pmu_ack())
 		return false;
+	/* Taken for every claimed overflow, kept or not: what a dropped one
+	 * counted must not be added to the next sample's weight. */
+	weight = hal_pmu_sample_events();
 	gen = __atomic_load_n(&prof_gen, __ATOMIC_ACQUIRE);
 	/* Before the window opened, between the stop and disarm, or before
 	 * this CPU's tick has seen a new run: acknowledged above, and
 	 * dropped. */
 	if (gen && gen == __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) &&
 	    gen == __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE))
-		prof_sample(c, tf);
+		prof_sample(c, tf, weight);
 	else
 		c->late++;
 	return true;

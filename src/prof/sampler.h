@@ -41,9 +41,12 @@ struct prof_cpu {
 	/* The clock and the scheduler's idle time when it armed and when
 	 * it acknowledged the stop: its idle share of the window. */
 	uint64_t t0, idle0, t1, idle1;
+	uint64_t tick_ns;		/* the clock at its last tick */
+	uint64_t ct0, ct1;		/* hal_cpu_time() at t0 and t1 */
 } __attribute__((aligned(HAL_CACHELINE)));
 
-/* A ring record is a word of pid and frame count, then its frames. */
+/* A ring record is a word of pid and frame count, a word of weight,
+ * then its frames (PROF_RECORD_HEAD). */
 _Static_assert(sizeof(uintptr_t) == 8, "a record's first word packs pid and count");
 extern struct prof_cpu prof_cpus[HAL_MAX_CPUS];
 

@@ -3,6 +3,7 @@
  * the source `profile` would use. */
 #include "hal/cpu.h"
 #include "hal/pmu.h"
+#include "kernel/build_id.h"
 #include "kernel/kernel.h"
 #include "kernel/sched.h"
 #include "kernel/tick.h"
@@ -130,6 +131,16 @@ static void lscpu_platform(struct out *o)
 			   (unsigned long long)f.unknown_nmis, (unsigned long long)f.late_nmis);
 }
 
+/* The image's build-id, where it carries one: what kprof-report --elf
+ * and a debugger match the image's ELF file by. */
+static void lscpu_build_id(struct out *o)
+{
+	char hex[2 * BUILD_ID_MAX + 1];
+
+	if (build_id_hex(hex, sizeof(hex)))
+		out_printf(o, "build id: %s\n", hex);
+}
+
 /* The tick's rate and each CPU's count of ticks taken, read at one
  * moment of the kernel's own clock: two readings give the rate the
  * hardware really delivered (tests/qemu: within 10% of tick.hz=). */
@@ -170,6 +181,7 @@ int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
 	else
 		out_printf(sh->out, "profile source: %s\n", prof_source_name(info));
 	lscpu_platform(sh->out);
+	lscpu_build_id(sh->out);
 	lscpu_tick(sh->out);
 	return 0;
 }

@@ -5,10 +5,11 @@
  *   profile [ms] [pid|all] [chains] [option...]   one window, then a report
  *   profile start [pid|all] [option...]           open-ended
  *   profile stop                                  ends it, keeps its data
- *   profile show [text [chains]|folded|cpus|tasks|top [n]]
+ *   profile show [text [chains]|folded [addr]|cpus|tasks|top [n]]
  *   option: depth=N (1-32)  hz=N (the counter: 10-10000; the tick only
  *           its own rate)  source=tick|pmu (this run's, beside the boot's
  *           profile.source=)  folded (first form: the folded view)
+ *           addr (after folded: each frame as its address)
  */
 #include <stdint.h>
 
@@ -27,8 +28,8 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded]"
-#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded"
+#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]]"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr]"
 
 struct profile_args {
 	uint64_t window_ms;
@@ -38,6 +39,7 @@ struct profile_args {
 	unsigned hz;		/* 0: the source's default */
 	enum prof_run_source source;
 	bool folded;
+	bool addr;		/* the folded view by address */
 };
 
 static int profile_parse_window(struct out *o, const char *s, uint64_t *ms)
@@ -133,7 +135,8 @@ static int profile_parse_source(struct out *o, const char *s,
 
 static bool profile_is_option(const char *w)
 {
-	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded");
+	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded") ||
+	       kstreq(w, "addr");
 }
 
 /* One OPTION word; @folded_ok: the form prints a report. */
@@ -156,6 +159,14 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 		out_puts(o, "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 		return -EINVAL;
 	}
+	if (kstreq(w, "addr") && a->folded) {
+		a->addr = true;
+		return 0;
+	}
+	if (kstreq(w, "addr")) {
+		out_puts(o, "profile: addr follows folded (profile MS ... folded addr, or profile show folded addr)\n");
+		return -EINVAL;
+	}
 	out_printf(o, "profile: unknown option '%s' (options: " PROFILE_OPTIONS ")\n", w);
 	return -EINVAL;
 }
@@ -169,6 +180,7 @@ static void profile_defaults(struct profile_args *a)
 	a->hz = 0;
 	a->source = PROF_RUN_BOOT;
 	a->folded = false;
+	a->addr = false;
 }
 
 /* profile [ms] [pid|all] [chains] [option...] */
@@ -304,8 +316,12 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	/* The profiler is still ours: no other shell's session can replace
 	 * the data while it prints. */
 	d = prof_last();
-	r = a.folded ? prof_view_folded(sh->out, d, a.pid)
-		     : prof_view_text(sh->out, d, a.pid, a.chains);
+	if (a.addr)
+		r = prof_view_folded_addr(sh->out, d, a.pid);
+	else if (a.folded)
+		r = prof_view_folded(sh->out, d, a.pid);
+	else
+		r = prof_view_text(sh->out, d, a.pid, a.chains);
 	prof_end();
 	if (r < 0) {
 		out_puts(sh->out, "profile: out of memory for the report\n");
@@ -364,7 +380,7 @@ static int profile_stop(struct shell_ctx *sh, int argc)
 
 static int profile_show_usage(struct out *o, const char *got)
 {
-	out_printf(o, "profile: show takes text [chains], folded, cpus, tasks or top [n] (got %s)\n",
+	out_printf(o, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got %s)\n",
 		   got);
 	return -EINVAL;
 }
@@ -383,6 +399,9 @@ static int profile_show_print(struct out *o, const struct prof_data *d,
 		return kstreq(view, "text") ? prof_view_text(o, d, d->pid, n)
 					    : prof_view_top(o, d, d->pid, n);
 	}
+	if (kstreq(view, "folded") && argc > 3 && kstreq(argv[3], "addr"))
+		return argc > 4 ? profile_show_usage(o, argv[4])
+				: prof_view_folded_addr(o, d, d->pid);
 	if (argc > 3)
 		return profile_show_usage(o, argv[3]);
 	if (kstreq(view, "folded"))

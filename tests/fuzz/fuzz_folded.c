@@ -9,7 +9,13 @@
  * - accepting, hold samples whose stacks add up to its total, every
  *   frame a name it interned, no stack empty, every known header value
  *   in its range (hz 1-10^9: pprof divides by it), and the top table
- *   and the flame graph must be made from it. */
+ *   and the flame graph must be made from it.
+ *
+ * Built with FZ_ADDR_VIEW (fuzz_folded_addr), the input follows the
+ * header of an address view (# frames=addr, # weight=ns): the reader of
+ * addresses and weights beside the one of names.  Accepted, every frame
+ * after the task's is then an address, [host] or [truncated], and the
+ * weights add up to the total weight. */
 #define _GNU_SOURCE		/* fmemopen */
 #include <stdint.h>
 #include <stdio.h>
@@ -20,6 +26,22 @@
 
 #define FZ_PATH "fuzz.folded"
 
+#ifdef FZ_ADDR_VIEW
+static const char fz_prefix[] = "# kprof folded begin\n# frames=addr\n# weight=ns\n";
+#else
+static const char fz_prefix[] = "";
+#endif
+
+/* A frame the address view may hold after the task's. */
+static bool fz_addr_frame(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n > 2 && n <= 18 && s[0] == '0' && s[1] == 'x')
+		return strspn(s + 2, "0123456789abcdefABCDEF") == n - 2;
+	return !strcmp(s, "[host]") || !strcmp(s, "[truncated]");
+}
+
 static void fz_check_error(const char *err)
 {
 	if (strncmp(err, FZ_PATH ":", sizeof FZ_PATH) != 0 ||
@@ -29,7 +51,7 @@ static void fz_check_error(const char *err)
 
 static void fz_check_profile(const struct profile *p, const struct names *n)
 {
-	uint64_t sum = 0;
+	uint64_t sum = 0, weight = 0;
 
 	if (!p->total)
 		abort();
@@ -41,8 +63,15 @@ static void fz_check_profile(const struct profile *p, const struct names *n)
 		for (size_t j = 0; j < s->nframes; j++)
 			if (s->frames[j] >= n->n)
 				abort();
+		for (size_t j = 1; p->meta.addr && j < s->nframes; j++)
+			if (!fz_addr_frame(n->str[s->frames[j]]))
+				abort();
 		sum += s->count;
+		weight += s->weight;
 	}
+	/* A line of count 0 adds its weight but no stack. */
+	if (weight > p->total_weight || (!p->meta.weight_ns && p->total_weight))
+		abort();
 	if (sum != p->total || p->total > (uint64_t)INT64_MAX ||
 	    p->decimals > 6)
 		abort();
@@ -75,10 +104,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f;
 	bool strip = size && (data[0] & 1);
 
+	char *buf;
+
 	if (size)
 		data++, size--;
+	buf = malloc(sizeof fz_prefix + size);
+	if (!buf)
+		abort();
+	memcpy(buf, fz_prefix, sizeof fz_prefix - 1);
+	memcpy(buf + sizeof fz_prefix - 1, data, size);
+	size += sizeof fz_prefix - 1;
 	/* fmemopen() refuses an empty buffer: an empty file is /dev/null. */
-	f = size ? fmemopen((void *)data, size, "r") : fopen("/dev/null", "r");
+	f = size ? fmemopen(buf, size, "r") : fopen("/dev/null", "r");
 	if (!f)
 		abort();
 	memset(&names, 0, sizeof names);
@@ -91,5 +128,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	folded_free(&p);
 	names_free(&names);
 	fclose(f);
+	free(buf);
 	return 0;
 }

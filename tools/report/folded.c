@@ -10,7 +10,13 @@
  * of `# key: value`, `# key=value` or `# key value`; several `key=value`
  * pairs may share a line, and a value runs up to the next `key=`, so
  * `# source=pmu/signal perf cycles hz=1000` is two keys.  Known keys:
- * source, hz, window_ms, cpus, samples, dropped; others are ignored. */
+ * source, hz, window_ms, cpus, samples, dropped; others are ignored.
+ *
+ * The address view (`profile show folded addr`) says `# frames=addr`:
+ * every frame after the task's is an address (`0x...`), `[host]` or
+ * `[truncated]`, and with `# weight=ns` a line ends in its count and
+ * then its weight, `frame;... COUNT WEIGHT`; `# build_id=HEX` names the
+ * image and `# busy_ns=N` the CPUs' busy time over the window. */
 #include "report.h"
 
 #include <ctype.h>
@@ -147,6 +153,42 @@ static bool is_key(const char *s, size_t len)
 	return true;
 }
 
+static bool is_hex(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return len > 0;
+}
+
+/* The address view's keys: frames=addr, weight=ns, build_id=HEX. */
+static bool meta_view(struct reader *r, const char *key, size_t klen,
+		      const char *val, size_t vlen, size_t lineno)
+{
+	struct fold_meta *m = &r->p->meta;
+
+	if (klen == 6 && memcmp(key, "frames", 6) == 0) {
+		if (vlen != 4 || memcmp(val, "addr", 4))
+			return rd_fail(r, "%s:%zu: header frames must be addr (got '%s')",
+				       r->p->path, lineno, excerpt(val, vlen));
+		m->addr = true;
+	} else if (klen == 6 && memcmp(key, "weight", 6) == 0) {
+		if (vlen != 2 || memcmp(val, "ns", 2))
+			return rd_fail(r, "%s:%zu: header weight must be ns (got '%s')",
+				       r->p->path, lineno, excerpt(val, vlen));
+		m->weight_ns = true;
+	} else if (klen == 8 && memcmp(key, "build_id", 8) == 0) {
+		if (!is_hex(val, vlen) || vlen % 2 || vlen > BUILD_ID_HEX_MAX)
+			return rd_fail(r, "%s:%zu: header build_id must be an even number of hex digits, at most %d (got '%s')",
+				       r->p->path, lineno, BUILD_ID_HEX_MAX,
+				       excerpt(val, vlen));
+		for (size_t i = 0; i < vlen; i++)
+			m->build_id[i] = (char)tolower((unsigned char)val[i]);
+		m->build_id[vlen] = '\0';
+	}
+	return true;
+}
+
 static bool meta_set(struct reader *r, const char *key, size_t klen,
 		     const char *val, size_t vlen, size_t lineno)
 {
@@ -164,6 +206,8 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 		  0, COUNT_MAX },
 		{ "dropped", META_DROPPED, offsetof(struct fold_meta, dropped),
 		  0, COUNT_MAX },
+		{ "busy_ns", META_BUSY, offsetof(struct fold_meta, busy_ns),
+		  0, COUNT_MAX },
 	};
 	struct fold_meta *m = &r->p->meta;
 	uint64_t v;
@@ -178,6 +222,8 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 		m->have |= META_SOURCE;
 		return true;
 	}
+	if (klen == 6 || klen == 8)
+		return meta_view(r, key, klen, val, vlen, lineno);
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		if (strlen(nums[i].key) != klen || memcmp(nums[i].key, key, klen))
 			continue;
@@ -199,6 +245,7 @@ static bool is_known_key(const char *s, size_t len)
 {
 	static const char *const known[] = {
 		"source", "hz", "window_ms", "cpus", "samples", "dropped",
+		"frames", "weight", "build_id", "busy_ns",
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -351,8 +398,9 @@ static void stacks_grow(struct reader *r)
 		*stack_slot(r, p->stacks[i].frames, p->stacks[i].nframes) = i + 1;
 }
 
-/* A repeated stack adds to the first one's count. */
-static void stack_add(struct reader *r, size_t nframes, uint64_t count)
+/* A repeated stack adds to the first one's count and weight. */
+static void stack_add(struct reader *r, size_t nframes, uint64_t count,
+		      uint64_t weight)
 {
 	struct profile *p = r->p;
 	size_t *slot;
@@ -363,6 +411,7 @@ static void stack_add(struct reader *r, size_t nframes, uint64_t count)
 	slot = stack_slot(r, r->frames, nframes);
 	if (*slot) {
 		p->stacks[*slot - 1].count += count;
+		p->stacks[*slot - 1].weight += weight;
 		return;
 	}
 	s = &p->stacks[p->nstacks++];
@@ -370,6 +419,8 @@ static void stack_add(struct reader *r, size_t nframes, uint64_t count)
 	memcpy(s->frames, r->frames, nframes * sizeof *s->frames);
 	s->nframes = nframes;
 	s->count = count;
+	s->weight = weight;
+	s->addrs = NULL;
 	*slot = p->nstacks;
 }
 
@@ -468,15 +519,69 @@ static bool line_count(struct reader *r, const struct line *l, size_t lineno,
 	return true;
 }
 
-/* One `frame;frame;... COUNT` line; *count gets its count. */
-static bool data_line(struct reader *r, const struct line *l, size_t lineno,
-		      uint64_t *count_out)
+/* A frame of the address view after the task's: an address, or what
+ * the kernel prints where it has none. */
+static bool is_addr_frame(const char *s, size_t len)
 {
-	const char *s = l->text;
-	size_t stack_len = 0, n = 0;
-	uint64_t count = 0;
+	if (len > 2 && len <= 18 && s[0] == '0' && s[1] == 'x')
+		return is_hex(s + 2, len - 2);
+	return (len == 6 && memcmp(s, "[host]", 6) == 0) ||
+	       (len == 11 && memcmp(s, "[truncated]", 11) == 0);
+}
 
-	if (!line_count(r, l, lineno, &stack_len, &count))
+/* The last blank-separated token of @s[0, @end): [*start, *stop). */
+static void last_token(const char *s, size_t end, size_t *start, size_t *stop)
+{
+	while (end && isspace((unsigned char)s[end - 1]))
+		end--;
+	*stop = end;
+	while (end && !isspace((unsigned char)s[end - 1]))
+		end--;
+	*start = end;
+}
+
+/* With `# weight=ns`: the weight that ends line @l, into *@weight, and
+ * @l without it into *@rest.  A count must come before it, and a stack
+ * before that. */
+static bool line_weight(struct reader *r, const struct line *l, size_t lineno,
+			struct line *rest, uint64_t *weight)
+{
+	size_t ws, we, cs, ce;
+
+	*rest = *l;
+	*weight = 0;
+	if (!r->p->meta.weight_ns)
+		return true;
+	last_token(l->text, l->len, &ws, &we);
+	last_token(l->text, ws, &cs, &ce);
+	if (!cs || cs == ce || strspn(l->text + cs, "0123456789.") != ce - cs ||
+	    !parse_u64(l->text + ws, we - ws, COUNT_MAX, weight))
+		return rd_fail(r, "%s:%zu: malformed address line: want 'frame;frame;... COUNT WEIGHT' with # weight=ns (got '%s')",
+			       r->p->path, lineno, excerpt(l->text, l->len));
+	rest->len = ws;
+	return true;
+}
+
+/* Frame @i of @n of an address view line: the task's, an address, or
+ * (a line of one frame) the chains beyond the kernel's table. */
+static bool addr_frame_ok(const char *s, size_t len, size_t i, bool last)
+{
+	if (i == 0)
+		return !last || (len == 5 && memcmp(s, "other", 5) == 0);
+	return is_addr_frame(s, len);
+}
+
+/* One `frame;frame;... COUNT` line; *count gets its count. */
+static bool data_line(struct reader *r, const struct line *whole,
+		      size_t lineno, uint64_t *count_out)
+{
+	const char *s = whole->text;
+	size_t stack_len = 0, n = 0;
+	uint64_t count = 0, weight = 0;
+	struct line body, *l = &body;
+
+	if (!line_weight(r, whole, lineno, &body, &weight) ||
+	    !line_count(r, l, lineno, &stack_len, &count))
 		return false;
 	while (stack_len && isspace((unsigned char)s[stack_len - 1]))
 		stack_len--;
@@ -487,6 +592,11 @@ static bool data_line(struct reader *r, const struct line *l, size_t lineno,
 		if (end == start)
 			return rd_fail(r, "%s:%zu: malformed folded line: empty frame name (got '%s')",
 			      r->p->path, lineno, excerpt(s, l->len));
+		if (r->p->meta.addr &&
+		    !addr_frame_ok(s + start, end - start, n, end == stack_len))
+			return rd_fail(r, "%s:%zu: malformed address line: frame '%s' is not an address (want 0x..., [host] or [truncated] after the task)",
+				       r->p->path, lineno,
+				       excerpt(s + start, end - start));
 		if (n == r->cap_frames) {
 			r->cap_frames = r->cap_frames ? r->cap_frames * 2 : 64;
 			r->frames = xrealloc(r->frames,
@@ -498,8 +608,12 @@ static bool data_line(struct reader *r, const struct line *l, size_t lineno,
 		n++;
 		start = end + 1;
 	}
+	if (weight > COUNT_MAX - r->p->total_weight)
+		return rd_fail(r, "%s:%zu: the weights add up past 9223372036854775807 ns",
+			       r->p->path, lineno);
+	r->p->total_weight += weight;
 	if (count)
-		stack_add(r, n, count);
+		stack_add(r, n, count, weight);
 	*count_out = count;
 	return true;
 }
@@ -610,8 +724,10 @@ bool folded_parse(struct profile *p, const char *path, FILE *f,
 
 void folded_free(struct profile *p)
 {
-	for (size_t i = 0; i < p->nstacks; i++)
+	for (size_t i = 0; i < p->nstacks; i++) {
 		free(p->stacks[i].frames);
+		free(p->stacks[i].addrs);
+	}
 	free(p->stacks);
 	free(p->meta.source);
 	free(p->note);

@@ -25,6 +25,8 @@ static const char usage[] =
 "       kprof-report diff BEFORE.folded AFTER.folded -o OUT.svg [SVG-OPTION...] [FILTER...]\n"
 "       kprof-report diff BEFORE.folded AFTER.folded --text [-n N] [-o OUT] [FILTER...]\n"
 "       kprof-report top IN.folded [-n N] [-o OUT] [FILTER...]\n"
+"       kprof-report annotate IN.folded (--elf FILE | --elf-dir DIR) [FUNCTION...]\n"
+"                    [--asm] [-n N] [-o OUT]\n"
 "       kprof-report --help | --version\n"
 "\n"
 "Turns folded stacks (kprof's `profile ... folded` block, or bare\n"
@@ -35,6 +37,9 @@ static const char usage[] =
 "              frame's share grew, blue where it shrank, white within 0.1\n"
 "              point; --text lists each function's change of share instead\n"
 "  top         a flat table of functions by self and total samples\n"
+"  annotate    each hot (or named) function's source lines with the samples\n"
+"              whose leaf fell on each, as perf annotate; --asm adds the\n"
+"              instructions (an address view only: profile show folded addr)\n"
 "\n"
 "Options:\n"
 "  -o FILE       where the output goes (- for standard output); written\n"
@@ -42,6 +47,11 @@ static const char usage[] =
 "  -n N          rows in top and diff --text (default 20)\n"
 "  --hz N        pprof: samples per second per CPU when the input has no\n"
 "                hz header (default 100)\n"
+"  --elf FILE    an address view's image (its build-id must be the\n"
+"                profile's): functions, files, lines and inline frames\n"
+"  --elf-dir DIR the image found by the profile's build-id under\n"
+"                DIR/.build-id/xx/rest (debuginfod, perf buildid-cache)\n"
+"  --asm         annotate: the instructions too, with their samples\n"
 "  --text        diff: the table of share changes, not an SVG\n"
 "  --keep-pids   diff: compare tasks by pid-name, not by name alone\n"
 "  --title TEXT  SVG: the title\n"
@@ -60,12 +70,12 @@ static const char usage[] =
 "Exit status: 0 done, 1 bad input or a failed write, 2 bad usage.\n"
 "Bad input names FILE:LINE; see kprof-report(1).\n";
 
-enum sub { SUB_PPROF, SUB_FLAME, SUB_DIFF, SUB_TOP };
+enum sub { SUB_PPROF, SUB_FLAME, SUB_DIFF, SUB_TOP, SUB_ANNOTATE };
 
 enum {
 	OPT_HZ = 256, OPT_TEXT, OPT_KEEP, OPT_TITLE, OPT_WIDTH, OPT_NOSCRIPT,
 	OPT_HELP, OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE, OPT_FOCUS,
-	OPT_IGNORE, OPT_PID,
+	OPT_IGNORE, OPT_PID, OPT_ELF, OPT_ELF_DIR, OPT_ASM,
 };
 
 static const struct option longopts[] = {
@@ -82,6 +92,9 @@ static const struct option longopts[] = {
 	{ "focus", required_argument, NULL, OPT_FOCUS },
 	{ "ignore", required_argument, NULL, OPT_IGNORE },
 	{ "pid", required_argument, NULL, OPT_PID },
+	{ "elf", required_argument, NULL, OPT_ELF },
+	{ "elf-dir", required_argument, NULL, OPT_ELF_DIR },
+	{ "asm", no_argument, NULL, OPT_ASM },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -102,12 +115,16 @@ static const struct {
 			 OPT_MINWIDTH, OPT_INVERTED, OPT_REVERSE },
 		       "-o OUT, --text, -n N, --keep-pids, --title TEXT, --width PX, --no-script, --min-width PX, --inverted, --reverse" },
 	[SUB_TOP] = { "top", 1, { 'o', 'n' }, "-n N, -o OUT" },
+	/* IN.folded, then any number of function names. */
+	[SUB_ANNOTATE] = { "annotate", 1, { 'o', 'n', OPT_ASM },
+			   "--elf FILE or --elf-dir DIR, FUNCTION..., --asm, -n N, -o OUT" },
 };
 
-/* Every subcommand takes the filters. */
+/* Every subcommand takes the filters and an address view's image. */
 static bool takes(enum sub sub, int c)
 {
-	if (c == OPT_FOCUS || c == OPT_IGNORE || c == OPT_PID)
+	if (c == OPT_FOCUS || c == OPT_IGNORE || c == OPT_PID ||
+	    c == OPT_ELF || c == OPT_ELF_DIR)
 		return true;
 	for (size_t i = 0; i < 12 && subs[sub].opts[i]; i++)
 		if (subs[sub].opts[i] == c)
@@ -118,6 +135,10 @@ static bool takes(enum sub sub, int c)
 struct args {
 	enum sub sub;
 	const char *in[2];
+	const char *const *fns;		/* annotate's functions */
+	size_t nfns;
+	const char *elf, *elf_dir;
+	bool with_asm;
 	const char *out;
 	unsigned n;
 	uint64_t hz;
@@ -237,8 +258,21 @@ static void parse_options(struct args *a, int argc, char **argv)
 		case OPT_PID:
 			a->filter.pid = (long)number(name, "--pid", optarg, 0, 99999999);
 			break;
+		case OPT_ELF: a->elf = optarg; break;
+		case OPT_ELF_DIR: a->elf_dir = optarg; break;
+		case OPT_ASM: a->with_asm = true; break;
 		}
 	}
+	if (a->elf && a->elf_dir)
+		fatal(EXIT_USAGE, "%s: --elf and --elf-dir: give one", name);
+	if (a->sub == SUB_ANNOTATE && optind < argc) {
+		a->in[nin++] = argv[optind];
+		a->fns = (const char *const *)argv + optind + 1;
+		a->nfns = (size_t)(argc - optind - 1);
+		optind = argc;
+	}
+	if (a->sub == SUB_ANNOTATE && nin && !a->elf && !a->elf_dir)
+		fatal(EXIT_USAGE, "%s: needs the image: --elf FILE or --elf-dir DIR", name);
 	for (int i = optind; i < argc; i++) {
 		if (nin == subs[a->sub].nargs)
 			fatal(EXIT_USAGE, "%s: one input too many ('%s')", name, argv[i]);
@@ -248,7 +282,8 @@ static void parse_options(struct args *a, int argc, char **argv)
 		fatal(EXIT_USAGE, "%s: needs %s", name,
 		      a->sub == SUB_DIFF ? "BEFORE.folded and AFTER.folded"
 					 : "an input file (IN.folded, - for standard input)");
-	if (!a->out && !(a->sub == SUB_TOP || (a->sub == SUB_DIFF && a->text)))
+	if (!a->out && !(a->sub == SUB_TOP || a->sub == SUB_ANNOTATE ||
+			 (a->sub == SUB_DIFF && a->text)))
 		fatal(EXIT_USAGE, "%s: -o OUT is required (- for standard output)",
 		      name);
 	if (a->in[1] && strcmp(a->in[0], "-") == 0 && strcmp(a->in[1], "-") == 0)
@@ -257,19 +292,46 @@ static void parse_options(struct args *a, int argc, char **argv)
 	filter_text(&a->filter);
 }
 
-/* One input, filtered and shaped as the options say.  --pid needs the
- * pids, so a diff strips them only after the filter. */
-static void load(struct profile *p, const struct args *a, const char *path,
-		 struct names *names, bool strip_pid)
+/* An address view's image, its addresses resolved to functions (so
+ * that every filter and view sees names), or NULL for a view by name:
+ * then --elf has nothing to resolve, and annotate nothing to show. */
+static struct image *resolve(struct profile *p, const struct args *a)
+{
+	struct image *im;
+
+	if (!p->meta.addr) {
+		if (a->sub == SUB_ANNOTATE)
+			fatal(EXIT_INPUT, "%s: a profile by name has no addresses to annotate: take one with 'profile show folded addr' (or 'profile MS ... folded addr')",
+			      p->path);
+		if (a->sub == SUB_PPROF)
+			fprintf(stderr, "%s: note: %s is a profile by name: pprof's lines and addresses need the address view ('profile show folded addr') and --elf\n",
+				REPORT_PROG, p->path);
+		return NULL;
+	}
+	if (!a->elf && !a->elf_dir)
+		fatal(EXIT_INPUT, "%s: an address view (# frames=addr) needs its image: --elf FILE or --elf-dir DIR",
+		      p->path);
+	im = image_open(p, a->elf, a->elf_dir);
+	image_resolve(p, im);
+	return im;
+}
+
+/* One input, resolved, filtered and shaped as the options say.  --pid
+ * needs the pids, so a diff strips them only after the filter. */
+static struct image *load(struct profile *p, const struct args *a,
+			  const char *path, struct names *names, bool strip_pid)
 {
 	bool late = strip_pid && a->filter.pid >= 0;
+	struct image *im;
 
 	folded_load(p, path, names, strip_pid && !late);
+	im = resolve(p, a);
 	filter_apply(p, &a->filter);
 	if (late)
 		profile_strip_pids(p);
 	if (a->reverse)
 		profile_reverse(p);
+	return im;
 }
 
 static int run(const struct args *a)
@@ -277,23 +339,29 @@ static int run(const struct args *a)
 	struct names names = { 0 };
 	struct profile p[2];
 	struct buf out = { 0 };
+	struct image *im[2] = { NULL, NULL };
 
 	if (a->sub == SUB_DIFF) {
-		load(&p[0], a, a->in[0], &names, !a->keep_pids);
-		load(&p[1], a, a->in[1], &names, !a->keep_pids);
+		im[0] = load(&p[0], a, a->in[0], &names, !a->keep_pids);
+		im[1] = load(&p[1], a, a->in[1], &names, !a->keep_pids);
 		if (a->text)
 			report_diff_text(&out, &p[0], &p[1], a->n);
 		else
 			report_diff_svg(&out, &p[0], &p[1], &a->svg);
 	} else {
-		load(&p[0], a, a->in[0], &names, false);
+		im[0] = load(&p[0], a, a->in[0], &names, false);
 		if (a->sub == SUB_PPROF)
-			report_pprof(&out, &p[0], a->hz);
+			report_pprof(&out, &p[0], a->hz, im[0]);
 		else if (a->sub == SUB_FLAME)
 			report_flamegraph(&out, &p[0], &a->svg);
+		else if (a->sub == SUB_ANNOTATE)
+			report_annotate(&out, &p[0], im[0], a->fns, a->nfns,
+					a->n, a->with_asm);
 		else
 			report_top(&out, &p[0], a->n);
 	}
+	image_close(im[0]);
+	image_close(im[1]);
 	outfile_write(a->out ? a->out : "-", &out);
 	buf_free(&out);
 	return 0;
@@ -310,7 +378,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2)
-		fatal(EXIT_USAGE, "a subcommand is needed: pprof, flamegraph, diff or top (see --help)");
+		fatal(EXIT_USAGE, "a subcommand is needed: pprof, flamegraph, diff, top or annotate (see --help)");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return print_usage();
 	if (strcmp(argv[1], "--version") == 0) {
@@ -324,7 +392,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], subs[i].name) == 0)
 			break;
 	if (i == sizeof subs / sizeof subs[0])
-		fatal(EXIT_INPUT, "unknown subcommand '%s': use pprof, flamegraph, diff or top",
+		fatal(EXIT_INPUT, "unknown subcommand '%s': use pprof, flamegraph, diff, top or annotate",
 		      argv[1]);
 	a.sub = (enum sub)i;
 	/* getopt sees the subcommand as argv[0]. */

@@ -6,7 +6,18 @@
  * Mapping that says its functions are already resolved, so pprof never
  * tries to symbolize.  A sample is one distinct stack, leaf first, with
  * two values, samples/count and cpu/nanoseconds (count times the
- * period, 10^9 / hz), and its task as labels. */
+ * period, 10^9 / hz), and its task as labels.
+ *
+ * An address view resolved against its image (image.c) is what pprof's
+ * own profiles look like instead: one Mapping for the image's text with
+ * its build-id, file and offset, saying its functions, file names, line
+ * numbers and inline frames are all there (so pprof does not symbolize
+ * again); a Location per address (a leaf's PC, a caller's ra - 1, as Go
+ * writes them) with a Line per inlined function, innermost first; a
+ * Function per name and file; cpu/nanoseconds from the weights the
+ * kernel summed (what was counted), not from the nominal rate.  Frames
+ * that are no address (the task, [host], [truncated]) are Locations
+ * without a mapping: data, as they are in a profile by name. */
 #include "report.h"
 #include "profile.pb-c.h"
 
@@ -60,10 +71,164 @@ static Perftools__Profiles__Label *label(struct strings *s, const char *key)
 	return l;
 }
 
+/* The tables of an address view's profile: Functions by name and file,
+ * Locations by address or, for frames that are none, by name. */
+struct addr_tables {
+	struct image *im;
+	const struct image_info *info;
+	struct names fn_keys;		/* "name\037file" -> function index */
+	Perftools__Profiles__Function **fns;
+	size_t nfns, capfns;
+	Perftools__Profiles__Location **locs;
+	size_t nlocs, caplocs;
+	uint64_t *loc_addr;		/* open hash: address -> loc id */
+	uint64_t *loc_slot;
+	size_t nslots;
+	uint64_t *name_loc;		/* per frame name: loc id, 0 = none */
+};
+
+static uint64_t function_id(struct strings *s, struct addr_tables *t,
+			    const char *name, const char *file, int start_line)
+{
+	char key[1024];
+	size_t k;
+
+	snprintf(key, sizeof key, "%s\037%s", name, file ? file : "");
+	k = names_intern(&t->fn_keys, key, strlen(key));
+	if (k < t->nfns)
+		return k + 1;
+	if (t->nfns == t->capfns) {
+		t->capfns = t->capfns ? 2 * t->capfns : 256;
+		t->fns = xrealloc(t->fns, t->capfns * sizeof *t->fns);
+	}
+	t->fns[k] = xmalloc(sizeof *t->fns[k]);
+	perftools__profiles__function__init(t->fns[k]);
+	t->fns[k]->id = k + 1;
+	t->fns[k]->name = t->fns[k]->system_name = str(s, name);
+	if (file)
+		t->fns[k]->filename = str(s, file);
+	t->fns[k]->start_line = start_line;
+	t->nfns = k + 1;
+	return k + 1;
+}
+
+static Perftools__Profiles__Location *new_location(struct addr_tables *t)
+{
+	Perftools__Profiles__Location *l = xmalloc(sizeof *l);
+
+	if (t->nlocs == t->caplocs) {
+		t->caplocs = t->caplocs ? 2 * t->caplocs : 256;
+		t->locs = xrealloc(t->locs, t->caplocs * sizeof *t->locs);
+	}
+	perftools__profiles__location__init(l);
+	l->id = t->nlocs + 1;
+	t->locs[t->nlocs++] = l;
+	return l;
+}
+
+static void add_line(Perftools__Profiles__Location *l, uint64_t fn, int line)
+{
+	Perftools__Profiles__Line *ln = xmalloc(sizeof *ln);
+
+	perftools__profiles__line__init(ln);
+	ln->function_id = fn;
+	ln->line = line;
+	l->line = xrealloc(l->line, (l->n_line + 1) * sizeof *l->line);
+	l->line[l->n_line++] = ln;
+}
+
+/* The Location of frame name @name (no address): made once. */
+static uint64_t name_location(struct strings *s, struct addr_tables *t,
+			      const struct profile *p, size_t name)
+{
+	Perftools__Profiles__Location *l;
+
+	if (t->name_loc[name])
+		return t->name_loc[name];
+	l = new_location(t);
+	add_line(l, function_id(s, t, p->names->str[name], NULL, 0), 0);
+	t->name_loc[name] = l->id;
+	return l->id;
+}
+
+static void loc_grow(struct addr_tables *t)
+{
+	uint64_t *addr = t->loc_addr, *slot = t->loc_slot;
+	size_t old = t->nslots;
+
+	t->nslots = old ? 2 * old : 1024;
+	t->loc_addr = xcalloc(t->nslots, sizeof *t->loc_addr);
+	t->loc_slot = xcalloc(t->nslots, sizeof *t->loc_slot);
+	for (size_t i = 0; i < old; i++) {
+		size_t j;
+
+		if (!slot[i])
+			continue;
+		for (j = (size_t)(addr[i] * 0x9e3779b97f4a7c15ull) & (t->nslots - 1);
+		     t->loc_slot[j]; j = (j + 1) & (t->nslots - 1))
+			;
+		t->loc_addr[j] = addr[i];
+		t->loc_slot[j] = slot[i];
+	}
+	free(addr);
+	free(slot);
+}
+
+/* The Location of @addr (a leaf's PC or a caller's ra - 1): its lines
+ * from the image, innermost first; made once. */
+static uint64_t addr_location(struct strings *s, struct addr_tables *t,
+			      uint64_t addr)
+{
+	struct frame_line fl[32];
+	Perftools__Profiles__Location *l;
+	size_t j, n;
+
+	if (2 * (t->nlocs + 1) > t->nslots)
+		loc_grow(t);
+	for (j = (size_t)(addr * 0x9e3779b97f4a7c15ull) & (t->nslots - 1);
+	     t->loc_slot[j]; j = (j + 1) & (t->nslots - 1))
+		if (t->loc_addr[j] == addr)
+			return t->loc_slot[j];
+	l = new_location(t);
+	l->address = addr;
+	if (addr >= t->info->start && addr < t->info->limit)
+		l->mapping_id = 1;
+	n = image_lines(t->im, addr, fl, sizeof fl / sizeof fl[0]);
+	for (size_t i = 0; i < n; i++)
+		add_line(l, function_id(s, t, fl[i].function ? fl[i].function : "??",
+					fl[i].file, fl[i].decl_line), fl[i].line);
+	if (!n) {
+		char hex[24];
+
+		snprintf(hex, sizeof hex, "0x%llx", (unsigned long long)addr);
+		add_line(l, function_id(s, t, hex, NULL, 0), 0);
+	}
+	t->loc_addr[j] = addr;
+	t->loc_slot[j] = l->id;
+	return l->id;
+}
+
+/* Sample @st's locations, leaf first, into @ids. */
+static void stack_locations(struct strings *s, struct addr_tables *t,
+			    const struct profile *p, const struct stack *st,
+			    uint64_t *ids)
+{
+	for (size_t i = 0; i < st->nframes; i++) {
+		size_t f = st->nframes - 1 - i;
+		uint64_t a = st->addrs ? st->addrs[f] : 0;
+
+		if (!a)
+			ids[i] = name_location(s, t, p, st->frames[f]);
+		else
+			ids[i] = addr_location(s, t, i == 0 ? a : a - 1);
+	}
+}
+
 static Perftools__Profiles__Sample *sample(struct strings *s,
 					   const struct profile *p,
 					   const struct stack *st,
-					   uint64_t period)
+					   uint64_t period,
+					   struct addr_tables *tab)
 {
 	Perftools__Profiles__Sample *m = xmalloc(sizeof *m);
 	const char *root = p->names->str[st->frames[0]];
@@ -78,8 +243,11 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	m->n_location_id = st->nframes;
 	m->location_id = xmalloc(st->nframes * sizeof *m->location_id);
 	/* Folded is root first; pprof wants the leaf first. */
-	for (size_t i = 0; i < st->nframes; i++)
-		m->location_id[i] = st->frames[st->nframes - 1 - i] + 1;
+	if (tab)
+		stack_locations(s, tab, p, st, m->location_id);
+	else
+		for (size_t i = 0; i < st->nframes; i++)
+			m->location_id[i] = st->frames[st->nframes - 1 - i] + 1;
 	m->n_value = 2;
 	m->value = xmalloc(2 * sizeof *m->value);
 	/* Fractional counts (p->decimals): samples rounded to whole ones,
@@ -93,6 +261,9 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 		      p->path, count_text(p, st->count, t, sizeof t),
 		      (unsigned long long)period);
 	m->value[1] = (int64_t)ns;
+	/* What the kernel counted: the weights, where it sent them. */
+	if (tab && p->meta.weight_ns)
+		m->value[1] = (int64_t)st->weight;
 	if (pid >= 0) {
 		m->n_label = 2;
 		m->label = xmalloc(2 * sizeof *m->label);
@@ -142,9 +313,28 @@ static void gzip_into(struct buf *out, const uint8_t *data, size_t len)
 	deflateEnd(&z);
 }
 
-void report_pprof(struct buf *out, const struct profile *p,
-		  uint64_t hz_default)
+/* The Mapping of @t's image, and the tables an address view fills as
+ * its samples are made. */
+static void addr_mapping(struct strings *s, struct addr_tables *t,
+			 Perftools__Profiles__Mapping *map,
+			 const struct profile *p)
 {
+	map->memory_start = t->info->start;
+	map->memory_limit = t->info->limit;
+	map->file_offset = t->info->offset;
+	map->filename = str(s, t->info->path);
+	map->build_id = str(s, t->info->build_id);
+	map->has_functions = 1;
+	map->has_filenames = 1;
+	map->has_line_numbers = 1;
+	map->has_inline_frames = 1;
+	t->name_loc = xcalloc(p->names->n + 1, sizeof *t->name_loc);
+}
+
+void report_pprof(struct buf *out, const struct profile *p,
+		  uint64_t hz_default, struct image *im)
+{
+	struct addr_tables tables = { .im = im }, *t = im ? &tables : NULL;
 	Perftools__Profiles__Profile pr = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__Mapping map = PERFTOOLS__PROFILES__MAPPING__INIT;
 	Perftools__Profiles__Mapping *maps[1] = { &map };
@@ -172,6 +362,11 @@ void report_pprof(struct buf *out, const struct profile *p,
 	map.has_functions = 1;
 	pr.n_mapping = 1;
 	pr.mapping = maps;
+	if (t) {
+		tables.info = image_info(im);
+		addr_mapping(&s, t, &map, p);
+		nnames = 0;
+	}
 
 	pr.n_function = pr.n_location = nnames;
 	pr.function = xmalloc(nnames * sizeof *pr.function);
@@ -199,9 +394,21 @@ void report_pprof(struct buf *out, const struct profile *p,
 	pr.n_sample = p->nstacks;
 	pr.sample = xmalloc(p->nstacks * sizeof *pr.sample);
 	for (size_t i = 0; i < p->nstacks; i++)
-		pr.sample[i] = sample(&s, p, &p->stacks[i], period);
+		pr.sample[i] = sample(&s, p, &p->stacks[i], period, t);
+	if (t) {
+		pr.n_function = t->nfns;
+		pr.function = t->fns;
+		pr.n_location = t->nlocs;
+		pr.location = t->locs;
+	}
 
-	pr.comment = xmalloc(7 * sizeof *pr.comment);
+	pr.comment = xmalloc(9 * sizeof *pr.comment);
+	if (t && p->meta.weight_ns)
+		comment(&s, &pr, "cpu time: the weights the kernel counted, %llu ns in all",
+			(unsigned long long)p->total_weight);
+	if (p->meta.have & META_BUSY)
+		comment(&s, &pr, "busy: %llu ns of cpu time outside the idle task",
+			(unsigned long long)p->meta.busy_ns);
 	if (p->note)
 		comment(&s, &pr, "%s", p->note);
 	if (m->have & META_SOURCE)

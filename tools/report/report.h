@@ -67,7 +67,11 @@ enum {
 	META_SAMPLES = 1u << 3,
 	META_DROPPED = 1u << 4,
 	META_SOURCE = 1u << 5,
+	META_BUSY = 1u << 6,
 };
+
+/* The longest build-id the reader takes, in hex digits. */
+#define BUILD_ID_HEX_MAX 128
 
 /* What the `#` header lines of a `# kprof folded begin` block said;
  * @have says which were present. */
@@ -75,12 +79,24 @@ struct fold_meta {
 	unsigned have;
 	char *source;
 	uint64_t hz, window_ms, cpus, samples, dropped;
+	/* The address view (`# frames=addr`): frames are addresses of the
+	 * image whose id is build_id ("" when the header gave none); with
+	 * `# weight=ns` each line's last number is its weight in ns. */
+	bool addr, weight_ns;
+	char build_id[BUILD_ID_HEX_MAX + 1];
+	uint64_t busy_ns;		/* the CPUs' busy time (META_BUSY) */
 };
 
 struct stack {
 	size_t *frames;		/* names, root first */
 	size_t nframes;
 	uint64_t count;
+	uint64_t weight;	/* ns it stands for (meta.weight_ns), else 0 */
+	/* The address view resolved (image_resolve()): each frame's
+	 * address as read -- a leaf its PC, a caller its return address --
+	 * or 0 for a frame that is no address ("[host]", the task); frames
+	 * then hold the function names.  NULL otherwise. */
+	uint64_t *addrs;
 };
 
 struct profile {
@@ -90,6 +106,7 @@ struct profile {
 	struct stack *stacks;	/* distinct stacks, in the order first read */
 	size_t nstacks, cap;
 	uint64_t total;		/* samples, the sum of the counts */
+	uint64_t total_weight;	/* ns, the sum of the weights */
 	/* Counts (and total) are in units of 10^-decimals samples: 0 but
 	 * where the input had fractional counts, as flamegraph.pl takes. */
 	unsigned decimals;
@@ -116,6 +133,47 @@ bool folded_parse(struct profile *p, const char *path, FILE *f,
 		  struct names *names, bool strip_pid, char *err, size_t errlen);
 /* Free what the reader allocated in @p (not its names). */
 void folded_free(struct profile *p);
+
+/* ---- image.c: the image of an address view, through libdw ---- */
+
+struct image;
+
+/* The image's facts pprof's Mapping carries. */
+struct image_info {
+	const char *path;		/* absolute */
+	char build_id[BUILD_ID_HEX_MAX + 1];	/* "" when it has none */
+	uint64_t start, limit, offset;	/* its executable PT_LOAD segment */
+	unsigned machine;		/* e_machine: which objdump reads it */
+};
+
+/* One source line of an address: a function (inlined or not), the
+ * line the address is at in it, and the function's own first line. */
+struct frame_line {
+	const char *function;
+	const char *file;		/* absolute, or NULL */
+	int line;			/* 0: unknown */
+	int decl_line;
+};
+
+/* The image of address view @p: @elf, else the file under @elf_dir
+ * named by p's build_id.  A missing, unreadable or stripped file, or one
+ * whose build-id is not the profile's, is fatal (exit 1) in one line. */
+struct image *image_open(const struct profile *p, const char *elf,
+			 const char *elf_dir);
+const struct image_info *image_info(const struct image *im);
+/* The ELF symbol covering @addr and the offset into it, or NULL. */
+const char *image_symbol(const struct image *im, uint64_t addr, uint64_t *off);
+/* The same, with the symbol's size in *@size. */
+const char *image_symbol_size(const struct image *im, uint64_t addr,
+			      uint64_t *off, uint64_t *size);
+/* @addr's lines, innermost (inlined) first, at most @max; 0 when the
+ * image knows nothing of it.  Strings live as long as the image. */
+size_t image_lines(struct image *im, uint64_t addr, struct frame_line *out,
+		   size_t max);
+/* Each address frame of @p's stacks becomes its function's name (a
+ * caller looked up at ra - 1); the addresses stay in stack.addrs. */
+void image_resolve(struct profile *p, struct image *im);
+void image_close(struct image *im);
 
 /* ---- filter.c: which stacks a report keeps, and their shape ---- */
 
@@ -182,9 +240,19 @@ void report_flamegraph(struct buf *out, const struct profile *p,
 		       const struct svg_opts *o);
 void report_diff_svg(struct buf *out, const struct profile *before,
 		     const struct profile *after, const struct svg_opts *o);
-/* gzip'd profile.proto; @hz_default when the input names no rate. */
+/* gzip'd profile.proto; @hz_default when the input names no rate.
+ * With @im (an address view resolved against its image) Locations carry
+ * addresses and lines, and cpu time comes from the weights. */
 void report_pprof(struct buf *out, const struct profile *p,
-		  uint64_t hz_default);
+		  uint64_t hz_default, struct image *im);
+
+/* perf annotate's view: each of @nfn functions named in @fns (or the
+ * @n hottest by self samples when @nfn is 0), its source lines with the
+ * samples whose leaf fell on each; with @with_asm, its instructions too
+ * (through the image's platform's objdump). */
+void report_annotate(struct buf *out, const struct profile *p,
+		     struct image *im, const char *const *fns, size_t nfn,
+		     unsigned n, bool with_asm);
 
 /* ---- outfile.c ---- */
 
