@@ -22,12 +22,14 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/context.c \
 	%reldir%/fbcon.c \
 	%reldir%/cpu.c \
+	%reldir%/e1000e.c \
 	%reldir%/firmware.c \
 	%reldir%/gdt.c \
 	%reldir%/ioapic.c \
 	%reldir%/lapic.c \
 	%reldir%/libc.c \
 	%reldir%/mem.c \
+	%reldir%/msi.c \
 	%reldir%/multiboot2.c \
 	%reldir%/netdev.c \
 	%reldir%/pci.c \

@@ -112,3 +112,48 @@ uint8_t x86_pci_irq(unsigned dev, unsigned fn)
 	}
 	return (uint8_t)(reg & 0xff) == 0xff ? 0 : (uint8_t)(reg & 0xff);
 }
+
+/* Where the next unassigned memory BAR goes: the bottom of the PCI hole
+ * of QEMU's pc and q35 machines with up to 2 GiB of RAM below 4 GiB
+ * (the hole starts at 0xe0000000 on pc, 0xb0000000 on q35 with its
+ * ECAM at 0xb0000000-0xbfffffff: 0xc0000000 is clear of both and of
+ * RAM), far below the I/O APIC and local APIC windows. */
+static uint32_t pci_mem_next = 0xc0000000u;
+
+uint32_t x86_pci_mem_bar(unsigned dev, unsigned fn, unsigned bar, uint32_t *size)
+{
+	unsigned off = 0x10 + 4 * bar;
+	uint32_t v = x86_pci_read32(dev, fn, off), cmd, sz;
+	bool wide = ((v >> 1) & 3) == 2;	/* a 64-bit BAR: two registers */
+
+	if (v & 1)
+		return 0;		/* an I/O BAR */
+	if (wide && x86_pci_read32(dev, fn, off + 4))
+		return 0;		/* 64-bit, placed above 4 GiB: not mapped */
+	/* Size it with decoding off, so the all-ones probe never decodes. */
+	cmd = x86_pci_read32(dev, fn, 0x04);
+	x86_pci_write32(dev, fn, 0x04, cmd & 0xfffcu);
+	x86_pci_write32(dev, fn, off, 0xffffffffu);
+	sz = ~(x86_pci_read32(dev, fn, off) & ~0xfu) + 1;
+	x86_pci_write32(dev, fn, off, v);
+	if (sz < 16 || (sz & (sz - 1))) {
+		x86_pci_write32(dev, fn, 0x04, cmd & 0xffffu);
+		return 0;
+	}
+	if (!(v & ~0xfu)) {
+		/* Unassigned (qboot with -kernel): place it, aligned to its size. */
+		pci_mem_next = (pci_mem_next + sz - 1) & ~(sz - 1);
+		if (pci_mem_next + sz > 0xfe000000u || pci_mem_next < 0xc0000000u) {
+			x86_pci_write32(dev, fn, 0x04, cmd & 0xffffu);
+			return 0;
+		}
+		v = pci_mem_next;
+		pci_mem_next += sz;
+		x86_pci_write32(dev, fn, off, v);
+		if (wide)
+			x86_pci_write32(dev, fn, off + 4, 0);
+	}
+	x86_pci_write32(dev, fn, 0x04, cmd & 0xffffu);
+	*size = sz;
+	return v & ~0xfu;
+}
