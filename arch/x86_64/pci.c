@@ -2,6 +2,7 @@
 /* PCI configuration space, mechanism #1 (ports 0xcf8/0xcfc), bus 0.
  * QEMU's pc machine puts every device on bus 0 and qboot has assigned
  * the BARs and interrupt lines before the kernel starts. */
+#include "bootinfo.h"
 #include "x86.h"
 #include "lib/spinlock.h"
 
@@ -113,12 +114,29 @@ uint8_t x86_pci_irq(unsigned dev, unsigned fn)
 	return (uint8_t)(reg & 0xff) == 0xff ? 0 : (uint8_t)(reg & 0xff);
 }
 
-/* Where the next unassigned memory BAR goes: the bottom of the PCI hole
- * of QEMU's pc and q35 machines with up to 2 GiB of RAM below 4 GiB
- * (the hole starts at 0xe0000000 on pc, 0xb0000000 on q35 with its
- * ECAM at 0xb0000000-0xbfffffff: 0xc0000000 is clear of both and of
- * RAM), far below the I/O APIC and local APIC windows. */
-static uint32_t pci_mem_next = 0xc0000000u;
+/* Where unassigned memory BARs go: above every byte of RAM below 4 GiB
+ * (the boot memory map's; 3.5 GiB of it on QEMU's pc with -m 4G), in
+ * 256 MiB steps, never below 0xc0000000 (q35's ECAM is at
+ * 0xb0000000-0xbfffffff), and below 0xfe000000 (the I/O APIC, the
+ * local APIC and the firmware are above). */
+#define PCI_MEM_FLOOR	0xc0000000u
+#define PCI_MEM_CEIL	0xfe000000u
+static uint32_t pci_mem_next;
+
+static uint32_t pci_mem_window(void)
+{
+	uint64_t top = PCI_MEM_FLOOR;
+
+	for (unsigned i = 0; i < x86_boot_ram_count(); i++) {
+		uint64_t addr, size;
+
+		x86_boot_ram(i, &addr, &size);
+		if (addr < (1ull << 32) && addr + size > top)
+			top = addr + size;
+	}
+	top = (top + 0x0fffffffu) & ~0x0fffffffull;
+	return top > PCI_MEM_CEIL ? PCI_MEM_CEIL : (uint32_t)top;
+}
 
 uint32_t x86_pci_mem_bar(unsigned dev, unsigned fn, unsigned bar, uint32_t *size)
 {
@@ -142,8 +160,10 @@ uint32_t x86_pci_mem_bar(unsigned dev, unsigned fn, unsigned bar, uint32_t *size
 	}
 	if (!(v & ~0xfu)) {
 		/* Unassigned (qboot with -kernel): place it, aligned to its size. */
+		if (!pci_mem_next)
+			pci_mem_next = pci_mem_window();
 		pci_mem_next = (pci_mem_next + sz - 1) & ~(sz - 1);
-		if (pci_mem_next + sz > 0xfe000000u || pci_mem_next < 0xc0000000u) {
+		if (pci_mem_next < PCI_MEM_FLOOR || sz > PCI_MEM_CEIL - pci_mem_next) {
 			x86_pci_write32(dev, fn, 0x04, cmd & 0xffffu);
 			return 0;
 		}

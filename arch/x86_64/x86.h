@@ -378,8 +378,8 @@ uint16_t x86_pci_io_bar(unsigned dev, unsigned fn, unsigned bar);
  * 0 when it has none or it is not routed. */
 uint8_t x86_pci_irq(unsigned dev, unsigned fn);
 
-/* The base of 32-bit memory BAR @bar, assigned here (from 0xc0000000
- * up) when the firmware left it at 0, its size in *@size; 0 when it is
+/* The base of 32-bit memory BAR @bar, assigned here (above RAM, from
+ * 0xc0000000 up) when the firmware left it at 0, its size in *@size; 0 when it is
  * an I/O BAR, a 64-bit BAR placed above 4 GiB, or cannot be placed.
  * Boot CPU, once per device. */
 uint32_t x86_pci_mem_bar(unsigned dev, unsigned fn, unsigned bar, uint32_t *size);
