@@ -8,7 +8,8 @@
  * The device's INTx line goes through the I/O APIC to X86_VEC_NET; the
  * handler only reads the ISR (which lowers the line) and wakes the
  * stack's receive task.  With no usable line the task polls at each
- * tick instead. */
+ * tick instead.  Without a virtio-net, the Intel 82574L (e1000e.c)
+ * serves hal/netdev.h: this file chooses, by PCI ID. */
 #include "hal/netdev.h"
 
 #include "drivers/e1000e/e1000e_netdev.h"
@@ -113,10 +114,10 @@ void x86_netdev_irq(void)
 {
 	if (nic == NIC_E1000E) {
 		x86_e1000e_irq();
-		return;
+	} else if (nic == NIC_VIRTIO) {
+		virtio_netdev_irq();
+		net_rx_wake();
 	}
-	virtio_netdev_irq();
-	net_rx_wake();
 }
 
 /* hal/netdev.h: the portable glue's, for the device found. */
