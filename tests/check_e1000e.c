@@ -66,7 +66,8 @@ static bool rx_tagged(size_t len, uint8_t tag)
 
 static void setup(void)
 {
-	mem = aligned_alloc(4096, sizeof(*mem));
+	/* aligned_alloc wants a size that is a multiple of the alignment. */
+	mem = aligned_alloc(4096, (sizeof(*mem) + 4095) & ~(size_t)4095);
 	ck_assert_ptr_nonnull(mem);
 	memset(mem, 0, sizeof(*mem));
 	memset(&rec, 0, sizeof(rec));
