@@ -35,6 +35,12 @@ static uint64_t x86_e1k_dma_addr(const struct e1000e_bus *b, const void *p)
 	return (uintptr_t)p;
 }
 
+static void x86_e1k_delay_us(const struct e1000e_bus *b, unsigned us)
+{
+	(void)b;
+	x86_delay_us(us);
+}
+
 bool e1000e_netdev_find(struct e1000e_bus *bus)
 {
 	if (!x86_pci_find(E1000E_VENDOR, E1000E_DEVICE, &e1k.dev, &e1k.fn))
@@ -53,6 +59,7 @@ bool e1000e_netdev_find(struct e1000e_bus *bus)
 	bus->read = x86_e1k_read;
 	bus->write = x86_e1k_write;
 	bus->dma_addr = x86_e1k_dma_addr;
+	bus->delay_us = x86_e1k_delay_us;
 	bus->base = e1k.mmio;
 	bus->ctx = 0;
 	return true;

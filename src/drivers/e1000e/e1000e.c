@@ -71,6 +71,8 @@
 /* Register reads the reset may take (each an MMIO read, about 1 us on
  * hardware: tens of ms in all). */
 #define E1000E_RESET_READS	100000
+/* Settling time after CTRL.RST before the first register read. */
+#define E1000E_RESET_SETTLE_US	1000
 
 static uint32_t rd(const struct e1000e *e, unsigned off)
 {
@@ -102,6 +104,10 @@ static bool e1000e_reset(struct e1000e *e)
 	wr(e, REG_TCTL, 0);
 	(void)rd(e, REG_STATUS);	/* flush the writes before the reset */
 	wr(e, REG_CTRL, rd(e, REG_CTRL) | CTRL_RST);
+	/* Linux e1000e waits before touching a part in reset; so do we
+	 * where the platform can tell time. */
+	if (e->bus.delay_us)
+		e->bus.delay_us(&e->bus, E1000E_RESET_SETTLE_US);
 	for (n = 0; n < E1000E_RESET_READS && (rd(e, REG_CTRL) & CTRL_RST); n++)
 		;
 	if (n == E1000E_RESET_READS)

@@ -68,6 +68,9 @@ struct e1000e_bus {
 	void (*write)(const struct e1000e_bus *b, unsigned off, uint32_t v);
 	/* The device's address of our memory at @p. */
 	uint64_t (*dma_addr)(const struct e1000e_bus *b, const void *p);
+	/* Wait about @us microseconds (the reset's settling time); NULL
+	 * where there is nothing to wait for (the hosted model). */
+	void (*delay_us)(const struct e1000e_bus *b, unsigned us);
 	uintptr_t base;
 	void *ctx;
 };
