@@ -13,7 +13,9 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_net \
 	%reldir%/qemu/test_udpsh_auth \
 	%reldir%/qemu/test_install \
-	%reldir%/qemu/test_pcboot
+	%reldir%/qemu/test_pcboot \
+	%reldir%/qemu/test_e1000e \
+	%reldir%/qemu/test_hw_kits
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -37,6 +39,10 @@ $(qemu_log)udpsh_auth.log: $(qemu_log)net.log
 $(qemu_log)install.log: $(qemu_log)udpsh_auth.log tools/kprof-qemu tools/kshell$(EXEEXT)
 # The CD image (GRUB under SeaBIOS and OVMF) after the rest.
 $(qemu_log)pcboot.log: $(qemu_log)install.log $(X86_ISO)
+# The 82574L, PVH and the CD image (SeaBIOS): one boot each.
+$(qemu_log)e1000e.log: $(qemu_log)pcboot.log $(X86_ISO) tools/kshell$(EXEEXT)
+# The hardware kit's skips and dry runs (tests/hw/).
+$(qemu_log)hw_kits.log: $(qemu_log)e1000e.log tools/kshell$(EXEEXT)
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
 # and x86's network tests run against it (virtio-net on virtio-mmio, the
@@ -74,4 +80,8 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_udpsh_auth \
 	%reldir%/qemu/test_install \
 	%reldir%/qemu/test_pcboot \
-	%reldir%/hw/kvm-pmu
+	%reldir%/qemu/test_e1000e \
+	%reldir%/qemu/test_hw_kits \
+	%reldir%/hw/kvm-pmu \
+	%reldir%/hw/pc-pmu \
+	%reldir%/hw/pmu_kit.py

@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/netdev.h for a kernel whose network device is a virtio-net: one
  * call each into the portable glue (src/drivers/virtio/virtio_netdev.c).
- * Compiled into each kernel's own archive (arch/x86_64/local.mk,
- * arch/arm64/local.mk) rather than src/: the layer check wants every HAL
- * function defined in the backend's objects, and a platform that has
- * more than one kind of NIC (an e1000e beside virtio on x86) leaves this
- * file out and defines these four itself, choosing the device its probe
- * found. */
+ * Compiled into the kernel's own archive (arch/arm64/local.mk) rather
+ * than src/: the layer check wants every HAL function defined in the
+ * backend's objects.  A platform with more than one kind of NIC leaves
+ * this file out and defines these four itself, choosing the device its
+ * probe found (arch/x86_64/netdev.c: virtio-net or an 82574L). */
 #include "hal/netdev.h"
 
 #include "drivers/virtio/virtio_netdev.h"

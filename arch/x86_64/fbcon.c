@@ -11,9 +11,6 @@
 #include "lib/out.h"
 #include "x86.h"
 
-#define PTE_PWT		0x008ull
-#define PTE_PCD		0x010ull
-#define BIG_PAGE	(2ull << 20)
 #define MAP_LIMIT	(4ull << 30)	/* the identity map (boot.S) */
 /* A shadow of the text, so that scrolling redraws from RAM instead of
  * reading the (uncached, slow) framebuffer back. */
@@ -24,7 +21,6 @@
 extern const unsigned x86_font_width, x86_font_height;
 extern const unsigned x86_font_first, x86_font_last;
 extern const uint8_t x86_font_rows[];	/* height bytes a glyph */
-extern uint64_t x86_boot_pd[];		/* boot.S: 2048 entries, 4 GiB */
 
 static const struct x86_boot_fb *fb;
 static unsigned cols, rows, col, row;
@@ -115,15 +111,6 @@ void x86_fbcon_write(const char *buf, size_t len)
 	}
 }
 
-/* Uncached: PCD and PWT on the 2 MiB pages the framebuffer spans. */
-static void fbcon_map(uint64_t lo, uint64_t hi)
-{
-	for (uint64_t a = lo & ~(BIG_PAGE - 1); a < hi; a += BIG_PAGE) {
-		x86_boot_pd[a / BIG_PAGE] |= PTE_PCD | PTE_PWT;
-		invlpg((uintptr_t)a);
-	}
-}
-
 void x86_fbcon_init(void)
 {
 	const struct x86_boot_fb *f = x86_boot_fb();
@@ -143,7 +130,7 @@ void x86_fbcon_init(void)
 			   (unsigned long)f->addr);
 		return;
 	}
-	fbcon_map(f->addr, f->addr + size);
+	x86_mem_uncached(f->addr, f->addr + size);
 	fb = f;
 	cols = fb->width / x86_font_width;
 	rows = fb->height / x86_font_height;

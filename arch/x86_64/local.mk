@@ -27,6 +27,7 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/context.c \
 	%reldir%/fbcon.c \
 	%reldir%/cpu.c \
+	%reldir%/e1000e.c \
 	%reldir%/firmware.c \
 	%reldir%/image.c \
 	%reldir%/gdt.c \
@@ -34,6 +35,7 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/lapic.c \
 	%reldir%/libc.c \
 	%reldir%/mem.c \
+	%reldir%/msi.c \
 	%reldir%/multiboot2.c \
 	%reldir%/netdev.c \
 	%reldir%/pci.c \

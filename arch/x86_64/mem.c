@@ -134,6 +134,8 @@ size_t hal_mem_ranges(struct hal_mem_range *r, size_t max)
 #define PTE_P		0x001ull
 #define PTE_RW		0x002ull
 #define PTE_PS		0x080ull
+#define PTE_PWT		0x008ull
+#define PTE_PCD		0x010ull
 #define PTE_ADDR	0x000ffffffffff000ull
 /* The attributes a 2 MiB entry shares with a 4 KiB one: P, RW, US, PWT,
  * PCD (bit 7 is PS there and PAT here; neither is used). */
@@ -180,6 +182,21 @@ void x86_mem_split_ram(void)
 	if (failed)
 		out_printf(&out_console, "mem: %u 2 MiB pages left whole (no page for their tables): no stack guard there\n",
 			   failed);
+}
+
+/* Device windows are never RAM, so never split: their 2 MiB entries
+ * take the bits themselves.  Only this CPU's TLB is flushed; the others
+ * have had no reason to touch a device's window yet. */
+void x86_mem_uncached(uint64_t lo, uint64_t hi)
+{
+	for (uint64_t a = lo & ~(BIG_PAGE - 1); a < hi && a < MEM_LIMIT; a += BIG_PAGE) {
+		uint64_t *pde = &x86_boot_pd[a / BIG_PAGE];
+
+		if (*pde & PTE_PS) {
+			*pde |= PTE_PCD | PTE_PWT;
+			invlpg((uintptr_t)a);
+		}
+	}
 }
 
 bool hal_mem_guard(uintptr_t page, bool guard)

@@ -8,9 +8,11 @@
  * The device's INTx line goes through the I/O APIC to X86_VEC_NET; the
  * handler only reads the ISR (which lowers the line) and wakes the
  * stack's receive task.  With no usable line the task polls at each
- * tick instead. */
+ * tick instead.  Without a virtio-net, the Intel 82574L (e1000e.c)
+ * serves hal/netdev.h: this file chooses, by PCI ID. */
 #include "hal/netdev.h"
 
+#include "drivers/e1000e/e1000e_netdev.h"
 #include "drivers/virtio/virtio_netdev.h"
 #include "hal/entry.h"
 #include "lib/out.h"
@@ -102,9 +104,49 @@ bool virtio_netdev_route(const struct virtio_transport *t)
 	return routed;
 }
 
-/* The line is the device's alone (X86_VEC_NET). */
-void x86_virtio_net_irq(void)
+/* The NIC driven, chosen by PCI ID on first need: virtio-net if there
+ * is one (QEMU's usual), else an 82574L (e1000e.c; what a real PC may
+ * have).  One at a time: X86_VEC_NET is the one device's. */
+static enum { NIC_NONE, NIC_VIRTIO, NIC_E1000E } nic = NIC_NONE;
+
+/* The line (or message) is the device's alone (X86_VEC_NET). */
+void x86_netdev_irq(void)
 {
-	virtio_netdev_irq();
-	net_rx_wake();
+	if (nic == NIC_E1000E) {
+		x86_e1000e_irq();
+	} else if (nic == NIC_VIRTIO) {
+		virtio_netdev_irq();
+		net_rx_wake();
+	}
+}
+
+/* hal/netdev.h: the portable glue's, for the device found. */
+bool hal_netdev_present(void)
+{
+	if (nic == NIC_NONE)
+		nic = virtio_netdev_present() ? NIC_VIRTIO :
+		      e1000e_netdev_present() ? NIC_E1000E : NIC_NONE;
+	return nic != NIC_NONE;
+}
+
+void hal_netdev_mac(uint8_t mac[6])
+{
+	if (nic == NIC_E1000E)
+		e1000e_netdev_mac(mac);
+	else
+		virtio_netdev_mac(mac);
+}
+
+int hal_netdev_send(const void *frame, size_t len)
+{
+	if (nic == NIC_E1000E)
+		return e1000e_netdev_send(frame, len);
+	return virtio_netdev_send(frame, len);
+}
+
+const struct netdev_rx *hal_netdev_start(void)
+{
+	if (nic == NIC_E1000E)
+		return e1000e_netdev_start();
+	return virtio_netdev_start();
 }

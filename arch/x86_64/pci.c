@@ -2,6 +2,7 @@
 /* PCI configuration space, mechanism #1 (ports 0xcf8/0xcfc), bus 0.
  * QEMU's pc machine puts every device on bus 0 and qboot has assigned
  * the BARs and interrupt lines before the kernel starts. */
+#include "bootinfo.h"
 #include "x86.h"
 #include "lib/spinlock.h"
 
@@ -111,4 +112,68 @@ uint8_t x86_pci_irq(unsigned dev, unsigned fn)
 		return route & 0x80 ? 0 : (uint8_t)(route & 0x0f);
 	}
 	return (uint8_t)(reg & 0xff) == 0xff ? 0 : (uint8_t)(reg & 0xff);
+}
+
+/* Where unassigned memory BARs go: above every byte of RAM below 4 GiB
+ * (the boot memory map's; 3.5 GiB of it on QEMU's pc with -m 4G), in
+ * 256 MiB steps, never below 0xc0000000 (q35's ECAM is at
+ * 0xb0000000-0xbfffffff), and below 0xfe000000 (the I/O APIC, the
+ * local APIC and the firmware are above). */
+#define PCI_MEM_FLOOR	0xc0000000u
+#define PCI_MEM_CEIL	0xfe000000u
+static uint32_t pci_mem_next;
+
+static uint32_t pci_mem_window(void)
+{
+	uint64_t top = PCI_MEM_FLOOR;
+
+	for (unsigned i = 0; i < x86_boot_ram_count(); i++) {
+		uint64_t addr, size;
+
+		x86_boot_ram(i, &addr, &size);
+		if (addr < (1ull << 32) && addr + size > top)
+			top = addr + size;
+	}
+	top = (top + 0x0fffffffu) & ~0x0fffffffull;
+	return top > PCI_MEM_CEIL ? PCI_MEM_CEIL : (uint32_t)top;
+}
+
+uint32_t x86_pci_mem_bar(unsigned dev, unsigned fn, unsigned bar, uint32_t *size)
+{
+	unsigned off = 0x10 + 4 * bar;
+	uint32_t v = x86_pci_read32(dev, fn, off), cmd, sz;
+	bool wide = ((v >> 1) & 3) == 2;	/* a 64-bit BAR: two registers */
+
+	if (v & 1)
+		return 0;		/* an I/O BAR */
+	if (wide && x86_pci_read32(dev, fn, off + 4))
+		return 0;		/* 64-bit, placed above 4 GiB: not mapped */
+	/* Size it with decoding off, so the all-ones probe never decodes. */
+	cmd = x86_pci_read32(dev, fn, 0x04);
+	x86_pci_write32(dev, fn, 0x04, cmd & 0xfffcu);
+	x86_pci_write32(dev, fn, off, 0xffffffffu);
+	sz = ~(x86_pci_read32(dev, fn, off) & ~0xfu) + 1;
+	x86_pci_write32(dev, fn, off, v);
+	if (sz < 16 || (sz & (sz - 1))) {
+		x86_pci_write32(dev, fn, 0x04, cmd & 0xffffu);
+		return 0;
+	}
+	if (!(v & ~0xfu)) {
+		/* Unassigned (qboot with -kernel): place it, aligned to its size. */
+		if (!pci_mem_next)
+			pci_mem_next = pci_mem_window();
+		pci_mem_next = (pci_mem_next + sz - 1) & ~(sz - 1);
+		if (pci_mem_next < PCI_MEM_FLOOR || sz > PCI_MEM_CEIL - pci_mem_next) {
+			x86_pci_write32(dev, fn, 0x04, cmd & 0xffffu);
+			return 0;
+		}
+		v = pci_mem_next;
+		pci_mem_next += sz;
+		x86_pci_write32(dev, fn, off, v);
+		if (wide)
+			x86_pci_write32(dev, fn, off + 4, 0);
+	}
+	x86_pci_write32(dev, fn, 0x04, cmd & 0xffffu);
+	*size = sz;
+	return v & ~0xfu;
 }

@@ -191,7 +191,7 @@ void x86_trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (v == X86_VEC_NET) {
-		x86_virtio_net_irq();
+		x86_netdev_irq();
 		x86_lapic_eoi();
 		return;
 	}

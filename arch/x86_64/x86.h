@@ -29,7 +29,7 @@
 /* Interrupt vectors this kernel uses above the 32 CPU exceptions. */
 #define X86_VEC_PIC_BASE	0x20	/* legacy 8259s, remapped and masked */
 #define X86_VEC_TIMER		0x40	/* local APIC timer: the tick */
-#define X86_VEC_NET		0x50	/* virtio-net INTx through the I/O APIC */
+#define X86_VEC_NET		0x50	/* the NIC: INTx through the I/O APIC, or MSI */
 #define X86_VEC_SPURIOUS	0xff	/* local APIC spurious vector */
 
 /* IST slots in the TSS (1-based, as the IDT gate names them). */
@@ -378,9 +378,33 @@ uint16_t x86_pci_io_bar(unsigned dev, unsigned fn, unsigned bar);
  * 0 when it has none or it is not routed. */
 uint8_t x86_pci_irq(unsigned dev, unsigned fn);
 
-/* The virtio-net device's interrupt (netdev.c), from
- * x86_trap_dispatch() for X86_VEC_NET. */
-void x86_virtio_net_irq(void);
+/* The base of 32-bit memory BAR @bar, assigned here (above RAM, from
+ * 0xc0000000 up) when the firmware left it at 0, its size in *@size; 0 when it is
+ * an I/O BAR, a 64-bit BAR placed above 4 GiB, or cannot be placed.
+ * Boot CPU, once per device. */
+uint32_t x86_pci_mem_bar(unsigned dev, unsigned fn, unsigned bar, uint32_t *size);
+
+#define X86_PCI_CAP_MSI		0x05
+
+/* The configuration-space offset of the function's first capability
+ * @id, 0 when it has none (msi.c). */
+unsigned x86_pci_cap_find(unsigned dev, unsigned fn, uint8_t id);
+
+/* Point the function's MSI at @vector on the calling CPU, enable it and
+ * turn its INTx off.  False (nothing changed) when it has no MSI
+ * capability or the CPU's APIC ID does not fit an xAPIC message. */
+bool x86_pci_msi_enable(unsigned dev, unsigned fn, uint8_t vector);
+
+/* Mark [@lo, @hi) uncached (PCD, PWT) in the identity map's 2 MiB pages
+ * below 4 GiB: device registers (mem.c). */
+void x86_mem_uncached(uint64_t lo, uint64_t hi);
+
+/* The network device's interrupt (netdev.c), from x86_trap_dispatch()
+ * for X86_VEC_NET: the one NIC driven, by MSI or its INTx line. */
+void x86_netdev_irq(void);
+
+/* The 82574L's side of netdev.c (e1000e.c): the interrupt's work. */
+void x86_e1000e_irq(void);
 
 /* Route ISA/PCI interrupt line @gsi of the I/O APIC to @vector on the
  * calling CPU; level-triggered when @level.  False when the machine has

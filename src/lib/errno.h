@@ -16,6 +16,7 @@
 #define ERANGE 34
 #define ENOSYS 38
 #define EMSGSIZE 90
+#define ENETDOWN 100
 #define ETIMEDOUT 110
 #define ENOKEY 126
 #define EKEYREJECTED 129

@@ -124,11 +124,13 @@ def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=()
     if arch() == "arm64":
         return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
                                   net_port, fwd, mmio) + fw
+    pc = pc or {}
     net = []
     if net_port:
+        # pc["nic"]: the NIC model, virtio-net-pci unless named (e1000e,
+        # the Intel 82574L).
         net = ["-netdev", user_net_rules(net_port, fwd),
-               "-device", "virtio-net-pci,netdev=n0"]
-    pc = pc or {}
+               "-device", pc.get("nic", "virtio-net-pci") + ",netdev=n0"]
     # COM1 on our pipes; with the monitor multiplexed in, Ctrl-A c
     # switches between the two (Kernel.monitor()).  pc["serial"]=False:
     # no COM1 at all, the monitor alone on the pipes.
@@ -162,7 +164,7 @@ class Kernel:
     """smp: vCPUs (-smp).  The uniprocessor tests keep 1; tests/qemu/test_smp
     boots 4.  pc (x86 only): how the PC is put together and booted, a
     dict of machine (default "pc"), iso and firmware (x86_boot_args()),
-    vga and serial (qemu_command()).  net=True adds virtio-net with the UDP shell forwarded to
+    vga, serial and nic (qemu_command()).  net=True adds virtio-net with the UDP shell forwarded to
     127.0.0.1:self.net_port; each guest UDP port in @fwd_ports is also
     forwarded, from 127.0.0.1:self.fwd[guest_port].  On arm64 the device
     is on virtio-mmio, version @mmio (1 or 2; KPROF_VIRTIO_MMIO sets the
