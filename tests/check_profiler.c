@@ -1126,6 +1126,41 @@ START_TEST(test_cpu_missed_stop_stays_disarmed_on_tick_run)
 }
 END_TEST
 
+static void stop_while_cpu1_answers_old_stop(const char *site)
+{
+	if (strcmp(site, "prof-armed") != 0)
+		return;
+	race_hook = NULL;
+	prof_stop();		/* the holder, on another CPU */
+}
+
+/* CPU 1 reads the new run's generation, and while it answers the old
+ * run's stop the new run stops too: the stop it then acknowledges is
+ * the new run's, so it must not arm for that run after all (it did, and
+ * stayed armed past the report: ksim's counter storm, 1 run in ~1500). */
+START_TEST(test_cpu_missed_stop_new_run_stops_meanwhile)
+{
+	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_cpu_stats st;
+
+	run_cpu1_misses_stop();
+	ck_assert_int_eq(prof_start_with(&slow), 0);
+	race_hook = stop_while_cpu1_answers_old_stop;
+	pt_tick(1, PT_CPU_IDLE);
+	race_hook = NULL;
+	ck_assert(!prof_cpu_armed(1));
+	ck_assert(!fake_pmu_running[1]);
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 0);
+	prof_collect();
+	prof_cpu_stats(1, &st);
+	ck_assert_uint_eq(st.stored + st.dropped + st.late, 0);
+	pt_tick(1, PT_CPU_IDLE);
+	ck_assert(!fake_pmu_running[1]);
+	prof_end();
+}
+END_TEST
+
 static void collect_before_drain_claims(const char *site)
 {
 	if (strcmp(site, "prof-drain-claim") != 0)
@@ -1359,6 +1394,7 @@ static Suite *profiler_suite(void)
 	tc = tcase_create("races");
 	tcase_add_test(tc, test_cpu_missed_stop_rearmed_at_new_period);
 	tcase_add_test(tc, test_cpu_missed_stop_stays_disarmed_on_tick_run);
+	tcase_add_test(tc, test_cpu_missed_stop_new_run_stops_meanwhile);
 	tcase_add_test(tc, test_drain_beside_collect_adds_nothing);
 	tcase_add_test(tc, test_start_waits_for_drain_in_flight);
 	suite_add_tcase(s, tc);

@@ -149,6 +149,12 @@ void prof_tick(struct trap_frame *tf)
 		 * (disarm, acknowledge), so that this run arms it afresh --
 		 * or, sampling on the tick, leaves it disarmed. */
 		prof_cpu_stopped(c);
+		/* The stop it just answered is this run's own when the run
+		 * stopped after gen was read: it is done with the run, and
+		 * arming now would leave the counter running past the
+		 * report. */
+		if (c->ack == gen)
+			return;
 		prof_cpu_reset(c, gen);
 	}
 	/* The counter samples; the tick only arms it, never samples,
