@@ -22,4 +22,12 @@ static inline uint64_t ticks_to_ns(const struct ticks_scale *s, uint64_t ticks)
 	return (uint64_t)(((unsigned __int128)ticks * s->mult) >> 32);
 }
 
+/* @n events of a source that makes @per_sec of them a second, as
+ * nanoseconds, exactly (no scale factor): for totals read once, where
+ * a divide costs nothing.  No overflow below 2^64 ns. */
+static inline uint64_t count_to_ns(uint64_t n, uint64_t per_sec)
+{
+	return n / per_sec * 1000000000u + n % per_sec * 1000000000u / per_sec;
+}
+
 #endif

@@ -10,6 +10,7 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
+#include "lib/ticks.h"
 #include "prof/report.h"
 
 /* Chains the table starts with room for. */
@@ -613,9 +614,7 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
  * the tick sampled.  Integers only; no overflow below 2^64 ns. */
 static uint64_t fold_weight_ns(const struct prof_data *d, uint64_t w)
 {
-	uint64_t per = d->weight_per_sec ? d->weight_per_sec : 1000000000u;
-
-	return w / per * 1000000000u + w % per * 1000000000u / per;
+	return count_to_ns(w, d->weight_per_sec ? d->weight_per_sec : 1000000000u);
 }
 
 /* The run's CPUs' time out of their idle task over the window: what

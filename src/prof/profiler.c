@@ -18,6 +18,7 @@
 #include "lib/out.h"
 #include "lib/race_point.h"
 #include "lib/spinlock.h"
+#include "lib/ticks.h"
 
 
 /* The run as the session publishes it, for the sampler (sampler.h).
@@ -507,9 +508,7 @@ static uint64_t prof_cpu_time_ns(uint64_t t)
 {
 	uint64_t per = hal_cpu_time_per_sec();
 
-	if (!per)
-		return 0;
-	return t / per * 1000000000u + t % per * 1000000000u / per;
+	return per ? count_to_ns(t, per) : 0;
 }
 
 void prof_collect(void)
