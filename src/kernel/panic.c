@@ -15,8 +15,11 @@
 /* How long the stopping CPU waits for the others to answer.  An NMI is
  * taken within microseconds; a CPU that has not answered in this long
  * will not (a platform without an NMI, a CPU spinning with interrupts
- * off there), and its report must not wait on it. */
-#define PANIC_STOP_WAIT_US 200000
+ * off there), and its report must not wait on it.  A second, as Linux's
+ * smp_send_stop() waits: under QEMU a vCPU is a host thread, and a loaded
+ * host left one unscheduled past 200 ms ("stopped 2 of 3 other cpus" on
+ * arm64 at a load of 20). */
+#define PANIC_STOP_WAIT_US 1000000
 
 static int stop_owner = -1;		/* the CPU stopping the others */
 static unsigned stop_acks;		/* CPUs parked by its interrupt */
