@@ -735,9 +735,42 @@ static void folded_parse(const char *out, struct folded_counts *fc)
 	free(copy);
 }
 
-/* A minute of sampling at 1 kHz on each of 4 busy CPUs, 15 rings' worth
- * per CPU: the drains keep every ring from filling, and every sample is
- * in the table or in other.  One test, the only one this long. */
+/* Busy ticks (samples of a busy CPU) on every CPU since boot. */
+static uint64_t busy_ticks(void)
+{
+	struct ksim_cpu_stats sum;
+
+	simfx_stats_total(&sum);
+	return sum.ticks - sum.idle_ticks;
+}
+
+/* A session that outlasts its rings: at least a minute, and on until the
+ * CPUs took twice what all their rings hold, so that the drains must have
+ * emptied them (on a quiet host a minute is 15 rings' worth per CPU; a
+ * host at load 17 gave 14159 samples in that minute, less than the
+ * rings hold).  Bounded: a host that starves it longer fails it. */
+#define MINUTE_MIN_S 60
+#define MINUTE_MAX_S 300
+#define MINUTE_BUSY_TICKS (2ull * 4 * 4096)
+
+static void session_outlast_rings(void)
+{
+	uint64_t t0 = busy_ticks();
+	unsigned waited = 0;
+
+	do {
+		sleep(5);
+		waited += 5;
+	} while (waited < MINUTE_MAX_S &&
+		 (waited < MINUTE_MIN_S || busy_ticks() - t0 < MINUTE_BUSY_TICKS));
+	ck_assert_msg(busy_ticks() - t0 >= MINUTE_BUSY_TICKS,
+		      "the host gave the CPUs %llu busy ticks in %u s",
+		      (unsigned long long)(busy_ticks() - t0), waited);
+}
+
+/* 1 kHz on each of 4 busy CPUs for longer than the rings hold: the
+ * drains keep every ring from filling, and every sample is in the table
+ * or in other.  One test, the only one this long. */
 START_TEST(test_session_minute_no_drops)
 {
 	struct folded_counts fc;
@@ -753,7 +786,7 @@ START_TEST(test_session_minute_no_drops)
 	out = simfx_run("profile start", 5000);
 	ck_assert_str_eq(out, "profile: busy\n");
 	free(out);
-	sleep(60);
+	session_outlast_rings();
 	out = simfx_run("profile stop", 20000);
 	ck_assert_ptr_nonnull(out);
 	ck_assert_msg(strstr(out, "profile: stopped after "), "got: %s", out);
@@ -862,7 +895,8 @@ static Suite *sim_suite(void)
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("lasting");
-	tcase_set_timeout(tc, 180);
+	/* The session's MINUTE_MAX_S and its commands' own bounds. */
+	tcase_set_timeout(tc, MINUTE_MAX_S + 120);
 	tcase_add_test(tc, test_session_minute_no_drops);
 	tcase_add_test(tc, test_deep_chain_cut_at_depth);
 	suite_add_tcase(s, tc);
