@@ -376,7 +376,7 @@ static void storm_driver(void *arg)
 				 run <= sc.runs * STORM_MAX_RUNS_FACTOR)); run++) {
 		if (!storm_one_run(run, ++gen, &last_acked))
 			break;
-		storm_res.runs = run;
+		__atomic_store_n(&storm_res.runs, run, __ATOMIC_RELEASE);
 	}
 	storm_quit = true;
 	__atomic_store_n(&storm_done, true, __ATOMIC_RELEASE);
@@ -393,10 +393,11 @@ static void storm_start_tasks(void)
 }
 
 void storm_run(unsigned cpus, unsigned hz, bool counter, unsigned pmu_hz,
-	       unsigned runs, unsigned max_window_us, unsigned timeout_ms,
+	       unsigned runs, unsigned max_window_us, unsigned stall_ms,
 	       struct storm_result *res)
 {
 	static struct ksim_config cfg;
+	unsigned ended = 0, now;
 
 	sc.cpus = cpus;
 	sc.runs = runs;
@@ -409,8 +410,12 @@ void storm_run(unsigned cpus, unsigned hz, bool counter, unsigned pmu_hz,
 	cfg.pmu_hz = pmu_hz;
 	cfg.late_init = storm_start_tasks;
 	simfx_start(&cfg);
-	ck_assert_msg(simfx_wait_flags(&storm_done, 1, timeout_ms),
-		      "the storm hangs after %u of %u runs", storm_res.runs, runs);
+	while (!simfx_wait_flags(&storm_done, 1, stall_ms)) {
+		now = __atomic_load_n(&storm_res.runs, __ATOMIC_ACQUIRE);
+		ck_assert_msg(now != ended, "the storm hangs: no run ended in %u ms, "
+			      "after %u of %u runs", stall_ms, now, runs);
+		ended = now;
+	}
 	*res = storm_res;
 	fprintf(stderr, "storm (%s, %u cpus, tick %u hz): %u runs, %lu samples "
 		"(%lu in the run's phase), %lu dropped, %lu late, %lu cpu-runs "

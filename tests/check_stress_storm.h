@@ -19,13 +19,22 @@ struct storm_result {
 	unsigned long empty_cpu_runs;	/* (cpu, run) pairs that never armed */
 };
 
+/* No run ending for this long is a hang: each run's own waits are
+ * bounded at 2 s (arming, the phase, the stop's acknowledgement). */
+#define STORM_STALL_MS 30000
+/* The storm tests' Check timeout: 2000 runs took about 40 s on a quiet
+ * host and over 100 s at load 28; a host starving the CPU threads also
+ * makes the storm go on until enough samples landed in their phase. */
+#define STORM_TIMEOUT_S 900
+
 /* Start a machine of @cpus CPUs ticking at @hz, sampling with the counter
  * (@counter; its overflows at @pmu_hz per CPU) or the tick, and run
  * @runs profiles with windows of 0..@max_window_us.  Fails the test on
- * the first run that breaks an invariant, or when the storm has not
- * ended after @timeout_ms. */
+ * the first run that breaks an invariant, or when no run has ended for
+ * @stall_ms: a hang is a storm that stops making progress, not one that a
+ * loaded host makes slow (at load 28, 2000 runs took over 100 s). */
 void storm_run(unsigned cpus, unsigned hz, bool counter, unsigned pmu_hz,
-	       unsigned runs, unsigned max_window_us, unsigned timeout_ms,
+	       unsigned runs, unsigned max_window_us, unsigned stall_ms,
 	       struct storm_result *res);
 
 #endif
