@@ -40,6 +40,7 @@ KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
 # HMAC-SHA256 and the keyed wire format (src/shell/udpsh_wire.h): the
 # kernel's own code.
 KSHELL_SOURCES = %reldir%/kshell.c %reldir%/keyfile.c %reldir%/keyfile.h \
+	%reldir%/udpsh_client.c %reldir%/udpsh_client.h \
 	src/lib/sha256.c src/lib/kstring.c \
 	src/shell/udpsh_wire.c
 if PLATFORM_ARM64
@@ -50,6 +51,7 @@ EXTRA_DIST += $(KSHELL_SOURCES)
 nodist_bin_SCRIPTS = %reldir%/kshell
 CLEANFILES += %reldir%/kshell
 KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
+	$(top_srcdir)/%reldir%/udpsh_client.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c
 %reldir%/kshell: $(KSHELL_SRC_PATHS)
