@@ -245,6 +245,19 @@ void report_diff_svg(struct buf *out, const struct profile *before,
  * addresses and lines, and cpu time comes from the weights. */
 void report_pprof(struct buf *out, const struct profile *p,
 		  uint64_t hz_default, struct image *im);
+/* What one interval's profile carries besides its samples
+ * (kprof-collect): when it began on the host's clock (ns since the
+ * epoch) and labels every sample gets (target, build_id). */
+struct pprof_stamp {
+	int64_t time_nanos;
+	const char *const *keys, *const *values;
+	size_t nlabels;
+};
+/* report_pprof() stamped with @stamp; with no image it frees all it
+ * built, so a long-running program may call it again and again. */
+void report_pprof_stamped(struct buf *out, const struct profile *p,
+			  uint64_t hz_default, struct image *im,
+			  const struct pprof_stamp *stamp);
 
 /* perf annotate's view: each of @nfn functions named in @fns (or the
  * @n hottest by self samples when @nfn is 0), its source lines with the
