@@ -86,7 +86,8 @@ KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/report/folded.c \
 	$(top_srcdir)/%reldir%/report/util.c \
 	$(top_srcdir)/%reldir%/report/filter.c \
 	$(top_srcdir)/%reldir%/report/image.c \
-	$(top_srcdir)/%reldir%/report/annotate.c
+	$(top_srcdir)/%reldir%/report/annotate.c \
+	$(top_srcdir)/%reldir%/report/merge.c
 bin_SCRIPTS += $(KPROF_REPORT)
 dist_man_MANS += doc/kprof-report.1
 CLEANFILES += $(KPROF_REPORT) $(KPROF_REPORT_PB)
@@ -95,7 +96,7 @@ EXTRA_DIST += %reldir%/report/report.h %reldir%/report/profile.proto \
 	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
 	%reldir%/report/pprof.c %reldir%/report/outfile.c %reldir%/report/util.c \
 	%reldir%/report/filter.c %reldir%/report/image.c \
-	%reldir%/report/annotate.c
+	%reldir%/report/annotate.c %reldir%/report/merge.c
 
 tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 	@$(MKDIR_P) tools/report

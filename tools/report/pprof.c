@@ -289,7 +289,7 @@ static void comment(struct strings *s, Perftools__Profiles__Profile *pr,
 	pr->comment[pr->n_comment++] = str(s, line);
 }
 
-static void gzip_into(struct buf *out, const uint8_t *data, size_t len)
+void pprof_gzip(struct buf *out, const uint8_t *data, size_t len)
 {
 	z_stream z;
 	int rc;
@@ -485,7 +485,7 @@ void report_pprof_stamped(struct buf *out, const struct profile *p,
 	len = perftools__profiles__profile__get_packed_size(&pr);
 	packed = xmalloc(len);
 	perftools__profiles__profile__pack(&pr, packed);
-	gzip_into(out, packed, len);
+	pprof_gzip(out, packed, len);
 	free(packed);
 	/* kprof-report writes one output and leaves the rest to the
 	 * process; a stamped profile by name is one of many. */

@@ -253,6 +253,10 @@ struct pprof_stamp {
 	const char *const *keys, *const *values;
 	size_t nlabels;
 };
+/* @len bytes of @data gzipped into @out. */
+void pprof_gzip(struct buf *out, const uint8_t *data, size_t len);
+/* kprof-report merge ARGS... (merge.c): argv[0] is "merge". */
+int report_merge(int argc, char **argv);
 /* report_pprof() stamped with @stamp; with no image it frees all it
  * built, so a long-running program may call it again and again. */
 void report_pprof_stamped(struct buf *out, const struct profile *p,
