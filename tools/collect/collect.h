@@ -97,6 +97,9 @@ int store_open(struct target *t);
 /* Write interval @iv's pprof and folded text, and its index line; then
  * delete the oldest files retention asks for.  Returns 0 or -1 (said). */
 int store_interval(struct target *t, const struct interval *iv);
+/* Record what `profile stop` said of the whole session (its samples
+ * and drops, which its intervals add up to). */
+void store_stopped(struct target *t, const char *reply);
 /* Record the gap from t->gap_from_ns to @to_ns in the index. */
 void store_gap(struct target *t, int64_t to_ns);
 /* "20261206T101500.123Z": @ns since the epoch, UTC, into @buf. */

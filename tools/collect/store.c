@@ -150,6 +150,20 @@ void store_gap(struct target *t, int64_t to_ns)
 	t->gaps++;
 }
 
+void store_stopped(struct target *t, const char *reply)
+{
+	unsigned long long ms, samples, dropped, last = 0;
+	const char *p = strstr(reply, "\nprofile: last interval ");
+
+	if (sscanf(reply, "profile: stopped after %llu ms, %llu samples, %llu dropped",
+		   &ms, &samples, &dropped) != 3)
+		return;
+	if (p)
+		sscanf(p, "\nprofile: last interval %llu", &last);
+	index_line(t, "stopped boot=%016" PRIx64 " samples=%llu dropped=%llu ms=%llu last_seq=%llu\n",
+		   t->nonce, samples, dropped, ms, last);
+}
+
 /* Oldest first, while retention asks. */
 static void store_retain(struct target *t)
 {

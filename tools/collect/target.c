@@ -256,6 +256,7 @@ static uint64_t finish(struct target *t)
 		samples += (uint64_t)got;
 	if (!t->session || ask(t, "profile stop", &reply))
 		return samples;
+	store_stopped(t, reply);
 	p = strstr(reply, "\nprofile: last interval ");
 	if (p && sscanf(p, "\nprofile: last interval %llu", &last) == 1 && last == t->seq) {
 		got = rotate(t, last);
