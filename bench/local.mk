@@ -32,3 +32,7 @@ else
 bench:
 	@echo "make bench: the benchmarks need the simulator (--enable-sim)"
 endif
+
+# kprof-collect on a fleet of ksims (issue 43): figures only, by hand:
+# KPROF_BUILDDIR=$PWD ../bench/collect-fleet [N [INTERVAL_S [SECONDS]]].
+EXTRA_DIST += %reldir%/collect-fleet

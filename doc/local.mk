@@ -4,7 +4,8 @@
 # an installed kprof carries them, not only the source tree.
 # tests/check-install-docs checks make install lays every one.
 KP_DOCS = %reldir%/hacking.md %reldir%/profiler.md %reldir%/performance.md \
-	%reldir%/boot.md %reldir%/shell.md %reldir%/iperf.md %reldir%/hardware.md
+	%reldir%/boot.md %reldir%/shell.md %reldir%/iperf.md %reldir%/hardware.md \
+	%reldir%/collect.md
 dist_doc_DATA += $(KP_DOCS) README.md
 
 # make installcheck: every document is where make install put it.

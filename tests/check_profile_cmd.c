@@ -422,6 +422,78 @@ START_TEST(test_profile_session_start_stop_show)
 }
 END_TEST
 
+/* The samples `profile rotate` printed (its end line's count). */
+static unsigned long long rotated_samples(void)
+{
+	const char *p = strstr(text, "# kprof folded end lines=");
+	unsigned long long lines, samples;
+
+	ck_assert_msg(p && sscanf(p, "# kprof folded end lines=%llu samples=%llu",
+				  &lines, &samples) == 2, "got: %s", text);
+	return samples;
+}
+
+/* Rotations of a session on the fake tick (100 Hz, one CPU): each
+ * interval's samples as the time it spans, the same bytes asked again,
+ * an older one refused, the stop's last interval, and every error in
+ * one exact line. */
+START_TEST(test_profile_rotate_intervals_and_errors)
+{
+	struct shell_ctx remote = { .out = &ob.out, .remote = true };
+	char *argv[] = { "profile", "rotate", "1", NULL };
+	unsigned long long total = 0;
+	static char first[8192];
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	expect_error("profile rotate 1", "profile: no session to rotate (profile start begins one)\n");
+	expect_error("profile rotate", "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
+	expect_error("profile rotate 0", "profile: rotate's interval must be a number from 1 (got 0)\n");
+	expect_error("profile rotate x1", "profile: rotate's interval must be a number from 1 (got x1)\n");
+	expect_error("profile rotate 1 text", "profile: rotate prints folded or addr (got text)\n");
+	expect_error("profile rotate 1 folded 2", "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_ne(cmd_profile(&remote, 3, argv), 0);
+	ck_assert_str_eq(text, "profile rotate: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
+
+	ck_assert_int_eq(run(cmd_profile, "profile start"), 0);
+	ck_assert_int_ne(run(cmd_profile, "profile rotate 2"), 0);
+	ck_assert_str_eq(text, "profile: interval 2 is not open yet (the open one is 1)\n");
+	sched_sleep_ms(100);
+	ck_assert_int_eq(run(cmd_profile, "profile rotate 1"), 0);
+	ck_assert_uint_eq(count_lines(text, "# kprof folded begin\n# seq=1\n# start_ns="), 1);
+	total += rotated_samples();
+	strcpy(first, text);
+	ck_assert_int_eq(run(cmd_profile, "profile rotate 1"), 0);
+	ck_assert_str_eq(text, first);
+	ck_assert_int_eq(run(cmd_profile, "profile rotate 1 addr"), 0);
+	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# seq=1\n"), 1);
+	sched_sleep_ms(200);
+	ck_assert_int_eq(run(cmd_profile, "profile rotate 2"), 0);
+	ck_assert_uint_eq(count_lines(text, "# seq=2\n"), 1);
+	total += rotated_samples();
+	ck_assert_int_ne(run(cmd_profile, "profile rotate 1"), 0);
+	ck_assert_str_eq(text, "profile: interval 1 is no longer kept (the oldest kept is 2)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile rotate 4"), 0);
+	ck_assert_str_eq(text, "profile: interval 4 is not open yet (the open one is 3)\n");
+	sched_sleep_ms(100);
+	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
+	ck_assert_msg(strstr(text, "\nprofile: last interval 3, "), "got: %s", text);
+	ck_assert_int_eq(run(cmd_profile, "profile rotate 3"), 0);
+	ck_assert_uint_eq(count_lines(text, "# seq=3\n"), 1);
+	total += rotated_samples();
+	ck_assert_uint_eq(total, prof_last()->samples);
+	ck_assert_uint_ge(total, 35);
+	ck_assert_int_ne(run(cmd_profile, "profile rotate 4"), 0);
+	ck_assert_str_eq(text, "profile: the session stopped; its last interval is 3\n");
+	/* A window since: the session's intervals are gone. */
+	ck_assert_int_eq(run(cmd_profile, "profile 10"), 0);
+	ck_assert_int_ne(run(cmd_profile, "profile rotate 3"), 0);
+	ck_assert_str_eq(text, "profile: no session to rotate (profile start begins one)\n");
+}
+END_TEST
+
 /* The first form with `folded` prints the folded view of its window,
  * and show text afterwards is the same session. */
 START_TEST(test_profile_window_folded)
@@ -678,6 +750,7 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_profile_show_and_stop_without_session);
 	tcase_add_test(tc, test_profile_start_refused_unauthenticated);
 	tcase_add_test(tc, test_profile_session_start_stop_show);
+	tcase_add_test(tc, test_profile_rotate_intervals_and_errors);
 	tcase_add_test(tc, test_profile_window_folded);
 	tcase_add_test(tc, test_profile_window_out_of_range_rejected);
 	tcase_add_test(tc, test_profile_window_overflow_rejected);

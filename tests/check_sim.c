@@ -816,6 +816,104 @@ START_TEST(test_session_minute_no_drops)
 }
 END_TEST
 
+/* One interval as `profile rotate` printed it. */
+struct rotated {
+	unsigned long long seq, start_ns, end_ns, samples, dropped;
+};
+
+static void rotated_parse(const char *out, struct rotated *rv)
+{
+	struct folded_counts fc;
+	const char *p;
+
+	memset(rv, 0, sizeof(*rv));
+	folded_parse(out, &fc);
+	ck_assert_msg(fc.begin && fc.end, "not a folded block: %s", out);
+	ck_assert_uint_eq(fc.end_samples, fc.samples);
+	ck_assert_uint_eq(fc.samples, fc.stored + fc.other);
+	ck_assert_uint_eq(fc.cpus, 4);
+	ck_assert_msg((p = strstr(out, "\n# seq=")) && sscanf(p, "\n# seq=%llu", &rv->seq) == 1,
+		      "no seq in: %s", out);
+	ck_assert_msg((p = strstr(out, "\n# start_ns=")) &&
+		      sscanf(p, "\n# start_ns=%llu", &rv->start_ns) == 1, "no start in: %s", out);
+	ck_assert_msg((p = strstr(out, "\n# end_ns=")) &&
+		      sscanf(p, "\n# end_ns=%llu", &rv->end_ns) == 1, "no end in: %s", out);
+	rv->samples = fc.samples;
+	rv->dropped = fc.dropped;
+}
+
+static char *rotate(unsigned long long seq)
+{
+	char cmd[64];
+	char *out;
+
+	snprintf(cmd, sizeof(cmd), "profile rotate %llu", seq);
+	out = simfx_run(cmd, 20000);
+	ck_assert_msg(out, "no answer to %s", cmd);
+	return out;
+}
+
+/* 30 s of a session on 4 busy CPUs rotated every 500 ms: the intervals
+ * are numbered without a gap, each starts where the last ended, none
+ * dropped a sample, and their samples add up to the session's exactly;
+ * the kept interval asked for again is the same bytes, the one before
+ * it is refused naming the oldest kept. */
+START_TEST(test_session_rotated_every_500ms_adds_up)
+{
+	unsigned long long seq = 1, total = 0, last_end = 0, ms, samples, dropped;
+	struct rotated rv;
+	char *out, *again, want[96];
+	const char *p;
+
+	cfg_tick(4, 1000);
+	simfx_start(&cfg);
+	free(simfx_run("work start split 4", 5000));
+	out = simfx_run("profile start", 10000);
+	ck_assert_msg(out && strstr(out, "profile: started"), "got: %s", out);
+	free(out);
+	/* A count, not a clock: a loaded host makes each rotate slower. */
+	do {
+		usleep(500000);
+		out = rotate(seq);
+		rotated_parse(out, &rv);
+		ck_assert_uint_eq(rv.seq, seq);
+		ck_assert_uint_eq(rv.dropped, 0);
+		ck_assert_uint_gt(rv.end_ns, rv.start_ns);
+		if (seq > 1)
+			ck_assert_uint_eq(rv.start_ns, last_end);
+		last_end = rv.end_ns;
+		total += rv.samples;
+		again = rotate(seq);
+		ck_assert_str_eq(again, out);
+		free(again);
+		free(out);
+		seq++;
+	} while (seq <= 60);
+	out = rotate(seq - 2);
+	snprintf(want, sizeof(want),
+		 "profile: interval %llu is no longer kept (the oldest kept is %llu)\n",
+		 seq - 2, seq - 1);
+	ck_assert_str_eq(out, want);
+	free(out);
+	out = simfx_run("profile stop", 20000);
+	ck_assert_msg(out && sscanf(out, "profile: stopped after %llu ms, %llu samples, %llu dropped",
+				    &ms, &samples, &dropped) == 3, "got: %s", out);
+	ck_assert_msg((p = strstr(out, "\nprofile: last interval ")), "got: %s", out);
+	ck_assert_uint_eq(strtoull(p + 24, NULL, 10), seq);
+	free(out);
+	out = rotate(seq);
+	rotated_parse(out, &rv);
+	ck_assert_uint_eq(rv.start_ns, last_end);
+	ck_assert_uint_eq(rv.dropped, 0);
+	total += rv.samples;
+	free(out);
+	ck_assert_uint_eq(dropped, 0);
+	ck_assert_uint_gt(samples, 0);
+	ck_assert_uint_eq(total, samples);
+	free(simfx_run("work stop", 10000));
+}
+END_TEST
+
 /* The deep task's hottest folded line: how many frames below its root.
  * Its chain is deeper than the session's depth, so the line carries the
  * cut's mark, [truncated], after the root: that is not a frame. */
@@ -899,6 +997,12 @@ static Suite *sim_suite(void)
 	tcase_set_timeout(tc, MINUTE_MAX_S + 120);
 	tcase_add_test(tc, test_session_minute_no_drops);
 	tcase_add_test(tc, test_deep_chain_cut_at_depth);
+	suite_add_tcase(s, tc);
+
+	/* 30 s of rotations, the only test this long besides the minute's. */
+	tc = tcase_create("rotate");
+	tcase_set_timeout(tc, 150);
+	tcase_add_test(tc, test_session_rotated_every_500ms_adds_up);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("udp");

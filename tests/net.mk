@@ -65,6 +65,10 @@ $(net_script_log)window_flood.log: ksim$(EXEEXT)
 # line, and refuses one that lost a datagram.
 TESTS += %reldir%/test_kshell_folded
 $(net_script_log)kshell_folded.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
+# tools/kprof-collect on ksim: a minute at 2 s, 20% loss, a restart, and
+# kprof-report merge of what it wrote (about 2 minutes).
+TESTS += %reldir%/test_collect
+$(net_script_log)collect.log: ksim$(EXEEXT) tools/kprof-collect tools/kprof-report
 endif
 # The same suite in the x86_64 kernel configuration, whose compiler
 # builds the kernel: built for this machine with CC_FOR_BUILD, as
@@ -87,6 +91,7 @@ $(E1000E_HOST_CHECK): $(E1000E_HOST_SRC) $(top_srcdir)/%reldir%/e1000e_model.h \
 endif
 EXTRA_DIST += %reldir%/check_e1000e.c %reldir%/e1000e_model.c %reldir%/e1000e_model.h
 EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
-	%reldir%/test_window_flood %reldir%/test_kshell_folded
+	%reldir%/test_window_flood %reldir%/test_kshell_folded %reldir%/test_collect \
+	%reldir%/collectlib.py
 
 include %reldir%/fuzz/local.mk

@@ -15,7 +15,8 @@ QEMU_TESTS = \
 	%reldir%/qemu/test_install \
 	%reldir%/qemu/test_pcboot \
 	%reldir%/qemu/test_e1000e \
-	%reldir%/qemu/test_hw_kits
+	%reldir%/qemu/test_hw_kits \
+	%reldir%/qemu/test_collect
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -43,6 +44,8 @@ $(qemu_log)pcboot.log: $(qemu_log)install.log $(X86_ISO)
 $(qemu_log)e1000e.log: $(qemu_log)pcboot.log $(X86_ISO) tools/kshell$(EXEEXT)
 # The hardware kit's skips and dry runs (tests/hw/).
 $(qemu_log)hw_kits.log: $(qemu_log)e1000e.log tools/kshell$(EXEEXT)
+# kprof-collect on the kernel: a minute at 2 s intervals (issue 43).
+$(qemu_log)collect.log: $(qemu_log)hw_kits.log tools/kprof-collect
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
 # and x86's network tests run against it (virtio-net on virtio-mmio, the
@@ -82,6 +85,7 @@ EXTRA_DIST += \
 	%reldir%/qemu/test_pcboot \
 	%reldir%/qemu/test_e1000e \
 	%reldir%/qemu/test_hw_kits \
+	%reldir%/qemu/test_collect \
 	%reldir%/hw/kvm-pmu \
 	%reldir%/hw/pc-pmu \
 	%reldir%/hw/pmu_kit.py

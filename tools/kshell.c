@@ -52,7 +52,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/types.h>
 #include <unistd.h>
@@ -62,6 +61,7 @@
 #include "lib/sha256.h"
 #include "shell/udpsh_wire.h"
 #include "keyfile.h"
+#include "udpsh_client.h"
 
 #define KSHELL_DEFAULT_HOST "127.0.0.1"
 #define KSHELL_DEFAULT_PORT "5555"
@@ -72,24 +72,19 @@
 #define PROMPT_LEN 2
 /* The most reply bytes kept before anything is printed. */
 #define KSHELL_REPLY_MAX (16u << 20)
-#define STALE_RETRIES 3
-/* Silence before the request goes again, doubling up to the second. */
-#define RESEND_FIRST_MS 400
-#define RESEND_MAX_MS 1600
 
 /* What main() returns.  Inside, the ways an exchange fails stay apart
  * (what is said differs). */
 enum { EXIT_FAIL = 1, EXIT_USAGE = 2, EXIT_REMOTE = 3 };
-enum { KS_TIMEOUT = 10, KS_INCOMPLETE, KS_BUSY, KS_REFUSED, KS_ERROR, KS_FAILED };
+enum { KS_TIMEOUT = UC_TIMEOUT, KS_INCOMPLETE = UC_INCOMPLETE, KS_BUSY = UC_BUSY,
+       KS_REFUSED = UC_REFUSED, KS_ERROR = UC_ERROR, KS_FAILED = UC_FAILED };
 
 static const char *progname = "kshell";
 
-/* The session: keyless, or the key. */
+/* The session: keyless, or the key (in the client, which speaks it). */
 static struct {
 	bool keyed;
-	uint8_t key[UDPSH_KEY_MAX];
-	size_t key_len;
-	unsigned forged;	/* datagrams that failed verification */
+	struct udpsh_client c;
 } ks;
 
 static void usage(void)
@@ -169,60 +164,16 @@ static int parse_timeout(const char *s)
 	return (int)v;
 }
 
-static bool valid_port(const char *p)
-{
-	char *end;
-	long v;
-
-	if (!*p || strspn(p, "0123456789") != strlen(p) || strlen(p) > 5)
-		return false;
-	v = strtol(p, &end, 10);
-	return v >= 1 && v <= 65535;
-}
-
 /* A UDP socket connected to HOST[:PORT]; exits with a message on error. */
 static int kshell_connect(const char *target)
 {
-	char host[256];
-	const char *port = KSHELL_DEFAULT_PORT;
-	const char *colon = strrchr(target, ':');
-	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_DGRAM };
-	struct addrinfo *res, *ai;
-	size_t n = colon ? (size_t)(colon - target) : strlen(target);
-	int fd = -1, err;
+	int r = udpsh_client_connect(&ks.c, target, KSHELL_DEFAULT_PORT);
 
-	if (n >= sizeof(host)) {
-		fprintf(stderr, "%s: host name too long: %s\n", progname, target);
-		exit(EXIT_USAGE);
+	if (r < 0) {
+		fprintf(stderr, "%s: %s\n", progname, ks.c.err);
+		exit(r == -1 ? EXIT_FAIL : EXIT_USAGE);
 	}
-	memcpy(host, target, n);
-	host[n] = '\0';
-	if (colon)
-		port = colon + 1;
-	if (!valid_port(port)) {
-		fprintf(stderr, "%s: port must be 1-65535 (got %s)\n", progname, port);
-		exit(EXIT_USAGE);
-	}
-	err = getaddrinfo(host, port, &hints, &res);
-	if (err) {
-		fprintf(stderr, "%s: %s: %s\n", progname, target, gai_strerror(err));
-		exit(EXIT_USAGE);
-	}
-	for (ai = res; ai; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype, ai->ai_protocol);
-		if (fd < 0)
-			continue;
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			break;
-		close(fd);
-		fd = -1;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		fprintf(stderr, "%s: cannot reach %s: %s\n", progname, target, strerror(errno));
-		exit(EXIT_FAIL);
-	}
-	return fd;
+	return ks.c.fd;
 }
 
 /* --- the key ---------------------------------------------------------- */
@@ -230,22 +181,22 @@ static int kshell_connect(const char *target)
 /* The kernel's own parser (src/shell/udpsh_wire.c); never printed. */
 static bool key_parse(const char *t, size_t len)
 {
-	int n = udpsh_key_parse(t, len, ks.key);
+	int n = udpsh_key_parse(t, len, ks.c.key);
 
-	if (n > 0 && udpsh_key_weak(ks.key, (size_t)n))
+	if (n > 0 && udpsh_key_weak(ks.c.key, (size_t)n))
 		n = -1;
-	ks.key_len = n > 0 ? (size_t)n : 0;
+	ks.c.key_len = n > 0 ? (size_t)n : 0;
 	ks.keyed = n > 0;
 	return ks.keyed;
 }
 
 static void key_from_file(const char *file)
 {
-	int n = keyfile_read(progname, file, ks.key);
+	int n = keyfile_read(progname, file, ks.c.key);
 
 	if (n < 0)
 		exit(EXIT_USAGE);
-	ks.key_len = (size_t)n;
+	ks.c.key_len = (size_t)n;
 	ks.keyed = true;
 }
 
@@ -313,43 +264,24 @@ static int key_tool(const char *check)
 
 static int send_plain(int fd, const char *cmd, size_t len)
 {
-	if (send(fd, cmd, len, 0) < 0) {
-		/* An ICMP error for the last datagram is reported here. */
-		if (errno == ECONNREFUSED)
-			return KS_REFUSED;
-		fprintf(stderr, "%s: send: %s\n", progname, strerror(errno));
-		return KS_ERROR;
-	}
-	return 0;
+	int rc;
+
+	(void)fd;
+	rc = udpsh_client_send(&ks.c, cmd, len);
+	if (rc == KS_ERROR)
+		fprintf(stderr, "%s: %s\n", progname, ks.c.err);
+	return rc;
 }
 
-/* Wait up to @timeout_ms for a datagram into @buf; its length, -1 on
- * timeout, -2 on error (said), -3 when the port refused it.  On loopback
- * (and wherever ICMP comes back) a port nobody listens on answers with
- * a port unreachable at once, which the connected socket reports as
- * ECONNREFUSED: waiting out the timeout for it would only hide why. */
 static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
 {
-	struct pollfd p = { .fd = fd, .events = POLLIN };
+	ssize_t n;
 
-	for (;;) {
-		ssize_t n;
-		int r = poll(&p, 1, timeout_ms);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		n = recv(fd, buf, size, 0);
-		if (n >= 0)
-			return n;
-		if (errno == ECONNREFUSED)
-			return -3;
-		if (errno == EINTR)
-			continue;
-		fprintf(stderr, "%s: recv: %s\n", progname, strerror(errno));
-		return -2;
-	}
+	(void)fd;
+	n = udpsh_client_recv(&ks.c, buf, size, timeout_ms);
+	if (n == -2)
+		fprintf(stderr, "%s: %s\n", progname, ks.c.err);
+	return n;
 }
 
 /* Where the reply goes: standard output, or with -o a buffer. */
@@ -478,14 +410,6 @@ static int folded_save(const char *text, size_t size, const char *path)
 }
 
 /* Milliseconds on a clock that only goes forward. */
-static long long now_ms(void)
-{
-	struct timespec t;
-
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
-}
-
 static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 			  bool show_prompt);
 
@@ -575,238 +499,26 @@ static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 	return rc;
 }
 
-/* One keyed exchange's state: the request as sent, the reply's parts. */
-struct kx {
-	uint8_t req[UDPSH_WIRE_OVERHEAD + KSHELL_LINE_MAX + 1];
-	size_t req_len;
-	uint8_t rid[UDPSH_WIRE_RID];
-	char **part;		/* part[num]: a payload, NULL until it came */
-	size_t *part_len;
-	unsigned nparts;	/* room in part[] */
-	long last;		/* the number flagged last; -1: not yet */
-	unsigned have;		/* parts that came */
-	size_t bytes;
-	uint8_t status;
-};
-
-/* A new request for @cmd spending @ticket of boot @nonce (0, 0: none
- * yet), under a fresh random request id. */
-static int kx_request(struct kx *x, const char *cmd, size_t len, uint64_t nonce,
-		      uint64_t ticket)
-{
-	struct udpsh_wire h = { .kind = UDPSH_KIND_REQUEST, .nonce = nonce, .ticket = ticket };
-
-	if (getrandom(x->rid, sizeof(x->rid), 0) != (ssize_t)sizeof(x->rid)) {
-		fprintf(stderr, "%s: getrandom: %s\n", progname, strerror(errno));
-		return KS_ERROR;
-	}
-	memcpy(h.rid, x->rid, sizeof(h.rid));
-	x->req_len = udpsh_wire_frame(ks.key, ks.key_len, &h, cmd, len, x->req);
-	return 0;
-}
-
-static void kx_free(struct kx *x)
-{
-	for (unsigned i = 0; i < x->nparts; i++)
-		free(x->part[i]);
-	free(x->part);
-	free(x->part_len);
-}
-
-/* Keep reply datagram @num's @n payload bytes (a second copy is dropped). */
-static int kx_keep(struct kx *x, unsigned num, const uint8_t *p, size_t n)
-{
-	if (num >= x->nparts) {
-		unsigned room = num + 64;
-		char **np = realloc(x->part, room * sizeof(*np));
-		size_t *nl;
-
-		if (np)
-			x->part = np;
-		nl = np ? realloc(x->part_len, room * sizeof(*nl)) : NULL;
-		if (!nl)
-			goto nomem;
-		x->part_len = nl;
-		for (unsigned i = x->nparts; i < room; i++)
-			x->part[i] = NULL;
-		x->nparts = room;
-	}
-	if (x->part[num])
-		return 0;
-	if (x->bytes + n > KSHELL_REPLY_MAX) {
-		fprintf(stderr, "%s: reply longer than %u bytes; nothing printed\n", progname,
-			KSHELL_REPLY_MAX);
-		return KS_ERROR;
-	}
-	if (!(x->part[num] = malloc(n ? n : 1)))
-		goto nomem;
-	memcpy(x->part[num], p, n);
-	x->part_len[num] = n;
-	x->bytes += n;
-	x->have++;
-	return 0;
-nomem:
-	fprintf(stderr, "%s: out of memory\n", progname);
-	return KS_ERROR;
-}
-
-static bool kx_whole(const struct kx *x)
-{
-	return x->last >= 0 && x->have == (unsigned)x->last + 1;
-}
-
-/* The first reply number that has not come. */
-static unsigned kx_missing(const struct kx *x)
-{
-	unsigned i = 0;
-
-	while (i < x->nparts && x->part[i])
-		i++;
-	return i;
-}
-
-static void kx_print(const struct kx *x, bool show_prompt)
-{
-	char *all = malloc(x->bytes + 1);
-	size_t off = 0;
-
-	if (!all) {
-		fprintf(stderr, "%s: out of memory\n", progname);
-		return;
-	}
-	for (long i = 0; i <= x->last; i++) {
-		memcpy(all + off, x->part[i], x->part_len[i]);
-		off += x->part_len[i];
-	}
-	print_reply(all, off, show_prompt);
-	free(all);
-}
-
-/* A reply datagram for us: verified under the key, answering x's request. */
-static bool kx_ours(const struct kx *x, const uint8_t *d, size_t n, struct udpsh_wire *h)
-{
-	if (!udpsh_wire_open(ks.key, ks.key_len, UDPSH_KIND_REPLY, d, n, h)) {
-		if (!ks.forged++)
-			fprintf(stderr, "%s: ignored a datagram that failed authentication\n",
-				progname);
-		return false;
-	}
-	/* Anything else, however well signed, answers another request:
-	 * an old one, or one recorded and played back. */
-	return memcmp(h->rid, x->rid, UDPSH_WIRE_RID) == 0;
-}
-
-/* Nothing new came for @timeout_ms: say what is missing. */
-static int kx_silent(const struct kx *x, int timeout_ms)
-{
-	if (!x->have)
-		return KS_TIMEOUT;
-	if (x->last < 0)
-		fprintf(stderr, "%s: reply incomplete: datagram %u and after never came within %d s; nothing printed\n",
-			progname, kx_missing(x), timeout_ms / 1000);
-	else
-		fprintf(stderr, "%s: reply incomplete: datagram %u of %ld never came within %d s; nothing printed\n",
-			progname, kx_missing(x), x->last + 1, timeout_ms / 1000);
-	return KS_INCOMPLETE;
-}
-
-/* Take one verified datagram of ours: 0 to go on, 1 when the reply is
- * whole, or a KS_ code. */
-static int kx_take(struct kx *x, const struct udpsh_wire *h, const uint8_t *d, size_t n,
-		   const char *cmd, size_t len, unsigned *stale)
-{
-	int rc;
-
-	if (h->flags & UDPSH_FLAG_STALE) {
-		/* Not run; the ticket it carries is bound to our id. */
-		if (++*stale > STALE_RETRIES) {
-			fprintf(stderr, "%s: the kernel keeps answering stale\n", progname);
-			return KS_INCOMPLETE;
-		}
-		if ((rc = kx_request(x, cmd, len, h->nonce, h->ticket)))
-			return rc;
-		return 2;
-	}
-	if (h->flags & UDPSH_FLAG_GONE) {
-		fprintf(stderr, "%s: the kernel took this request but no longer keeps its reply; it may have run\n",
-			progname);
-		return KS_INCOMPLETE;
-	}
-	if ((rc = kx_keep(x, h->num, d + UDPSH_WIRE_HDR, n - UDPSH_WIRE_OVERHEAD)))
-		return rc;
-	if (h->flags & UDPSH_FLAG_LAST) {
-		x->last = h->num;
-		x->status = h->status;
-	}
-	return kx_whole(x) ? 1 : 0;
-}
-
+/* One keyed exchange through the client; what it could not do said on
+ * stderr, the reply printed. */
 static int exchange_auth(int fd, const char *cmd, size_t len, int timeout_ms,
 			 bool show_prompt)
 {
-	static uint8_t buf[KSHELL_DGRAM_MAX];
-	struct kx x = { .last = -1 };
-	unsigned stale = 0, had;
-	int rc = kx_request(&x, cmd, len, 0, 0), resend_ms = RESEND_FIRST_MS;
-	long long heard = now_ms(), sent = heard;
+	unsigned forged = ks.c.forged;
+	char *reply;
+	size_t n;
+	int rc;
 
-	while (rc == 0 && (rc = send_plain(fd, (const char *)x.req, x.req_len)) == 0) {
-		for (;;) {
-			long long now = now_ms();
-			long long wait = sent + resend_ms - now;
-			struct udpsh_wire h;
-			ssize_t n;
-
-			if (now - heard >= timeout_ms) {
-				rc = kx_silent(&x, timeout_ms);
-				break;
-			}
-			if (wait > heard + timeout_ms - now)
-				wait = heard + timeout_ms - now;
-			n = recv_one(fd, (char *)buf, sizeof(buf), wait > 0 ? (int)wait : 0);
-			if (n == -1 && now_ms() - sent >= resend_ms) {
-				/* Lost either way: the same request again. */
-				resend_ms = resend_ms * 2 > RESEND_MAX_MS ? RESEND_MAX_MS : resend_ms * 2;
-				sent = now_ms();
-				break;
-			}
-			if (n == -1)
-				continue;
-			if (n < 0) {
-				rc = n == -3 ? KS_REFUSED : KS_ERROR;
-				break;
-			}
-			if (!kx_ours(&x, buf, (size_t)n, &h))
-				continue;
-			had = x.have;
-			rc = kx_take(&x, &h, buf, (size_t)n, cmd, len, &stale);
-			/* Only news restarts the clock: copies of what came
-			 * already, resent again and again, never do. */
-			if (x.have != had || rc == 2)
-				heard = now_ms();
-			if (rc == 2) {
-				/* A new request with the ticket. */
-				rc = 0;
-				resend_ms = RESEND_FIRST_MS;
-				sent = heard;
-				break;
-			}
-			if (rc)
-				break;
-		}
-	}
-	if (rc == 1) {
-		rc = 0;
-		if (x.status == UDPSH_STATUS_BUSY) {
-			fprintf(stderr, "%s: the kernel is busy; command not run\n", progname);
-			rc = KS_BUSY;
-		} else {
-			kx_print(&x, show_prompt);
-			if (x.status != UDPSH_STATUS_OK)
-				rc = KS_FAILED;
-		}
-	}
-	kx_free(&x);
+	(void)fd;
+	rc = udpsh_client_exchange(&ks.c, cmd, len, timeout_ms, &reply, &n);
+	if (!forged && ks.c.forged)
+		fprintf(stderr, "%s: ignored a datagram that failed authentication\n",
+			progname);
+	if (ks.c.err[0])
+		fprintf(stderr, "%s: %s\n", progname, ks.c.err);
+	if (rc == 0 || rc == KS_FAILED)
+		print_reply(reply, n, show_prompt);
+	free(reply);
 	return rc;
 }
 

@@ -40,6 +40,7 @@ KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
 # HMAC-SHA256 and the keyed wire format (src/shell/udpsh_wire.h): the
 # kernel's own code.
 KSHELL_SOURCES = %reldir%/kshell.c %reldir%/keyfile.c %reldir%/keyfile.h \
+	%reldir%/udpsh_client.c %reldir%/udpsh_client.h \
 	src/lib/sha256.c src/lib/kstring.c \
 	src/shell/udpsh_wire.c
 if PLATFORM_ARM64
@@ -50,6 +51,7 @@ EXTRA_DIST += $(KSHELL_SOURCES)
 nodist_bin_SCRIPTS = %reldir%/kshell
 CLEANFILES += %reldir%/kshell
 KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
+	$(top_srcdir)/%reldir%/udpsh_client.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c
 %reldir%/kshell: $(KSHELL_SRC_PATHS)
@@ -72,8 +74,9 @@ endif
 # makes, is never written).
 KPROF_REPORT = tools/kprof-report
 KPROF_REPORT_PB = tools/report/profile.pb-c.c tools/report/profile.pb-c.h
-KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c \
-	$(top_srcdir)/%reldir%/report/folded.c \
+KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C)
+# All of it but main.c: what kprof-collect links too.
+KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/report/folded.c \
 	$(top_srcdir)/%reldir%/report/names.c \
 	$(top_srcdir)/%reldir%/report/tree.c \
 	$(top_srcdir)/%reldir%/report/top.c \
@@ -83,7 +86,8 @@ KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c \
 	$(top_srcdir)/%reldir%/report/util.c \
 	$(top_srcdir)/%reldir%/report/filter.c \
 	$(top_srcdir)/%reldir%/report/image.c \
-	$(top_srcdir)/%reldir%/report/annotate.c
+	$(top_srcdir)/%reldir%/report/annotate.c \
+	$(top_srcdir)/%reldir%/report/merge.c
 bin_SCRIPTS += $(KPROF_REPORT)
 dist_man_MANS += doc/kprof-report.1
 CLEANFILES += $(KPROF_REPORT) $(KPROF_REPORT_PB)
@@ -92,7 +96,7 @@ EXTRA_DIST += %reldir%/report/report.h %reldir%/report/profile.proto \
 	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
 	%reldir%/report/pprof.c %reldir%/report/outfile.c %reldir%/report/util.c \
 	%reldir%/report/filter.c %reldir%/report/image.c \
-	%reldir%/report/annotate.c
+	%reldir%/report/annotate.c %reldir%/report/merge.c
 
 tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 	@$(MKDIR_P) tools/report
@@ -107,6 +111,34 @@ $(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
 		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
 		$(REPORT_FOR_BUILD_LIBS)
+
+# tools/kprof-collect: many kernels' sessions, one pprof per target per
+# interval (doc/collect.md, doc/kprof-collect.1).  It writes pprof with
+# kprof-report's own reader and writer (every report file but its main)
+# and speaks the keyed UDP shell through kshell's client, so it is built
+# as kprof-report is, with CC_FOR_BUILD, in every configuration.
+KPROF_COLLECT = tools/kprof-collect
+KPROF_COLLECT_C = $(top_srcdir)/%reldir%/collect/main.c \
+	$(top_srcdir)/%reldir%/collect/target.c \
+	$(top_srcdir)/%reldir%/collect/store.c \
+	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/keyfile.c \
+	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
+	$(top_srcdir)/src/shell/udpsh_wire.c \
+	$(KPROF_REPORT_LIB_C)
+bin_SCRIPTS += $(KPROF_COLLECT)
+dist_man_MANS += doc/kprof-collect.1
+CLEANFILES += $(KPROF_COLLECT)
+EXTRA_DIST += %reldir%/collect/collect.h %reldir%/collect/main.c \
+	%reldir%/collect/target.c %reldir%/collect/store.c
+$(KPROF_COLLECT): $(KPROF_COLLECT_C) $(top_srcdir)/%reldir%/collect/collect.h \
+		$(top_srcdir)/%reldir%/report/report.h \
+		$(top_srcdir)/%reldir%/udpsh_client.h $(KPROF_REPORT_PB)
+	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
+		-Itools/report -I$(top_srcdir)/%reldir%/report -I$(top_srcdir)/%reldir% \
+		-I$(top_srcdir)/src -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
+		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
+		$(KPROF_COLLECT_C) tools/report/profile.pb-c.c \
+		$(REPORT_FOR_BUILD_LIBS) -lpthread
 
 # An installed kernel (kernel configurations): make install puts the
 # image in $(pkglibdir) as kprof-ARCH.elf with the QEMU line `make run`

@@ -61,6 +61,11 @@ static unsigned data_gen;		/* the run prof_data is filling */
 static unsigned collected_gen;		/* the run whose books are closed */
 static unsigned drain_synced[HAL_MAX_CPUS];	/* run whose start it read */
 static size_t prof_fold_chains = PROF_FOLD_CHAINS;
+/* A rotating session's open interval (session.c), folded into beside
+ * prof_data, and each CPU's drop count when it opened; NULL when none.
+ * Changed under the drain claim only. */
+static struct prof_data *prof_open_interval;
+static uint64_t interval_dropped0[HAL_MAX_CPUS];
 
 /* ---- the probe and the session: task context ---- */
 
@@ -319,6 +324,7 @@ int prof_start_with(const struct prof_options *opt)
 	run_stop_ns = 0;
 	data_gen = run_gen;
 	collected_gen = 0;
+	prof_open_interval = NULL;
 	prof_drain_release();
 	__atomic_store_n(&prof_gen, run_gen, __ATOMIC_RELEASE);
 	return 0;
@@ -416,11 +422,10 @@ static void prof_name_match(struct task *t, void *ctx)
 		kstrlcpy(f->name, t->name, PROF_TASK_NAME_MAX);
 }
 
-/* Remember @pid's name the first time the session sees it: a task may
- * be gone by the time a view prints. */
-static void prof_note_task(int pid)
+/* Remember @pid's name the first time @d sees it: a task may be gone by
+ * the time a view prints. */
+static void prof_note_task(struct prof_data *d, int pid)
 {
-	struct prof_data *d = &prof_data;
 	struct prof_name_find f;
 
 	for (unsigned i = d->ntasks; i-- > 0;)
@@ -436,28 +441,36 @@ static void prof_note_task(int pid)
 	d->ntasks++;
 }
 
+/* Count and fold record @r, taken on @cpu, into @d. */
+static void prof_data_add(struct prof_data *d, unsigned cpu,
+			  const struct prof_record *r)
+{
+	d->samples++;
+	d->cpu_samples[cpu]++;
+	if (!d->ntasks || r->pid != d->tasks[d->ntasks - 1].pid)
+		prof_note_task(d, r->pid);
+	if (fold_add_cpu(&d->fold, r, cpu) < 0) {
+		/* A new chain the table has no room for: counted, never lost. */
+		d->other++;
+		d->other_weight += r->weight;
+		d->other_cpus |= 1u << cpu;
+	}
+}
+
 static void prof_take(unsigned cpu, const uintptr_t *slot)
 {
-	struct prof_data *d = &prof_data;
 	struct prof_record r;
 	uint32_t n = (uint32_t)(slot[0] >> 32);
-	int err;
 
 	r.pid = (int32_t)(uint32_t)slot[0];
 	r.nframes = n < prof_depth ? n : prof_depth;
 	r.weight = slot[1];
 	kmemcpy(r.frames, slot + PROF_RECORD_HEAD, r.nframes * sizeof(r.frames[0]));
-	d->samples++;
-	d->cpu_samples[cpu]++;
-	if (!d->ntasks || r.pid != d->tasks[d->ntasks - 1].pid)
-		prof_note_task(r.pid);
-	err = fold_add_cpu(&d->fold, &r, cpu);
-	if (err < 0) {
-		/* A new chain the table has no room for: counted, never lost. */
-		d->other++;
-		d->other_weight += r.weight;
-		d->other_cpus |= 1u << cpu;
-	}
+	prof_data_add(&prof_data, cpu, &r);
+	/* A rotating session's open interval takes it too: each sample is
+	 * taken once, so it lands in exactly one interval. */
+	if (prof_open_interval)
+		prof_data_add(prof_open_interval, cpu, &r);
 }
 
 /* Take what @cpu has published since the last drain.  A CPU is read once
@@ -550,6 +563,69 @@ void prof_collect(void)
 	/* Closed before a drain can look again. */
 	collected_gen = data_gen;
 	prof_drain_release();
+}
+
+/* ---- intervals of a rotating session (session.c) ---- */
+
+int prof_interval_prepare(struct prof_data *iv, size_t limit)
+{
+	fold_free(&iv->fold);
+	kmemset(iv, 0, sizeof(*iv));
+	if (fold_init(&iv->fold, limit, prof_data.depth) < 0)
+		return -ENOMEM;
+	iv->depth = prof_data.depth;
+	iv->hz = prof_data.hz;
+	iv->source = prof_data.source;
+	iv->counter = prof_data.counter;
+	iv->pid = prof_data.pid;
+	iv->weight_per_sec = prof_data.weight_per_sec;
+	iv->fold.exact_leaf = true;
+	return 0;
+}
+
+/* Close @iv's books at the cut: the CPUs whose samples count, and the
+ * drops since the last cut (each CPU's count only grows within a run,
+ * from 0 once gen_seen names it).  Under the drain claim. */
+static void prof_interval_close_books(struct prof_data *iv)
+{
+	iv->run_cpus = run_cpus & ~(run_unarmed | run_missing);
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		struct prof_cpu *c = &prof_cpus[cpu];
+		uint64_t now;
+
+		if (!((run_cpus >> cpu) & 1) ||
+		    __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
+			continue;
+		now = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
+		iv->dropped += now - interval_dropped0[cpu];
+		interval_dropped0[cpu] = now;
+	}
+}
+
+int prof_interval_cut(struct prof_data *closing, struct prof_data *opening,
+		      uint64_t *at_ns)
+{
+	prof_drain_wait_claim();
+	if (!data_gen || closing != prof_open_interval) {
+		prof_drain_release();
+		return -ESTALE;
+	}
+	/* Every CPU's ring up to its head now: what they publish from here
+	 * on is the next interval's.  A collected run has nothing left, and
+	 * its last interval ends where sampling stopped. */
+	if (collected_gen != data_gen) {
+		prof_drain_locked(run_unarmed);
+		*at_ns = hal_clock_ns();
+	} else {
+		*at_ns = run_stop_ns;
+	}
+	if (closing)
+		prof_interval_close_books(closing);
+	else
+		kmemset(interval_dropped0, 0, sizeof(interval_dropped0));
+	prof_open_interval = opening;
+	prof_drain_release();
+	return 0;
 }
 
 const struct prof_data *prof_last(void)

@@ -182,9 +182,29 @@ uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
  * prof_start().  Idempotent.  Task context, after prof_wait_stopped(). */
 void prof_collect(void);
 
+struct prof_data;
+
+/* Intervals of a session that rotates (`profile rotate`, session.c).
+ * Make @iv an empty interval of the running session: its parameters
+ * the session's, a fold table of at most @limit chains.  @iv must not
+ * be the open interval.  Returns 0 or -ENOMEM.  Task context, the
+ * session's holder. */
+int prof_interval_prepare(struct prof_data *iv, size_t limit);
+
+/* The cut: drain every CPU's ring up to its head at this instant into
+ * the session's table and the open interval @closing (NULL: none is
+ * open yet), close @closing's books (its drops, its CPUs), and fold
+ * from now on into @opening (prepared; NULL: none) besides the
+ * session's table.  Each sample is drained once, so it belongs to
+ * exactly one interval.  *@at_ns is the cut's time on hal_clock_ns(),
+ * or the time sampling stopped where the run is already collected.
+ * Returns 0, or -ESTALE when @closing is not the open interval or no
+ * run has data.  Task context, the session's holder. */
+int prof_interval_cut(struct prof_data *closing, struct prof_data *opening,
+		      uint64_t *at_ns);
+
 /* The data of the last collected session, or NULL when there is none.
  * Stable until the next prof_start(). */
-struct prof_data;
 const struct prof_data *prof_last(void);
 
 /* End the session (stopping the run if it still runs): the next

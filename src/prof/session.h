@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "prof/profiler.h"
+#include "prof/report.h"
 
 /* Sample for @ms (the window measured from the moment every CPU armed),
  * then collect: prof_last() holds the session.  On success the caller
@@ -32,5 +33,40 @@ int prof_session_stop(void);
 
 /* True between prof_session_start() and prof_session_stop(). */
 bool prof_session_running(void);
+
+/* Chains an interval's fold table holds, at most; samples of chains
+ * beyond it are the interval's `other`.  A quarter of the session's:
+ * an interval of seconds sees far fewer distinct stacks than a whole
+ * session. */
+#define PROF_INTERVAL_CHAINS (PROF_FOLD_CHAINS / 4)
+
+/* One interval of a session: interval 1 opens with the session, each
+ * `profile rotate` closes the newest and opens the next, the stop
+ * closes the last.  Times are hal_clock_ns(). */
+struct prof_interval {
+	uint64_t seq;
+	uint64_t start_ns, end_ns;	/* end_ns 0 while it is open */
+	struct prof_data data;		/* its samples, as a window's */
+};
+
+/* `profile rotate SEQ`: when @seq is the open interval, close it at
+ * each CPU's ring head (drained first) and open @seq + 1; then give the
+ * closed interval @seq in *@iv.  The last closed interval is kept until
+ * the next rotate, so asking for it again gives the same interval.
+ * Returns 0 with the session's claim held (the interval stays as it is)
+ * until prof_session_rotate_done(); -ESTALE when @seq is older than
+ * the oldest kept (*@kept); -ERANGE when it is newer than the open one
+ * (*@kept, the open one); -EPERM when the session stopped and @seq is
+ * past its last interval (*@kept); -ENOENT when no session was started
+ * since the last window (or boot); -EBUSY while another shell starts,
+ * stops or rotates; -ENOMEM.  Task context; sleeps. */
+int prof_session_rotate(uint64_t seq, const struct prof_interval **iv,
+			uint64_t *kept);
+void prof_session_rotate_done(void);
+
+/* After prof_session_stop(): how many rotations the session had, and
+ * its last interval (closed by the stop) in *@last; 0 and NULL when it
+ * never rotated or runs.  Task context, the stop's caller. */
+uint64_t prof_session_rotations(const struct prof_interval **last);
 
 #endif

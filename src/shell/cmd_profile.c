@@ -5,6 +5,8 @@
  *   profile [ms] [pid|all] [chains] [option...]   one window, then a report
  *   profile start [pid|all] [option...]           open-ended
  *   profile stop                                  ends it, keeps its data
+ *   profile rotate SEQ [folded|addr]              interval SEQ; the newest
+ *                                                 closes, SEQ+1 opens
  *   profile show [text [chains]|folded [addr]|cpus|tasks|top [n]]
  *   option: depth=N (1-32)  hz=N (the counter: 10-10000; the tick only
  *           its own rate)  source=tick|pmu (this run's, beside the boot's
@@ -17,6 +19,7 @@
 #include "hal/timer.h"
 #include "prof/profiler.h"
 #include "prof/report.h"
+#include "kernel/build_id.h"
 #include "kernel/sched.h"
 #include "prof/session.h"
 #include "kernel/task.h"
@@ -352,6 +355,22 @@ static int profile_start(struct shell_ctx *sh, int argc, char **argv)
 	return 0;
 }
 
+/* After rotations the stop closed one more interval: say which, so a
+ * collector fetches it (`profile rotate N`) and its intervals add up to
+ * the session. */
+static void profile_stop_last_interval(struct out *o)
+{
+	const struct prof_interval *last;
+
+	if (!prof_session_rotations(&last))
+		return;
+	out_printf(o, "profile: last interval %llu, %llu samples, %llu dropped; profile rotate %llu prints it\n",
+		   (unsigned long long)last->seq,
+		   (unsigned long long)last->data.samples,
+		   (unsigned long long)last->data.dropped,
+		   (unsigned long long)last->seq);
+}
+
 static int profile_stop(struct shell_ctx *sh, int argc)
 {
 	const struct prof_data *d;
@@ -374,7 +393,118 @@ static int profile_stop(struct shell_ctx *sh, int argc)
 	out_printf(sh->out, "profile: stopped after %llu ms, %llu samples, %llu dropped; profile show prints it\n",
 		   (unsigned long long)((d->window_ns + 500000) / 1000000),
 		   (unsigned long long)d->samples, (unsigned long long)d->dropped);
+	profile_stop_last_interval(sh->out);
 	prof_end();
+	return 0;
+}
+
+/* An interval's own header lines, after `# kprof folded begin`: which
+ * interval, its span on the kernel's clock, and the image's build-id
+ * where the view does not print it. */
+struct rotate_out {
+	struct out out;
+	struct out *to;
+	const char *extra;
+	bool added;
+};
+
+static void rotate_out_write(struct out *o, const char *s, size_t n)
+{
+	struct rotate_out *ro = (struct rotate_out *)o;
+	const char *nl;
+
+	if (!ro->added && (nl = (const char *)kmemchr(s, '\n', n))) {
+		size_t first = (size_t)(nl - s) + 1;
+
+		out_write(ro->to, s, first);
+		out_puts(ro->to, ro->extra);
+		ro->added = true;
+		s += first;
+		n -= first;
+	}
+	out_write(ro->to, s, n);
+}
+
+static int profile_rotate_print(struct out *o, const struct prof_interval *iv,
+				bool addr)
+{
+	char extra[96 + 2 * BUILD_ID_MAX], id[2 * BUILD_ID_MAX + 1];
+	struct rotate_out ro = { { rotate_out_write }, o, extra, false };
+	struct out_buf ob;
+
+	out_buf_init(&ob, extra, sizeof(extra));
+	out_printf(&ob.out, "# seq=%llu\n# start_ns=%llu\n# end_ns=%llu\n",
+		   (unsigned long long)iv->seq, (unsigned long long)iv->start_ns,
+		   (unsigned long long)iv->end_ns);
+	if (!addr && build_id_hex(id, sizeof(id)))
+		out_printf(&ob.out, "# build_id=%s\n", id);
+	return addr ? prof_view_folded_addr(&ro.out, &iv->data, iv->data.pid)
+		    : prof_view_folded(&ro.out, &iv->data, iv->data.pid);
+}
+
+/* profile rotate SEQ [folded|addr] */
+static int profile_rotate_parse(struct out *o, int argc, char **argv,
+				uint64_t *seq, bool *addr)
+{
+	if (argc < 3 || argc > 4) {
+		out_puts(o, "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
+		return -EINVAL;
+	}
+	if (parse_u64(argv[2], seq) < 0 || *seq == 0) {
+		out_printf(o, "profile: rotate's interval must be a number from 1 (got %s)\n",
+			   argv[2]);
+		return -EINVAL;
+	}
+	*addr = argc == 4 && kstreq(argv[3], "addr");
+	if (argc == 4 && !*addr && !kstreq(argv[3], "folded")) {
+		out_printf(o, "profile: rotate prints folded or addr (got %s)\n", argv[3]);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int profile_rotate_error(struct out *o, int r, uint64_t seq, uint64_t kept)
+{
+	if (r == -ESTALE)
+		out_printf(o, "profile: interval %llu is no longer kept (the oldest kept is %llu)\n",
+			   (unsigned long long)seq, (unsigned long long)kept);
+	else if (r == -ERANGE)
+		out_printf(o, "profile: interval %llu is not open yet (the open one is %llu)\n",
+			   (unsigned long long)seq, (unsigned long long)kept);
+	else if (r == -EPERM)
+		out_printf(o, "profile: the session stopped; its last interval is %llu\n",
+			   (unsigned long long)kept);
+	else if (r == -ENOENT)
+		out_puts(o, "profile: no session to rotate (profile start begins one)\n");
+	else if (r == -EBUSY)
+		out_puts(o, "profile: busy\n");
+	else
+		out_puts(o, "profile: out of memory for the next interval\n");
+	return 1;
+}
+
+static int profile_rotate(struct shell_ctx *sh, int argc, char **argv)
+{
+	const struct prof_interval *iv;
+	uint64_t seq, kept = 0;
+	bool addr;
+	int r;
+
+	/* A rotate closes the interval a collector is waiting for: a forged
+	 * datagram must not. */
+	if (shell_refuse_unauthenticated(sh, "profile rotate"))
+		return SHELL_CMD_FAILED;
+	if (profile_rotate_parse(sh->out, argc, argv, &seq, &addr) < 0)
+		return 1;
+	r = prof_session_rotate(seq, &iv, &kept);
+	if (r < 0)
+		return profile_rotate_error(sh->out, r, seq, kept);
+	r = profile_rotate_print(sh->out, iv, addr);
+	prof_session_rotate_done();
+	if (r < 0) {
+		out_puts(sh->out, "profile: out of memory for the view\n");
+		return 1;
+	}
 	return 0;
 }
 
@@ -444,6 +574,8 @@ int cmd_profile(struct shell_ctx *sh, int argc, char **argv)
 		return profile_start(sh, argc, argv);
 	if (argc > 1 && kstreq(argv[1], "stop"))
 		return profile_stop(sh, argc);
+	if (argc > 1 && kstreq(argv[1], "rotate"))
+		return profile_rotate(sh, argc, argv);
 	if (argc > 1 && kstreq(argv[1], "show"))
 		return profile_show(sh, argc, argv);
 	return profile_window(sh, argc, argv);

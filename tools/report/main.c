@@ -385,6 +385,8 @@ int main(int argc, char **argv)
 		printf("kprof-report (kprof) %s\n", KPROF_VERSION);
 		return fflush(stdout) == 0 ? 0 : EXIT_INPUT;
 	}
+	if (strcmp(argv[1], "merge") == 0)
+		return report_merge(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		fatal(EXIT_USAGE, "unknown option '%s' (before the subcommand: --help, --version)",
 		      argv[1]);

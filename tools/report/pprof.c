@@ -289,7 +289,7 @@ static void comment(struct strings *s, Perftools__Profiles__Profile *pr,
 	pr->comment[pr->n_comment++] = str(s, line);
 }
 
-static void gzip_into(struct buf *out, const uint8_t *data, size_t len)
+void pprof_gzip(struct buf *out, const uint8_t *data, size_t len)
 {
 	z_stream z;
 	int rc;
@@ -331,8 +331,61 @@ static void addr_mapping(struct strings *s, struct addr_tables *t,
 	t->name_loc = xcalloc(p->names->n + 1, sizeof *t->name_loc);
 }
 
+/* The stamp's labels on every sample, after its own. */
+static void stamp_labels(struct strings *s, Perftools__Profiles__Profile *pr,
+			 const struct pprof_stamp *st)
+{
+	for (size_t i = 0; i < pr->n_sample; i++) {
+		Perftools__Profiles__Sample *m = pr->sample[i];
+
+		m->label = xrealloc(m->label, (m->n_label + st->nlabels) * sizeof *m->label);
+		for (size_t j = 0; j < st->nlabels; j++) {
+			m->label[m->n_label] = label(s, st->keys[j]);
+			m->label[m->n_label++]->str = str(s, st->values[j]);
+		}
+	}
+}
+
+/* Everything a profile by name was built of: a program that writes one
+ * profile after another (kprof-collect) must not keep them all. */
+static void pprof_free(Perftools__Profiles__Profile *pr, struct strings *s)
+{
+	for (size_t i = 0; i < pr->n_sample_type; i++)
+		free(pr->sample_type[i]);
+	free(pr->sample_type);
+	free(pr->period_type);
+	for (size_t i = 0; i < pr->n_function; i++) {
+		free(pr->location[i]->line[0]);
+		free(pr->location[i]->line);
+		free(pr->location[i]);
+		free(pr->function[i]);
+	}
+	free(pr->function);
+	free(pr->location);
+	for (size_t i = 0; i < pr->n_sample; i++) {
+		Perftools__Profiles__Sample *m = pr->sample[i];
+
+		for (size_t j = 0; j < m->n_label; j++)
+			free(m->label[j]);
+		free(m->label);
+		free(m->location_id);
+		free(m->value);
+		free(m);
+	}
+	free(pr->sample);
+	free(pr->comment);
+	names_free(&s->t);
+}
+
 void report_pprof(struct buf *out, const struct profile *p,
 		  uint64_t hz_default, struct image *im)
+{
+	report_pprof_stamped(out, p, hz_default, im, NULL);
+}
+
+void report_pprof_stamped(struct buf *out, const struct profile *p,
+			  uint64_t hz_default, struct image *im,
+			  const struct pprof_stamp *stamp)
 {
 	struct addr_tables tables = { .im = im }, *t = im ? &tables : NULL;
 	Perftools__Profiles__Profile pr = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -395,6 +448,10 @@ void report_pprof(struct buf *out, const struct profile *p,
 	pr.sample = xmalloc(p->nstacks * sizeof *pr.sample);
 	for (size_t i = 0; i < p->nstacks; i++)
 		pr.sample[i] = sample(&s, p, &p->stacks[i], period, t);
+	if (stamp) {
+		stamp_labels(&s, &pr, stamp);
+		pr.time_nanos = stamp->time_nanos;
+	}
 	if (t) {
 		pr.n_function = t->nfns;
 		pr.function = t->fns;
@@ -428,7 +485,10 @@ void report_pprof(struct buf *out, const struct profile *p,
 	len = perftools__profiles__profile__get_packed_size(&pr);
 	packed = xmalloc(len);
 	perftools__profiles__profile__pack(&pr, packed);
-	gzip_into(out, packed, len);
+	pprof_gzip(out, packed, len);
 	free(packed);
-	/* The rest goes with the process: kprof-report writes one output. */
+	/* kprof-report writes one output and leaves the rest to the
+	 * process; a stamped profile by name is one of many. */
+	if (stamp && !t)
+		pprof_free(&pr, &s);
 }

@@ -245,6 +245,23 @@ void report_diff_svg(struct buf *out, const struct profile *before,
  * addresses and lines, and cpu time comes from the weights. */
 void report_pprof(struct buf *out, const struct profile *p,
 		  uint64_t hz_default, struct image *im);
+/* What one interval's profile carries besides its samples
+ * (kprof-collect): when it began on the host's clock (ns since the
+ * epoch) and labels every sample gets (target, build_id). */
+struct pprof_stamp {
+	int64_t time_nanos;
+	const char *const *keys, *const *values;
+	size_t nlabels;
+};
+/* @len bytes of @data gzipped into @out. */
+void pprof_gzip(struct buf *out, const uint8_t *data, size_t len);
+/* kprof-report merge ARGS... (merge.c): argv[0] is "merge". */
+int report_merge(int argc, char **argv);
+/* report_pprof() stamped with @stamp; with no image it frees all it
+ * built, so a long-running program may call it again and again. */
+void report_pprof_stamped(struct buf *out, const struct profile *p,
+			  uint64_t hz_default, struct image *im,
+			  const struct pprof_stamp *stamp);
 
 /* perf annotate's view: each of @nfn functions named in @fns (or the
  * @n hottest by self samples when @nfn is 0), its source lines with the

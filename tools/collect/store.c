@@ -1,0 +1,245 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Each interval's files and the target's index (doc/collect.md,
+ * "Files"): DIR/NAME/<start UTC>.pb.gz through kprof-report's pprof
+ * writer, the folded text beside it as .folded, one index line per
+ * interval, gap and deletion.  Retention deletes oldest first. */
+#define _GNU_SOURCE
+
+#include "collect.h"
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+void store_utc(char *buf, size_t size, int64_t ns, bool compact)
+{
+	time_t s = (time_t)(ns / 1000000000);
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	if (compact)
+		snprintf(buf, size, "%04d%02d%02dT%02d%02d%02d.%03dZ", tm.tm_year + 1900,
+			 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+			 (int)(ns % 1000000000 / 1000000));
+	else
+		snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d.%09dZ",
+			 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+			 tm.tm_min, tm.tm_sec, (int)(ns % 1000000000));
+}
+
+/* "20261206T101500.123Z" back to ns since the epoch; -1 if it is not. */
+static int64_t utc_parse(const char *s)
+{
+	struct tm tm = { 0 };
+	int ms;
+
+	if (sscanf(s, "%4d%2d%2dT%2d%2d%2d.%3dZ", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+		   &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &ms) != 7)
+		return -1;
+	tm.tm_year -= 1900;
+	tm.tm_mon -= 1;
+	return (int64_t)timegm(&tm) * 1000000000 + (int64_t)ms * 1000000;
+}
+
+static uint64_t file_bytes(const char *dir, const char *base, const char *ext)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s%s", dir, base, ext);
+	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+}
+
+static void kept_add(struct target *t, const char *base, int64_t start_ns)
+{
+	struct kept_file *k;
+
+	if (t->nkept == t->capkept) {
+		t->capkept = t->capkept ? 2 * t->capkept : 64;
+		t->kept = xrealloc(t->kept, t->capkept * sizeof(*t->kept));
+	}
+	k = &t->kept[t->nkept++];
+	snprintf(k->base, sizeof(k->base), "%s", base);
+	k->start_ns = start_ns;
+	k->bytes = file_bytes(t->dir, base, ".pb.gz") + file_bytes(t->dir, base, ".folded");
+	t->kept_bytes += k->bytes;
+}
+
+static int kept_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct kept_file *)a)->base,
+		      ((const struct kept_file *)b)->base);
+}
+
+/* The files an earlier run left, oldest first (their names sort by
+ * time): retention counts them too. */
+static void kept_scan(struct target *t)
+{
+	DIR *d = opendir(t->dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		char base[48];
+		int64_t at;
+
+		if (n < 7 || n - 6 >= sizeof(base) || strcmp(e->d_name + n - 6, ".pb.gz"))
+			continue;
+		memcpy(base, e->d_name, n - 6);
+		base[n - 6] = '\0';
+		if ((at = utc_parse(base)) >= 0)
+			kept_add(t, base, at);
+	}
+	closedir(d);
+	qsort(t->kept, t->nkept, sizeof(*t->kept), kept_cmp);
+}
+
+int store_open(struct target *t)
+{
+	char path[PATH_MAX + 16];
+
+	snprintf(t->dir, sizeof(t->dir), "%s/%s", opts.out, t->name);
+	if (mkdir(opts.out, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: cannot make the folder: %s\n", COLLECT_PROG, opts.out,
+			strerror(errno));
+		return -1;
+	}
+	if (mkdir(t->dir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: cannot make the folder: %s\n", COLLECT_PROG, t->dir,
+			strerror(errno));
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/index", t->dir);
+	t->index = fopen(path, "a");
+	if (!t->index) {
+		fprintf(stderr, "%s: %s: cannot open: %s\n", COLLECT_PROG, path, strerror(errno));
+		return -1;
+	}
+	kept_scan(t);
+	return 0;
+}
+
+static void index_line(struct target *t, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void index_line(struct target *t, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vfprintf(t->index, fmt, ap);
+	va_end(ap);
+	fflush(t->index);
+}
+
+void store_gap(struct target *t, int64_t to_ns)
+{
+	char from[40], to[40];
+
+	store_utc(from, sizeof(from), t->gap_from_ns, false);
+	store_utc(to, sizeof(to), to_ns, false);
+	index_line(t, "gap from=%s to=%s reason=%s\n", from, to, t->gap_reason);
+	t->gaps++;
+}
+
+void store_stopped(struct target *t, const char *reply)
+{
+	unsigned long long ms, samples, dropped, last = 0;
+	const char *p = strstr(reply, "\nprofile: last interval ");
+
+	if (sscanf(reply, "profile: stopped after %llu ms, %llu samples, %llu dropped",
+		   &ms, &samples, &dropped) != 3)
+		return;
+	if (p)
+		sscanf(p, "\nprofile: last interval %llu", &last);
+	index_line(t, "stopped boot=%016" PRIx64 " samples=%llu dropped=%llu ms=%llu last_seq=%llu\n",
+		   t->nonce, samples, dropped, ms, last);
+}
+
+/* Oldest first, while retention asks. */
+static void store_retain(struct target *t)
+{
+	int64_t cut = opts.retain_ns ? now_real_ns() - opts.retain_ns : INT64_MIN;
+	size_t n = 0;
+
+	while (n < t->nkept && (t->kept[n].start_ns < cut ||
+				(opts.max_bytes && t->kept_bytes > opts.max_bytes))) {
+		struct kept_file *k = &t->kept[n++];
+		char path[PATH_MAX + 64];
+
+		snprintf(path, sizeof(path), "%s/%s.pb.gz", t->dir, k->base);
+		unlink(path);
+		snprintf(path, sizeof(path), "%s/%s.folded", t->dir, k->base);
+		unlink(path);
+		t->kept_bytes -= k->bytes;
+		index_line(t, "deleted file=%s.pb.gz reason=%s\n", k->base,
+			   opts.retain_ns && k->start_ns < cut ? "retain" : "max-bytes");
+	}
+	memmove(t->kept, t->kept + n, (t->nkept - n) * sizeof(*t->kept));
+	t->nkept -= n;
+}
+
+/* The interval's pprof: kprof-report's reader and writer, stamped with
+ * the host's start time and the labels target and build_id. */
+static int store_pprof(struct target *t, const struct interval *iv, const char *path)
+{
+	const char *keys[2] = { "target", "build_id" };
+	const char *values[2] = { t->name, iv->build_id };
+	struct pprof_stamp stamp = { iv->host_start_ns, keys, values,
+				     iv->build_id[0] ? 2 : 1 };
+	struct profile p = { 0 };
+	struct names names = { 0 };
+	struct buf out = { 0 };
+	char err[512];
+	FILE *f = fmemopen((void *)iv->text, iv->len, "r");
+	bool ok;
+
+	if (!f) {
+		fprintf(stderr, "%s: %s: out of memory\n", COLLECT_PROG, t->name);
+		return -1;
+	}
+	ok = folded_parse(&p, path, f, &names, false, err, sizeof(err));
+	fclose(f);
+	if (!ok) {
+		fprintf(stderr, "%s: %s: interval %" PRIu64 " unreadable: %s\n", COLLECT_PROG,
+			t->name, iv->seq, err);
+	} else {
+		report_pprof_stamped(&out, &p, 1000, NULL, &stamp);
+		outfile_write(path, &out);
+	}
+	buf_free(&out);
+	folded_free(&p);
+	names_free(&names);
+	return ok ? 0 : -1;
+}
+
+int store_interval(struct target *t, const struct interval *iv)
+{
+	char base[48], start[40], path[PATH_MAX + 64];
+	struct buf folded = { (char *)iv->text, iv->len, iv->len };
+
+	store_utc(base, sizeof(base), iv->host_start_ns, true);
+	store_utc(start, sizeof(start), iv->host_start_ns, false);
+	snprintf(path, sizeof(path), "%s/%s.folded", t->dir, base);
+	outfile_write(path, &folded);
+	snprintf(path, sizeof(path), "%s/%s.pb.gz", t->dir, base);
+	if (store_pprof(t, iv, path) < 0)
+		return -1;
+	index_line(t, "interval seq=%" PRIu64 " boot=%016" PRIx64 " start=%s time_nanos=%" PRId64
+		   " duration_nanos=%" PRIu64 " err_ns=%" PRId64 " samples=%" PRIu64
+		   " dropped=%" PRIu64 " kernel_start_ns=%" PRIu64 " kernel_end_ns=%" PRIu64
+		   " file=%s.pb.gz\n",
+		   iv->seq, t->nonce, start, iv->host_start_ns, iv->end_ns - iv->start_ns,
+		   iv->err_ns, iv->samples, iv->dropped, iv->start_ns, iv->end_ns, base);
+	kept_add(t, base, iv->host_start_ns);
+	store_retain(t);
+	return 0;
+}
