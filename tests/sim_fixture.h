@@ -75,8 +75,9 @@ void simfx_assert_chains_end_in_image(const char *report);
 double simfx_leaf_share(const char *report, const char *leaf);
 
 /* On a started machine of at least 2 CPUs: `test irqsoff 1 1700 200`,
- * then `profile 2000 all 128`, whose header must name @want_source.
- * Returns the percent of its samples with frame 0 in irqsoff_spin. */
+ * then `profile 2000 all 128`, whose header must name @want_source;
+ * again until the windows hold enough samples.  Returns the percent of
+ * their samples with frame 0 in irqsoff_spin. */
 double simfx_irqsoff_share(const char *want_source);
 
 /* End to end on a started machine: `split` on every CPU, profiles of
