@@ -84,7 +84,7 @@ EXTRA_DIST += %reldir%/fdt/make-dtbs %reldir%/fdt/qemu-virt-gicv2.dtb \
 	%reldir%/fdt/qemu-virt-gicv3.dtb %reldir%/fdt/qemu-virt-el2.dtb \
 	%reldir%/fdt/qemu-virt-bootargs.dtb
 
-# The layer check (doc/hacking.md, "The layer check"), in every
+# The layer check (doc/internals.md, "The layer check"), in every
 # configuration: the HAL against the backend's objects, and src/'s layers
 # calling downward only, read with nm from the objects automake links.
 # Each configuration adds it to TESTS with its LAYERS_BACKEND_OBJECTS.

@@ -15,7 +15,7 @@ $(KP_SYMGEN): $(top_srcdir)/%reldir%/kp-symgen.c
 		-o $@ $(top_srcdir)/%reldir%/kp-symgen.c $(LIBDW_FOR_BUILD_LIBS)
 
 # The three-pass link (tools/kp-link3), for any program whose image
-# carries its own symbol table (doc/hacking.md, "The image's symbol
+# carries its own symbol table (doc/internals.md, "The image's symbol
 # table").  KP_LINK3 goes in front of a link command that writes $@;
 # KP_LINK3_LIBTOOL is libtool's C link command with it in front, for a
 # prog_LINK:
