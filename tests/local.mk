@@ -19,7 +19,13 @@ tests_libfakehal_la_SOURCES = \
 tests_libfakehal_la_CFLAGS = $(TEST_CFLAGS)
 tests_libfakehal_la_LIBADD = src/libkprof.la
 FAKE_HAL_SOURCES = tests/fake_symtab.c
-TEST_LDADD = tests/libfakehal.la $(CHECK_LIBS)
+# What the suites would each write again (tests/testlib.h): a command
+# run on words into a buffer (testlib_cmd.c, on the kernel's shell), and
+# loopback sockets, free ports, clocks (testlib.c, libc only).
+check_LTLIBRARIES += tests/libtesthelp.la
+tests_libtesthelp_la_SOURCES = tests/testlib.c tests/testlib.h tests/testlib_cmd.c
+tests_libtesthelp_la_CFLAGS = $(TEST_CFLAGS)
+TEST_LDADD = tests/libtesthelp.la tests/libfakehal.la $(CHECK_LIBS)
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 # Check's own per-test timeout; suites that need longer set it per case.
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \

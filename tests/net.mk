@@ -44,7 +44,7 @@ TESTS += %reldir%/check_net_sim
 %canon_reldir%_check_net_sim_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKSIM_PATH='"$(abs_top_builddir)/ksim"'
 %canon_reldir%_check_net_sim_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_net_sim_LDADD = $(CHECK_LIBS)
+%canon_reldir%_check_net_sim_LDADD = tests/libtesthelp.la $(CHECK_LIBS)
 EXTRA_%canon_reldir%_check_net_sim_DEPENDENCIES = ksim$(EXEEXT)
 
 # The UDP shell under attack (forged sources, ARP poisoning, replay,
