@@ -88,5 +88,3 @@ endif
 EXTRA_DIST += %reldir%/check_e1000e.c %reldir%/e1000e_model.c %reldir%/e1000e_model.h
 EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
 	%reldir%/test_window_flood %reldir%/test_kshell_folded
-
-include %reldir%/fuzz/local.mk
