@@ -52,7 +52,7 @@ CLEANFILES += %reldir%/kshell
 KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c
-%reldir%/kshell: $(KSHELL_SRC_PATHS)
+%reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h
 	@$(MKDIR_P) tools
 	$(AM_V_GEN)$(CC_FOR_BUILD) -Wall -Wextra $(CFLAGS_FOR_BUILD) \
 		-I$(top_builddir) -I$(top_srcdir)/src $(LDFLAGS_FOR_BUILD) -o $@ \
@@ -101,9 +101,9 @@ tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 tools/report/profile.pb-c.h: tools/report/profile.pb-c.c
 
 $(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
-		$(KPROF_REPORT_PB)
+		$(top_srcdir)/src/lib/folded_frame.h $(KPROF_REPORT_PB)
 	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
-		-Itools/report -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
+		-Itools/report -I$(top_srcdir)/src -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
 		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
 		$(REPORT_FOR_BUILD_LIBS)
