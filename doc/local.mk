@@ -5,8 +5,13 @@
 # tests/check-install-docs checks make install lays every one.
 KP_DOCS = %reldir%/hacking.md %reldir%/profiler.md %reldir%/performance.md \
 	%reldir%/boot.md %reldir%/shell.md %reldir%/iperf.md %reldir%/hardware.md \
-	%reldir%/collect.md
+	%reldir%/collect.md %reldir%/internals.md
 dist_doc_DATA += $(KP_DOCS) README.md
+# Each platform's notes, in $(docdir)/arch as in the source tree, so the
+# map's doc/arch/NAME.md names stay true once installed.
+archdocdir = $(docdir)/arch
+KP_ARCH_DOCS = %reldir%/arch/x86_64.md %reldir%/arch/arm64.md %reldir%/arch/sim.md
+dist_archdoc_DATA = $(KP_ARCH_DOCS)
 
 # make installcheck: every document is where make install put it.
 installcheck-local:
@@ -16,6 +21,11 @@ installcheck-local:
 			echo "installcheck: $(DESTDIR)$(docdir)/$$b is missing" >&2; exit 1; }; \
 		cmp -s $(srcdir)/$$f '$(DESTDIR)$(docdir)'/$$b || { \
 			echo "installcheck: $(DESTDIR)$(docdir)/$$b differs from $$f" >&2; exit 1; }; \
+	done; \
+	for f in $(KP_ARCH_DOCS); do \
+		b=arch/$$(basename $$f); \
+		cmp -s $(srcdir)/$$f '$(DESTDIR)$(docdir)'/$$b || { \
+			echo "installcheck: $(DESTDIR)$(docdir)/$$b is missing or differs from $$f" >&2; exit 1; }; \
 	done; echo "installcheck: the documents are in $(DESTDIR)$(docdir)"
 
 # Man pages, installed by make install: kshell(1) wherever kshell is

@@ -34,7 +34,7 @@ sim_libksim_la_LIBADD = src/libkprof.la
 
 # Debian's gcc links position-independent executables by default; ksim
 # is linked as a fixed image, as a kernel is.  Its symbol table comes from
-# the three-pass link (tools/kp-link3, doc/hacking.md).
+# the three-pass link (tools/kp-link3, doc/internals.md).
 bin_PROGRAMS += ksim
 ksim_SOURCES = %reldir%/main.c
 ksim_LDADD = sim/libksim.la

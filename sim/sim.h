@@ -17,7 +17,7 @@
  *
  * File names: sim/X.c implements src/hal/X.h (pmu_count.c the counting
  * half of hal/pmu.h), as arch/x86_64/X.c does; the other files are named
- * for what they do (doc/hacking.md, "ksim's files"). */
+ * for what they do (doc/arch/sim.md, "Files"). */
 #ifndef KPROF_SIM_SIM_H
 #define KPROF_SIM_SIM_H
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "sim_fixture.h"
+#include "testlib.h"
 #include "check_main.h"
 
 #define MAX_BURSTS 10
@@ -27,20 +28,6 @@
 static struct ksim_config cfg;
 static int tx_fd;
 static struct sockaddr_in to;
-
-static int loopback_socket(unsigned *port)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	ck_assert_int_ge(fd, 0);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	*port = ntohs(a.sin_port);
-	return fd;
-}
 
 static void aim(unsigned port)
 {
@@ -59,27 +46,12 @@ static void send_n(const void *data, size_t len, unsigned n, unsigned long long 
 	}
 }
 
-/* The number after @prefix in @text, or -1 when @prefix is not there. */
-static long long after(const char *text, const char *prefix)
-{
-	const char *p = strstr(text, prefix);
-
-	return p ? strtoll(p + strlen(prefix), NULL, 10) : -1;
-}
-
 /* `net`'s counters that account for what was sent. */
 struct tally {
 	long long taken, lost_a, lost_b;
 };
 
 typedef struct tally (*read_fn)(void);
-
-static void pause_ms(unsigned ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
 
 /* Hold CPU 0 with interrupts off for a while, starting now. */
 static void stall_cpu0(void)
@@ -110,12 +82,12 @@ static struct tally flood_and_account(const void *data, size_t len, unsigned bur
 	/* Drained once two readings 100 ms apart agree. */
 	do {
 		before = t;
-		pause_ms(100);
+		tl_sleep_ms(100);
 		t = rd();
 	} while (t.taken != before.taken);
 	send_n(data, len, 1, &sent);
 	for (unsigned i = 0; i < 100 && (unsigned long long)(t.taken + t.lost_a + t.lost_b) != sent; i++) {
-		pause_ms(100);
+		tl_sleep_ms(100);
 		t = rd();
 	}
 	ck_assert_msg((unsigned long long)(t.taken + t.lost_a + t.lost_b) == sent,
@@ -147,11 +119,11 @@ static struct tally udp_read(void)
 
 	ck_assert_ptr_nonnull(out);
 	snprintf(prefix, sizeof(prefix), "udp shell (%s): ", udp_name);
-	t.taken = after(out, prefix);
+	t.taken = tl_number_after(out, prefix);
 	snprintf(prefix, sizeof(prefix), "udp shell (%s): lost before the shell: ", udp_name);
-	t.lost_a = after(out, prefix);
+	t.lost_a = tl_number_after(out, prefix);
 	snprintf(prefix, sizeof(prefix), "queue full, ");
-	t.lost_b = after(strstr(out, "lost before the shell: ") ?: out, prefix);
+	t.lost_b = tl_number_after(strstr(out, "lost before the shell: ") ?: out, prefix);
 	ck_assert_msg(t.taken >= 0 && t.lost_a >= 0 && t.lost_b >= 0, "net said:\n%s", out);
 	free(out);
 	return t;
@@ -159,7 +131,7 @@ static struct tally udp_read(void)
 
 START_TEST(test_udp_shell_flood_every_datagram_accounted)
 {
-	unsigned port;
+	int port;
 	struct tally t;
 
 	ksim_config_defaults(&cfg);
@@ -168,12 +140,12 @@ START_TEST(test_udp_shell_flood_every_datagram_accounted)
 	cfg.udp_port = 0;
 	cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	simfx_start(&cfg);
-	tx_fd = loopback_socket(&port);
+	tx_fd = tl_loopback_socket(&port);
 	aim(ksim_udp_port());
 	snprintf(udp_name, sizeof(udp_name), "ksim 127.0.0.1:%u", ksim_udp_port());
 	/* The UDP shell starts alongside the console's first prompt. */
 	for (unsigned i = 0; i < 50 && !udp_serving(); i++)
-		pause_ms(100);
+		tl_sleep_ms(100);
 	t = flood_and_account("uptime", 6, 1000, udp_read);
 	/* The queue to the shell was what overflowed. */
 	ck_assert_int_gt(t.lost_a, 0);
@@ -188,8 +160,8 @@ static struct tally dev_read(void)
 	struct tally t;
 
 	ck_assert_ptr_nonnull(out);
-	t.taken = after(out, "frames: in ");
-	t.lost_a = after(out, "  dev_overflow   ");
+	t.taken = tl_number_after(out, "frames: in ");
+	t.lost_a = tl_number_after(out, "  dev_overflow   ");
 	if (t.lost_a < 0)
 		t.lost_a = 0;
 	t.lost_b = 0;
@@ -205,21 +177,15 @@ START_TEST(test_device_flood_every_frame_accounted)
 	static const unsigned char frame[1514] = {
 		0x02, 0, 0, 0, 0, 0x99, 0x02, 0, 0, 0, 0, 0x01, 0x08, 0x00,
 	};
-	unsigned port;
+	int port;
 
 	ksim_config_defaults(&cfg);
 	cfg.cpus = 1;
 	cfg.source = KSIM_SOURCE_TICK;
-	tx_fd = loopback_socket(&port);
-	cfg.net_peer_port = (int)port;
-	{
-		unsigned p;
-		int fd = loopback_socket(&p);
-
-		close(fd);
-		cfg.net_port = (int)p;
-		cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
-	}
+	tx_fd = tl_loopback_socket(&port);
+	cfg.net_peer_port = port;
+	cfg.net_port = tl_free_port();
+	cfg.cmdline = "udpsh.key=none";	/* the plain protocol, by choice */
 	simfx_start(&cfg);
 	aim((unsigned)cfg.net_port);
 	flood_and_account(frame, sizeof(frame), 10000, dev_read);

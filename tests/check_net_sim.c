@@ -24,6 +24,7 @@
 
 #include "check_main.h"
 #include "test_wire.h"
+#include "testlib.h"
 
 #define KSIM_IP 0x0a00020fu	/* 10.0.2.15, the default */
 #define GW_IP 0x0a000202u	/* 10.0.2.2: the UDP shell's default client */
@@ -66,22 +67,14 @@ static void proc_start(struct proc *p, char *const argv[])
 	p->in = i[1];
 }
 
-static uint64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Read its output until @needle appears (true) or @ms pass or it ends. */
 static bool proc_wait_for(struct proc *p, const char *needle, unsigned ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = tl_now_ms() + ms;
 
 	while (!strstr(p->text, needle)) {
 		struct pollfd pfd = { .fd = p->out, .events = POLLIN };
-		uint64_t now = now_ms();
+		uint64_t now = tl_now_ms();
 		ssize_t n;
 
 		if (now >= end)
@@ -101,7 +94,7 @@ static bool proc_wait_for(struct proc *p, const char *needle, unsigned ms)
 static int proc_finish(struct proc *p, unsigned ms)
 {
 	int status;
-	uint64_t end = now_ms() + ms;
+	uint64_t end = tl_now_ms() + ms;
 
 	if (p->in >= 0) {
 		close(p->in);
@@ -110,7 +103,7 @@ static int proc_finish(struct proc *p, unsigned ms)
 	proc_wait_for(p, "\x01never", ms);
 	close(p->out);
 	while (waitpid(p->pid, &status, WNOHANG) == 0) {
-		if (now_ms() >= end) {
+		if (tl_now_ms() >= end) {
 			kill(p->pid, SIGKILL);
 			waitpid(p->pid, &status, 0);
 			return -1;
@@ -120,58 +113,46 @@ static int proc_finish(struct proc *p, unsigned ms)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-/* A loopback port nobody uses now. */
-static int free_port(void)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0), port;
-
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	port = ntohs(a.sin_port);
-	close(fd);
-	return port;
-}
-
 /* Sum "PREFIX<number>" out of @text. */
 static long long number_after(const char *text, const char *prefix)
 {
-	const char *p = strstr(text, prefix);
+	long long n = tl_number_after(text, prefix);
 
-	ck_assert_msg(p != NULL, "no '%s' in:\n%s", prefix, text);
-	return atoll(p + strlen(prefix));
+	ck_assert_msg(n >= 0, "no '%s' in:\n%s", prefix, text);
+	return n;
 }
 
 /* --- two ksims ---------------------------------------------------------- */
+
+/* A ksim at 10.0.2.16 on @net_rx (--net's PORT:PEER) receives on port 5001
+ * for 3 s while one on @net_tx sends it 500 ms of 1470-byte datagrams at
+ * 5 Mbit/s; both have ended, with status 0, when this returns. */
+static void netload_between(struct proc *rx, char *net_rx, struct proc *tx, char *net_tx)
+{
+	char *rx_argv[] = { "ksim", "--cpus", "2", "--net", net_rx, "--cmdline",
+			    "ip=10.0.2.16/24 udpsh=off", "-c", "netload recv 5001 3000", NULL };
+	char *tx_argv[] = { "ksim", "--cpus", "2", "--net", net_tx, "--cmdline", "udpsh=off",
+			    "-c", "netload send 10.0.2.16 5001 500 1470 5M", NULL };
+
+	proc_start(rx, rx_argv);
+	ck_assert_msg(proc_wait_for(rx, "netload: listening on udp port 5001", 5000),
+		      "receiver never listened:\n%s", rx->text);
+	proc_start(tx, tx_argv);
+	ck_assert_int_eq(proc_finish(tx, 10000), 0);
+	ck_assert_int_eq(proc_finish(rx, 10000), 0);
+}
 
 START_TEST(test_two_ksims_netload_counts_match)
 {
 	static struct proc rx, tx;
 	char net_rx[32], net_tx[32];
-	int pa = free_port(), pb = free_port();
+	int pa = tl_free_port(), pb = tl_free_port();
 	long long sent, got, reported;
 
 	ck_assert_int_ne(pa, pb);
 	snprintf(net_rx, sizeof(net_rx), "%d:%d", pb, pa);
 	snprintf(net_tx, sizeof(net_tx), "%d:%d", pa, pb);
-	{
-		char *argv[] = { "ksim", "--cpus", "2", "--net", net_rx, "--cmdline",
-				 "ip=10.0.2.16/24 udpsh=off", "-c", "netload recv 5001 3000", NULL };
-
-		proc_start(&rx, argv);
-	}
-	ck_assert_msg(proc_wait_for(&rx, "netload: listening on udp port 5001", 5000),
-		      "receiver never listened:\n%s", rx.text);
-	{
-		char *argv[] = { "ksim", "--cpus", "2", "--net", net_tx, "--cmdline", "udpsh=off",
-				 "-c", "netload send 10.0.2.16 5001 500 1470 5M", NULL };
-
-		proc_start(&tx, argv);
-	}
-	ck_assert_int_eq(proc_finish(&tx, 10000), 0);
-	ck_assert_int_eq(proc_finish(&rx, 10000), 0);
+	netload_between(&rx, net_rx, &tx, net_tx);
 	sent = number_after(tx.text, "netload send: ");
 	reported = number_after(tx.text, "netload send: receiver got ");
 	got = number_after(rx.text, "netload recv: ");
@@ -195,20 +176,6 @@ struct lossy_wire {
 	volatile bool stop;
 	long long forwarded, dropped_ids[4096], ndropped, max_forwarded_id;
 };
-
-static int bound_socket(int *port)
-{
-	struct sockaddr_in a = { .sin_family = AF_INET };
-	socklen_t len = sizeof(a);
-	int fd = socket(AF_INET, SOCK_DGRAM, 0);
-
-	ck_assert_int_ge(fd, 0);
-	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	ck_assert_int_eq(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
-	ck_assert_int_eq(getsockname(fd, (struct sockaddr *)&a, &len), 0);
-	*port = ntohs(a.sin_port);
-	return fd;
-}
 
 /* The iperf id of a frame carrying a UDP datagram to port 5001, or 0. */
 static long long load_id(const uint8_t *f, ssize_t n)
@@ -276,30 +243,15 @@ START_TEST(test_netload_send_reports_what_the_receiver_got)
 	long long lost = 0, got_rx;
 
 	memset(&w, 0, sizeof(w));
-	w.tx_port = free_port();
-	w.rx_port = free_port();
-	w.from_tx = bound_socket(&px_tx);
-	w.from_rx = bound_socket(&px_rx);
+	w.tx_port = tl_free_port();
+	w.rx_port = tl_free_port();
+	w.from_tx = tl_loopback_socket(&px_tx);
+	w.from_rx = tl_loopback_socket(&px_rx);
 	ck_assert_int_ne(w.tx_port, w.rx_port);
 	snprintf(net_rx, sizeof(net_rx), "%d:%d", w.rx_port, px_rx);
 	snprintf(net_tx, sizeof(net_tx), "%d:%d", w.tx_port, px_tx);
 	ck_assert_int_eq(pthread_create(&t, NULL, lossy_wire_run, &w), 0);
-	{
-		char *argv[] = { "ksim", "--cpus", "2", "--net", net_rx, "--cmdline",
-				 "ip=10.0.2.16/24 udpsh=off", "-c", "netload recv 5001 3000", NULL };
-
-		proc_start(&rx, argv);
-	}
-	ck_assert_msg(proc_wait_for(&rx, "netload: listening on udp port 5001", 5000),
-		      "receiver never listened:\n%s", rx.text);
-	{
-		char *argv[] = { "ksim", "--cpus", "2", "--net", net_tx, "--cmdline", "udpsh=off",
-				 "-c", "netload send 10.0.2.16 5001 500 1470 5M", NULL };
-
-		proc_start(&tx, argv);
-	}
-	ck_assert_int_eq(proc_finish(&tx, 10000), 0);
-	ck_assert_int_eq(proc_finish(&rx, 10000), 0);
+	netload_between(&rx, net_rx, &tx, net_tx);
 	w.stop = true;
 	pthread_join(t, NULL);
 	close(w.from_tx);
@@ -336,11 +288,11 @@ static void wire_send(const uint8_t *f, size_t len)
 /* The next frame ksim sends of @type (others skipped), or 0 bytes. */
 static size_t wire_recv(uint8_t *f, size_t size, uint16_t type, unsigned ms)
 {
-	uint64_t end = now_ms() + ms;
+	uint64_t end = tl_now_ms() + ms;
 
 	for (;;) {
 		struct pollfd pfd = { .fd = wire_fd, .events = POLLIN };
-		uint64_t now = now_ms();
+		uint64_t now = tl_now_ms();
 		ssize_t n;
 
 		if (now >= end)
@@ -448,7 +400,7 @@ static void one_start(void)
 	struct sockaddr_in a = { .sin_family = AF_INET };
 	socklen_t alen = sizeof(a);
 	char net[32];
-	int ksim_port = free_port();
+	int ksim_port = tl_free_port();
 
 	wire_fd = socket(AF_INET, SOCK_DGRAM, 0);
 	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);

@@ -9,6 +9,7 @@
 #include "fake_hal.h"
 #include "fake_pmu.h"
 #include "prof_testlib.h"
+#include "testlib.h"
 #include "kernel/build_id.h"
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
@@ -22,35 +23,25 @@
 #include "shell/shell.h"
 #include "check_main.h"
 
-static char text[65536];
-static struct out_buf ob;
-static struct shell_ctx sh = { .out = &ob.out, .remote = false };
+static struct tl_cmd tc;
 
 static void setup(void)
 {
 	pt_boot_cpus(1);		/* pid 1 is cpu 0's idle task */
 	pt_use_symbols();
-	out_buf_init(&ob, text, sizeof(text));
+	tl_cmd_init(&tc);
 }
 
-/* Run `profile` with the words of @line (space-separated). */
+/* Run @cmd with the words of @line (space-separated) into tc.text. */
 static int run(int (*cmd)(struct shell_ctx *, int, char **), const char *line)
 {
-	static char copy[256];
-	char *argv[SHELL_ARGS_MAX];
-	int argc = 0;
-
-	out_buf_init(&ob, text, sizeof(text));
-	strcpy(copy, line);
-	for (char *w = strtok(copy, " "); w && argc < SHELL_ARGS_MAX; w = strtok(NULL, " "))
-		argv[argc++] = w;
-	return cmd(&sh, argc, argv);
+	return tl_cmd_run(&tc, cmd, line);
 }
 
 static void expect_error(const char *line, const char *message)
 {
 	ck_assert_int_ne(run(cmd_profile, line), 0);
-	ck_assert_str_eq(text, message);
+	ck_assert_str_eq(tc.text, message);
 	/* An error never starts a run. */
 	ck_assert_uint_eq(fake_pmu_probes, 0);
 }
@@ -127,12 +118,12 @@ START_TEST(test_profile_busy_while_another_runs)
 {
 	ck_assert_int_eq(prof_start(), 0);
 	ck_assert_int_ne(run(cmd_profile, "profile 10"), 0);
-	ck_assert_str_eq(text, "profile: busy\n");
+	ck_assert_str_eq(tc.text, "profile: busy\n");
 	ck_assert_int_ne(run(cmd_profile, "profile"), 0);
-	ck_assert_str_eq(text, "profile: busy\n");
+	ck_assert_str_eq(tc.text, "profile: busy\n");
 	/* Argument errors still come first. */
 	ck_assert_int_ne(run(cmd_profile, "profile 0"), 0);
-	ck_assert_str_eq(text, "profile: window must be 1-2000 ms (got 0)\n");
+	ck_assert_str_eq(tc.text, "profile: window must be 1-2000 ms (got 0)\n");
 }
 END_TEST
 
@@ -176,7 +167,7 @@ START_TEST(test_profile_runs_whole_window_and_reports)
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
 	ck_assert_int_eq(run(cmd_profile, "profile 1000 all 3"), 0);
-	ck_assert(pt_golden_equal("cmd_profile_tick.txt", text));
+	ck_assert(pt_golden_equal("cmd_profile_tick.txt", tc.text));
 	/* The session ended: another may start. */
 	ck_assert_int_eq(prof_start(), 0);
 }
@@ -191,7 +182,7 @@ START_TEST(test_profile_pid_that_slept_whole_window)
 	/* The shell itself sleeps the whole window: nothing of it is seen. */
 	snprintf(line, sizeof(line), "profile 20 %d", shell_task->pid);
 	ck_assert_int_eq(run(cmd_profile, line), 0);
-	ck_assert(pt_golden_equal("cmd_profile_slept.txt", text));
+	ck_assert(pt_golden_equal("cmd_profile_slept.txt", tc.text));
 }
 END_TEST
 
@@ -231,7 +222,7 @@ START_TEST(test_profile_window_outlasts_wakes)
 	fake_switch_hook = play_with_wakes;
 	wakes_left = 20;
 	ck_assert_int_eq(run(cmd_profile, "profile 1000 all 3"), 0);
-	ck_assert_int_eq(sscanf(text, "profiled %llu ms", &ms), 1);
+	ck_assert_int_eq(sscanf(tc.text, "profiled %llu ms", &ms), 1);
 	ck_assert_uint_ge(ms, 1000);
 	ck_assert_uint_eq(wakes_left, 0);
 }
@@ -270,9 +261,9 @@ START_TEST(test_profile_tick_refuses_other_rate)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	ck_assert_int_ne(run(cmd_profile, "profile 10 hz=1000"), 0);
-	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=1000; tick.hz=100-1000 at boot sets it)\n");
+	ck_assert_str_eq(tc.text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=1000; tick.hz=100-1000 at boot sets it)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile start hz=50"), 0);
-	ck_assert_str_eq(text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=50; tick.hz=100-1000 at boot sets it)\n");
+	ck_assert_str_eq(tc.text, "profile: the source is the tick (tick 100hz), which samples at 100 Hz only (got hz=50; tick.hz=100-1000 at boot sets it)\n");
 }
 END_TEST
 
@@ -284,9 +275,9 @@ START_TEST(test_profile_source_pmu_without_counter_refused)
 
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	ck_assert_int_ne(run(cmd_profile, "profile 10 all 3 source=pmu"), 0);
-	ck_assert_str_eq(text, "profile: source=pmu, but the counter does not count (counter did not move in 10 us)\n");
+	ck_assert_str_eq(tc.text, "profile: source=pmu, but the counter does not count (counter did not move in 10 us)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile start source=pmu"), 0);
-	ck_assert_str_eq(text, "profile: source=pmu, but the counter does not count (counter did not move in 10 us)\n");
+	ck_assert_str_eq(tc.text, "profile: source=pmu, but the counter does not count (counter did not move in 10 us)\n");
 	ck_assert(!prof_session_running());
 	/* The profiler itself refuses it too, and stays free. */
 	ck_assert_int_eq(prof_start_with(&opt), -ENODEV);
@@ -313,11 +304,11 @@ START_TEST(test_profile_source_tick_beside_a_counter)
 	fake_pmu_set_counting(2000000000ull, "pmu/fake cycles");
 	become_shell_task();
 	ck_assert_int_eq(run(cmd_profile, "profile 100 all 1 source=tick"), 0);
-	ck_assert_ptr_nonnull(strstr(text, " samples on 1 cpus, 0 dropped, source tick 100hz\n"));
-	ck_assert_ptr_nonnull(strstr(text, "% 10 cpu_idle+0x4\n"));
+	ck_assert_ptr_nonnull(strstr(tc.text, " samples on 1 cpus, 0 dropped, source tick 100hz\n"));
+	ck_assert_ptr_nonnull(strstr(tc.text, "% 10 cpu_idle+0x4\n"));
 	ck_assert_uint_eq(fake_pmu_period[0], 0);
 	ck_assert_int_eq(run(cmd_profile, "profile 100 all 1"), 0);
-	ck_assert_ptr_nonnull(strstr(text, ", source pmu/fake cycles\n"));
+	ck_assert_ptr_nonnull(strstr(tc.text, ", source pmu/fake cycles\n"));
 	ck_assert_uint_eq(fake_pmu_period[0], 2000000);
 }
 END_TEST
@@ -330,13 +321,13 @@ START_TEST(test_profile_source_pmu_beside_boot_tick)
 	fake_pmu_set_counting(2000000000ull, "pmu/fake cycles");
 	become_shell_task();
 	ck_assert_int_eq(run(cmd_profile, "profile start source=pmu hz=500"), 0);
-	ck_assert_str_eq(text, "profile: started (depth 8, 500 Hz per cpu); profile stop ends it\n");
+	ck_assert_str_eq(tc.text, "profile: started (depth 8, 500 Hz per cpu); profile stop ends it\n");
 	sched_sleep_ms(50);
 	ck_assert_uint_eq(fake_pmu_period[0], 4000000);
 	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
 	ck_assert_str_eq(prof_last()->source, "pmu/fake cycles");
 	ck_assert_int_eq(run(cmd_profile, "profile start"), 0);
-	ck_assert_str_eq(text, "profile: started (depth 8, 100 Hz per cpu); profile stop ends it\n");
+	ck_assert_str_eq(tc.text, "profile: started (depth 8, 100 Hz per cpu); profile stop ends it\n");
 	sched_sleep_ms(50);
 	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
 	ck_assert_str_eq(prof_last()->source, "tick 100hz");
@@ -347,12 +338,12 @@ END_TEST
  * start one (the window form ends by itself and stays allowed). */
 START_TEST(test_profile_start_refused_unauthenticated)
 {
-	struct shell_ctx remote = { .out = &ob.out, .remote = true };
+	struct shell_ctx remote = { .out = &tc.ob.out, .remote = true };
 	char *argv[] = { "profile", "start", NULL };
 
-	out_buf_init(&ob, text, sizeof(text));
+	tl_cmd_clear(&tc);
 	ck_assert_int_ne(cmd_profile(&remote, 2, argv), 0);
-	ck_assert_str_eq(text, "profile start: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
+	ck_assert_str_eq(tc.text, "profile start: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
 	ck_assert(!prof_session_running());
 	ck_assert_uint_eq(fake_pmu_probes, 0);
 }
@@ -361,9 +352,9 @@ END_TEST
 START_TEST(test_profile_show_and_stop_without_session)
 {
 	ck_assert_int_ne(run(cmd_profile, "profile show"), 0);
-	ck_assert_str_eq(text, "profile: no session to show yet (profile MS or profile start/stop first)\n");
+	ck_assert_str_eq(tc.text, "profile: no session to show yet (profile MS or profile start/stop first)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile stop"), 0);
-	ck_assert_str_eq(text, "profile: no session is running (profile start begins one)\n");
+	ck_assert_str_eq(tc.text, "profile: no session is running (profile start begins one)\n");
 }
 END_TEST
 
@@ -384,39 +375,39 @@ START_TEST(test_profile_session_start_stop_show)
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
 	ck_assert_int_eq(run(cmd_profile, "profile start all depth=4"), 0);
-	ck_assert_str_eq(text, "profile: started (depth 4, 100 Hz per cpu); profile stop ends it\n");
+	ck_assert_str_eq(tc.text, "profile: started (depth 4, 100 Hz per cpu); profile stop ends it\n");
 	ck_assert_int_ne(run(cmd_profile, "profile start"), 0);
-	ck_assert_str_eq(text, "profile: busy\n");
+	ck_assert_str_eq(tc.text, "profile: busy\n");
 	ck_assert_int_ne(run(cmd_profile, "profile 10"), 0);
-	ck_assert_str_eq(text, "profile: busy\n");
+	ck_assert_str_eq(tc.text, "profile: busy\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show folded"), 0);
-	ck_assert_str_eq(text, "profile: a session is running; profile stop ends it first\n");
+	ck_assert_str_eq(tc.text, "profile: a session is running; profile stop ends it first\n");
 	/* Time passes: the shell sleeps 200 ms while ticks sample it away. */
 	sched_sleep_ms(200);
 	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
-	ck_assert_ptr_nonnull(strstr(text, "profile: stopped after "));
+	ck_assert_ptr_nonnull(strstr(tc.text, "profile: stopped after "));
 	ck_assert_int_ne(run(cmd_profile, "profile stop"), 0);
-	ck_assert_str_eq(text, "profile: no session is running (profile start begins one)\n");
+	ck_assert_str_eq(tc.text, "profile: no session is running (profile start begins one)\n");
 
 	ck_assert_int_eq(run(cmd_profile, "profile show folded"), 0);
-	ck_assert_uint_eq(count_lines(text, "# kprof folded begin\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# depth=4\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# hz=100\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# kprof folded end lines="), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded begin\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# depth=4\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# hz=100\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded end lines="), 1);
 	ck_assert_int_eq(run(cmd_profile, "profile show"), 0);
-	ck_assert_uint_eq(count_lines(text, "profiled "), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "profiled "), 1);
 	ck_assert_int_eq(run(cmd_profile, "profile show text 1"), 0);
 	ck_assert_int_eq(run(cmd_profile, "profile show cpus"), 0);
-	ck_assert_uint_eq(count_lines(text, "cpu 0: "), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "cpu 0: "), 1);
 	ck_assert_int_eq(run(cmd_profile, "profile show tasks"), 0);
 	ck_assert_int_eq(run(cmd_profile, "profile show top 3"), 0);
-	ck_assert_uint_eq(count_lines(text, "self "), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "self "), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show flame"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got flame)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got flame)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show top 0"), 0);
-	ck_assert_str_eq(text, "profile: chains must be 1-128 (got 0)\n");
+	ck_assert_str_eq(tc.text, "profile: chains must be 1-128 (got 0)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show folded 3"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
 	/* The session ended: another may start. */
 	ck_assert_int_eq(prof_start(), 0);
 }
@@ -501,11 +492,11 @@ START_TEST(test_profile_window_folded)
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
 	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded"), 0);
-	ck_assert_uint_eq(count_lines(text, "# kprof folded begin\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# window_ms=100\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded begin\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# window_ms=100\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded end lines=1 samples=10\n"), 1);
 	ck_assert_int_eq(run(cmd_profile, "profile show"), 0);
-	ck_assert_ptr_nonnull(strstr(text, "profiled 100 ms\n10 samples on 1 cpus"));
+	ck_assert_ptr_nonnull(strstr(tc.text, "profiled 100 ms\n10 samples on 1 cpus"));
 }
 END_TEST
 
@@ -515,7 +506,7 @@ START_TEST(test_lscpu_counter_that_counts)
 	snprintf(fake_pmu_info.claim, sizeof(fake_pmu_info.claim), "intel arch perfmon v4");
 	fake_ncpus = 4;
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
-	ck_assert_str_eq(text,
+	ck_assert_str_eq(tc.text,
 			 "cpus: 4\n"
 			 "pmu claims: intel arch perfmon v4\n"
 			 "pmu counts: yes\n"
@@ -532,7 +523,7 @@ START_TEST(test_lscpu_counter_that_counts_under_boot_tick)
 	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
 	snprintf(fake_pmu_info.claim, sizeof(fake_pmu_info.claim), "intel arch perfmon v4");
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
-	ck_assert_str_eq(text,
+	ck_assert_str_eq(tc.text,
 			 "cpus: 1\n"
 			 "pmu claims: intel arch perfmon v4\n"
 			 "pmu counts: yes\n"
@@ -545,7 +536,7 @@ START_TEST(test_lscpu_counter_claimed_but_dead)
 {
 	fake_pmu_set_dead("amd core-ext counters", "counter did not move in 10 us");
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
-	ck_assert_str_eq(text,
+	ck_assert_str_eq(tc.text,
 			 "cpus: 1\n"
 			 "pmu claims: amd core-ext counters\n"
 			 "pmu counts: no (counter did not move in 10 us)\n"
@@ -558,7 +549,7 @@ START_TEST(test_lscpu_nothing_claimed)
 {
 	fake_pmu_set_dead("", "");
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
-	ck_assert_str_eq(text,
+	ck_assert_str_eq(tc.text,
 			 "cpus: 1\n"
 			 "pmu claims: nothing\n"
 			 "pmu counts: no (nothing claimed)\n"
@@ -584,7 +575,7 @@ START_TEST(test_lscpu_platform_lines_as_x86)
 		 "fixed counter 1 in use by firmware");
 	fake_pmu_cpu_facts[2].verdict = HAL_PMU_NOT_CLAIMED;
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
-	ck_assert_ptr_nonnull(strstr(text,
+	ck_assert_ptr_nonnull(strstr(tc.text,
 			 "profile source: tick 100hz\n"
 			 "cpu 0: counter claimed, proven, used\n"
 			 "cpu 1: counter claimed, not proven (fixed counter 1 in use by firmware)\n"
@@ -629,7 +620,7 @@ START_TEST(test_lscpu_platform_lines_as_arm64)
 	fake_pmu_cpu_facts[1].verdict = HAL_PMU_NOT_CLAIMED;
 	snprintf(fake_pmu_cpu_facts[1].why, sizeof(fake_pmu_cpu_facts[1].why), "no pmuv3");
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
-	ck_assert_ptr_nonnull(strstr(text,
+	ck_assert_ptr_nonnull(strstr(tc.text,
 			 "profile source: tick 100hz\n"
 			 "gic: gicv3, interrupts off by priority (icc_pmr_el1 off 0x60, on 0xe0), pmhe 0\n"
 			 "gic priorities: pseudo-nmi 0x20 (pmu intid 23, panic stop sgi 1), irq 0xa0\n"
@@ -645,11 +636,11 @@ START_TEST(test_lscpu_platform_lines_as_arm64)
 	f->overflow_irq = 0;
 	f->insn_bits = 64;
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
-	ck_assert_ptr_nonnull(strstr(text,
+	ck_assert_ptr_nonnull(strstr(tc.text,
 			 "gic: gicv3, interrupts off by daif.i (the pmu overflow is a plain irq)\n"
 			 "gic priorities: pseudo-nmi 0x20 (no pmu interrupt, panic stop sgi 1), irq 0xa0\n"
 			 "pmu: pmccntr_el0"));
-	ck_assert_ptr_nonnull(strstr(text,
+	ck_assert_ptr_nonnull(strstr(tc.text,
 			 "stat: instructions on pmevcntr0_el0, 64 bits (pmuv3p5, pmcr_el0.lp)\n"));
 }
 END_TEST
@@ -657,7 +648,7 @@ END_TEST
 START_TEST(test_lscpu_rejects_arguments)
 {
 	ck_assert_int_ne(run(cmd_lscpu, "lscpu -a"), 0);
-	ck_assert_str_eq(text, "lscpu: takes no arguments (got -a)\n");
+	ck_assert_str_eq(tc.text, "lscpu: takes no arguments (got -a)\n");
 }
 END_TEST
 
@@ -674,7 +665,7 @@ START_TEST(test_lscpu_prints_build_id)
 	fake_build_id_note_len = sizeof(note);
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
 	/* After what the platform found, before the tick's line. */
-	ck_assert_ptr_nonnull(strstr(text, "\nbuild id: 0123abcd\ntick: "));
+	ck_assert_ptr_nonnull(strstr(tc.text, "\nbuild id: 0123abcd\ntick: "));
 }
 END_TEST
 
@@ -710,15 +701,15 @@ START_TEST(test_profile_folded_addr_forms)
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
 	ck_assert_int_ne(run(cmd_profile, "profile 10 all addr"), 0);
-	ck_assert_str_eq(text, "profile: addr follows folded (profile MS ... folded addr, or profile show folded addr)\n");
+	ck_assert_str_eq(tc.text, "profile: addr follows folded (profile MS ... folded addr, or profile show folded addr)\n");
 	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded addr"), 0);
-	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# weight=ns\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded end lines=1 samples=10\n"), 1);
 	ck_assert_int_eq(run(cmd_profile, "profile show folded addr"), 0);
-	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show folded addr 3"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
 }
 END_TEST
 

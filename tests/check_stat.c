@@ -10,6 +10,7 @@
 #include "fake_hal.h"
 #include "fake_pmu.h"
 #include "prof_testlib.h"
+#include "testlib.h"
 #include "hal/entry.h"
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
@@ -24,33 +25,23 @@
 
 #define W48 (1ull << 48)
 
-static char text[65536];
-static struct out_buf ob;
-static struct shell_ctx sh = { .out = &ob.out, .remote = false };
+static struct tl_cmd tc;
 
 static void setup(void)
 {
 	pt_boot_cpus(2);
-	out_buf_init(&ob, text, sizeof(text));
+	tl_cmd_init(&tc);
 }
 
 static int run(const char *line)
 {
-	static char copy[256];
-	char *argv[SHELL_ARGS_MAX];
-	int argc = 0;
-
-	out_buf_init(&ob, text, sizeof(text));
-	strcpy(copy, line);
-	for (char *w = strtok(copy, " "); w && argc < SHELL_ARGS_MAX; w = strtok(NULL, " "))
-		argv[argc++] = w;
-	return cmd_stat(&sh, argc, argv);
+	return tl_cmd_run(&tc, cmd_stat, line);
 }
 
 static void expect_error(const char *line, const char *message)
 {
 	ck_assert_int_ne(run(line), 0);
-	ck_assert_str_eq(text, message);
+	ck_assert_str_eq(tc.text, message);
 	ck_assert_uint_eq(fake_count_opens, 0);
 }
 
@@ -66,10 +57,10 @@ static const char *session(unsigned ms, void (*set_end)(void), int cpu)
 	stat_stop();
 	pt_tick_all(2, PT_CPU_IDLE);
 	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
-	out_buf_init(&ob, text, sizeof(text));
-	stat_report(&ob.out, cpu);
+	tl_cmd_clear(&tc);
+	stat_report(&tc.ob.out, cpu);
 	stat_end();
-	return text;
+	return tc.text;
 }
 
 START_TEST(test_stat_delta_wraps_at_counter_width)
@@ -152,10 +143,10 @@ START_TEST(test_stat_zero_cycles_ipc_is_a_dash)
 	stat_stop();
 	pt_tick_all(2, PT_CPU_IDLE);
 	stat_wait_closed(0, NULL, NULL);
-	out_buf_init(&ob, text, sizeof(text));
-	stat_report(&ob.out, 0);
+	tl_cmd_clear(&tc);
+	stat_report(&tc.ob.out, 0);
 	stat_end();
-	ck_assert_ptr_nonnull(strstr(text, "0        not counted             42      -"));
+	ck_assert_ptr_nonnull(strstr(tc.text, "0        not counted             42      -"));
 }
 END_TEST
 
@@ -174,11 +165,11 @@ START_TEST(test_stat_cpu_that_never_opens_is_left_out)
 	stat_stop();
 	pt_tick(0, PT_CPU_IDLE);
 	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
-	out_buf_init(&ob, text, sizeof(text));
-	stat_report(&ob.out, STAT_CPU_ALL);
+	tl_cmd_clear(&tc);
+	stat_report(&tc.ob.out, STAT_CPU_ALL);
 	stat_end();
-	ck_assert_ptr_null(strstr(text, "\n1 "));
-	ck_assert_ptr_nonnull(strstr(text, "cpus 1 did not open their counters within 20 ms; left out\n"));
+	ck_assert_ptr_null(strstr(tc.text, "\n1 "));
+	ck_assert_ptr_nonnull(strstr(tc.text, "cpus 1 did not open their counters within 20 ms; left out\n"));
 }
 END_TEST
 
@@ -201,13 +192,13 @@ START_TEST(test_stat_counted_covers_each_cpus_window)
 	fake_now_ns += 7000000;
 	pt_tick(1, PT_CPU_IDLE);
 	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
-	out_buf_init(&ob, text, sizeof(text));
-	stat_report(&ob.out, STAT_CPU_ALL);
-	ck_assert(pt_golden_equal("stat_cpu_windows.txt", text));
+	tl_cmd_clear(&tc);
+	stat_report(&tc.ob.out, STAT_CPU_ALL);
+	ck_assert(pt_golden_equal("stat_cpu_windows.txt", tc.text));
 	/* One CPU: its own window. */
-	out_buf_init(&ob, text, sizeof(text));
-	stat_report(&ob.out, 1);
-	ck_assert_ptr_nonnull(strstr(text, "counted 107 ms\ncpu "));
+	tl_cmd_clear(&tc);
+	stat_report(&tc.ob.out, 1);
+	ck_assert_ptr_nonnull(strstr(tc.text, "counted 107 ms\ncpu "));
 	stat_end();
 }
 END_TEST
@@ -217,7 +208,7 @@ START_TEST(test_stat_and_profile_exclude_each_other)
 	ck_assert_int_eq(prof_start(), 0);
 	ck_assert_int_eq(stat_start(), -EBUSY);
 	ck_assert_int_ne(run("stat 10"), 0);
-	ck_assert_str_eq(text, "stat: busy\n");
+	ck_assert_str_eq(tc.text, "stat: busy\n");
 	prof_end();
 	ck_assert_int_eq(stat_start(), 0);
 	ck_assert_int_eq(prof_start(), -EBUSY);

@@ -1,17 +1,31 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Check suites, built in the simulator configuration.  Every logic test
-# links the portable library and the fake platform (tests/fake_*.c),
-# compiled into the test so that no hal_* symbol goes missing.
+# links the portable library on the fake platform (tests/fake_*.c), one
+# convenience library compiled once (tests/libfakehal.la).
 noinst_HEADERS = %reldir%/check_main.h %reldir%/shell_testcmds.h \
 	%reldir%/test_wire.h
 
 if PLATFORM_SIM
-FAKE_HAL_SOURCES = \
+# The fake platform and the portable library in one archive, so that the
+# linker finds a fake that only the library calls (hal_pmu_*, say) as
+# well as one the test calls.  The empty symbol table is not in it: a
+# test adds FAKE_HAL_SOURCES (tests/fake_symtab.c) unless it carries the
+# real table of the three-pass link (tests/symbols.mk).
+check_LTLIBRARIES += tests/libfakehal.la
+tests_libfakehal_la_SOURCES = \
 	tests/fake_hal.c tests/fake_hal.h \
 	tests/fake_pmu.c tests/fake_pmu.h \
-	tests/fake_symtab.c \
 	tests/fake_netdev.c tests/fake_netdev.h
-TEST_LDADD = src/libkprof.la $(CHECK_LIBS)
+tests_libfakehal_la_CFLAGS = $(TEST_CFLAGS)
+tests_libfakehal_la_LIBADD = src/libkprof.la
+FAKE_HAL_SOURCES = tests/fake_symtab.c
+# What the suites would each write again (tests/testlib.h): a command
+# run on words into a buffer (testlib_cmd.c, on the kernel's shell), and
+# loopback sockets, free ports, clocks (testlib.c, libc only).
+check_LTLIBRARIES += tests/libtesthelp.la
+tests_libtesthelp_la_SOURCES = tests/testlib.c tests/testlib.h tests/testlib_cmd.c
+tests_libtesthelp_la_CFLAGS = $(TEST_CFLAGS)
+TEST_LDADD = tests/libtesthelp.la tests/libfakehal.la $(CHECK_LIBS)
 TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 # Check's own per-test timeout; suites that need longer set it per case.
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
@@ -84,7 +98,7 @@ EXTRA_DIST += %reldir%/fdt/make-dtbs %reldir%/fdt/qemu-virt-gicv2.dtb \
 	%reldir%/fdt/qemu-virt-gicv3.dtb %reldir%/fdt/qemu-virt-el2.dtb \
 	%reldir%/fdt/qemu-virt-bootargs.dtb
 
-# The layer check (doc/hacking.md, "The layer check"), in every
+# The layer check (doc/internals.md, "The layer check"), in every
 # configuration: the HAL against the backend's objects, and src/'s layers
 # calling downward only, read with nm from the objects automake links.
 # Each configuration adds it to TESTS with its LAYERS_BACKEND_OBJECTS.

@@ -44,7 +44,7 @@ TESTS += %reldir%/check_net_sim
 %canon_reldir%_check_net_sim_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKSIM_PATH='"$(abs_top_builddir)/ksim"'
 %canon_reldir%_check_net_sim_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_net_sim_LDADD = $(CHECK_LIBS)
+%canon_reldir%_check_net_sim_LDADD = tests/libtesthelp.la $(CHECK_LIBS)
 EXTRA_%canon_reldir%_check_net_sim_DEPENDENCIES = ksim$(EXEEXT)
 
 # The UDP shell under attack (forged sources, ARP poisoning, replay,
@@ -93,5 +93,3 @@ EXTRA_DIST += %reldir%/check_e1000e.c %reldir%/e1000e_model.c %reldir%/e1000e_mo
 EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
 	%reldir%/test_window_flood %reldir%/test_kshell_folded %reldir%/test_collect \
 	%reldir%/collectlib.py
-
-include %reldir%/fuzz/local.mk

@@ -57,9 +57,7 @@ check_PROGRAMS += %reldir%/check_x86pmu_race
 TESTS += %reldir%/check_x86pmu_race
 %canon_reldir%_check_x86pmu_race_SOURCES = %reldir%/check_x86pmu_race.c \
 	%reldir%/x86_model.c %reldir%/x86_model.h \
-	%reldir%/fake_hal.c %reldir%/fake_hal.h %reldir%/fake_symtab.c \
-	%reldir%/fake_netdev.c %reldir%/fake_netdev.h \
-	src/prof/profiler.c src/prof/sampler.c
+	$(FAKE_HAL_SOURCES) src/prof/profiler.c src/prof/sampler.c
 %canon_reldir%_check_x86pmu_race_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_x86pmu_race_LDADD = $(TEST_LDADD)
 

@@ -28,7 +28,7 @@ LAYERS_BACKEND_OBJECTS = $(arch_x86_64_libx86_a_OBJECTS)
 # One QEMU at a time, even under make -j: beside another TCG guest (test_smp
 # spins 4 vCPUs) on a 2-core machine, QEMU hands the guest its frames and
 # its tick in the same late bursts, and test_net's profile of the receive
-# task sees only the idle task (doc/hacking.md).
+# task sees only the idle task (doc/arch/x86_64.md, "QEMU facts").
 # (Named through qemu_log: a rule automake sees for a .log it generates
 # would replace automake's own.)
 $(qemu_log)panic.log: $(qemu_log)shell.log

@@ -5,7 +5,7 @@
 # the simulator (sim/libksim.la), not the fake platform.
 if PLATFORM_SIM
 SIM_TEST_SOURCES = %reldir%/sim_fixture.c %reldir%/sim_fixture.h
-SIM_TEST_LDADD = sim/libksim.la $(CHECK_LIBS)
+SIM_TEST_LDADD = tests/libtesthelp.la sim/libksim.la $(CHECK_LIBS)
 SIM_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
 
 check_PROGRAMS += %reldir%/check_sim

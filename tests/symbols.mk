@@ -2,21 +2,16 @@
 # symbols suites: symbol resolution, the generator and the three-pass link
 # (check_symbols), the stack walk and frame-0 recovery (check_stacktrace).
 # Both carry a real table from the three-pass link, so they link the fake
-# platform without tests/fake_symtab.c.  check_symbols is a PIE (base from
+# platform (TEST_LDADD) without tests/fake_symtab.c (FAKE_HAL_SOURCES).  check_symbols is a PIE (base from
 # __ehdr_start), check_stacktrace is linked -no-pie (a constant base, as a
 # kernel has), so both kinds of table are tested.
 if PLATFORM_SIM
-SYMBOLS_FAKE_SOURCES = \
-	tests/fake_hal.c tests/fake_hal.h \
-	tests/fake_pmu.c tests/fake_pmu.h \
-	tests/fake_netdev.c tests/fake_netdev.h
 
 check_PROGRAMS += tests/check_symbols tests/check_stacktrace
 TESTS += tests/check_symbols tests/check_stacktrace
 CLEANFILES += tests/check_symbols.symtab.* tests/check_stacktrace.symtab.*
 
-tests_check_symbols_SOURCES = tests/check_symbols.c tests/stack_fixture.S \
-	$(SYMBOLS_FAKE_SOURCES)
+tests_check_symbols_SOURCES = tests/check_symbols.c tests/stack_fixture.S
 tests_check_symbols_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKP_TEST_CC='"$(CC)"' \
 	-DKP_TEST_SRCDIR='"$(abs_top_srcdir)"' \
@@ -27,8 +22,7 @@ tests_check_symbols_LINK = $(KP_LINK3_LIBTOOL) $(tests_check_symbols_CFLAGS) \
 	$(CFLAGS) $(tests_check_symbols_LDFLAGS) $(LDFLAGS) -o $@
 EXTRA_tests_check_symbols_DEPENDENCIES = $(KP_LINK3_DEPS)
 
-tests_check_stacktrace_SOURCES = tests/check_stacktrace.c tests/stack_fixture.S \
-	$(SYMBOLS_FAKE_SOURCES)
+tests_check_stacktrace_SOURCES = tests/check_stacktrace.c tests/stack_fixture.S
 tests_check_stacktrace_CFLAGS = $(TEST_CFLAGS)
 tests_check_stacktrace_LDFLAGS = -no-pie
 tests_check_stacktrace_LDADD = $(TEST_LDADD)
@@ -47,7 +41,7 @@ TESTS += tests/check_stacktrace_a64
 CLEANFILES += tests/a64_fixture.symtab.c tests/a64_fixture.o \
 	tests/a64_fixture.elf
 tests_check_stacktrace_a64_SOURCES = tests/check_stacktrace_a64.c \
-	$(SYMBOLS_FAKE_SOURCES) tests/fake_symtab.c
+	$(FAKE_HAL_SOURCES)
 nodist_tests_check_stacktrace_a64_SOURCES = tests/a64_fixture.symtab.c
 tests_check_stacktrace_a64_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKP_TEST_A64_CC='"$(KP_AARCH64_CC)"'

@@ -625,7 +625,7 @@ static void usage(void)
 {
 	printf("Usage: %s [--stats[=FILE]] [--name SYMBOL] [-o OUT.c] IMAGE\n"
 	       "       %s --empty [--name SYMBOL] [-o OUT.c]\n"
-	       "Write IMAGE's symbol table and call-frame rules as C (doc/hacking.md,\n"
+	       "Write IMAGE's symbol table and call-frame rules as C (doc/internals.md,\n"
 	       "\"The image's symbol table\"); a build tool of kprof, run by kp-link3.\n"
 	       "\n"
 	       "  -o OUT.c        write the table there (default: standard output)\n"

@@ -58,6 +58,7 @@
 
 #include "config.h"
 #include "lib/bytes.h"
+#include "lib/folded_frame.h"
 #include "lib/sha256.h"
 #include "shell/udpsh_wire.h"
 #include "keyfile.h"
@@ -300,8 +301,8 @@ static void print_reply(const char *s, size_t n, bool show_prompt)
 
 /* --- -o: a folded profile, checked, then saved ------------------------ */
 
-#define FOLDED_BEGIN "# kprof folded begin"
-#define FOLDED_END "# kprof folded end "
+#define FOLDED_BEGIN FOLDED_BEGIN_LINE
+#define FOLDED_END FOLDED_END_WORDS " "
 
 /* A stack line: frames without ';' or blanks, joined by ';', a space,
  * a count.  Its count in *n. */
@@ -337,7 +338,7 @@ static int folded_write(const char *begin, const char *next, const char *endline
 	unsigned long long want_lines, want_samples;
 	FILE *f;
 
-	if (sscanf(endline, FOLDED_END "lines=%llu samples=%llu", &want_lines,
+	if (sscanf(endline, FOLDED_END_FORMAT, &want_lines,
 		   &want_samples) != 2) {
 		fprintf(stderr, "%s: folded profile incomplete: a malformed end line; not saved\n",
 			progname);

@@ -15,7 +15,7 @@ $(KP_SYMGEN): $(top_srcdir)/%reldir%/kp-symgen.c
 		-o $@ $(top_srcdir)/%reldir%/kp-symgen.c $(LIBDW_FOR_BUILD_LIBS)
 
 # The three-pass link (tools/kp-link3), for any program whose image
-# carries its own symbol table (doc/hacking.md, "The image's symbol
+# carries its own symbol table (doc/internals.md, "The image's symbol
 # table").  KP_LINK3 goes in front of a link command that writes $@;
 # KP_LINK3_LIBTOOL is libtool's C link command with it in front, for a
 # prog_LINK:
@@ -54,7 +54,7 @@ KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfil
 	$(top_srcdir)/%reldir%/udpsh_client.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c
-%reldir%/kshell: $(KSHELL_SRC_PATHS)
+%reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h
 	@$(MKDIR_P) tools
 	$(AM_V_GEN)$(CC_FOR_BUILD) -Wall -Wextra $(CFLAGS_FOR_BUILD) \
 		-I$(top_builddir) -I$(top_srcdir)/src $(LDFLAGS_FOR_BUILD) -o $@ \
@@ -105,9 +105,9 @@ tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 tools/report/profile.pb-c.h: tools/report/profile.pb-c.c
 
 $(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
-		$(KPROF_REPORT_PB)
+		$(top_srcdir)/src/lib/folded_frame.h $(KPROF_REPORT_PB)
 	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
-		-Itools/report -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
+		-Itools/report -I$(top_srcdir)/src -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
 		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
 		$(REPORT_FOR_BUILD_LIBS)

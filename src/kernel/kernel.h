@@ -20,7 +20,7 @@ uint64_t kernel_uptime_ns(void);
 void kernel_clock_start(void);
 
 /* Hooks: the kernel calls the profiler, which sits above it
- * (doc/hacking.md, "Rooms and the dispatch"), only through these.  One
+ * (doc/internals.md, "Rooms and the dispatch"), only through these.  One
  * function per hook, registered once at boot by its owner (prof_init())
  * before the first run needs it; NULL unregisters.  Each is called on
  * the interrupted CPU, interrupts off, with the rules of that context:

@@ -107,7 +107,7 @@ void sched_preempt(void);
 /* Call @fn(@prev, @next) at every switch from one task to another, on
  * the switching CPU, interrupts off, before the context switch: the
  * hook point of off-CPU profiling, registered by the layer above
- * (doc/hacking.md, "Rooms and the dispatch"); NULL unregisters.
+ * (doc/internals.md, "Rooms and the dispatch"); NULL unregisters.
  * @prev->state says why it leaves: TASK_RUNNABLE (preempted by the tick,
  * or it yielded), TASK_SLEEPING, TASK_BLOCKED or TASK_DEAD.  @fn must
  * not block, switch tasks or call sched_wake(). */

@@ -7,6 +7,7 @@
 #include "kernel/heap.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
+#include "lib/folded_frame.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -563,18 +564,18 @@ int fold_by_function(struct fold *t, const struct fold *f, int pid)
 static void fold_put_head(struct out *o, const struct prof_data *d, int pid,
 			  uint64_t samples)
 {
-	out_puts(o, "# kprof folded begin\n");
-	out_printf(o, "# source=%s\n", d->source);
-	out_printf(o, "# hz=%u\n", d->hz);
-	out_printf(o, "# window_ms=%llu\n", (unsigned long long)prof_window_ms(d));
-	out_printf(o, "# cpus=%u\n", prof_cpu_count(d->run_cpus));
-	out_printf(o, "# samples=%llu\n", (unsigned long long)samples);
-	out_printf(o, "# dropped=%llu\n", (unsigned long long)d->dropped);
-	out_printf(o, "# other=%llu\n",
+	out_puts(o, FOLDED_BEGIN_LINE "\n");
+	out_printf(o, "# " FOLDED_KEY_SOURCE "=%s\n", d->source);
+	out_printf(o, "# " FOLDED_KEY_HZ "=%u\n", d->hz);
+	out_printf(o, "# " FOLDED_KEY_WINDOW_MS "=%llu\n", (unsigned long long)prof_window_ms(d));
+	out_printf(o, "# " FOLDED_KEY_CPUS "=%u\n", prof_cpu_count(d->run_cpus));
+	out_printf(o, "# " FOLDED_KEY_SAMPLES "=%llu\n", (unsigned long long)samples);
+	out_printf(o, "# " FOLDED_KEY_DROPPED "=%llu\n", (unsigned long long)d->dropped);
+	out_printf(o, "# " FOLDED_KEY_OTHER "=%llu\n",
 		   (unsigned long long)(pid == PROF_PID_ALL ? d->other : 0));
-	out_printf(o, "# depth=%u\n", d->depth);
+	out_printf(o, "# " FOLDED_KEY_DEPTH "=%u\n", d->depth);
 	if (pid != PROF_PID_ALL)
-		out_printf(o, "# pid=%d\n", pid);
+		out_printf(o, "# " FOLDED_KEY_PID "=%d\n", pid);
 }
 
 int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
@@ -603,7 +604,7 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 		out_printf(o, "other %llu\n", (unsigned long long)d->other);
 		lines++;
 	}
-	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
+	out_printf(o, FOLDED_END_FORMAT "\n",
 		   (unsigned long long)lines, (unsigned long long)samples);
 	fold_free(&t);
 	return 0;
@@ -668,14 +669,15 @@ int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
 	if (pid == PROF_PID_ALL)
 		samples += d->other;
 	fold_put_head(o, d, pid, samples);
-	out_puts(o, "# frames=addr\n");
+	out_puts(o, "# " FOLDED_KEY_FRAMES "=" FOLDED_FRAMES_ADDR "\n");
 	if (build_id_hex(id, sizeof(id)))
-		out_printf(o, "# build_id=%s\n", id);
-	out_puts(o, "# weight=ns\n");
-	out_printf(o, "# busy_ns=%llu\n", (unsigned long long)fold_busy_ns(d));
+		out_printf(o, "# " FOLDED_KEY_BUILD_ID "=%s\n", id);
+	out_puts(o, "# " FOLDED_KEY_WEIGHT "=" FOLDED_WEIGHT_NS "\n");
+	out_printf(o, "# " FOLDED_KEY_BUSY_NS "=%llu\n", (unsigned long long)fold_busy_ns(d));
 	/* The rate a throttled counter fell to: hz= no longer says it. */
 	if (d->throttled_hz)
-		out_printf(o, "# throttled_hz=%llu\n", (unsigned long long)d->throttled_hz);
+		out_printf(o, "# " FOLDED_KEY_THROTTLED_HZ "=%llu\n",
+			   (unsigned long long)d->throttled_hz);
 	for (size_t i = 0; i < f->nchains; i++) {
 		const struct fold_chain *c = &f->chains[i];
 
@@ -696,7 +698,7 @@ int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
 			   (unsigned long long)fold_weight_ns(d, d->other_weight));
 		lines++;
 	}
-	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
+	out_printf(o, FOLDED_END_FORMAT "\n",
 		   (unsigned long long)lines, (unsigned long long)samples);
 	return 0;
 }

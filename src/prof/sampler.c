@@ -19,7 +19,7 @@
  *
  * The kernel reaches this file only through the hooks prof_init()
  * registers (kernel/kernel.h): the profiler sits above the kernel and
- * the kernel never calls it by name (doc/hacking.md, "Rooms and the
+ * the kernel never calls it by name (doc/internals.md, "Rooms and the
  * dispatch"). */
 #include "prof/sampler.h"
 

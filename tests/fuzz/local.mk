@@ -18,24 +18,24 @@ CLEANFILES += $(FUZZ_PROGS)
 	%reldir%/fuzz_commands.c $(FAKE_HAL_SOURCES)
 %canon_reldir%_fuzz_net_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 %canon_reldir%_fuzz_net_rx_LDFLAGS = $(KP_FUZZ_LDFLAGS)
-%canon_reldir%_fuzz_net_rx_LDADD = src/libkprof.la
+%canon_reldir%_fuzz_net_rx_LDADD = tests/libfakehal.la
 
 %canon_reldir%_fuzz_shell_SOURCES = %reldir%/fuzz_shell.c \
 	%reldir%/fuzz_commands.c $(FAKE_HAL_SOURCES)
 %canon_reldir%_fuzz_shell_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 %canon_reldir%_fuzz_shell_LDFLAGS = $(KP_FUZZ_LDFLAGS)
-%canon_reldir%_fuzz_shell_LDADD = src/libkprof.la
+%canon_reldir%_fuzz_shell_LDADD = tests/libfakehal.la
 
 %canon_reldir%_fuzz_fdt_SOURCES = %reldir%/fuzz_fdt.c tests/fdt_walk.c \
 	tests/fdt_walk.h $(FAKE_HAL_SOURCES)
 %canon_reldir%_fuzz_fdt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 %canon_reldir%_fuzz_fdt_LDFLAGS = $(KP_FUZZ_LDFLAGS)
-%canon_reldir%_fuzz_fdt_LDADD = src/libkprof.la
+%canon_reldir%_fuzz_fdt_LDADD = tests/libfakehal.la
 
 %canon_reldir%_fuzz_cmdline_SOURCES = %reldir%/fuzz_cmdline.c $(FAKE_HAL_SOURCES)
 %canon_reldir%_fuzz_cmdline_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 %canon_reldir%_fuzz_cmdline_LDFLAGS = $(KP_FUZZ_LDFLAGS)
-%canon_reldir%_fuzz_cmdline_LDADD = src/libkprof.la
+%canon_reldir%_fuzz_cmdline_LDADD = tests/libfakehal.la
 
 # kprof-report's reader: the tool is built with CC_FOR_BUILD outside
 # automake's programs (tools/local.mk), so the target compiles the

@@ -18,6 +18,7 @@
  * then its weight, `frame;... COUNT WEIGHT`; `# build_id=HEX` names the
  * image and `# busy_ns=N` the CPUs' busy time over the window. */
 #include "report.h"
+#include "lib/folded_frame.h"
 
 #include <ctype.h>
 #include <stdarg.h>
@@ -167,17 +168,18 @@ static bool meta_view(struct reader *r, const char *key, size_t klen,
 {
 	struct fold_meta *m = &r->p->meta;
 
-	if (klen == 6 && memcmp(key, "frames", 6) == 0) {
-		if (vlen != 4 || memcmp(val, "addr", 4))
+	if (klen == strlen(FOLDED_KEY_FRAMES) && memcmp(key, FOLDED_KEY_FRAMES, klen) == 0) {
+		if (vlen != strlen(FOLDED_FRAMES_ADDR) || memcmp(val, FOLDED_FRAMES_ADDR, vlen))
 			return rd_fail(r, "%s:%zu: header frames must be addr (got '%s')",
 				       r->p->path, lineno, excerpt(val, vlen));
 		m->addr = true;
-	} else if (klen == 6 && memcmp(key, "weight", 6) == 0) {
-		if (vlen != 2 || memcmp(val, "ns", 2))
+	} else if (klen == strlen(FOLDED_KEY_WEIGHT) && memcmp(key, FOLDED_KEY_WEIGHT, klen) == 0) {
+		if (vlen != strlen(FOLDED_WEIGHT_NS) || memcmp(val, FOLDED_WEIGHT_NS, vlen))
 			return rd_fail(r, "%s:%zu: header weight must be ns (got '%s')",
 				       r->p->path, lineno, excerpt(val, vlen));
 		m->weight_ns = true;
-	} else if (klen == 8 && memcmp(key, "build_id", 8) == 0) {
+	} else if (klen == strlen(FOLDED_KEY_BUILD_ID) &&
+		   memcmp(key, FOLDED_KEY_BUILD_ID, klen) == 0) {
 		if (!is_hex(val, vlen) || vlen % 2 || vlen > BUILD_ID_HEX_MAX)
 			return rd_fail(r, "%s:%zu: header build_id must be an even number of hex digits, at most %d (got '%s')",
 				       r->p->path, lineno, BUILD_ID_HEX_MAX,
@@ -198,15 +200,15 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 		size_t off;
 		uint64_t lo, hi;
 	} nums[] = {
-		{ "hz", META_HZ, offsetof(struct fold_meta, hz), 1, HZ_MAX },
-		{ "window_ms", META_WINDOW, offsetof(struct fold_meta, window_ms),
+		{ FOLDED_KEY_HZ, META_HZ, offsetof(struct fold_meta, hz), 1, HZ_MAX },
+		{ FOLDED_KEY_WINDOW_MS, META_WINDOW, offsetof(struct fold_meta, window_ms),
 		  0, WINDOW_MS_MAX },
-		{ "cpus", META_CPUS, offsetof(struct fold_meta, cpus), 1, CPUS_MAX },
-		{ "samples", META_SAMPLES, offsetof(struct fold_meta, samples),
+		{ FOLDED_KEY_CPUS, META_CPUS, offsetof(struct fold_meta, cpus), 1, CPUS_MAX },
+		{ FOLDED_KEY_SAMPLES, META_SAMPLES, offsetof(struct fold_meta, samples),
 		  0, COUNT_MAX },
-		{ "dropped", META_DROPPED, offsetof(struct fold_meta, dropped),
+		{ FOLDED_KEY_DROPPED, META_DROPPED, offsetof(struct fold_meta, dropped),
 		  0, COUNT_MAX },
-		{ "busy_ns", META_BUSY, offsetof(struct fold_meta, busy_ns),
+		{ FOLDED_KEY_BUSY_NS, META_BUSY, offsetof(struct fold_meta, busy_ns),
 		  0, COUNT_MAX },
 	};
 	struct fold_meta *m = &r->p->meta;
@@ -214,7 +216,7 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 
 	while (vlen && isspace((unsigned char)val[vlen - 1]))
 		vlen--;
-	if (klen == 6 && memcmp(key, "source", 6) == 0) {
+	if (klen == strlen(FOLDED_KEY_SOURCE) && memcmp(key, FOLDED_KEY_SOURCE, klen) == 0) {
 		free(m->source);
 		m->source = xmalloc(vlen + 1);
 		memcpy(m->source, val, vlen);
@@ -222,8 +224,8 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 		m->have |= META_SOURCE;
 		return true;
 	}
-	if (klen == 6 || klen == 8)
-		return meta_view(r, key, klen, val, vlen, lineno);
+	if (!meta_view(r, key, klen, val, vlen, lineno))
+		return false;
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		if (strlen(nums[i].key) != klen || memcmp(nums[i].key, key, klen))
 			continue;
@@ -244,8 +246,9 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 static bool is_known_key(const char *s, size_t len)
 {
 	static const char *const known[] = {
-		"source", "hz", "window_ms", "cpus", "samples", "dropped",
-		"frames", "weight", "build_id", "busy_ns",
+		FOLDED_KEY_SOURCE, FOLDED_KEY_HZ, FOLDED_KEY_WINDOW_MS, FOLDED_KEY_CPUS,
+		FOLDED_KEY_SAMPLES, FOLDED_KEY_DROPPED, FOLDED_KEY_FRAMES,
+		FOLDED_KEY_WEIGHT, FOLDED_KEY_BUILD_ID, FOLDED_KEY_BUSY_NS,
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -620,12 +623,12 @@ static bool data_line(struct reader *r, const struct line *whole,
 
 static bool is_begin(const struct line *l)
 {
-	return strcmp(l->text, "# kprof folded begin") == 0;
+	return strcmp(l->text, FOLDED_BEGIN_LINE) == 0;
 }
 
 static const char *end_args(const struct line *l)
 {
-	static const char end[] = "# kprof folded end";
+	static const char end[] = FOLDED_END_WORDS;
 
 	if (strncmp(l->text, end, sizeof end - 1) == 0 &&
 	    (l->text[sizeof end - 1] == '\0' || l->text[sizeof end - 1] == ' '))

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The framing of a folded profile block, one definition for the kernel
+ * that writes it (prof/fold.c) and the host tools that read it
+ * (tools/kshell.c's -o, tools/report/folded.c):
+ *
+ *   # kprof folded begin
+ *   # KEY=VALUE             header lines, the keys below
+ *   frame;frame;... COUNT   data lines
+ *   # kprof folded end lines=N samples=M
+ *
+ * Only string constants: nothing here is linked. */
+#ifndef KPROF_LIB_FOLDED_FRAME_H
+#define KPROF_LIB_FOLDED_FRAME_H
+
+#define FOLDED_BEGIN_LINE "# kprof folded begin"
+/* The end line's first words, then " lines=N samples=M". */
+#define FOLDED_END_WORDS "# kprof folded end"
+#define FOLDED_END_FORMAT FOLDED_END_WORDS " lines=%llu samples=%llu"
+
+/* Header keys: `# KEY=VALUE`. */
+#define FOLDED_KEY_SOURCE "source"
+#define FOLDED_KEY_HZ "hz"
+#define FOLDED_KEY_WINDOW_MS "window_ms"
+#define FOLDED_KEY_CPUS "cpus"
+#define FOLDED_KEY_SAMPLES "samples"
+#define FOLDED_KEY_DROPPED "dropped"
+#define FOLDED_KEY_OTHER "other"
+#define FOLDED_KEY_DEPTH "depth"
+#define FOLDED_KEY_PID "pid"
+/* The address view's: every frame an address, a weight after the count. */
+#define FOLDED_KEY_FRAMES "frames"
+#define FOLDED_FRAMES_ADDR "addr"
+#define FOLDED_KEY_WEIGHT "weight"
+#define FOLDED_WEIGHT_NS "ns"
+#define FOLDED_KEY_BUILD_ID "build_id"
+#define FOLDED_KEY_BUSY_NS "busy_ns"
+#define FOLDED_KEY_THROTTLED_HZ "throttled_hz"
+
+#endif
