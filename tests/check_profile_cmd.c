@@ -119,7 +119,7 @@ END_TEST
 START_TEST(test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]])\n");
 }
 END_TEST
 
@@ -253,13 +253,13 @@ END_TEST
 START_TEST(test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus])\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus])\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST
@@ -412,11 +412,11 @@ START_TEST(test_profile_session_start_stop_show)
 	ck_assert_int_eq(run(cmd_profile, "profile show top 3"), 0);
 	ck_assert_uint_eq(count_lines(text, "self "), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show flame"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got flame)\n");
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got flame)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show top 0"), 0);
 	ck_assert_str_eq(text, "profile: chains must be 1-128 (got 0)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show folded 3"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got 3)\n");
 	/* The session ended: another may start. */
 	ck_assert_int_eq(prof_start(), 0);
 }
@@ -646,7 +646,46 @@ START_TEST(test_profile_folded_addr_forms)
 	ck_assert_int_eq(run(cmd_profile, "profile show folded addr"), 0);
 	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show folded addr 3"), 0);
-	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got 3)\n");
+}
+END_TEST
+
+/* cpus goes with folded too, by name or by address: each line's root
+ * frame its CPU, under `# root=cpu`; show takes addr and cpus in either
+ * order, each once.  Alone it is an error that names the table of cpus
+ * apart. */
+START_TEST(test_profile_folded_cpus_forms)
+{
+	static const char *const show_err =
+		"profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got %s)\n";
+	char want[256];
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_ne(run(cmd_profile, "profile 10 all cpus"), 0);
+	ck_assert_str_eq(text, "profile: cpus follows folded (profile MS ... folded [addr] cpus, or profile show folded [addr] cpus; profile show cpus is the table of cpus)\n");
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded addr cpus"), 0);
+	ck_assert_uint_eq(count_lines(text, "# root=cpu\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# cpu_busy_ns=0:"), 1);
+	ck_assert_uint_eq(count_lines(text, "cpu0;"), 1);
+	ck_assert_uint_eq(count_lines(text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded cpus"), 0);
+	ck_assert_uint_eq(count_lines(text, "# root=cpu\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 0);
+	ck_assert_uint_eq(count_lines(text, "cpu0;"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded cpus addr"), 0);
+	ck_assert_uint_eq(count_lines(text, "# root=cpu\n"), 1);
+	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded"), 0);
+	ck_assert_uint_eq(count_lines(text, "# root=cpu\n"), 0);
+	ck_assert_uint_eq(count_lines(text, "cpu0;"), 0);
+	ck_assert_int_ne(run(cmd_profile, "profile show folded cpus cpus"), 0);
+	snprintf(want, sizeof(want), show_err, "cpus");
+	ck_assert_str_eq(text, want);
+	ck_assert_int_ne(run(cmd_profile, "profile show folded addr cpus 3"), 0);
+	snprintf(want, sizeof(want), show_err, "3");
+	ck_assert_str_eq(text, want);
 }
 END_TEST
 
@@ -705,6 +744,7 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_lscpu_prints_build_id);
 	tcase_add_test(tc, test_build_id_parse_refuses_malformed_notes);
 	tcase_add_test(tc, test_profile_folded_addr_forms);
+	tcase_add_test(tc, test_profile_folded_cpus_forms);
 	tcase_add_test(tc, test_lscpu_rejects_arguments);
 	tcase_add_test(tc, test_lscpu_and_profile_probe_once);
 	suite_add_tcase(s, tc);
