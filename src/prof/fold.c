@@ -626,6 +626,77 @@ static void fold_put_root(struct out *o, unsigned how)
 		out_puts(o, "# root=cpu\n");
 }
 
+/* Weight @w of the session's source in nanoseconds: weights are
+ * counter events, weight_per_sec of them a second, or nanoseconds where
+ * the tick sampled.  Integers only; no overflow below 2^64 ns. */
+static uint64_t fold_weight_ns(const struct prof_data *d, uint64_t w)
+{
+	return count_to_ns(w, d->weight_per_sec ? d->weight_per_sec : 1000000000u);
+}
+
+/* A frame of the address view: its address, or the platform's name for
+ * code outside the image. */
+static void fold_put_addr(struct out *o, uintptr_t a)
+{
+	if (a == FOLD_FOREIGN && hal_trap_foreign_name())
+		out_printf(o, ";%s", hal_trap_foreign_name());
+	else
+		out_printf(o, ";0x%lx", (unsigned long)a);
+}
+
+/* A chain's frames, the task's root first: by name, or by address
+ * (FOLD_VIEW_ADDR) with the weight after the count. */
+static void fold_put_chain(struct out *o, const struct prof_data *d,
+			   const struct fold *t, const struct fold_chain *c,
+			   unsigned how)
+{
+	void (*put)(struct out *, uintptr_t) =
+		how & FOLD_VIEW_ADDR ? fold_put_addr : fold_put_frame;
+
+	fold_put_cpu(o, c->cpu);
+	fold_put_task(o, d, c->pid);
+	if ((unsigned)c->ncallers + 1 >= t->depth)
+		out_puts(o, ";" FOLD_TRUNCATED);
+	for (uint32_t j = c->ncallers; j-- > 0;)
+		put(o, c->callers[j]);
+	put(o, c->leaf);
+	out_printf(o, " %llu", (unsigned long long)c->count);
+	if (how & FOLD_VIEW_ADDR)
+		out_printf(o, " %llu", (unsigned long long)fold_weight_ns(d, c->weight));
+	out_puts(o, "\n");
+}
+
+/* Every line of a folded view of @t: each group's chains, then the
+ * samples of its CPU (or of all, merged) beyond the session's table.
+ * Returns how many lines. */
+static uint64_t fold_put_lines(struct out *o, const struct prof_data *d,
+			       const struct fold *t, int pid, unsigned how)
+{
+	uint64_t lines = 0;
+
+	for (unsigned g = 0; g < fold_view_groups(how); g++) {
+		unsigned cpu = fold_view_cpu(how, g);
+		uint64_t other, w;
+
+		for (size_t i = 0; i < t->nchains; i++)
+			if (t->chains[i].cpu == cpu) {
+				fold_put_chain(o, d, t, &t->chains[i], how);
+				lines++;
+			}
+		/* Stacks the table had no room for, with their samples. */
+		other = fold_other(d, cpu, &w);
+		if (pid == PROF_PID_ALL && other) {
+			fold_put_cpu(o, cpu);
+			out_printf(o, "other %llu", (unsigned long long)other);
+			if (how & FOLD_VIEW_ADDR)
+				out_printf(o, " %llu", (unsigned long long)fold_weight_ns(d, w));
+			out_puts(o, "\n");
+			lines++;
+		}
+	}
+	return lines;
+}
+
 /* The folded view by name: the session's chains re-folded by function,
  * each CPU's apart in a view by CPU. */
 static int fold_view_names(struct out *o, const struct prof_data *d, int pid,
@@ -639,33 +710,7 @@ static int fold_view_names(struct out *o, const struct prof_data *d, int pid,
 	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
 	fold_put_head(o, d, pid, samples);
 	fold_put_root(o, how);
-	for (unsigned g = 0; g < fold_view_groups(how); g++) {
-		unsigned cpu = fold_view_cpu(how, g);
-		uint64_t other, w;
-
-		for (size_t i = 0; i < t.nchains; i++) {
-			const struct fold_chain *c = &t.chains[i];
-
-			if (c->cpu != cpu)
-				continue;
-			fold_put_cpu(o, cpu);
-			fold_put_task(o, d, c->pid);
-			if ((unsigned)c->ncallers + 1 >= t.depth)
-				out_puts(o, ";" FOLD_TRUNCATED);
-			for (uint32_t j = c->ncallers; j-- > 0;)
-				fold_put_frame(o, c->callers[j]);
-			fold_put_frame(o, c->leaf);
-			out_printf(o, " %llu\n", (unsigned long long)c->count);
-			lines++;
-		}
-		/* Stacks the table had no room for, with their samples. */
-		other = fold_other(d, cpu, &w);
-		if (pid == PROF_PID_ALL && other) {
-			fold_put_cpu(o, cpu);
-			out_printf(o, "other %llu\n", (unsigned long long)other);
-			lines++;
-		}
-	}
+	lines = fold_put_lines(o, d, &t, pid, how);
 	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
 		   (unsigned long long)lines, (unsigned long long)samples);
 	fold_free(&t);
@@ -675,14 +720,6 @@ static int fold_view_names(struct out *o, const struct prof_data *d, int pid,
 int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 {
 	return fold_view_names(o, d, pid, 0);
-}
-
-/* Weight @w of the session's source in nanoseconds: weights are
- * counter events, weight_per_sec of them a second, or nanoseconds where
- * the tick sampled.  Integers only; no overflow below 2^64 ns. */
-static uint64_t fold_weight_ns(const struct prof_data *d, uint64_t w)
-{
-	return count_to_ns(w, d->weight_per_sec ? d->weight_per_sec : 1000000000u);
 }
 
 /* CPU @cpu's time out of its idle task over the window: what the
@@ -729,16 +766,6 @@ static void fold_put_cpu_busy(struct out *o, const struct prof_data *d)
 		sep = " ";
 	}
 	out_puts(o, "\n");
-}
-
-/* A frame of the address view: its address, or the platform's name for
- * code outside the image. */
-static void fold_put_addr(struct out *o, uintptr_t a)
-{
-	if (a == FOLD_FOREIGN && hal_trap_foreign_name())
-		out_printf(o, ";%s", hal_trap_foreign_name());
-	else
-		out_printf(o, ";0x%lx", (unsigned long)a);
 }
 
 /* @f's chains of task @pid into a new table @t as they are (exact leaves
@@ -790,34 +817,7 @@ static int fold_view_addr(struct out *o, const struct prof_data *d, int pid,
 	/* The rate a throttled counter fell to: hz= no longer says it. */
 	if (d->throttled_hz)
 		out_printf(o, "# throttled_hz=%llu\n", (unsigned long long)d->throttled_hz);
-	for (unsigned g = 0; g < fold_view_groups(how); g++) {
-		unsigned cpu = fold_view_cpu(how, g);
-		uint64_t other, w;
-
-		for (size_t i = 0; i < t.nchains; i++) {
-			const struct fold_chain *c = &t.chains[i];
-
-			if (c->cpu != cpu)
-				continue;
-			fold_put_cpu(o, cpu);
-			fold_put_task(o, d, c->pid);
-			if ((unsigned)c->ncallers + 1 >= t.depth)
-				out_puts(o, ";" FOLD_TRUNCATED);
-			for (uint32_t j = c->ncallers; j-- > 0;)
-				fold_put_addr(o, c->callers[j]);
-			fold_put_addr(o, c->leaf);
-			out_printf(o, " %llu %llu\n", (unsigned long long)c->count,
-				   (unsigned long long)fold_weight_ns(d, c->weight));
-			lines++;
-		}
-		other = fold_other(d, cpu, &w);
-		if (pid == PROF_PID_ALL && other) {
-			fold_put_cpu(o, cpu);
-			out_printf(o, "other %llu %llu\n", (unsigned long long)other,
-				   (unsigned long long)fold_weight_ns(d, w));
-			lines++;
-		}
-	}
+	lines = fold_put_lines(o, d, &t, pid, how);
 	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
 		   (unsigned long long)lines, (unsigned long long)samples);
 	fold_free(&t);
