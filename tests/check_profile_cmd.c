@@ -110,7 +110,7 @@ END_TEST
 START_TEST(test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]])\n");
 }
 END_TEST
 
@@ -244,13 +244,13 @@ END_TEST
 START_TEST(test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus])\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus])\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST
@@ -403,11 +403,11 @@ START_TEST(test_profile_session_start_stop_show)
 	ck_assert_int_eq(run(cmd_profile, "profile show top 3"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "self "), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show flame"), 0);
-	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got flame)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got flame)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show top 0"), 0);
 	ck_assert_str_eq(tc.text, "profile: chains must be 1-128 (got 0)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show folded 3"), 0);
-	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got 3)\n");
 	/* The session ended: another may start. */
 	ck_assert_int_eq(prof_start(), 0);
 }
@@ -416,11 +416,11 @@ END_TEST
 /* The samples `profile rotate` printed (its end line's count). */
 static unsigned long long rotated_samples(void)
 {
-	const char *p = strstr(text, "# kprof folded end lines=");
+	const char *p = strstr(tc.text, "# kprof folded end lines=");
 	unsigned long long lines, samples;
 
 	ck_assert_msg(p && sscanf(p, "# kprof folded end lines=%llu samples=%llu",
-				  &lines, &samples) == 2, "got: %s", text);
+				  &lines, &samples) == 2, "got: %s", tc.text);
 	return samples;
 }
 
@@ -430,7 +430,7 @@ static unsigned long long rotated_samples(void)
  * one exact line. */
 START_TEST(test_profile_rotate_intervals_and_errors)
 {
-	struct shell_ctx remote = { .out = &ob.out, .remote = true };
+	struct shell_ctx remote = { .out = &tc.ob.out, .remote = true };
 	char *argv[] = { "profile", "rotate", "1", NULL };
 	unsigned long long total = 0;
 	static char first[8192];
@@ -443,45 +443,45 @@ START_TEST(test_profile_rotate_intervals_and_errors)
 	expect_error("profile rotate x1", "profile: rotate's interval must be a number from 1 (got x1)\n");
 	expect_error("profile rotate 1 text", "profile: rotate prints folded or addr (got text)\n");
 	expect_error("profile rotate 1 folded 2", "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
-	out_buf_init(&ob, text, sizeof(text));
+	tl_cmd_clear(&tc);
 	ck_assert_int_ne(cmd_profile(&remote, 3, argv), 0);
-	ck_assert_str_eq(text, "profile rotate: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
+	ck_assert_str_eq(tc.text, "profile rotate: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
 
 	ck_assert_int_eq(run(cmd_profile, "profile start"), 0);
 	ck_assert_int_ne(run(cmd_profile, "profile rotate 2"), 0);
-	ck_assert_str_eq(text, "profile: interval 2 is not open yet (the open one is 1)\n");
+	ck_assert_str_eq(tc.text, "profile: interval 2 is not open yet (the open one is 1)\n");
 	sched_sleep_ms(100);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 1"), 0);
-	ck_assert_uint_eq(count_lines(text, "# kprof folded begin\n# seq=1\n# start_ns="), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded begin\n# seq=1\n# start_ns="), 1);
 	total += rotated_samples();
-	strcpy(first, text);
+	strcpy(first, tc.text);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 1"), 0);
-	ck_assert_str_eq(text, first);
+	ck_assert_str_eq(tc.text, first);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 1 addr"), 0);
-	ck_assert_uint_eq(count_lines(text, "# frames=addr\n"), 1);
-	ck_assert_uint_eq(count_lines(text, "# seq=1\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# seq=1\n"), 1);
 	sched_sleep_ms(200);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 2"), 0);
-	ck_assert_uint_eq(count_lines(text, "# seq=2\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# seq=2\n"), 1);
 	total += rotated_samples();
 	ck_assert_int_ne(run(cmd_profile, "profile rotate 1"), 0);
-	ck_assert_str_eq(text, "profile: interval 1 is no longer kept (the oldest kept is 2)\n");
+	ck_assert_str_eq(tc.text, "profile: interval 1 is no longer kept (the oldest kept is 2)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile rotate 4"), 0);
-	ck_assert_str_eq(text, "profile: interval 4 is not open yet (the open one is 3)\n");
+	ck_assert_str_eq(tc.text, "profile: interval 4 is not open yet (the open one is 3)\n");
 	sched_sleep_ms(100);
 	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
-	ck_assert_msg(strstr(text, "\nprofile: last interval 3, "), "got: %s", text);
+	ck_assert_msg(strstr(tc.text, "\nprofile: last interval 3, "), "got: %s", tc.text);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 3"), 0);
-	ck_assert_uint_eq(count_lines(text, "# seq=3\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# seq=3\n"), 1);
 	total += rotated_samples();
 	ck_assert_uint_eq(total, prof_last()->samples);
 	ck_assert_uint_ge(total, 35);
 	ck_assert_int_ne(run(cmd_profile, "profile rotate 4"), 0);
-	ck_assert_str_eq(text, "profile: the session stopped; its last interval is 3\n");
+	ck_assert_str_eq(tc.text, "profile: the session stopped; its last interval is 3\n");
 	/* A window since: the session's intervals are gone. */
 	ck_assert_int_eq(run(cmd_profile, "profile 10"), 0);
 	ck_assert_int_ne(run(cmd_profile, "profile rotate 3"), 0);
-	ck_assert_str_eq(text, "profile: no session to rotate (profile start begins one)\n");
+	ck_assert_str_eq(tc.text, "profile: no session to rotate (profile start begins one)\n");
 }
 END_TEST
 
@@ -709,7 +709,46 @@ START_TEST(test_profile_folded_addr_forms)
 	ck_assert_int_eq(run(cmd_profile, "profile show folded addr"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show folded addr 3"), 0);
-	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got 3)\n");
+}
+END_TEST
+
+/* cpus goes with folded too, by name or by address: each line's root
+ * frame its CPU, under `# root=cpu`; show takes addr and cpus in either
+ * order, each once.  Alone it is an error that names the table of cpus
+ * apart. */
+START_TEST(test_profile_folded_cpus_forms)
+{
+	static const char *const show_err =
+		"profile: show takes tc.text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got %s)\n";
+	char want[256];
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_ne(run(cmd_profile, "profile 10 all cpus"), 0);
+	ck_assert_str_eq(tc.text, "profile: cpus follows folded (profile MS ... folded [addr] cpus, or profile show folded [addr] cpus; profile show cpus is the table of cpus)\n");
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded addr cpus"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# root=cpu\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# cpu_busy_ns=0:"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "cpu0;"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded cpus"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# root=cpu\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "cpu0;"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded cpus addr"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# root=cpu\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# root=cpu\n"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "cpu0;"), 0);
+	ck_assert_int_ne(run(cmd_profile, "profile show folded cpus cpus"), 0);
+	snprintf(want, sizeof(want), show_err, "cpus");
+	ck_assert_str_eq(tc.text, want);
+	ck_assert_int_ne(run(cmd_profile, "profile show folded addr cpus 3"), 0);
+	snprintf(want, sizeof(want), show_err, "3");
+	ck_assert_str_eq(tc.text, want);
 }
 END_TEST
 
@@ -769,6 +808,7 @@ static Suite *profile_cmd_suite(void)
 	tcase_add_test(tc, test_lscpu_prints_build_id);
 	tcase_add_test(tc, test_build_id_parse_refuses_malformed_notes);
 	tcase_add_test(tc, test_profile_folded_addr_forms);
+	tcase_add_test(tc, test_profile_folded_cpus_forms);
 	tcase_add_test(tc, test_lscpu_rejects_arguments);
 	tcase_add_test(tc, test_lscpu_and_profile_probe_once);
 	suite_add_tcase(s, tc);

@@ -76,6 +76,8 @@ static void take(unsigned cpu, int pid, unsigned times, uintptr_t ip, ...)
 			d.other++;
 			d.other_weight += r.weight;
 			d.other_cpus |= 1u << cpu;
+			d.cpu_other[cpu]++;
+			d.cpu_other_weight[cpu] += r.weight;
 		}
 	}
 }
@@ -247,6 +249,7 @@ static void exact_session(void)
 	fold_free(&d.fold);
 	ck_assert_int_eq(fold_init(&d.fold, 64, 8), 0);
 	d.fold.exact_leaf = true;
+	d.fold.by_cpu = true;
 	d.weight_per_sec = 3000000000ull;
 	session();
 }
@@ -333,6 +336,78 @@ START_TEST(test_view_folded_addr_pid_and_other)
 }
 END_TEST
 
+/* A session's table keeps each CPU's chains apart: the session above
+ * with pid 3's memcpy chain sampled on CPU 1 as well. */
+static void cpu_session(void)
+{
+	exact_session();
+	ck_assert(d.fold.exact_leaf);
+	take(1, 3, 2, PT_MEMCPY + 0x1a, NFC(0x44), VNR(0x1b2), END);
+}
+
+static int folded_cpus(struct out *o, const struct prof_data *dd, int pid, unsigned n)
+{
+	(void)n;
+	return prof_view_folded_as(o, dd, pid, FOLD_VIEW_CPUS);
+}
+
+static int folded_addr_cpus(struct out *o, const struct prof_data *dd, int pid,
+			    unsigned n)
+{
+	(void)n;
+	return prof_view_folded_as(o, dd, pid, FOLD_VIEW_ADDR | FOLD_VIEW_CPUS);
+}
+
+/* One chain on two CPUs is two chains of the table; every view that is
+ * not by CPU merges them (the same line, 5 + 2 + 2 samples), the views
+ * by CPU print each CPU's lines under its root frame, by name or by
+ * address with each CPU's busy time. */
+START_TEST(test_views_by_cpu_keep_each_cpu)
+{
+	cpu_session();
+	ck_assert_uint_eq(d.fold.nchains, 6);
+	show(folded, PROF_PID_ALL, 0);
+	ck_assert_ptr_nonnull(strstr(text, "\n3-rx/0;virtio_net_rx;net_frame_copy;memcpy 9\n"));
+	ck_assert_ptr_null(strstr(text, "cpu0;"));
+	show(folded_addr, PROF_PID_ALL, 0);
+	ck_assert_ptr_nonnull(strstr(resolved(text),
+		"\n3-rx/0;virtio_net_rx+0x1b2;net_frame_copy+0x44;memcpy+0x1a 7 7000000\n"));
+	ck_assert_ptr_null(strstr(text, "# cpu_busy_ns="));
+	ck_assert(pt_golden_equal("view_folded_cpus.txt", show(folded_cpus, PROF_PID_ALL, 0)));
+	d.cpu_ns[0] = d.cpu_ns[1] = d.window_ns;
+	d.cpu_run_ns[1] = 1200000000ull;	/* less than its clock: it counts */
+	ck_assert(pt_golden_equal("view_folded_addr_cpus.txt",
+				  resolved(show(folded_addr_cpus, PROF_PID_ALL, 0))));
+	show(folded_addr_cpus, 7, 0);
+	ck_assert_ptr_nonnull(strstr(text, "# pid=7\n# root=cpu\n"));
+	ck_assert_ptr_null(strstr(text, "\ncpu0;"));
+}
+END_TEST
+
+/* Chains past the table are each CPU's `other` in a view by CPU, with
+ * their weights; the views that merge CPUs have the one line. */
+START_TEST(test_views_by_cpu_other_per_cpu)
+{
+	fold_free(&d.fold);
+	ck_assert_int_eq(fold_init(&d.fold, 2, 8), 0);
+	d.fold.exact_leaf = true;
+	d.fold.by_cpu = true;
+	d.weight_per_sec = 1000000000ull;
+	session();
+	take(1, 3, 2, PT_MEMCPY + 0x1a, NFC(0x44), VNR(0x1b2), END);
+	show(folded_addr_cpus, PROF_PID_ALL, 0);
+	/* Past two chains (cpu 0's memcpy twice): cpu 0's idle 3, cpu
+	 * 1's 4 + 1 and its memcpy 2, 3 ms each. */
+	ck_assert_ptr_nonnull(strstr(text, "\ncpu0;other 3 9000000\n"));
+	ck_assert_ptr_nonnull(strstr(text, "\ncpu1;other 7 21000000\n"));
+	ck_assert_ptr_nonnull(strstr(text, "# kprof folded end lines=4 samples=17\n"));
+	show(folded_cpus, PROF_PID_ALL, 0);
+	ck_assert_ptr_nonnull(strstr(text, "\ncpu1;other 7\n"));
+	show(folded_addr, PROF_PID_ALL, 0);
+	ck_assert_ptr_nonnull(strstr(text, "\nother 10 30000000\n"));
+}
+END_TEST
+
 static Suite *views_suite(void)
 {
 	Suite *s = suite_create("views");
@@ -352,6 +427,8 @@ static Suite *views_suite(void)
 	tcase_add_test(tc, test_view_folded_addr_frames_as_sampled);
 	tcase_add_test(tc, test_view_folded_addr_pid_and_other);
 	tcase_add_test(tc, test_view_folded_names_never_split);
+	tcase_add_test(tc, test_views_by_cpu_keep_each_cpu);
+	tcase_add_test(tc, test_views_by_cpu_other_per_cpu);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -303,14 +303,29 @@ static void print_reply(const char *s, size_t n, bool show_prompt)
 
 #define FOLDED_BEGIN FOLDED_BEGIN_LINE
 #define FOLDED_END FOLDED_END_WORDS " "
+/* The address view's header line: its stack lines end in a weight. */
+#define FOLDED_WEIGHTED "# " FOLDED_KEY_WEIGHT "=" FOLDED_WEIGHT_NS
 
 /* A stack line: frames without ';' or blanks, joined by ';', a space,
- * a count.  Its count in *n. */
-static bool folded_line(const char *l, size_t len, unsigned long long *n)
+ * a count -- and, with @weighted (the block said `# weight=ns`: an
+ * address view), a space and the line's weight after it.  Its count in
+ * *n. */
+static bool folded_line(const char *l, size_t len, bool weighted,
+			unsigned long long *n)
 {
 	const char *sp = NULL;
 	char digits[24];
 	size_t nd;
+
+	if (weighted) {
+		size_t w = len;
+
+		while (w && l[w - 1] >= '0' && l[w - 1] <= '9')
+			w--;
+		if (w == len || w < 2 || l[w - 1] != ' ')
+			return false;
+		len = w - 1;
+	}
 
 	for (size_t i = len; i-- > 0 && !sp;)
 		if (l[i] == ' ')
@@ -371,6 +386,7 @@ static int folded_save(const char *text, size_t size, const char *path)
 {
 	const char *begin = NULL, *p = text, *end = text + size;
 	unsigned long long lines = 0, samples = 0, n;
+	bool weighted = false;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -388,9 +404,12 @@ static int folded_save(const char *text, size_t size, const char *path)
 			}
 		} else if (is_end_line(p, len)) {
 			return folded_write(begin, next, p, lines, samples, path);
+		} else if (len == strlen(FOLDED_WEIGHTED) &&
+			   memcmp(p, FOLDED_WEIGHTED, len) == 0) {
+			weighted = true;
 		} else if (len && p[0] != '#') {
 			/* A line cut by a lost datagram fails here or in the counts. */
-			if (!folded_line(p, len, &n)) {
+			if (!folded_line(p, len, weighted, &n)) {
 				fprintf(stderr, "%s: folded profile incomplete: not a stack line: %.*s; not saved\n",
 					progname, (int)(len > 80 ? 80 : len), p);
 				return EXIT_FAIL;

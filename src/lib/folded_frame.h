@@ -35,5 +35,10 @@
 #define FOLDED_KEY_BUILD_ID "build_id"
 #define FOLDED_KEY_BUSY_NS "busy_ns"
 #define FOLDED_KEY_THROTTLED_HZ "throttled_hz"
+/* A view by CPU's: each line's root frame is its CPU ("cpuN;"), and the
+ * address view gives each CPU's busy time ("0:NS 1:NS ..."). */
+#define FOLDED_KEY_ROOT "root"
+#define FOLDED_ROOT_CPU "cpu"
+#define FOLDED_KEY_CPU_BUSY_NS "cpu_busy_ns"
 
 #endif

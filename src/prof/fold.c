@@ -171,8 +171,8 @@ static void fold_leaf_symbol(struct fold *f, uintptr_t ip, struct sym_hit *hit)
 	hit->start = e[0].name ? e[0].start : ip;
 }
 
-/* Odd multipliers: two for a chain's pid and length, then one per word
- * of its row. */
+/* Odd multipliers: two for a chain's pid (with its CPU) and length, then
+ * one per word of its row. */
 #define FOLD_MUL_PID 0
 #define FOLD_MUL_LEN 1
 #define FOLD_MUL_ROW 2
@@ -194,8 +194,9 @@ static const uint64_t fold_mul[FOLD_MUL_ROW + PROF_MAX_FRAMES] = {
 /* fold_hash() of the words beside the row. */
 static uint64_t fold_hash_head(const struct fold_chain *k)
 {
-	return ((uint64_t)(uint32_t)k->pid << 1 | (k->name != NULL)) *
-	       fold_mul[FOLD_MUL_PID] + k->ncallers * fold_mul[FOLD_MUL_LEN];
+	return ((uint64_t)k->cpu << 33 | (uint64_t)(uint32_t)k->pid << 1 |
+		(k->name != NULL)) * fold_mul[FOLD_MUL_PID] +
+	       k->ncallers * fold_mul[FOLD_MUL_LEN];
 }
 
 /* The products' well-stirred high bits down to the bits the table's
@@ -229,7 +230,7 @@ static bool fold_same(const struct fold_chain *c, const struct fold_chain *k,
 	const uintptr_t *crow = c->callers - 1;
 	uintptr_t diff = 0;
 
-	if (c->pid != k->pid || c->ncallers != k->ncallers ||
+	if (c->pid != k->pid || c->cpu != k->cpu || c->ncallers != k->ncallers ||
 	    (c->name != NULL) != (k->name != NULL))
 		return false;
 	for (uint32_t b = 0; b < FOLD_ROW_WORDS(k->ncallers); b += FOLD_BLOCK) {
@@ -306,7 +307,9 @@ int fold_merge(struct fold *f, const struct fold_chain *key)
 	struct fold_chain k = *key;
 
 	if (k.ncallers > f->depth - 1)
-		k.ncallers = f->depth - 1;
+		k.ncallers = (uint16_t)(f->depth - 1);
+	if (!f->by_cpu)
+		k.cpu = FOLD_CPU_ANY;
 	row[0] = k.leaf;
 	for (size_t j = 0; j < FOLD_ROW_WORDS(k.ncallers) - 1; j++)
 		row[1 + j] = j < k.ncallers ? k.callers[j] : 0;
@@ -382,7 +385,7 @@ static uint64_t fold_key(struct fold *f, const struct prof_record *r,
 	k->pid = r->pid;
 	k->count = 1;
 	k->weight = r->weight;
-	k->ncallers = n;
+	k->ncallers = (uint16_t)n;
 	k->slot = 0;
 	k->callers = row + 1;
 	if (foreign)
@@ -401,6 +404,8 @@ int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu)
 	struct fold_chain k;
 	uint64_t h;
 
+	/* The CPU goes into the key before fold_key() hashes it. */
+	k.cpu = f->by_cpu && cpu < FOLD_CPU_ANY ? (uint16_t)cpu : FOLD_CPU_ANY;
 	h = fold_key(f, r, &k, row);
 	k.cpus = cpu < 32 ? 1u << cpu : 0;
 	return fold_put(f, &k, row, h);
@@ -423,7 +428,9 @@ static bool fold_before(const struct fold_chain *a, const struct fold_chain *b)
 	for (uint32_t i = 0; i < a->ncallers; i++)
 		if (a->callers[i] != b->callers[i])
 			return a->callers[i] < b->callers[i];
-	return a->pid < b->pid;
+	if (a->pid != b->pid)
+		return a->pid < b->pid;
+	return a->cpu < b->cpu;
 }
 
 static void fold_swap(struct fold_chain *a, struct fold_chain *b)
@@ -532,13 +539,15 @@ static void fold_put_task(struct out *o, const struct prof_data *d, int pid)
 	out_printf(o, "%d-%s", pid, name);
 }
 
-int fold_by_function(struct fold *t, const struct fold *f, int pid)
+int fold_by_function(struct fold *t, const struct fold *f, int pid,
+		     bool by_cpu)
 {
 	uintptr_t callers[PROF_MAX_FRAMES - 1];
 	size_t n = f->nchains ? f->nchains : 1;
 
 	if (fold_init_sized(t, n, f->depth, n, f->pool_used) < 0)
 		return -ENOMEM;
+	t->by_cpu = by_cpu;
 	for (size_t i = 0; i < f->nchains; i++) {
 		struct fold_chain k = f->chains[i];
 
@@ -578,36 +587,44 @@ static void fold_put_head(struct out *o, const struct prof_data *d, int pid,
 		out_printf(o, "# " FOLDED_KEY_PID "=%d\n", pid);
 }
 
-int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+/* The groups a folded view prints its lines in: each CPU in turn in a
+ * view by CPU, else one group, every chain (FOLD_CPU_ANY). */
+static unsigned fold_view_groups(unsigned how)
 {
-	uint64_t samples = 0, lines = 0;
-	struct fold t;
+	return how & FOLD_VIEW_CPUS ? HAL_MAX_CPUS : 1;
+}
 
-	if (fold_by_function(&t, &d->fold, pid) < 0)
-		return -ENOMEM;
-	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
-	fold_put_head(o, d, pid, samples);
-	for (size_t i = 0; i < t.nchains; i++) {
-		const struct fold_chain *c = &t.chains[i];
+static unsigned fold_view_cpu(unsigned how, unsigned group)
+{
+	return how & FOLD_VIEW_CPUS ? group : FOLD_CPU_ANY;
+}
 
-		fold_put_task(o, d, c->pid);
-		if (c->ncallers + 1 >= t.depth)
-			out_puts(o, ";" FOLD_TRUNCATED);
-		for (uint32_t j = c->ncallers; j-- > 0;)
-			fold_put_frame(o, c->callers[j]);
-		fold_put_frame(o, c->leaf);
-		out_printf(o, " %llu\n", (unsigned long long)c->count);
-		lines++;
+/* A line's root frame in a view by CPU: "cpuN;", before the task. */
+static void fold_put_cpu(struct out *o, unsigned cpu)
+{
+	if (cpu != FOLD_CPU_ANY)
+		out_printf(o, "cpu%u;", cpu);
+}
+
+/* The samples (and their weight) of every task beyond the table, taken
+ * on @cpu, or on any CPU (FOLD_CPU_ANY). */
+static uint64_t fold_other(const struct prof_data *d, unsigned cpu,
+			   uint64_t *weight)
+{
+	if (cpu == FOLD_CPU_ANY) {
+		*weight = d->other_weight;
+		return d->other;
 	}
-	/* Stacks the table had no room for, with their samples. */
-	if (pid == PROF_PID_ALL && d->other) {
-		out_printf(o, "other %llu\n", (unsigned long long)d->other);
-		lines++;
-	}
-	out_printf(o, FOLDED_END_FORMAT "\n",
-		   (unsigned long long)lines, (unsigned long long)samples);
-	fold_free(&t);
-	return 0;
+	*weight = d->cpu_other_weight[cpu];
+	return d->cpu_other[cpu];
+}
+
+/* The header line a view by CPU adds: each line's root frame is its
+ * CPU. */
+static void fold_put_root(struct out *o, unsigned how)
+{
+	if (how & FOLD_VIEW_CPUS)
+		out_puts(o, "# " FOLDED_KEY_ROOT "=" FOLDED_ROOT_CPU "\n");
 }
 
 /* Weight @w of the session's source in nanoseconds: weights are
@@ -616,30 +633,6 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 static uint64_t fold_weight_ns(const struct prof_data *d, uint64_t w)
 {
 	return count_to_ns(w, d->weight_per_sec ? d->weight_per_sec : 1000000000u);
-}
-
-/* The run's CPUs' time out of their idle task over the window: what
- * the weights of samples outside the idle task stand for.  By the
- * clock, less idle -- or by the CPU's own time where that is less: a
- * simulated CPU whose host did not run it was not idle, and did not run
- * either.  A CPU's books run from its arming tick to its stop's, a
- * little longer than the window the samples were kept in: its busy
- * share is taken of the window (to 1/1024). */
-static uint64_t fold_busy_ns(const struct prof_data *d)
-{
-	uint64_t busy = 0;
-
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		uint64_t b = d->cpu_ns[cpu] > d->cpu_idle_ns[cpu]
-			   ? d->cpu_ns[cpu] - d->cpu_idle_ns[cpu] : 0;
-
-		if (d->cpu_run_ns[cpu] && d->cpu_run_ns[cpu] < b)
-			b = d->cpu_run_ns[cpu];
-		if (d->cpu_ns[cpu] > d->window_ns)
-			b = b / 1024 * (d->window_ns / (d->cpu_ns[cpu] / 1024 + 1));
-		busy += b;
-	}
-	return busy;
 }
 
 /* A frame of the address view: its address, or the platform's name for
@@ -652,53 +645,195 @@ static void fold_put_addr(struct out *o, uintptr_t a)
 		out_printf(o, ";0x%lx", (unsigned long)a);
 }
 
+/* A chain's frames, the task's root first: by name, or by address
+ * (FOLD_VIEW_ADDR) with the weight after the count. */
+static void fold_put_chain(struct out *o, const struct prof_data *d,
+			   const struct fold *t, const struct fold_chain *c,
+			   unsigned how)
+{
+	void (*put)(struct out *, uintptr_t) =
+		how & FOLD_VIEW_ADDR ? fold_put_addr : fold_put_frame;
+
+	fold_put_cpu(o, c->cpu);
+	fold_put_task(o, d, c->pid);
+	if ((unsigned)c->ncallers + 1 >= t->depth)
+		out_puts(o, ";" FOLD_TRUNCATED);
+	for (uint32_t j = c->ncallers; j-- > 0;)
+		put(o, c->callers[j]);
+	put(o, c->leaf);
+	out_printf(o, " %llu", (unsigned long long)c->count);
+	if (how & FOLD_VIEW_ADDR)
+		out_printf(o, " %llu", (unsigned long long)fold_weight_ns(d, c->weight));
+	out_puts(o, "\n");
+}
+
+/* Every line of a folded view of @t: each group's chains, then the
+ * samples of its CPU (or of all, merged) beyond the session's table.
+ * Returns how many lines. */
+static uint64_t fold_put_lines(struct out *o, const struct prof_data *d,
+			       const struct fold *t, int pid, unsigned how)
+{
+	uint64_t lines = 0;
+
+	for (unsigned g = 0; g < fold_view_groups(how); g++) {
+		unsigned cpu = fold_view_cpu(how, g);
+		uint64_t other, w;
+
+		for (size_t i = 0; i < t->nchains; i++)
+			if (t->chains[i].cpu == cpu) {
+				fold_put_chain(o, d, t, &t->chains[i], how);
+				lines++;
+			}
+		/* Stacks the table had no room for, with their samples. */
+		other = fold_other(d, cpu, &w);
+		if (pid == PROF_PID_ALL && other) {
+			fold_put_cpu(o, cpu);
+			out_printf(o, "other %llu", (unsigned long long)other);
+			if (how & FOLD_VIEW_ADDR)
+				out_printf(o, " %llu", (unsigned long long)fold_weight_ns(d, w));
+			out_puts(o, "\n");
+			lines++;
+		}
+	}
+	return lines;
+}
+
+/* The folded view by name: the session's chains re-folded by function,
+ * each CPU's apart in a view by CPU. */
+static int fold_view_names(struct out *o, const struct prof_data *d, int pid,
+			   unsigned how)
+{
+	uint64_t samples = 0, lines = 0;
+	struct fold t;
+
+	if (fold_by_function(&t, &d->fold, pid, how & FOLD_VIEW_CPUS) < 0)
+		return -ENOMEM;
+	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
+	fold_put_head(o, d, pid, samples);
+	fold_put_root(o, how);
+	lines = fold_put_lines(o, d, &t, pid, how);
+	out_printf(o, FOLDED_END_FORMAT "\n",
+		   (unsigned long long)lines, (unsigned long long)samples);
+	fold_free(&t);
+	return 0;
+}
+
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+{
+	return fold_view_names(o, d, pid, 0);
+}
+
+/* CPU @cpu's time out of its idle task over the window: what the
+ * weights of its samples outside the idle task stand for.  By the
+ * clock, less idle -- or by the CPU's own time where that is less: a
+ * simulated CPU whose host did not run it was not idle, and did not run
+ * either.  A CPU's books run from its arming tick to its stop's, a
+ * little longer than the window the samples were kept in: its busy
+ * share is taken of the window (to 1/1024). */
+static uint64_t fold_cpu_busy_ns(const struct prof_data *d, unsigned cpu)
+{
+	uint64_t b = d->cpu_ns[cpu] > d->cpu_idle_ns[cpu]
+		   ? d->cpu_ns[cpu] - d->cpu_idle_ns[cpu] : 0;
+
+	if (d->cpu_run_ns[cpu] && d->cpu_run_ns[cpu] < b)
+		b = d->cpu_run_ns[cpu];
+	if (d->cpu_ns[cpu] > d->window_ns)
+		b = b / 1024 * (d->window_ns / (d->cpu_ns[cpu] / 1024 + 1));
+	return b;
+}
+
+/* The run's CPUs' busy time, summed. */
+static uint64_t fold_busy_ns(const struct prof_data *d)
+{
+	uint64_t busy = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		busy += fold_cpu_busy_ns(d, cpu);
+	return busy;
+}
+
+/* `# cpu_busy_ns=0:N 1:N ...`: each CPU of the run's busy time, as
+ * busy_ns sums it. */
+static void fold_put_cpu_busy(struct out *o, const struct prof_data *d)
+{
+	const char *sep = "";
+
+	out_puts(o, "# " FOLDED_KEY_CPU_BUSY_NS "=");
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		if (!((d->run_cpus >> cpu) & 1))
+			continue;
+		out_printf(o, "%s%u:%llu", sep, cpu,
+			   (unsigned long long)fold_cpu_busy_ns(d, cpu));
+		sep = " ";
+	}
+	out_puts(o, "\n");
+}
+
+/* @f's chains of task @pid into a new table @t as they are (exact leaves
+ * and return addresses), each CPU's apart only where @by_cpu, in the
+ * order @f first saw them.  Returns 0, or -ENOMEM with nothing to free. */
+static int fold_regroup(struct fold *t, const struct fold *f, int pid,
+			bool by_cpu)
+{
+	size_t n = f->nchains ? f->nchains : 1;
+
+	if (fold_init_sized(t, n, f->depth, n, f->pool_used) < 0)
+		return -ENOMEM;
+	t->exact_leaf = f->exact_leaf;
+	t->by_cpu = by_cpu;
+	for (size_t i = 0; i < f->nchains; i++)
+		if (fold_chain_kept(&f->chains[i], pid) &&
+		    fold_merge(t, &f->chains[i]) < 0) {
+			fold_free(t);
+			return -ENOMEM;
+		}
+	return 0;
+}
+
 /* The session's chains as they were folded: the leaf the interrupted
  * instruction, the callers return addresses, each line's count then its
  * weight in ns (`# weight=ns`).  The name views merge these lines by
- * function; here nothing is merged, so a reader resolves every address
- * itself (kprof-report --elf, against `# build_id=`). */
-int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
+ * function; here only the CPUs merge (unless the view is by CPU), so a
+ * reader resolves every address itself (kprof-report --elf, against
+ * `# build_id=`). */
+static int fold_view_addr(struct out *o, const struct prof_data *d, int pid,
+			  unsigned how)
 {
-	const struct fold *f = &d->fold;
 	uint64_t samples = 0, lines = 0;
 	char id[2 * BUILD_ID_MAX + 1];
+	struct fold t;
 
-	for (size_t i = 0; i < f->nchains; i++)
-		if (fold_chain_kept(&f->chains[i], pid))
-			samples += f->chains[i].count;
-	if (pid == PROF_PID_ALL)
-		samples += d->other;
+	if (fold_regroup(&t, &d->fold, pid, how & FOLD_VIEW_CPUS) < 0)
+		return -ENOMEM;
+	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
 	fold_put_head(o, d, pid, samples);
+	fold_put_root(o, how);
 	out_puts(o, "# " FOLDED_KEY_FRAMES "=" FOLDED_FRAMES_ADDR "\n");
 	if (build_id_hex(id, sizeof(id)))
 		out_printf(o, "# " FOLDED_KEY_BUILD_ID "=%s\n", id);
 	out_puts(o, "# " FOLDED_KEY_WEIGHT "=" FOLDED_WEIGHT_NS "\n");
 	out_printf(o, "# " FOLDED_KEY_BUSY_NS "=%llu\n", (unsigned long long)fold_busy_ns(d));
+	if (how & FOLD_VIEW_CPUS)
+		fold_put_cpu_busy(o, d);
 	/* The rate a throttled counter fell to: hz= no longer says it. */
 	if (d->throttled_hz)
 		out_printf(o, "# " FOLDED_KEY_THROTTLED_HZ "=%llu\n",
 			   (unsigned long long)d->throttled_hz);
-	for (size_t i = 0; i < f->nchains; i++) {
-		const struct fold_chain *c = &f->chains[i];
-
-		if (!fold_chain_kept(c, pid))
-			continue;
-		fold_put_task(o, d, c->pid);
-		if (c->ncallers + 1 >= f->depth)
-			out_puts(o, ";" FOLD_TRUNCATED);
-		for (uint32_t j = c->ncallers; j-- > 0;)
-			fold_put_addr(o, c->callers[j]);
-		fold_put_addr(o, c->leaf);
-		out_printf(o, " %llu %llu\n", (unsigned long long)c->count,
-			   (unsigned long long)fold_weight_ns(d, c->weight));
-		lines++;
-	}
-	if (pid == PROF_PID_ALL && d->other) {
-		out_printf(o, "other %llu %llu\n", (unsigned long long)d->other,
-			   (unsigned long long)fold_weight_ns(d, d->other_weight));
-		lines++;
-	}
+	lines = fold_put_lines(o, d, &t, pid, how);
 	out_printf(o, FOLDED_END_FORMAT "\n",
 		   (unsigned long long)lines, (unsigned long long)samples);
+	fold_free(&t);
 	return 0;
+}
+
+int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
+{
+	return fold_view_addr(o, d, pid, FOLD_VIEW_ADDR);
+}
+
+int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,
+			unsigned how)
+{
+	return how & FOLD_VIEW_ADDR ? fold_view_addr(o, d, pid, how)
+				    : fold_view_names(o, d, pid, how);
 }

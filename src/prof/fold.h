@@ -2,7 +2,8 @@
 /* Folding samples into call chains (DESIGN §3 "Report format").  The leaf
  * folds by symbol, carrying the span of offsets seen; callers fold by
  * exact return address; each chain remembers its task and the CPUs that
- * sampled it.  Task context: the table lives on the heap. */
+ * sampled it (a session's table keeps each CPU's chains apart).  Task
+ * context: the table lives on the heap. */
 #ifndef KPROF_PROF_FOLD_H
 #define KPROF_PROF_FOLD_H
 
@@ -17,6 +18,9 @@
  * libraries make one leaf, not one per address.  No image starts at 1. */
 #define FOLD_FOREIGN ((uintptr_t)1)
 
+/* fold_chain.cpu of a table that merges CPUs. */
+#define FOLD_CPU_ANY 0xffffu
+
 struct fold_chain {
 	uint64_t count;
 	uint64_t weight;		/* its samples' weights, summed */
@@ -29,7 +33,12 @@ struct fold_chain {
 	uintptr_t lo, hi;	/* offsets of frame 0 seen, within the symbol */
 	int32_t pid;		/* the task sampled (part of the identity) */
 	uint32_t cpus;		/* CPUs that took its samples (merged) */
-	uint32_t ncallers;
+	uint16_t ncallers;
+	/* The CPU that took its samples, part of the identity in a table
+	 * that keeps CPUs apart (fold.by_cpu); FOLD_CPU_ANY in one that
+	 * merges them.  (16 bits beside ncallers: the entry stays 72
+	 * bytes.) */
+	uint16_t cpu;
 	uint32_t slot;		/* where its row starts in the table's pool */
 	/* Return addresses, nearest first: ncallers of them.  Points into
 	 * the table's pool, one word into the chain's row. */
@@ -42,7 +51,8 @@ struct fold_chain {
  * exit, at a different depth each sample, the branch predictor keeps
  * missing.  FOLD_ROW_WORDS(n) is the row of a chain of n callers. */
 #define FOLD_BLOCK 4
-#define FOLD_ROW_WORDS(n) (((n) + 1 + FOLD_BLOCK - 1) / FOLD_BLOCK * FOLD_BLOCK)
+#define FOLD_ROW_WORDS(n) \
+	(((uint32_t)(n) + 1 + FOLD_BLOCK - 1) / FOLD_BLOCK * FOLD_BLOCK)
 
 /* Leaf symbols a table remembers (see fold.c). */
 #define FOLD_LEAF_CACHE 128
@@ -63,6 +73,10 @@ struct fold {
 	 * session's table, which the address view prints as it is and
 	 * the name views re-fold by function (fold_leaf_function()). */
 	bool exact_leaf;
+	/* Chains of different CPUs stay apart (fold_chain.cpu): a
+	 * session's table, which the views by CPU print as they are and
+	 * the others merge (fold_merge() into a table without it). */
+	bool by_cpu;
 	unsigned depth;			/* frames a chain keeps, leaf included */
 	uint32_t *slots;		/* open hash: chain index + 1, 0 = empty */
 	size_t mask;
@@ -87,14 +101,16 @@ int fold_init(struct fold *f, size_t limit, unsigned depth);
 int fold_init_sized(struct fold *f, size_t limit, unsigned depth,
 		    size_t chains, size_t words);
 
-/* Fold one record, taken on @cpu.  Returns 0; -ENOSPC when the chain is
- * new and the table already holds @limit chains, -ENOMEM when it could
- * not grow (the record is then not counted: the caller counts it). */
+/* Fold one record, taken on @cpu (a chain of its own per CPU where the
+ * table is by_cpu).  Returns 0; -ENOSPC when the chain is new and the
+ * table already holds @limit chains, -ENOMEM when it could not grow
+ * (the record is then not counted: the caller counts it). */
 int fold_add_cpu(struct fold *f, const struct prof_record *r, unsigned cpu);
 
-/* Fold @k->count samples of chain @k (merging its span and CPUs), as a
- * view re-folds a session's chains.  Callers beyond the table's depth
- * are cut.  Returns as fold_add_cpu(). */
+/* Fold @k->count samples of chain @k (merging its span and CPUs, and
+ * its CPU into the others' unless the table is by_cpu), as a view
+ * re-folds a session's chains.  Callers beyond the table's depth are
+ * cut.  Returns as fold_add_cpu(). */
 int fold_merge(struct fold *f, const struct fold_chain *k);
 
 /* The function chain @k's leaf lies in, where @k is a chain of a table
@@ -107,7 +123,8 @@ static inline uintptr_t fold_leaf_function(const struct fold_chain *k)
 
 /* Order the chains hottest first; ties go to the lower leaf address,
  * then the shorter chain, then the lower return addresses, then the
- * lower pid, so one set of samples always prints the same report. */
+ * lower pid, then the lower CPU, so one set of samples always prints the
+ * same report. */
 void fold_sort(struct fold *f);
 
 void fold_free(struct fold *f);
@@ -117,9 +134,11 @@ bool fold_chain_kept(const struct fold_chain *c, int pid);
 
 /* @f's chains of task @pid (PROF_PID_ALL: every task) folded by
  * function into a new table @t: two return addresses in one caller make
- * one frame, and the leaf loses its offsets.  Returns 0, or -ENOMEM with
- * nothing to free.  Task context. */
-int fold_by_function(struct fold *t, const struct fold *f, int pid);
+ * one frame, and the leaf loses its offsets.  With @by_cpu (from a table
+ * that is) each CPU's chains stay apart, else they merge.  Returns 0,
+ * or -ENOMEM with nothing to free.  Task context. */
+int fold_by_function(struct fold *t, const struct fold *f, int pid,
+		     bool by_cpu);
 
 /* Longest frame name a folded line carries; longer ones are cut. */
 #define FOLD_NAME_MAX 96
@@ -136,8 +155,18 @@ void fold_frame_name(char *buf, size_t size, uintptr_t fn);
 struct out;
 struct prof_data;
 int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
-/* The folded view by address (doc/profiler.md "Addresses"): each frame
- * as sampled, the image's build-id and each chain's weight in ns. */
+/* The folded view by address (doc/profiler.md "From the hot function to
+ * the hot line"): each frame as sampled, the image's build-id and each
+ * chain's weight in ns. */
 int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid);
+
+/* How prof_view_folded_as() writes: frames by address (else by name);
+ * each CPU's chains apart, under a root frame `cpuN` (else merged). */
+#define FOLD_VIEW_ADDR 1u
+#define FOLD_VIEW_CPUS 2u
+/* Either folded view, by CPU where @how says so (`profile show folded
+ * [addr] [cpus]`).  Returns as prof_view_folded(). */
+int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,
+			unsigned how);
 
 #endif

@@ -234,8 +234,10 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 	prof_data.source = source;
 	prof_data.counter = prof_use_counter;
 	prof_data.pid = opt->pid;
-	/* The address view prints the leaves as sampled. */
+	/* The address view prints the leaves as sampled, the views by CPU
+	 * each CPU's chains. */
 	prof_data.fold.exact_leaf = true;
+	prof_data.fold.by_cpu = true;
 	prof_data.weight_per_sec = prof_use_counter ? pmu_info.events_per_sec
 						    : 1000000000u;
 	return 0;
@@ -454,6 +456,8 @@ static void prof_data_add(struct prof_data *d, unsigned cpu,
 		d->other++;
 		d->other_weight += r->weight;
 		d->other_cpus |= 1u << cpu;
+		d->cpu_other[cpu]++;
+		d->cpu_other_weight[cpu] += r->weight;
 	}
 }
 

@@ -44,6 +44,9 @@ struct prof_data {
 	uint64_t other;			/* of them, beyond the fold table */
 	uint64_t other_weight;		/* their weights, summed */
 	uint32_t other_cpus;
+	/* The same, per CPU: the views by CPU (`folded cpus`). */
+	uint64_t cpu_other[HAL_MAX_CPUS];
+	uint64_t cpu_other_weight[HAL_MAX_CPUS];
 	uint64_t cpu_samples[HAL_MAX_CPUS];
 	uint64_t cpu_ns[HAL_MAX_CPUS];	/* each CPU's window by the clock */
 	uint64_t cpu_idle_ns[HAL_MAX_CPUS];	/* of which in its idle task */

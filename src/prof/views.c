@@ -132,7 +132,7 @@ int prof_view_top(struct out *o, const struct prof_data *d, int pid,
 	size_t n = 0, room;
 	uint64_t kept;
 
-	if (fold_by_function(&t, &d->fold, pid) < 0)
+	if (fold_by_function(&t, &d->fold, pid, false) < 0)
 		return -ENOMEM;
 	room = t.nchains * t.depth + 1;
 	v = kmalloc(room * sizeof(*v));

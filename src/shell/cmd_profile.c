@@ -7,11 +7,12 @@
  *   profile stop                                  ends it, keeps its data
  *   profile rotate SEQ [folded|addr]              interval SEQ; the newest
  *                                                 closes, SEQ+1 opens
- *   profile show [text [chains]|folded [addr]|cpus|tasks|top [n]]
+ *   profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]
  *   option: depth=N (1-32)  hz=N (the counter: 10-10000; the tick only
  *           its own rate)  source=tick|pmu (this run's, beside the boot's
  *           profile.source=)  folded (first form: the folded view)
  *           addr (after folded: each frame as its address)
+ *           cpus (after folded: each CPU's lines apart, under its CPU)
  */
 #include <stdint.h>
 
@@ -31,8 +32,9 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]]"
-#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr]"
+#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]]"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr] [cpus]"
+#define PROFILE_SHOW_VIEWS "text [chains], folded [addr] [cpus], cpus, tasks or top [n]"
 
 struct profile_args {
 	uint64_t window_ms;
@@ -42,7 +44,7 @@ struct profile_args {
 	unsigned hz;		/* 0: the source's default */
 	enum prof_run_source source;
 	bool folded;
-	bool addr;		/* the folded view by address */
+	unsigned how;		/* the folded view's FOLD_VIEW_ADDR, _CPUS */
 };
 
 static int profile_parse_window(struct out *o, const char *s, uint64_t *ms)
@@ -139,7 +141,7 @@ static int profile_parse_source(struct out *o, const char *s,
 static bool profile_is_option(const char *w)
 {
 	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded") ||
-	       kstreq(w, "addr");
+	       kstreq(w, "addr") || kstreq(w, "cpus");
 }
 
 /* One OPTION word; @folded_ok: the form prints a report. */
@@ -163,11 +165,19 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 		return -EINVAL;
 	}
 	if (kstreq(w, "addr") && a->folded) {
-		a->addr = true;
+		a->how |= FOLD_VIEW_ADDR;
 		return 0;
 	}
 	if (kstreq(w, "addr")) {
 		out_puts(o, "profile: addr follows folded (profile MS ... folded addr, or profile show folded addr)\n");
+		return -EINVAL;
+	}
+	if (kstreq(w, "cpus") && a->folded) {
+		a->how |= FOLD_VIEW_CPUS;
+		return 0;
+	}
+	if (kstreq(w, "cpus")) {
+		out_puts(o, "profile: cpus follows folded (profile MS ... folded [addr] cpus, or profile show folded [addr] cpus; profile show cpus is the table of cpus)\n");
 		return -EINVAL;
 	}
 	out_printf(o, "profile: unknown option '%s' (options: " PROFILE_OPTIONS ")\n", w);
@@ -183,7 +193,7 @@ static void profile_defaults(struct profile_args *a)
 	a->hz = 0;
 	a->source = PROF_RUN_BOOT;
 	a->folded = false;
-	a->addr = false;
+	a->how = 0;
 }
 
 /* profile [ms] [pid|all] [chains] [option...] */
@@ -319,10 +329,8 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	/* The profiler is still ours: no other shell's session can replace
 	 * the data while it prints. */
 	d = prof_last();
-	if (a.addr)
-		r = prof_view_folded_addr(sh->out, d, a.pid);
-	else if (a.folded)
-		r = prof_view_folded(sh->out, d, a.pid);
+	if (a.folded)
+		r = prof_view_folded_as(sh->out, d, a.pid, a.how);
 	else
 		r = prof_view_text(sh->out, d, a.pid, a.chains);
 	prof_end();
@@ -510,9 +518,25 @@ static int profile_rotate(struct shell_ctx *sh, int argc, char **argv)
 
 static int profile_show_usage(struct out *o, const char *got)
 {
-	out_printf(o, "profile: show takes text [chains], folded [addr], cpus, tasks or top [n] (got %s)\n",
-		   got);
+	out_printf(o, "profile: show takes " PROFILE_SHOW_VIEWS " (got %s)\n", got);
 	return -EINVAL;
+}
+
+/* profile show folded [addr] [cpus]: each word once, in either order. */
+static int profile_show_folded(struct out *o, const struct prof_data *d,
+			       int argc, char **argv)
+{
+	unsigned how = 0;
+
+	for (int i = 3; i < argc; i++) {
+		unsigned bit = kstreq(argv[i], "addr") ? FOLD_VIEW_ADDR
+			     : kstreq(argv[i], "cpus") ? FOLD_VIEW_CPUS : 0;
+
+		if (!bit || (how & bit))
+			return profile_show_usage(o, argv[i]);
+		how |= bit;
+	}
+	return prof_view_folded_as(o, d, d->pid, how);
 }
 
 static int profile_show_print(struct out *o, const struct prof_data *d,
@@ -529,13 +553,10 @@ static int profile_show_print(struct out *o, const struct prof_data *d,
 		return kstreq(view, "text") ? prof_view_text(o, d, d->pid, n)
 					    : prof_view_top(o, d, d->pid, n);
 	}
-	if (kstreq(view, "folded") && argc > 3 && kstreq(argv[3], "addr"))
-		return argc > 4 ? profile_show_usage(o, argv[4])
-				: prof_view_folded_addr(o, d, d->pid);
+	if (kstreq(view, "folded"))
+		return profile_show_folded(o, d, argc, argv);
 	if (argc > 3)
 		return profile_show_usage(o, argv[3]);
-	if (kstreq(view, "folded"))
-		return prof_view_folded(o, d, d->pid);
 	if (kstreq(view, "cpus"))
 		return prof_view_cpus(o, d);
 	if (kstreq(view, "tasks"))

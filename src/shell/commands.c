@@ -5,10 +5,10 @@
 
 const struct shell_cmd shell_commands[] = {
 	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false, true },
-	{ "profile", "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]] | "
+	{ "profile", "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] | "
 	  "profile start [pid|all] [depth=N] [hz=N] [source=tick|pmu] | profile stop | "
 	  "profile rotate SEQ [folded|addr] | "
-	  "profile show [text [chains]|folded [addr]|cpus|tasks|top [n]]",
+	  "profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]",
 	  "sample where the CPUs spend their time (1-2000 ms, 1-128 chains, "
 	  "depth 1-32, hz 10-10000), or from start to stop; rotate hands out its intervals; show views the last session",
 	  cmd_profile, false, true },

@@ -15,7 +15,8 @@
  * header of an address view (# frames=addr, # weight=ns): the reader of
  * addresses and weights beside the one of names.  Accepted, every frame
  * after the task's is then an address, [host] or [truncated], and the
- * weights add up to the total weight. */
+ * weights add up to the total weight.  Either way a stack has a CPU
+ * (0 to 10^6) exactly where the header said `# root=cpu`. */
 #define _GNU_SOURCE		/* fmemopen */
 #include <stdint.h>
 #include <stdio.h>
@@ -59,6 +60,8 @@ static void fz_check_profile(const struct profile *p, const struct names *n)
 		const struct stack *s = &p->stacks[i];
 
 		if (!s->nframes || !s->count)
+			abort();
+		if (p->meta.root_cpu ? s->cpu < 0 || s->cpu > 1000000 : s->cpu != -1)
 			abort();
 		for (size_t j = 0; j < s->nframes; j++)
 			if (s->frames[j] >= n->n)

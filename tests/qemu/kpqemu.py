@@ -454,3 +454,76 @@ def check_tick_rate(k, hz, window_s=1.0):
     check(abs(rate - hz) <= hz * 0.10,
           f"{t1 - t0} ticks in {ms1 - ms0} ms is {rate:.1f}/s, not {hz} within 10%")
     return rate
+
+
+CPUS_ROW = re.compile(r"^cpu (\d+): (\d+) samples .*, idle (\d+)\.(\d)% of the window$", re.M)
+
+
+def cpu_time_per_cpu(k, what, seconds=6.0, options="", timeout=60.0):
+    """Per CPU, the weights of its samples outside its idle task, from the
+    address view by CPU of a session (`profile start all @options`, about
+    @seconds of host time, `profile stop`, `profile show folded addr
+    cpus`), against its busy time by `profile show cpus`: the window less
+    its idle share.  Each within 10% of that CPU's busy time (and never
+    closer than two sampling periods).
+
+    A loaded host does not move one side alone: a vCPU the host leaves
+    unscheduled is, to the guest, a CPU whose clock ran on while it sat
+    in the task it was in -- the counter (QEMU's virtual clock) or the
+    late tick puts that time into the next sample's weight, and the
+    scheduler's idle time, read from the same clock, calls it busy (or
+    idle, in the idle task) too.  Only at the window's edges can the two
+    part: the time between a CPU's last sample and the stop is busy but
+    in no sample (normally under a period; all of a starvation that ends
+    past the stop), and the first sample may count from before the
+    window opened.  A session of a few seconds, not the window form's
+    2, keeps even a 600 ms starvation at the very end inside 10%.
+
+    Checks that the view's `# cpu_busy_ns=` says what `show cpus` says
+    (to 0.2% of the window: the percentage's rounding).  @what names the
+    run in the messages.  Returns the view's header."""
+    out = k.command(f"profile start all{options}", timeout=timeout)
+    check(out.startswith("profile: started"), f"{what}: profile start: {out!r}")
+    time.sleep(seconds)
+    out = k.command("profile stop", timeout=timeout)
+    check(out.startswith("profile: stopped"), f"{what}: profile stop: {out!r}")
+    out = k.command("profile show folded addr cpus", timeout=timeout)
+    head = dict(re.findall(r"^# ([a-z_]+)=(.*)$", out, re.M))
+    check(head.get("root") == "cpu" and head.get("frames") == "addr",
+          f"{what}: no address view by cpu: {out[-300:]!r}")
+    window = int(head["window_ms"]) * 10**6
+    period = 10**9 // int(head.get("throttled_hz", head["hz"]))
+    weights, samples, count = {}, {}, 0
+    for line in out.splitlines():
+        m = re.match(r"^cpu(\d+);(\S+) (\d+) (\d+)$", line)
+        if not m:
+            continue
+        cpu = int(m.group(1))
+        weights.setdefault(cpu, 0)
+        samples[cpu] = samples.get(cpu, 0) + int(m.group(3))
+        if not re.match(r"^\d+-idle/", m.group(2)):
+            weights[cpu] += int(m.group(4))
+            count += int(m.group(3))
+    said = {int(c): int(n) for c, n in
+            (kv.split(":") for kv in head.get("cpu_busy_ns", "").split())}
+    rows = CPUS_ROW.findall(k.command("profile show cpus"))
+    busy = {int(c): window * (1000 - int(i) * 10 - int(f)) // 1000
+            for c, _, i, f in rows}
+    check(busy and set(busy) == set(said) and set(weights) <= set(busy),
+          f"{what}: show cpus names cpus {sorted(busy)}, the view's header "
+          f"{sorted(said)}, its lines {sorted(weights)}")
+    print(f"  {what}: {head.get('source')}, {window // 10**6} ms"
+          + (f", throttled to {head['throttled_hz']} Hz" if "throttled_hz" in head else "")
+          + "; " + "; ".join(
+              f"cpu {c} weights {weights.get(c, 0) // 10**6} ms of {samples.get(c, 0)} "
+              f"samples, busy {busy[c] // 10**6} ms" for c in sorted(busy))
+          + f"; in all weights {sum(weights.values()) // 10**6} ms, busy "
+          f"{sum(busy.values()) // 10**6} ms, count x 10^9/hz "
+          f"{count * 10**9 // int(head['hz']) // 10**6} ms", flush=True)
+    for c in sorted(busy):
+        check(abs(said[c] - busy[c]) <= window // 500,
+              f"{what}: cpu {c}'s cpu_busy_ns {said[c]} vs show cpus {busy[c]}")
+        check(abs(weights.get(c, 0) - busy[c]) <= max(busy[c] // 10, 2 * period),
+              f"{what}: cpu {c}: non-idle weights {weights.get(c, 0)} ns vs "
+              f"busy {busy[c]} ns")
+    return head

@@ -16,7 +16,13 @@
  * every frame after the task's is an address (`0x...`), `[host]` or
  * `[truncated]`, and with `# weight=ns` a line ends in its count and
  * then its weight, `frame;... COUNT WEIGHT`; `# build_id=HEX` names the
- * image and `# busy_ns=N` the CPUs' busy time over the window. */
+ * image and `# busy_ns=N` the CPUs' busy time over the window.
+ *
+ * A view by CPU (`profile show folded [addr] cpus`) says `# root=cpu`:
+ * every line's first frame is the CPU that took its samples, `cpuN`,
+ * before the task's.  It is read into the stack's cpu, not kept as a
+ * frame, and the same stack on two CPUs is two stacks; `# cpu_busy_ns=`
+ * (each CPU's busy time) is left to the reader of the file. */
 #include "report.h"
 #include "lib/folded_frame.h"
 
@@ -51,6 +57,7 @@ struct reader {
 	size_t cap_frames;
 	char *err;		/* the first error, one line */
 	size_t errlen;
+	size_t first_line;	/* the first stack line's number, 0: none yet */
 };
 
 /* Record the error (FILE:LINE: what) and return false: the reader stops
@@ -162,12 +169,26 @@ static bool is_hex(const char *s, size_t len)
 	return len > 0;
 }
 
-/* The address view's keys: frames=addr, weight=ns, build_id=HEX. */
+/* Whether header key @key (@klen bytes) is @name. */
+static bool key_is(const char *key, size_t klen, const char *name)
+{
+	return klen == strlen(name) && memcmp(key, name, klen) == 0;
+}
+
+/* The views' keys: frames=addr, weight=ns, build_id=HEX, root=cpu. */
 static bool meta_view(struct reader *r, const char *key, size_t klen,
 		      const char *val, size_t vlen, size_t lineno)
 {
 	struct fold_meta *m = &r->p->meta;
+	bool shapes = key_is(key, klen, FOLDED_KEY_FRAMES) ||
+		      key_is(key, klen, FOLDED_KEY_WEIGHT) ||
+		      key_is(key, klen, FOLDED_KEY_ROOT);
 
+	/* These say how a stack line reads: lines read before them would
+	 * have been read otherwise. */
+	if (shapes && r->first_line)
+		return rd_fail(r, "%s:%zu: header %.*s must come before the first stack line (line %zu)",
+			       r->p->path, lineno, (int)klen, key, r->first_line);
 	if (klen == strlen(FOLDED_KEY_FRAMES) && memcmp(key, FOLDED_KEY_FRAMES, klen) == 0) {
 		if (vlen != strlen(FOLDED_FRAMES_ADDR) || memcmp(val, FOLDED_FRAMES_ADDR, vlen))
 			return rd_fail(r, "%s:%zu: header frames must be addr (got '%s')",
@@ -178,6 +199,11 @@ static bool meta_view(struct reader *r, const char *key, size_t klen,
 			return rd_fail(r, "%s:%zu: header weight must be ns (got '%s')",
 				       r->p->path, lineno, excerpt(val, vlen));
 		m->weight_ns = true;
+	} else if (klen == strlen(FOLDED_KEY_ROOT) && memcmp(key, FOLDED_KEY_ROOT, klen) == 0) {
+		if (vlen != strlen(FOLDED_ROOT_CPU) || memcmp(val, FOLDED_ROOT_CPU, vlen))
+			return rd_fail(r, "%s:%zu: header root must be cpu (got '%s')",
+				       r->p->path, lineno, excerpt(val, vlen));
+		m->root_cpu = true;
 	} else if (klen == strlen(FOLDED_KEY_BUILD_ID) &&
 		   memcmp(key, FOLDED_KEY_BUILD_ID, klen) == 0) {
 		if (!is_hex(val, vlen) || vlen % 2 || vlen > BUILD_ID_HEX_MAX)
@@ -249,6 +275,7 @@ static bool is_known_key(const char *s, size_t len)
 		FOLDED_KEY_SOURCE, FOLDED_KEY_HZ, FOLDED_KEY_WINDOW_MS, FOLDED_KEY_CPUS,
 		FOLDED_KEY_SAMPLES, FOLDED_KEY_DROPPED, FOLDED_KEY_FRAMES,
 		FOLDED_KEY_WEIGHT, FOLDED_KEY_BUILD_ID, FOLDED_KEY_BUSY_NS,
+		FOLDED_KEY_ROOT,
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -362,9 +389,9 @@ static bool end_line(struct reader *r, const char *s, size_t lineno,
 
 /* ---- stacks ---- */
 
-static uint64_t stack_hash(const size_t *f, size_t n)
+static uint64_t stack_hash(const size_t *f, size_t n, long cpu)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	uint64_t h = (0xcbf29ce484222325ull ^ (uint64_t)cpu) * 0x100000001b3ull;
 
 	for (size_t i = 0; i < n; i++) {
 		h ^= (uint64_t)f[i];
@@ -373,9 +400,10 @@ static uint64_t stack_hash(const size_t *f, size_t n)
 	return h;
 }
 
-static size_t *stack_slot(struct reader *r, const size_t *f, size_t n)
+static size_t *stack_slot(struct reader *r, const size_t *f, size_t n,
+			  long cpu)
 {
-	size_t i = (size_t)stack_hash(f, n) & (r->nslots - 1);
+	size_t i = (size_t)stack_hash(f, n, cpu) & (r->nslots - 1);
 
 	for (;; i = (i + 1) & (r->nslots - 1)) {
 		struct stack *s;
@@ -383,7 +411,8 @@ static size_t *stack_slot(struct reader *r, const size_t *f, size_t n)
 		if (!r->slot[i])
 			return &r->slot[i];
 		s = &r->p->stacks[r->slot[i] - 1];
-		if (s->nframes == n && memcmp(s->frames, f, n * sizeof *f) == 0)
+		if (s->nframes == n && s->cpu == cpu &&
+		    memcmp(s->frames, f, n * sizeof *f) == 0)
 			return &r->slot[i];
 	}
 }
@@ -398,12 +427,14 @@ static void stacks_grow(struct reader *r)
 	r->nslots = p->cap * 2;
 	r->slot = xcalloc(r->nslots, sizeof *r->slot);
 	for (size_t i = 0; i < p->nstacks; i++)
-		*stack_slot(r, p->stacks[i].frames, p->stacks[i].nframes) = i + 1;
+		*stack_slot(r, p->stacks[i].frames, p->stacks[i].nframes,
+			    p->stacks[i].cpu) = i + 1;
 }
 
-/* A repeated stack adds to the first one's count and weight. */
-static void stack_add(struct reader *r, size_t nframes, uint64_t count,
-		      uint64_t weight)
+/* A repeated stack (on the same CPU) adds to the first one's count and
+ * weight. */
+static void stack_add(struct reader *r, size_t nframes, long cpu,
+		      uint64_t count, uint64_t weight)
 {
 	struct profile *p = r->p;
 	size_t *slot;
@@ -411,7 +442,7 @@ static void stack_add(struct reader *r, size_t nframes, uint64_t count,
 
 	if (p->nstacks == p->cap)
 		stacks_grow(r);
-	slot = stack_slot(r, r->frames, nframes);
+	slot = stack_slot(r, r->frames, nframes, cpu);
 	if (*slot) {
 		p->stacks[*slot - 1].count += count;
 		p->stacks[*slot - 1].weight += weight;
@@ -423,6 +454,7 @@ static void stack_add(struct reader *r, size_t nframes, uint64_t count,
 	s->nframes = nframes;
 	s->count = count;
 	s->weight = weight;
+	s->cpu = cpu;
 	s->addrs = NULL;
 	*slot = p->nstacks;
 }
@@ -574,21 +606,51 @@ static bool addr_frame_ok(const char *s, size_t len, size_t i, bool last)
 	return is_addr_frame(s, len);
 }
 
+/* The most CPUs a `cpuN` root frame may name. */
+#define CPU_MAX 1000000ull
+
+/* With `# root=cpu`: the `cpuN;` that starts line @l (stack up to
+ * @stack_len), N into *@cpu; *@start is where the task's frame begins.
+ * Without it the line has no CPU (-1). */
+static bool line_cpu(struct reader *r, const struct line *l, size_t lineno,
+		     size_t stack_len, long *cpu, size_t *start)
+{
+	const char *semi = memchr(l->text, ';', stack_len);
+	uint64_t n;
+
+	*cpu = -1;
+	*start = 0;
+	if (!r->p->meta.root_cpu)
+		return true;
+	if (!semi || semi - l->text < 4 || memcmp(l->text, "cpu", 3) ||
+	    !parse_u64(l->text + 3, (size_t)(semi - l->text) - 3, CPU_MAX, &n))
+		return rd_fail(r, "%s:%zu: malformed line: with # root=cpu a line starts with its cpu, cpuN;, then the task (got '%s')",
+			       r->p->path, lineno, excerpt(l->text, l->len));
+	*cpu = (long)n;
+	*start = (size_t)(semi - l->text) + 1;
+	return true;
+}
+
 /* One `frame;frame;... COUNT` line; *count gets its count. */
 static bool data_line(struct reader *r, const struct line *whole,
 		      size_t lineno, uint64_t *count_out)
 {
 	const char *s = whole->text;
-	size_t stack_len = 0, n = 0;
+	size_t stack_len = 0, n = 0, first;
 	uint64_t count = 0, weight = 0;
 	struct line body, *l = &body;
+	long cpu;
 
+	if (!r->first_line)
+		r->first_line = lineno;
 	if (!line_weight(r, whole, lineno, &body, &weight) ||
 	    !line_count(r, l, lineno, &stack_len, &count))
 		return false;
 	while (stack_len && isspace((unsigned char)s[stack_len - 1]))
 		stack_len--;
-	for (size_t start = 0; start <= stack_len;) {
+	if (!line_cpu(r, l, lineno, stack_len, &cpu, &first))
+		return false;
+	for (size_t start = first; start <= stack_len;) {
 		const char *semi = memchr(s + start, ';', stack_len - start);
 		size_t end = semi ? (size_t)(semi - s) : stack_len;
 
@@ -616,7 +678,7 @@ static bool data_line(struct reader *r, const struct line *whole,
 			       r->p->path, lineno);
 	r->p->total_weight += weight;
 	if (count)
-		stack_add(r, n, count, weight);
+		stack_add(r, n, cpu, count, weight);
 	*count_out = count;
 	return true;
 }

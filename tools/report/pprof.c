@@ -6,7 +6,8 @@
  * Mapping that says its functions are already resolved, so pprof never
  * tries to symbolize.  A sample is one distinct stack, leaf first, with
  * two values, samples/count and cpu/nanoseconds (count times the
- * period, 10^9 / hz), and its task as labels.
+ * period, 10^9 / hz), and its task as labels; a view by CPU (`# root=cpu`)
+ * adds the CPU as the numeric label `cpu` (pprof -tagfocus cpu=1).
  *
  * An address view resolved against its image (image.c) is what pprof's
  * own profiles look like instead: one Mapping for the image's text with
@@ -264,13 +265,21 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	/* What the kernel counted: the weights, where it sent them. */
 	if (tab && p->meta.weight_ns)
 		m->value[1] = (int64_t)st->weight;
+	m->label = xmalloc(3 * sizeof *m->label);
 	if (pid >= 0) {
-		m->n_label = 2;
-		m->label = xmalloc(2 * sizeof *m->label);
-		m->label[0] = label(s, "task");
-		m->label[0]->str = str(s, root);
-		m->label[1] = label(s, "pid");
-		m->label[1]->num = pid;
+		m->label[m->n_label] = label(s, "task");
+		m->label[m->n_label++]->str = str(s, root);
+		m->label[m->n_label] = label(s, "pid");
+		m->label[m->n_label++]->num = pid;
+	}
+	/* A unit, or pprof drops the label of CPU 0: protobuf does not
+	 * write a num of 0, and pprof keeps a numeric label only where its
+	 * num or its unit is there.  An unknown unit leaves -tags printing
+	 * the bare number and -tagfocus cpu=1 matching it. */
+	if (st->cpu >= 0) {
+		m->label[m->n_label] = label(s, "cpu");
+		m->label[m->n_label]->num = st->cpu;
+		m->label[m->n_label++]->num_unit = str(s, "cpu");
 	}
 	return m;
 }

@@ -83,6 +83,9 @@ struct fold_meta {
 	 * image whose id is build_id ("" when the header gave none); with
 	 * `# weight=ns` each line's last number is its weight in ns. */
 	bool addr, weight_ns;
+	/* `# root=cpu`: each line's root frame is the CPU that took its
+	 * samples (`cpuN`), read into stack.cpu, not a frame. */
+	bool root_cpu;
 	char build_id[BUILD_ID_HEX_MAX + 1];
 	uint64_t busy_ns;		/* the CPUs' busy time (META_BUSY) */
 };
@@ -92,6 +95,7 @@ struct stack {
 	size_t nframes;
 	uint64_t count;
 	uint64_t weight;	/* ns it stands for (meta.weight_ns), else 0 */
+	long cpu;		/* its CPU (meta.root_cpu), else -1 */
 	/* The address view resolved (image_resolve()): each frame's
 	 * address as read -- a leaf its PC, a caller its return address --
 	 * or 0 for a frame that is no address ("[host]", the task); frames
