@@ -280,7 +280,7 @@ END_TEST
  * count is one line, and nothing starts. */
 START_TEST(test_profile_source_pmu_without_counter_refused)
 {
-	struct prof_options opt = { 8, 1000, PROF_PID_ALL, PROF_RUN_PMU };
+	struct prof_options opt = { 8, 1000, PROF_PID_ALL, PROF_RUN_PMU, false };
 
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	ck_assert_int_ne(run(cmd_profile, "profile 10 all 3 source=pmu"), 0);

@@ -700,3 +700,8 @@ int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
 		   (unsigned long long)lines, (unsigned long long)samples);
 	return 0;
 }
+
+void fold_print_task(struct out *o, const struct prof_data *d, int pid)
+{
+	fold_put_task(o, d, pid);
+}

@@ -10,6 +10,8 @@
  *           its own rate)  source=tick|pmu (this run's, beside the boot's
  *           profile.source=)  folded (first form: the folded view)
  *           addr (after folded: each frame as its address)
+ *           wall (a wall-clock profile too: every task's time running,
+ *           runnable and blocked; the text, tasks and folded views show it)
  */
 #include <stdint.h>
 
@@ -19,6 +21,7 @@
 #include "prof/report.h"
 #include "kernel/sched.h"
 #include "prof/session.h"
+#include "prof/wall.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
 #include "lib/errno.h"
@@ -28,8 +31,8 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]]"
-#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr]"
+#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]] [wall]"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr], wall"
 
 struct profile_args {
 	uint64_t window_ms;
@@ -40,6 +43,7 @@ struct profile_args {
 	enum prof_run_source source;
 	bool folded;
 	bool addr;		/* the folded view by address */
+	bool wall;		/* a wall-clock profile besides the samples */
 };
 
 static int profile_parse_window(struct out *o, const char *s, uint64_t *ms)
@@ -136,7 +140,7 @@ static int profile_parse_source(struct out *o, const char *s,
 static bool profile_is_option(const char *w)
 {
 	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded") ||
-	       kstreq(w, "addr");
+	       kstreq(w, "addr") || kstreq(w, "wall");
 }
 
 /* One OPTION word; @folded_ok: the form prints a report. */
@@ -158,6 +162,10 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 	if (kstreq(w, "folded")) {
 		out_puts(o, "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 		return -EINVAL;
+	}
+	if (kstreq(w, "wall")) {
+		a->wall = true;
+		return 0;
 	}
 	if (kstreq(w, "addr") && a->folded) {
 		a->addr = true;
@@ -181,6 +189,7 @@ static void profile_defaults(struct profile_args *a)
 	a->source = PROF_RUN_BOOT;
 	a->folded = false;
 	a->addr = false;
+	a->wall = false;
 }
 
 /* profile [ms] [pid|all] [chains] [option...] */
@@ -284,6 +293,7 @@ static void profile_options(const struct profile_args *a, struct prof_options *o
 	opt->hz = a->hz;
 	opt->pid = a->pid;
 	opt->source = a->source;
+	opt->wall = a->wall;
 }
 
 static int profile_start_error(struct out *o, int r)
@@ -309,6 +319,10 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	if (profile_parse(sh->out, argc, argv, &a) < 0 ||
 	    profile_check_source(sh->out, &a) < 0)
 		return 1;
+	if (a.wall && a.addr) {
+		out_puts(sh->out, "profile: folded addr has no wall form (use wall with folded, or folded addr without wall)\n");
+		return 1;
+	}
 	profile_options(&a, &opt);
 	r = prof_session_window(&opt, a.window_ms);
 	if (r < 0)
@@ -316,7 +330,11 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	/* The profiler is still ours: no other shell's session can replace
 	 * the data while it prints. */
 	d = prof_last();
-	if (a.addr)
+	if (d->wall && a.folded)
+		r = prof_view_wall_folded(sh->out, d, a.pid);
+	else if (d->wall)
+		r = prof_view_wall_text(sh->out, d, a.pid, a.chains);
+	else if (a.addr)
 		r = prof_view_folded_addr(sh->out, d, a.pid);
 	else if (a.folded)
 		r = prof_view_folded(sh->out, d, a.pid);
@@ -347,8 +365,8 @@ static int profile_start(struct shell_ctx *sh, int argc, char **argv)
 	r = prof_session_start(&opt);
 	if (r < 0)
 		return profile_start_error(sh->out, r);
-	out_printf(sh->out, "profile: started (depth %u, %u Hz per cpu); profile stop ends it\n",
-		   a.depth, a.hz);
+	out_printf(sh->out, "profile: started (depth %u, %u Hz per cpu%s); profile stop ends it\n",
+		   a.depth, a.hz, a.wall ? ", wall" : "");
 	return 0;
 }
 
@@ -396,20 +414,29 @@ static int profile_show_print(struct out *o, const struct prof_data *d,
 			return profile_show_usage(o, argv[4]);
 		if (argc == 4 && profile_parse_chains(o, argv[3], &n) < 0)
 			return -EINVAL;
-		return kstreq(view, "text") ? prof_view_text(o, d, d->pid, n)
-					    : prof_view_top(o, d, d->pid, n);
+		if (kstreq(view, "text"))
+			return d->wall ? prof_view_wall_text(o, d, d->pid, n)
+				       : prof_view_text(o, d, d->pid, n);
+		return prof_view_top(o, d, d->pid, n);
 	}
-	if (kstreq(view, "folded") && argc > 3 && kstreq(argv[3], "addr"))
-		return argc > 4 ? profile_show_usage(o, argv[4])
-				: prof_view_folded_addr(o, d, d->pid);
+	if (kstreq(view, "folded") && argc > 3 && kstreq(argv[3], "addr")) {
+		if (argc > 4)
+			return profile_show_usage(o, argv[4]);
+		if (d->wall) {
+			out_puts(o, "profile: folded addr has no wall form (profile show folded gives the wall's)\n");
+			return -EINVAL;
+		}
+		return prof_view_folded_addr(o, d, d->pid);
+	}
 	if (argc > 3)
 		return profile_show_usage(o, argv[3]);
 	if (kstreq(view, "folded"))
-		return prof_view_folded(o, d, d->pid);
+		return d->wall ? prof_view_wall_folded(o, d, d->pid)
+			       : prof_view_folded(o, d, d->pid);
 	if (kstreq(view, "cpus"))
 		return prof_view_cpus(o, d);
 	if (kstreq(view, "tasks"))
-		return prof_view_tasks(o, d);
+		return d->wall ? prof_view_wall_tasks(o, d) : prof_view_tasks(o, d);
 	return profile_show_usage(o, view);
 }
 
