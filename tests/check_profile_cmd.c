@@ -119,7 +119,7 @@ END_TEST
 START_TEST(test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]] [wall])\n");
 }
 END_TEST
 
@@ -253,13 +253,13 @@ END_TEST
 START_TEST(test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr], wall)\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr]] [wall])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr])\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr], wall)\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST

@@ -232,6 +232,10 @@ int prof_view_wall_folded(struct out *o, const struct prof_data *d, int pid)
 	out_printf(o, "# window_ms=%llu\n", (unsigned long long)prof_window_ms(d));
 	out_printf(o, "# cpus=%u\n", prof_cpu_count(d->run_cpus));
 	out_puts(o, "# wall=1\n# unit=us\n");
+	/* The window on the kernel's clock, for a reader that has its own
+	 * record of the same clock (a workload's truth). */
+	out_printf(o, "# start_ns=%llu\n# stop_ns=%llu\n", (unsigned long long)w->start_ns,
+		   (unsigned long long)w->stop_ns);
 	out_printf(o, "# dropped=%llu\n", (unsigned long long)w->dropped);
 	out_printf(o, "# depth=%u\n", d->depth);
 	if (pid != PROF_PID_ALL)

@@ -9,6 +9,7 @@
 #include "work/sleepy_test.h"
 
 #include "hal/timer.h"
+#include "kernel/heap.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/out.h"
@@ -26,6 +27,16 @@ const char *const sleepy_path_name[SLEEPY_PATHS] = {
 #define SLEEPY_NAP_B_US 4100u
 
 static uint64_t truth[SLEEPY_PATHS];
+
+/* Each task's last SLEEPY_SPANS calls, so that a test can take the
+ * truth of exactly a profile's window (sleepy_truth_between()). */
+#define SLEEPY_SPANS 2048
+struct sleepy_span {
+	uint64_t t0, t1;
+	unsigned path;
+};
+static struct sleepy_span *spans;	/* WORK_MAX_TASKS rows, once */
+static uint64_t nspans[WORK_MAX_TASKS];
 /* Of the naps' time, the part after the scheduler's wake: runnable. */
 static uint64_t truth_runnable[SLEEPY_PATHS];
 
@@ -36,9 +47,27 @@ static struct task *peers[WORK_MAX_TASKS];
 static bool alive[WORK_MAX_TASKS];
 static bool token[WORK_MAX_TASKS];
 
+/* The calling task's call of @path from @t0 to @t1. */
+static void sleepy_log(unsigned path, uint64_t t0, uint64_t t1)
+{
+	unsigned me = task_current()->cpu;
+	uint64_t n = nspans[me];
+	struct sleepy_span *s;
+
+	__atomic_fetch_add(&truth[path], t1 - t0, __ATOMIC_RELAXED);
+	if (!spans)
+		return;
+	s = &spans[me * SLEEPY_SPANS + n % SLEEPY_SPANS];
+	s->t0 = t0;
+	s->t1 = t1;
+	s->path = path;
+	/* Whole before a reader counts it. */
+	__atomic_store_n(&nspans[me], n + 1, __ATOMIC_RELEASE);
+}
+
 static void sleepy_add(unsigned path, uint64_t t0)
 {
-	__atomic_fetch_add(&truth[path], hal_clock_ns() - t0, __ATOMIC_RELAXED);
+	sleepy_log(path, t0, hal_clock_ns());
 }
 
 __attribute__((noinline)) static void sleepy_compute(void)
@@ -58,7 +87,7 @@ static void sleepy_nap(unsigned path, uint64_t us)
 	sched_sleep_ns(us * 1000u);
 	t1 = hal_clock_ns();
 	woke = __atomic_load_n(&task_current()->wake_ns, __ATOMIC_RELAXED);
-	__atomic_fetch_add(&truth[path], t1 - t0, __ATOMIC_RELAXED);
+	sleepy_log(path, t0, t1);
 	if (woke >= t0 && woke <= t1)
 		__atomic_fetch_add(&truth_runnable[path], t1 - woke, __ATOMIC_RELAXED);
 }
@@ -115,7 +144,10 @@ static void sleepy_begin(void)
 		truth[i] = 0;
 		truth_runnable[i] = 0;
 	}
+	if (!spans)
+		spans = kmalloc(WORK_MAX_TASKS * SLEEPY_SPANS * sizeof(*spans));
 	for (unsigned i = 0; i < WORK_MAX_TASKS; i++) {
+		nspans[i] = 0;
 		alive[i] = false;
 		token[i] = i == 0;
 		peers[i] = NULL;
@@ -158,6 +190,28 @@ void sleepy_truth(uint64_t out[SLEEPY_PATHS], uint64_t runnable[SLEEPY_PATHS])
 		out[i] = __atomic_load_n(&truth[i], __ATOMIC_RELAXED);
 		runnable[i] = __atomic_load_n(&truth_runnable[i], __ATOMIC_RELAXED);
 	}
+}
+
+bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS])
+{
+	for (unsigned i = 0; i < SLEEPY_PATHS; i++)
+		out[i] = 0;
+	if (!spans)
+		return false;
+	for (unsigned me = 0; me < WORK_MAX_TASKS; me++) {
+		uint64_t n = __atomic_load_n(&nspans[me], __ATOMIC_ACQUIRE);
+		uint64_t first = n > SLEEPY_SPANS ? n - SLEEPY_SPANS : 0;
+
+		for (uint64_t k = first; k < n; k++) {
+			const struct sleepy_span *s = &spans[me * SLEEPY_SPANS + k % SLEEPY_SPANS];
+			uint64_t a = s->t0 > from ? s->t0 : from;
+			uint64_t b = s->t1 < to ? s->t1 : to;
+
+			if (b > a)
+				out[s->path] += b - a;
+		}
+	}
+	return true;
 }
 
 static unsigned permille(uint64_t part, uint64_t whole)
