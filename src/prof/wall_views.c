@@ -266,7 +266,7 @@ int prof_view_wall_folded(struct out *o, const struct prof_data *d, int pid)
 		}
 		fold_free(&t);
 	}
-	out_printf(o, "# kprof folded end lines=%llu us=%llu\n",
+	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
 		   (unsigned long long)lines, (unsigned long long)us_all);
 	return 0;
 }

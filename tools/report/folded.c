@@ -177,6 +177,11 @@ static bool meta_view(struct reader *r, const char *key, size_t klen,
 			return rd_fail(r, "%s:%zu: header weight must be ns (got '%s')",
 				       r->p->path, lineno, excerpt(val, vlen));
 		m->weight_ns = true;
+	} else if (klen == 4 && memcmp(key, "unit", 4) == 0) {
+		if (vlen != 2 || memcmp(val, "us", 2))
+			return rd_fail(r, "%s:%zu: header unit must be us (got '%s')",
+				       r->p->path, lineno, excerpt(val, vlen));
+		m->unit_us = true;
 	} else if (klen == 8 && memcmp(key, "build_id", 8) == 0) {
 		if (!is_hex(val, vlen) || vlen % 2 || vlen > BUILD_ID_HEX_MAX)
 			return rd_fail(r, "%s:%zu: header build_id must be an even number of hex digits, at most %d (got '%s')",
@@ -222,7 +227,7 @@ static bool meta_set(struct reader *r, const char *key, size_t klen,
 		m->have |= META_SOURCE;
 		return true;
 	}
-	if (klen == 6 || klen == 8)
+	if (klen == 6 || klen == 8 || (klen == 4 && memcmp(key, "unit", 4) == 0))
 		return meta_view(r, key, klen, val, vlen, lineno);
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		if (strlen(nums[i].key) != klen || memcmp(nums[i].key, key, klen))
@@ -245,7 +250,7 @@ static bool is_known_key(const char *s, size_t len)
 {
 	static const char *const known[] = {
 		"source", "hz", "window_ms", "cpus", "samples", "dropped",
-		"frames", "weight", "build_id", "busy_ns",
+		"frames", "weight", "build_id", "busy_ns", "unit",
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
