@@ -3,6 +3,7 @@
  * profiles"): chains ranked by time with their state, each task's
  * split, and folded stacks in microseconds with the state as a frame
  * under the task. */
+#include "hal/trap.h"
 #include "kernel/backtrace.h"
 #include "kernel/heap.h"
 #include "lib/errno.h"
@@ -126,8 +127,12 @@ static void wall_print_line(struct out *o, const struct wall_line *l, uint64_t a
 	wall_print_ms(o, l->c->weight);
 	fold_frame_name(name, sizeof(name), l->c->leaf);
 	out_printf(o, " %s %s\n", wall_state_name(l->s), name);
-	for (uint32_t i = 0; i < l->c->ncallers; i++)
-		backtrace_print_caller(o, l->c->callers[i]);
+	for (uint32_t i = 0; i < l->c->ncallers; i++) {
+		if (l->c->callers[i] == FOLD_FOREIGN)
+			out_printf(o, BACKTRACE_INDENT "<- %s\n", hal_trap_foreign_name());
+		else
+			backtrace_print_caller(o, l->c->callers[i]);
+	}
 }
 
 int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
