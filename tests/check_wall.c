@@ -16,10 +16,18 @@
 
 static struct ksim_config cfg;
 
+/* The tick samples, 1000 times a second: its weights are the time since
+ * the CPU's last tick by the clock, so a stretch the host did not run
+ * the CPU's thread is charged where the thread resumed -- inside the
+ * path the task was in, as the truth counts it.  The counter counts the
+ * thread's CPU time only, and a running task's time would then be split
+ * as if the host had run it throughout. */
 static void start_machine(void)
 {
 	ksim_config_defaults(&cfg);
 	cfg.cpus = 2;
+	cfg.source = KSIM_SOURCE_TICK;
+	cfg.hz = 1000;
 	simfx_start(&cfg);
 }
 
