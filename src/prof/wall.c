@@ -242,8 +242,12 @@ static void wall_scan_task(struct task *t, void *ctx)
 	struct wall_open *e;
 	bool on;
 
-	if (t->is_idle || sc->n == sc->cap)
+	if (t->is_idle)
 		return;
+	if (sc->n == sc->cap) {
+		sc->lost++;
+		return;
+	}
 	e = &sc->open[sc->n];
 	on = __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
 	e->pid = t->pid;
@@ -332,6 +336,7 @@ int wall_collect(struct prof_wall *w, const struct prof_data *d,
 	if (!sc.open)
 		return -ENOMEM;
 	task_for_each(wall_scan_task, &sc);
+	w->open_lost = sc.lost;
 	for (size_t i = 0; i < sc.n; i++) {
 		sc.open[i].r.frames = sc.open[i].frames;
 		note(sc.open[i].pid);

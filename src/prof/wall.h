@@ -45,6 +45,8 @@ struct prof_wall {
 	unsigned ntasks;
 	struct wall_task tasks[WALL_TASKS];
 	bool incomplete;	/* the collect ran out of memory */
+	uint64_t open_lost;	/* tasks past the collect's room: their waits
+				 * open at the end are left out */
 };
 
 /* The names of the states, as the views print them. */

@@ -64,6 +64,9 @@ static void wall_print_head(struct out *o, const struct prof_data *d, int pid)
 	out_printf(o, "; %llu switches dropped\n", (unsigned long long)w->dropped);
 	if (w->incomplete)
 		out_puts(o, "out of memory at the end of the window: the waits open at its end are left out\n");
+	if (w->open_lost)
+		out_printf(o, "%llu tasks past the %u the end of the window has room for: their intervals open at its end are left out\n",
+			   (unsigned long long)w->open_lost, 2 * WALL_TASKS);
 }
 
 /* One state's chains of @pid without their task, exact callers kept:
