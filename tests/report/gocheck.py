@@ -32,6 +32,15 @@ def duration_ns(s):
     return round(float(m.group(1)) * scale)
 
 
+def duration_half_unit_ns(s):
+    """Half the last printed digit of pprof's duration @s: what its
+    rounding may hide ("1.67s" stands for 1.665-1.675 s)."""
+    m = re.fullmatch(r"[0-9]+(?:\.([0-9]+))?(ns|us|ms|s|mins|hrs)", s)
+    scale = {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9, "mins": 60e9,
+             "hrs": 3600e9}[m.group(2)]
+    return round(0.5 * scale / 10 ** len(m.group(1) or ""))
+
+
 def top(out, folded, name):
     rows = [line.split() for line in out.splitlines()]
     head = next(i for i, r in enumerate(rows) if r[:2] == ["flat", "flat%"])
