@@ -720,7 +720,7 @@ END_TEST
 START_TEST(test_profile_folded_cpus_forms)
 {
 	static const char *const show_err =
-		"profile: show takes tc.text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got %s)\n";
+		"profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got %s)\n";
 	char want[256];
 
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
