@@ -375,7 +375,7 @@ double simfx_irqsoff_share(const char *want_source)
 {
 	char header[128], *out;
 	unsigned long samples = 0, total;
-	double spun = 0.0;
+	double spun = 0.0, share;
 
 	snprintf(header, sizeof(header), " dropped, source %s\n", want_source);
 	for (unsigned w = 0; w < IRQSOFF_MAX_WINDOWS && samples < IRQSOFF_MIN_SAMPLES; w++) {
@@ -389,11 +389,11 @@ double simfx_irqsoff_share(const char *want_source)
 		total = 0;
 		if (strchr(out, '\n'))
 			sscanf(strchr(out, '\n') + 1, "%lu samples on", &total);
-		spun += simfx_leaf_share(out, "irqsoff_spin") * (double)total / 100.0;
+		share = simfx_leaf_share(out, "irqsoff_spin");
+		spun += share * (double)total / 100.0;
 		samples += total;
 		fprintf(stderr, "irqsoff, source %s, window %u: %.1f%% of %lu samples "
-			"in irqsoff_spin\n%.400s\n", want_source, w + 1,
-			simfx_leaf_share(out, "irqsoff_spin"), total, out);
+			"in irqsoff_spin\n%.400s\n", want_source, w + 1, share, total, out);
 		free(out);
 	}
 	return samples ? 100.0 * spun / (double)samples : 0.0;
