@@ -21,6 +21,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from kpnet import free_udp_port  # noqa: E402,F401  (tests import it from here)
+
 PROMPT = "> "
 BOOT_TIMEOUT = 30.0
 COMMAND_TIMEOUT = 30.0
@@ -47,11 +50,6 @@ def kernel_path():
     return path
 
 
-def free_udp_port():
-    """A UDP port on 127.0.0.1 free right now, for QEMU's hostfwd."""
-    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def user_net_rules(net_port, fwd):
@@ -242,8 +240,10 @@ class Kernel:
             return len(self._buf)
 
     def fail(self, why):
+        rc = self.proc.poll()
+        state = "still running" if rc is None else f"exited with status {rc}"
         raise HarnessError(f"{why}\n--- console ---\n{self.text()}\n"
-                           f"--- qemu stderr ---\n{''.join(self._errs)}")
+                           f"--- qemu ({state}) stderr ---\n{''.join(self._errs)}")
 
     # -- waiting ----------------------------------------------------------
     def wait_for(self, predicate, timeout, what, since=0):
@@ -341,8 +341,10 @@ def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.connect(("127.0.0.1", port))
         # Before QEMU binds the forwarded port the kernel may give this
-        # socket that very port: connected to itself, it would read its
-        # own request back.  Nothing listens yet.
+        # socket that very port (connected to itself, it would read its
+        # own request back), and QEMU, finding it taken, exits.  Ports
+        # from free_udp_port() lie below the range sockets are given, so
+        # this is only for a port chosen some other way.
         if s.getsockname() == s.getpeername():
             time.sleep(0.2)
             return None
