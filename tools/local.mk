@@ -39,8 +39,10 @@ KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
 # program installed with the kernel or the simulator.
 # HMAC-SHA256 and the keyed wire format (src/shell/udpsh_wire.h): the
 # kernel's own code.
+# The folded reader (folded_read.[ch]) is kprof-report's too.
 KSHELL_SOURCES = %reldir%/kshell.c %reldir%/keyfile.c %reldir%/keyfile.h \
 	%reldir%/udpsh_client.c %reldir%/udpsh_client.h \
+	%reldir%/folded_read.c %reldir%/folded_read.h \
 	src/lib/sha256.c src/lib/kstring.c \
 	src/shell/udpsh_wire.c
 if PLATFORM_ARM64
@@ -51,10 +53,11 @@ EXTRA_DIST += $(KSHELL_SOURCES)
 nodist_bin_SCRIPTS = %reldir%/kshell
 CLEANFILES += %reldir%/kshell
 KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
-	$(top_srcdir)/%reldir%/udpsh_client.c \
+	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/folded_read.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c
-%reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h
+%reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h \
+		$(top_srcdir)/%reldir%/folded_read.h
 	@$(MKDIR_P) tools
 	$(AM_V_GEN)$(CC_FOR_BUILD) -Wall -Wextra $(CFLAGS_FOR_BUILD) \
 		-I$(top_builddir) -I$(top_srcdir)/src $(LDFLAGS_FOR_BUILD) -o $@ \
@@ -75,8 +78,10 @@ endif
 KPROF_REPORT = tools/kprof-report
 KPROF_REPORT_PB = tools/report/profile.pb-c.c tools/report/profile.pb-c.h
 KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C)
-# All of it but main.c: what kprof-collect links too.
-KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/report/folded.c \
+# All of it but main.c: what kprof-collect links too.  The folded
+# reader proper (folded_read.c) is shared with kshell.
+KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/folded_read.c \
+	$(top_srcdir)/%reldir%/report/folded.c \
 	$(top_srcdir)/%reldir%/report/names.c \
 	$(top_srcdir)/%reldir%/report/tree.c \
 	$(top_srcdir)/%reldir%/report/top.c \
@@ -105,9 +110,11 @@ tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 tools/report/profile.pb-c.h: tools/report/profile.pb-c.c
 
 $(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
+		$(top_srcdir)/%reldir%/folded_read.h \
 		$(top_srcdir)/src/lib/folded_frame.h $(KPROF_REPORT_PB)
 	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
-		-Itools/report -I$(top_srcdir)/src -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
+		-Itools/report -I$(top_srcdir)/%reldir% -I$(top_srcdir)/src \
+		-DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
 		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
 		$(REPORT_FOR_BUILD_LIBS)
@@ -132,6 +139,7 @@ EXTRA_DIST += %reldir%/collect/collect.h %reldir%/collect/main.c \
 	%reldir%/collect/target.c %reldir%/collect/store.c
 $(KPROF_COLLECT): $(KPROF_COLLECT_C) $(top_srcdir)/%reldir%/collect/collect.h \
 		$(top_srcdir)/%reldir%/report/report.h \
+		$(top_srcdir)/%reldir%/folded_read.h \
 		$(top_srcdir)/%reldir%/udpsh_client.h $(KPROF_REPORT_PB)
 	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
 		-Itools/report -I$(top_srcdir)/%reldir%/report -I$(top_srcdir)/%reldir% \
