@@ -17,13 +17,16 @@ $(KP_SYMGEN): $(top_srcdir)/%reldir%/kp-symgen.c
 # The three-pass link (tools/kp-link3), for any program whose image
 # carries its own symbol table (doc/internals.md, "The image's symbol
 # table").  KP_LINK3 goes in front of a link command that writes $@;
-# KP_LINK3_LIBTOOL is libtool's C link command with it in front, for a
-# prog_LINK:
+# KP_LINK3_LIBTOOL is libtool's C link command with it in front, and
+# KP_LINK3_PROG that with the program's own flags, as automake's link
+# line has them, found from its name ($@).  A program says, in two lines:
 #
-#   prog_LINK = $(KP_LINK3_LIBTOOL) $(prog_CFLAGS) $(CFLAGS) \
-#	$(prog_LDFLAGS) $(LDFLAGS) -o $@
+#   prog_LINK = $(KP_LINK3_PROG)
 #   EXTRA_prog_DEPENDENCIES = $(KP_LINK3_DEPS)
-#   CLEANFILES += prog.symtab.*
+#
+# Its flags are $(prog_CFLAGS) and $(prog_LDFLAGS) by a computed name, a
+# GNU make feature automake's portability warnings refuse: Makefile.am
+# turns those off (AUTOMAKE_OPTIONS) for this.
 #
 # KP_SYMTAB_CC compiles the generated table; a kernel passes its own
 # compiler and flags in --cc instead.
@@ -34,6 +37,12 @@ KP_LINK3 = $(SHELL) $(top_srcdir)/%reldir%/kp-link3 --symgen $(KP_SYMGEN) \
 KP_LINK3_LIBTOOL = $(KP_LINK3) $(LIBTOOL) $(AM_V_lt) --tag=CC \
 	$(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link $(CCLD)
 KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
+KP_LINK3_CANON = $(subst -,_,$(subst /,_,$(@:$(EXEEXT)=)))
+KP_LINK3_PROG = $(KP_LINK3_LIBTOOL) $($(KP_LINK3_CANON)_CFLAGS) $(CFLAGS) \
+	$($(KP_LINK3_CANON)_LDFLAGS) $(LDFLAGS) -o $@
+# What kp-link3 leaves beside each image (IMAGE.symtab.*), in the folders
+# that have such programs.
+CLEANFILES += *.symtab.* tests/*.symtab.* bench/*.symtab.*
 
 # tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
 # program installed with the kernel or the simulator.
