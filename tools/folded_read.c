@@ -660,8 +660,6 @@ void folded_reader_init(struct folded_reader *r, const char *path,
 	r->line.cpu = -1;
 	r->line.rescale = 1;
 	r->state = flags & FOLDED_READ_BARE ? ST_BARE : ST_BEFORE;
-	if (errlen)
-		err[0] = '\0';
 }
 
 enum folded_kind folded_reader_line(struct folded_reader *r, const char *text,

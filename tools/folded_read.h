@@ -116,7 +116,8 @@ struct folded_reader {
 };
 
 /* Ready @r to read @path (named in errors; its text is the caller's):
- * errors go to @err, one line.  Allocates nothing yet. */
+ * the first error goes to @err, one line (left as it is until then).
+ * Allocates nothing yet. */
 void folded_reader_init(struct folded_reader *r, const char *path,
 			unsigned flags, char *err, size_t errlen);
 /* The next line of the input, @len bytes without its newline (a '\r'

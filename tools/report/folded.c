@@ -32,8 +32,10 @@ struct reader {
 	size_t cap_frames;
 };
 
-static bool read_lines(struct reader *r, const char *path, FILE *f,
-		       struct line **out, size_t *nout)
+/* Every line of @f (read as @path), for the begin line to be looked
+ * for first; false with the error in @err. */
+static bool read_lines(const char *path, FILE *f, struct line **out,
+		       size_t *nout, char *err, size_t errlen)
 {
 	struct line *lines = NULL;
 	size_t n = 0, cap = 0;
@@ -62,8 +64,7 @@ static bool read_lines(struct reader *r, const char *path, FILE *f,
 	*out = lines;
 	*nout = n;
 	if (ferror(f)) {
-		snprintf(r->fr.err, r->fr.errlen, "%s: cannot read: %s", path,
-			 strerror(errno));
+		snprintf(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return false;
 	}
 	return true;
@@ -193,14 +194,13 @@ static bool folded_read(struct reader *r, const char *path, FILE *f,
 	size_t nlines = 0, first;
 	bool ok;
 
-	folded_reader_init(&r->fr, path, 0, err, errlen);
-	ok = read_lines(r, path, f, &lines, &nlines);
+	ok = read_lines(path, f, &lines, &nlines, err, errlen);
 	first = find_begin(lines, nlines);
 	/* No begin line: bare folded lines, every one the profile's. */
-	if (first == nlines) {
-		folded_reader_init(&r->fr, path, FOLDED_READ_BARE, err, errlen);
+	folded_reader_init(&r->fr, path, first == nlines ? FOLDED_READ_BARE : 0,
+			   err, errlen);
+	if (first == nlines)
 		first = 0;
-	}
 	r->fr.lineno = first;
 	for (size_t i = first; ok && i < nlines; i++) {
 		enum folded_kind k = folded_reader_line(&r->fr, lines[i].text,
