@@ -5,7 +5,7 @@
 # own table (the three-pass link), as a profile does.
 BENCH_PROGS = %reldir%/bench_prof %reldir%/bench_cost
 EXTRA_PROGRAMS += $(BENCH_PROGS)
-CLEANFILES += $(BENCH_PROGS) %reldir%/bench_prof.symtab.* %reldir%/bench_cost.symtab.*
+CLEANFILES += $(BENCH_PROGS)
 .PHONY: bench
 
 if PLATFORM_SIM
@@ -13,15 +13,13 @@ if PLATFORM_SIM
 %canon_reldir%_bench_prof_SOURCES = %reldir%/bench_prof.c
 %canon_reldir%_bench_prof_LDADD = sim/libksim.la
 %canon_reldir%_bench_prof_LDFLAGS = -Wc,-no-pie
-%canon_reldir%_bench_prof_LINK = $(KP_LINK3_LIBTOOL) $(CFLAGS) \
-	$(%canon_reldir%_bench_prof_LDFLAGS) $(LDFLAGS) -o $@
+%canon_reldir%_bench_prof_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_bench_prof_DEPENDENCIES = $(KP_LINK3_DEPS)
 
 %canon_reldir%_bench_cost_SOURCES = %reldir%/bench_cost.c
 %canon_reldir%_bench_cost_LDADD = sim/libksim.la
 %canon_reldir%_bench_cost_LDFLAGS = -Wc,-no-pie
-%canon_reldir%_bench_cost_LINK = $(KP_LINK3_LIBTOOL) $(CFLAGS) \
-	$(%canon_reldir%_bench_cost_LDFLAGS) $(LDFLAGS) -o $@
+%canon_reldir%_bench_cost_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_bench_cost_DEPENDENCIES = $(KP_LINK3_DEPS)
 
 bench: $(BENCH_PROGS)

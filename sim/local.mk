@@ -39,8 +39,6 @@ bin_PROGRAMS += ksim
 ksim_SOURCES = %reldir%/main.c
 ksim_LDADD = sim/libksim.la
 ksim_LDFLAGS = -Wc,-no-pie
-ksim_LINK = $(KP_LINK3_LIBTOOL) $(ksim_CFLAGS) $(CFLAGS) $(ksim_LDFLAGS) \
-	$(LDFLAGS) -o $@
+ksim_LINK = $(KP_LINK3_PROG)
 EXTRA_ksim_DEPENDENCIES = $(KP_LINK3_DEPS)
-CLEANFILES += ksim.symtab.*
 endif

@@ -129,7 +129,7 @@ static struct tally udp_read(void)
 	return t;
 }
 
-START_TEST(test_udp_shell_flood_every_datagram_accounted)
+CHECK_TEST("flood", test_udp_shell_flood_every_datagram_accounted)
 {
 	int port;
 	struct tally t;
@@ -170,7 +170,7 @@ static struct tally dev_read(void)
 	return t;
 }
 
-START_TEST(test_device_flood_every_frame_accounted)
+CHECK_TEST("flood", test_device_flood_every_frame_accounted)
 {
 	/* Full-size Ethernet to another host's MAC: the stack drops it at
 	 * once.  10000 of them are more than any socket queue holds. */
@@ -192,19 +192,7 @@ START_TEST(test_device_flood_every_frame_accounted)
 }
 END_TEST
 
-static Suite *net_loss_suite(void)
-{
-	Suite *s = suite_create("net_loss");
-	TCase *tc = tcase_create("flood");
-
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_udp_shell_flood_every_datagram_accounted);
-	tcase_add_test(tc, test_device_flood_every_frame_accounted);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run_forked(net_loss_suite());
+	return check_run_forked(check_suite("net_loss", NULL, 120));
 }

@@ -142,7 +142,7 @@ static void netload_between(struct proc *rx, char *net_rx, struct proc *tx, char
 	ck_assert_int_eq(proc_finish(rx, 10000), 0);
 }
 
-START_TEST(test_two_ksims_netload_counts_match)
+CHECK_TEST("wire", test_two_ksims_netload_counts_match)
 {
 	static struct proc rx, tx;
 	char net_rx[32], net_tx[32];
@@ -233,7 +233,7 @@ static void *lossy_wire_run(void *arg)
  * receiver got must be what the wire let through and what the receiver
  * itself counted, and the loss the ids the wire dropped (those before the
  * last datagram through: iperf counts a gap only when a later id comes). */
-START_TEST(test_netload_send_reports_what_the_receiver_got)
+CHECK_TEST("wire", test_netload_send_reports_what_the_receiver_got)
 {
 	static struct proc rx, tx;
 	static struct lossy_wire w;
@@ -418,7 +418,7 @@ static void one_start(void)
 		      "ksim did not bring the network up:\n%s", one.text);
 }
 
-START_TEST(test_injected_arp_ping_shell_and_garbage)
+CHECK_TEST("wire", test_injected_arp_ping_shell_and_garbage)
 {
 	uint8_t f[2048], ksim_mac[6];
 	char reply[8192];
@@ -479,20 +479,7 @@ START_TEST(test_injected_arp_ping_shell_and_garbage)
 }
 END_TEST
 
-static Suite *net_sim_suite(void)
-{
-	Suite *s = suite_create("net_sim");
-	TCase *tc = tcase_create("wire");
-
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, test_injected_arp_ping_shell_and_garbage);
-	tcase_add_test(tc, test_two_ksims_netload_counts_match);
-	tcase_add_test(tc, test_netload_send_reports_what_the_receiver_got);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(net_sim_suite());
+	return check_run(check_suite("net_sim", NULL, 30));
 }

@@ -46,7 +46,7 @@ static void expect_error(const char *line, const char *message)
 	ck_assert_uint_eq(fake_pmu_probes, 0);
 }
 
-START_TEST(test_profile_window_out_of_range_rejected)
+CHECK_TEST("profile", test_profile_window_out_of_range_rejected)
 {
 	expect_error("profile 0", "profile: window must be 1-2000 ms (got 0)\n");
 	expect_error("profile 2001", "profile: window must be 1-2000 ms (got 2001)\n");
@@ -54,14 +54,14 @@ START_TEST(test_profile_window_out_of_range_rejected)
 }
 END_TEST
 
-START_TEST(test_profile_window_overflow_rejected)
+CHECK_TEST("profile", test_profile_window_overflow_rejected)
 {
 	expect_error("profile 99999999999999999999999",
 		     "profile: window must be 1-2000 ms (got 99999999999999999999999)\n");
 }
 END_TEST
 
-START_TEST(test_profile_window_junk_rejected)
+CHECK_TEST("profile", test_profile_window_junk_rejected)
 {
 	expect_error("profile abc", "profile: window must be a number of ms (got abc)\n");
 	expect_error("profile -5", "profile: window must be a number of ms (got -5)\n");
@@ -70,7 +70,7 @@ START_TEST(test_profile_window_junk_rejected)
 }
 END_TEST
 
-START_TEST(test_profile_pid_unknown_rejected)
+CHECK_TEST("profile", test_profile_pid_unknown_rejected)
 {
 	expect_error("profile 10 99", "profile: no task with pid 99\n");
 	expect_error("profile 10 0", "profile: no task with pid 0\n");
@@ -78,21 +78,21 @@ START_TEST(test_profile_pid_unknown_rejected)
 }
 END_TEST
 
-START_TEST(test_profile_pid_overflow_rejected)
+CHECK_TEST("profile", test_profile_pid_overflow_rejected)
 {
 	expect_error("profile 10 99999999999999999999999",
 		     "profile: no task with pid 99999999999999999999999\n");
 }
 END_TEST
 
-START_TEST(test_profile_pid_junk_rejected)
+CHECK_TEST("profile", test_profile_pid_junk_rejected)
 {
 	expect_error("profile 10 x12", "profile: pid must be a number or all (got x12)\n");
 	expect_error("profile 10 ALL", "profile: pid must be a number or all (got ALL)\n");
 }
 END_TEST
 
-START_TEST(test_profile_chains_out_of_range_rejected)
+CHECK_TEST("profile", test_profile_chains_out_of_range_rejected)
 {
 	expect_error("profile 10 all 0", "profile: chains must be 1-128 (got 0)\n");
 	expect_error("profile 10 1 129", "profile: chains must be 1-128 (got 129)\n");
@@ -101,20 +101,20 @@ START_TEST(test_profile_chains_out_of_range_rejected)
 }
 END_TEST
 
-START_TEST(test_profile_chains_junk_rejected)
+CHECK_TEST("profile", test_profile_chains_junk_rejected)
 {
 	expect_error("profile 10 all 8x", "profile: chains must be a number (got 8x)\n");
 }
 END_TEST
 
-START_TEST(test_profile_trailing_words_rejected)
+CHECK_TEST("profile", test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
 		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]])\n");
 }
 END_TEST
 
-START_TEST(test_profile_busy_while_another_runs)
+CHECK_TEST("profile", test_profile_busy_while_another_runs)
 {
 	ck_assert_int_eq(prof_start(), 0);
 	ck_assert_int_ne(run(cmd_profile, "profile 10"), 0);
@@ -162,7 +162,7 @@ static void become_shell_task(void)
 	fake_switch_hook = play_until_shell_runs;
 }
 
-START_TEST(test_profile_runs_whole_window_and_reports)
+CHECK_TEST("profile", test_profile_runs_whole_window_and_reports)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
@@ -173,7 +173,7 @@ START_TEST(test_profile_runs_whole_window_and_reports)
 }
 END_TEST
 
-START_TEST(test_profile_pid_that_slept_whole_window)
+CHECK_TEST("profile", test_profile_pid_that_slept_whole_window)
 {
 	char line[64];
 
@@ -213,7 +213,7 @@ static void play_with_wakes(void)
 	playing = false;
 }
 
-START_TEST(test_profile_window_outlasts_wakes)
+CHECK_TEST("profile", test_profile_window_outlasts_wakes)
 {
 	unsigned long long ms = 0;
 
@@ -229,7 +229,7 @@ START_TEST(test_profile_window_outlasts_wakes)
 END_TEST
 
 
-START_TEST(test_profile_options_out_of_range_rejected)
+CHECK_TEST("profile", test_profile_options_out_of_range_rejected)
 {
 	expect_error("profile 10 depth=0", "profile: depth must be 1-32 (got 0)\n");
 	expect_error("profile 10 all 3 depth=33", "profile: depth must be 1-32 (got 33)\n");
@@ -241,7 +241,7 @@ START_TEST(test_profile_options_out_of_range_rejected)
 }
 END_TEST
 
-START_TEST(test_profile_options_junk_rejected)
+CHECK_TEST("profile", test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
 		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus])\n");
@@ -257,7 +257,7 @@ END_TEST
 
 /* The tick samples at its own rate only: another hz= is refused, its
  * own is accepted. */
-START_TEST(test_profile_tick_refuses_other_rate)
+CHECK_TEST("profile", test_profile_tick_refuses_other_rate)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	ck_assert_int_ne(run(cmd_profile, "profile 10 hz=1000"), 0);
@@ -269,7 +269,7 @@ END_TEST
 
 /* source= chooses this run's source: pmu where the counter does not
  * count is one line, and nothing starts. */
-START_TEST(test_profile_source_pmu_without_counter_refused)
+CHECK_TEST("profile", test_profile_source_pmu_without_counter_refused)
 {
 	struct prof_options opt = { 8, 1000, PROF_PID_ALL, PROF_RUN_PMU };
 
@@ -285,7 +285,7 @@ START_TEST(test_profile_source_pmu_without_counter_refused)
 }
 END_TEST
 
-START_TEST(test_profile_source_junk_rejected)
+CHECK_TEST("profile", test_profile_source_junk_rejected)
 {
 	expect_error("profile 10 source=nmi",
 		     "profile: source must be tick or pmu (got source=nmi)\n");
@@ -299,7 +299,7 @@ END_TEST
 /* The counter counts and the boot left the choice to it: source=tick
  * samples on the tick (no counter armed), the next run on the counter
  * again. */
-START_TEST(test_profile_source_tick_beside_a_counter)
+CHECK_TEST("profile", test_profile_source_tick_beside_a_counter)
 {
 	fake_pmu_set_counting(2000000000ull, "pmu/fake cycles");
 	become_shell_task();
@@ -315,7 +315,7 @@ END_TEST
 
 /* Booted with profile.source=tick: source=pmu takes the counter for
  * one run, at the counter's rate; without it the tick's. */
-START_TEST(test_profile_source_pmu_beside_boot_tick)
+CHECK_TEST("profile", test_profile_source_pmu_beside_boot_tick)
 {
 	ck_assert_int_eq(prof_set_source("tick"), 0);
 	fake_pmu_set_counting(2000000000ull, "pmu/fake cycles");
@@ -336,7 +336,7 @@ END_TEST
 
 /* A session runs until stopped: an unauthenticated UDP shell may not
  * start one (the window form ends by itself and stays allowed). */
-START_TEST(test_profile_start_refused_unauthenticated)
+CHECK_TEST("profile", test_profile_start_refused_unauthenticated)
 {
 	struct shell_ctx remote = { .out = &tc.ob.out, .remote = true };
 	char *argv[] = { "profile", "start", NULL };
@@ -349,7 +349,7 @@ START_TEST(test_profile_start_refused_unauthenticated)
 }
 END_TEST
 
-START_TEST(test_profile_show_and_stop_without_session)
+CHECK_TEST("profile", test_profile_show_and_stop_without_session)
 {
 	ck_assert_int_ne(run(cmd_profile, "profile show"), 0);
 	ck_assert_str_eq(tc.text, "profile: no session to show yet (profile MS or profile start/stop first)\n");
@@ -370,7 +370,7 @@ static unsigned count_lines(const char *t, const char *prefix)
 
 /* start, a second start, show while running, stop, every view, stop
  * again: each answer exact where it is an error. */
-START_TEST(test_profile_session_start_stop_show)
+CHECK_TEST("profile", test_profile_session_start_stop_show)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
@@ -428,7 +428,7 @@ static unsigned long long rotated_samples(void)
  * interval's samples as the time it spans, the same bytes asked again,
  * an older one refused, the stop's last interval, and every error in
  * one exact line. */
-START_TEST(test_profile_rotate_intervals_and_errors)
+CHECK_TEST("profile", test_profile_rotate_intervals_and_errors)
 {
 	struct shell_ctx remote = { .out = &tc.ob.out, .remote = true };
 	char *argv[] = { "profile", "rotate", "1", NULL };
@@ -487,7 +487,7 @@ END_TEST
 
 /* The first form with `folded` prints the folded view of its window,
  * and show text afterwards is the same session. */
-START_TEST(test_profile_window_folded)
+CHECK_TEST("profile", test_profile_window_folded)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
@@ -500,7 +500,7 @@ START_TEST(test_profile_window_folded)
 }
 END_TEST
 
-START_TEST(test_lscpu_counter_that_counts)
+CHECK_TEST("lscpu", test_lscpu_counter_that_counts)
 {
 	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
 	snprintf(fake_pmu_info.claim, sizeof(fake_pmu_info.claim), "intel arch perfmon v4");
@@ -517,7 +517,7 @@ END_TEST
 
 /* Booted with profile.source=tick, the counter still counts: lscpu says
  * so, and what a run may ask for. */
-START_TEST(test_lscpu_counter_that_counts_under_boot_tick)
+CHECK_TEST("lscpu", test_lscpu_counter_that_counts_under_boot_tick)
 {
 	ck_assert_int_eq(prof_set_source("tick"), 0);
 	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
@@ -532,7 +532,7 @@ START_TEST(test_lscpu_counter_that_counts_under_boot_tick)
 }
 END_TEST
 
-START_TEST(test_lscpu_counter_claimed_but_dead)
+CHECK_TEST("lscpu", test_lscpu_counter_claimed_but_dead)
 {
 	fake_pmu_set_dead("amd core-ext counters", "counter did not move in 10 us");
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
@@ -545,7 +545,7 @@ START_TEST(test_lscpu_counter_claimed_but_dead)
 }
 END_TEST
 
-START_TEST(test_lscpu_nothing_claimed)
+CHECK_TEST("lscpu", test_lscpu_nothing_claimed)
 {
 	fake_pmu_set_dead("", "");
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
@@ -560,7 +560,7 @@ END_TEST
 
 /* The platform's facts, printed by the portable lscpu as the x86
  * backend printed them itself: a line per CPU, then the NMIs. */
-START_TEST(test_lscpu_platform_lines_as_x86)
+CHECK_TEST("lscpu", test_lscpu_platform_lines_as_x86)
 {
 	fake_pmu_set_dead("intel arch perfmon v2", "fixed counter 1 in use by firmware");
 	fake_ncpus = 3;
@@ -586,7 +586,7 @@ END_TEST
 
 /* ... and as the arm64 backend did: the GIC, the counter's rate,
  * stat's width, each CPU with its interrupt's books and its last run. */
-START_TEST(test_lscpu_platform_lines_as_arm64)
+CHECK_TEST("lscpu", test_lscpu_platform_lines_as_arm64)
 {
 	struct hal_pmu_facts *f = &fake_pmu_facts;
 	struct hal_pmu_cpu_facts *c = &fake_pmu_cpu_facts[0];
@@ -645,7 +645,7 @@ START_TEST(test_lscpu_platform_lines_as_arm64)
 }
 END_TEST
 
-START_TEST(test_lscpu_rejects_arguments)
+CHECK_TEST("lscpu", test_lscpu_rejects_arguments)
 {
 	ck_assert_int_ne(run(cmd_lscpu, "lscpu -a"), 0);
 	ck_assert_str_eq(tc.text, "lscpu: takes no arguments (got -a)\n");
@@ -653,7 +653,7 @@ START_TEST(test_lscpu_rejects_arguments)
 END_TEST
 
 /* The image's build-id, where it carries one, is lscpu's last line. */
-START_TEST(test_lscpu_prints_build_id)
+CHECK_TEST("lscpu", test_lscpu_prints_build_id)
 {
 	static const unsigned char note[] = {
 		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
@@ -670,7 +670,7 @@ START_TEST(test_lscpu_prints_build_id)
 END_TEST
 
 /* A note that is not a GNU build-id, or runs past its bytes, is none. */
-START_TEST(test_build_id_parse_refuses_malformed_notes)
+CHECK_TEST("lscpu", test_build_id_parse_refuses_malformed_notes)
 {
 	unsigned char note[] = {
 		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
@@ -696,7 +696,7 @@ START_TEST(test_build_id_parse_refuses_malformed_notes)
 END_TEST
 
 /* addr goes with folded, in both forms; alone it is an error. */
-START_TEST(test_profile_folded_addr_forms)
+CHECK_TEST("lscpu", test_profile_folded_addr_forms)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
@@ -717,7 +717,7 @@ END_TEST
  * frame its CPU, under `# root=cpu`; show takes addr and cpus in either
  * order, each once.  Alone it is an error that names the table of cpus
  * apart. */
-START_TEST(test_profile_folded_cpus_forms)
+CHECK_TEST("lscpu", test_profile_folded_cpus_forms)
 {
 	static const char *const show_err =
 		"profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got %s)\n";
@@ -752,7 +752,7 @@ START_TEST(test_profile_folded_cpus_forms)
 }
 END_TEST
 
-START_TEST(test_lscpu_and_profile_probe_once)
+CHECK_TEST("lscpu", test_lscpu_and_profile_probe_once)
 {
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
@@ -764,58 +764,7 @@ START_TEST(test_lscpu_and_profile_probe_once)
 }
 END_TEST
 
-static Suite *profile_cmd_suite(void)
-{
-	Suite *s = suite_create("profile_cmd");
-	TCase *tc = tcase_create("profile");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_profile_options_out_of_range_rejected);
-	tcase_add_test(tc, test_profile_options_junk_rejected);
-	tcase_add_test(tc, test_profile_tick_refuses_other_rate);
-	tcase_add_test(tc, test_profile_source_pmu_without_counter_refused);
-	tcase_add_test(tc, test_profile_source_junk_rejected);
-	tcase_add_test(tc, test_profile_source_tick_beside_a_counter);
-	tcase_add_test(tc, test_profile_source_pmu_beside_boot_tick);
-	tcase_add_test(tc, test_profile_show_and_stop_without_session);
-	tcase_add_test(tc, test_profile_start_refused_unauthenticated);
-	tcase_add_test(tc, test_profile_session_start_stop_show);
-	tcase_add_test(tc, test_profile_rotate_intervals_and_errors);
-	tcase_add_test(tc, test_profile_window_folded);
-	tcase_add_test(tc, test_profile_window_out_of_range_rejected);
-	tcase_add_test(tc, test_profile_window_overflow_rejected);
-	tcase_add_test(tc, test_profile_window_junk_rejected);
-	tcase_add_test(tc, test_profile_pid_unknown_rejected);
-	tcase_add_test(tc, test_profile_pid_overflow_rejected);
-	tcase_add_test(tc, test_profile_pid_junk_rejected);
-	tcase_add_test(tc, test_profile_chains_out_of_range_rejected);
-	tcase_add_test(tc, test_profile_chains_junk_rejected);
-	tcase_add_test(tc, test_profile_trailing_words_rejected);
-	tcase_add_test(tc, test_profile_busy_while_another_runs);
-	tcase_add_test(tc, test_profile_runs_whole_window_and_reports);
-	tcase_add_test(tc, test_profile_pid_that_slept_whole_window);
-	tcase_add_test(tc, test_profile_window_outlasts_wakes);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("lscpu");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_lscpu_counter_that_counts);
-	tcase_add_test(tc, test_lscpu_counter_that_counts_under_boot_tick);
-	tcase_add_test(tc, test_lscpu_counter_claimed_but_dead);
-	tcase_add_test(tc, test_lscpu_nothing_claimed);
-	tcase_add_test(tc, test_lscpu_platform_lines_as_x86);
-	tcase_add_test(tc, test_lscpu_platform_lines_as_arm64);
-	tcase_add_test(tc, test_lscpu_prints_build_id);
-	tcase_add_test(tc, test_build_id_parse_refuses_malformed_notes);
-	tcase_add_test(tc, test_profile_folded_addr_forms);
-	tcase_add_test(tc, test_profile_folded_cpus_forms);
-	tcase_add_test(tc, test_lscpu_rejects_arguments);
-	tcase_add_test(tc, test_lscpu_and_profile_probe_once);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(profile_cmd_suite());
+	return check_run(check_suite("profile_cmd", setup, 0));
 }

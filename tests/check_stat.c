@@ -47,15 +47,12 @@ static void expect_error(const char *line, const char *message)
 
 /* A session on 2 CPUs: open on their ticks with the values set now, let
  * @ms pass, set the end values with @set_end, close, report. */
-static const char *session(unsigned ms, void (*set_end)(void), int cpu)
+/* Stop the open session, the first @ncpus CPUs ticking to close it,
+ * and report @cpu (or STAT_CPU_ALL) into tc.text. */
+static const char *stop_and_report(unsigned ncpus, int cpu)
 {
-	ck_assert_int_eq(stat_start(), 0);
-	pt_tick_all(2, PT_CPU_IDLE);
-	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
-	fake_now_ns += (uint64_t)ms * 1000000u;
-	set_end();
 	stat_stop();
-	pt_tick_all(2, PT_CPU_IDLE);
+	pt_tick_all(ncpus, PT_CPU_IDLE);
 	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
 	tl_cmd_clear(&tc);
 	stat_report(&tc.ob.out, cpu);
@@ -63,7 +60,17 @@ static const char *session(unsigned ms, void (*set_end)(void), int cpu)
 	return tc.text;
 }
 
-START_TEST(test_stat_delta_wraps_at_counter_width)
+static const char *session(unsigned ms, void (*set_end)(void), int cpu)
+{
+	ck_assert_int_eq(stat_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
+	fake_now_ns += (uint64_t)ms * 1000000u;
+	set_end();
+	return stop_and_report(2, cpu);
+}
+
+CHECK_TEST("stat", test_stat_delta_wraps_at_counter_width)
 {
 	ck_assert_uint_eq(stat_delta(W48 - 10, 5, 48), 15);
 	ck_assert_uint_eq(stat_delta(100, 250, 48), 150);
@@ -82,7 +89,7 @@ static void end_counts(void)
 	fake_count_value[1][1] = 500000000ull;
 }
 
-START_TEST(test_stat_report_wrap_ipc_and_total)
+CHECK_TEST("stat", test_stat_report_wrap_ipc_and_total)
 {
 	fake_count_value[0][0] = W48 - 500000000ull;	/* wraps in the window */
 	fake_count_value[0][1] = 0;
@@ -104,7 +111,7 @@ static void end_cpu1_only(void)
 	fake_count_value[1][1] = 0;	/* instructions never moved */
 }
 
-START_TEST(test_stat_never_moved_is_not_counted_never_zero)
+CHECK_TEST("stat", test_stat_never_moved_is_not_counted_never_zero)
 {
 	memset(fake_count_value, 0, sizeof(fake_count_value));
 	ck_assert_str_eq(session(10, end_cpu1_only, STAT_CPU_ALL),
@@ -121,7 +128,7 @@ static void end_nothing(void)
 {
 }
 
-START_TEST(test_stat_absent_events_say_so_plainly)
+CHECK_TEST("stat", test_stat_absent_events_say_so_plainly)
 {
 	fake_count_can_open[0] = fake_count_can_open[1] = false;
 	ck_assert_str_eq(session(10, end_nothing, 1),
@@ -132,7 +139,7 @@ START_TEST(test_stat_absent_events_say_so_plainly)
 }
 END_TEST
 
-START_TEST(test_stat_zero_cycles_ipc_is_a_dash)
+CHECK_TEST("stat", test_stat_zero_cycles_ipc_is_a_dash)
 {
 	fake_count_n = 2;
 	memset(fake_count_value, 0, sizeof(fake_count_value));
@@ -158,16 +165,12 @@ static void pause_cpu1_silent(void *ctx)
 	pt_tick(0, PT_CPU_IDLE);
 }
 
-START_TEST(test_stat_cpu_that_never_opens_is_left_out)
+CHECK_TEST("stat", test_stat_cpu_that_never_opens_is_left_out)
 {
 	ck_assert_int_eq(stat_start(), 0);
 	ck_assert_uint_eq(stat_wait_open(20000000, pause_cpu1_silent, NULL), 1u << 1);
-	stat_stop();
-	pt_tick(0, PT_CPU_IDLE);
-	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
-	tl_cmd_clear(&tc);
-	stat_report(&tc.ob.out, STAT_CPU_ALL);
-	stat_end();
+	/* Only CPU 0 ticks: CPU 1 never opened. */
+	stop_and_report(1, STAT_CPU_ALL);
 	ck_assert_ptr_null(strstr(tc.text, "\n1 "));
 	ck_assert_ptr_nonnull(strstr(tc.text, "cpus 1 did not open their counters within 20 ms; left out\n"));
 }
@@ -177,7 +180,7 @@ END_TEST
  * 1 opens 5 ms after cpu 0, the window opens once it has, and after the
  * stop cpu 0 closes at once and cpu 1 7 ms later.  "counted" covers
  * every count: from cpu 0's open to cpu 1's close. */
-START_TEST(test_stat_counted_covers_each_cpus_window)
+CHECK_TEST("stat", test_stat_counted_covers_each_cpus_window)
 {
 	memset(fake_count_value, 0, sizeof(fake_count_value));
 	ck_assert_int_eq(stat_start(), 0);
@@ -203,7 +206,7 @@ START_TEST(test_stat_counted_covers_each_cpus_window)
 }
 END_TEST
 
-START_TEST(test_stat_and_profile_exclude_each_other)
+CHECK_TEST("stat", test_stat_and_profile_exclude_each_other)
 {
 	ck_assert_int_eq(prof_start(), 0);
 	ck_assert_int_eq(stat_start(), -EBUSY);
@@ -218,7 +221,7 @@ START_TEST(test_stat_and_profile_exclude_each_other)
 }
 END_TEST
 
-START_TEST(test_stat_arguments_rejected)
+CHECK_TEST("stat", test_stat_arguments_rejected)
 {
 	expect_error("stat 0", "stat: window must be 1-10000 ms (got 0)\n");
 	expect_error("stat 10001", "stat: window must be 1-10000 ms (got 10001)\n");
@@ -232,26 +235,7 @@ START_TEST(test_stat_arguments_rejected)
 }
 END_TEST
 
-static Suite *stat_suite(void)
-{
-	Suite *s = suite_create("stat");
-	TCase *tc = tcase_create("stat");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_stat_delta_wraps_at_counter_width);
-	tcase_add_test(tc, test_stat_report_wrap_ipc_and_total);
-	tcase_add_test(tc, test_stat_never_moved_is_not_counted_never_zero);
-	tcase_add_test(tc, test_stat_absent_events_say_so_plainly);
-	tcase_add_test(tc, test_stat_zero_cycles_ipc_is_a_dash);
-	tcase_add_test(tc, test_stat_cpu_that_never_opens_is_left_out);
-	tcase_add_test(tc, test_stat_counted_covers_each_cpus_window);
-	tcase_add_test(tc, test_stat_and_profile_exclude_each_other);
-	tcase_add_test(tc, test_stat_arguments_rejected);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(stat_suite());
+	return check_run(check_suite("stat", setup, 0));
 }

@@ -17,10 +17,8 @@ TESTS += %reldir%/check_sim
 %canon_reldir%_check_sim_LDADD = $(SIM_TEST_LDADD)
 %canon_reldir%_check_sim_LDFLAGS = -Wc,-no-pie
 # The report resolves symbols: the image carries its own table.
-%canon_reldir%_check_sim_LINK = $(KP_LINK3_LIBTOOL) $(%canon_reldir%_check_sim_CFLAGS) \
-	$(CFLAGS) $(%canon_reldir%_check_sim_LDFLAGS) $(LDFLAGS) -o $@
+%canon_reldir%_check_sim_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_check_sim_DEPENDENCIES = ksim$(EXEEXT) $(KP_LINK3_DEPS)
-CLEANFILES += %reldir%/check_sim.symtab.*
 
 check_PROGRAMS += %reldir%/check_sim_perf
 TESTS += %reldir%/check_sim_perf
@@ -28,11 +26,8 @@ TESTS += %reldir%/check_sim_perf
 %canon_reldir%_check_sim_perf_CFLAGS = $(SIM_TEST_CFLAGS)
 %canon_reldir%_check_sim_perf_LDADD = $(SIM_TEST_LDADD)
 %canon_reldir%_check_sim_perf_LDFLAGS = -Wc,-no-pie
-%canon_reldir%_check_sim_perf_LINK = $(KP_LINK3_LIBTOOL) \
-	$(%canon_reldir%_check_sim_perf_CFLAGS) $(CFLAGS) \
-	$(%canon_reldir%_check_sim_perf_LDFLAGS) $(LDFLAGS) -o $@
+%canon_reldir%_check_sim_perf_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_check_sim_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
-CLEANFILES += %reldir%/check_sim_perf.symtab.*
 endif
 
 # stress suites (issue 6): start/stop storms and signal rates, with the
@@ -49,11 +44,8 @@ TESTS += %reldir%/check_stress
 %canon_reldir%_check_stress_CFLAGS = $(SIM_TEST_CFLAGS)
 %canon_reldir%_check_stress_LDADD = $(SIM_TEST_LDADD)
 %canon_reldir%_check_stress_LDFLAGS = -Wc,-no-pie
-%canon_reldir%_check_stress_LINK = $(KP_LINK3_LIBTOOL) \
-	$(%canon_reldir%_check_stress_CFLAGS) $(CFLAGS) \
-	$(%canon_reldir%_check_stress_LDFLAGS) $(LDFLAGS) -o $@
+%canon_reldir%_check_stress_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_check_stress_DEPENDENCIES = $(KP_LINK3_DEPS)
-CLEANFILES += %reldir%/check_stress.symtab.*
 
 check_PROGRAMS += %reldir%/check_stress_perf
 TESTS += %reldir%/check_stress_perf
@@ -62,9 +54,6 @@ TESTS += %reldir%/check_stress_perf
 %canon_reldir%_check_stress_perf_CFLAGS = $(SIM_TEST_CFLAGS)
 %canon_reldir%_check_stress_perf_LDADD = $(SIM_TEST_LDADD)
 %canon_reldir%_check_stress_perf_LDFLAGS = -Wc,-no-pie
-%canon_reldir%_check_stress_perf_LINK = $(KP_LINK3_LIBTOOL) \
-	$(%canon_reldir%_check_stress_perf_CFLAGS) $(CFLAGS) \
-	$(%canon_reldir%_check_stress_perf_LDFLAGS) $(LDFLAGS) -o $@
+%canon_reldir%_check_stress_perf_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_check_stress_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
-CLEANFILES += %reldir%/check_stress_perf.symtab.*
 endif

@@ -9,7 +9,6 @@ if PLATFORM_SIM
 
 check_PROGRAMS += tests/check_symbols tests/check_stacktrace
 TESTS += tests/check_symbols tests/check_stacktrace
-CLEANFILES += tests/check_symbols.symtab.* tests/check_stacktrace.symtab.*
 
 tests_check_symbols_SOURCES = tests/check_symbols.c tests/stack_fixture.S
 tests_check_symbols_CPPFLAGS = $(AM_CPPFLAGS) \
@@ -18,17 +17,14 @@ tests_check_symbols_CPPFLAGS = $(AM_CPPFLAGS) \
 	-DKP_TEST_SYMGEN='"$(abs_top_builddir)/$(KP_SYMGEN)"'
 tests_check_symbols_CFLAGS = $(TEST_CFLAGS)
 tests_check_symbols_LDADD = $(TEST_LDADD)
-tests_check_symbols_LINK = $(KP_LINK3_LIBTOOL) $(tests_check_symbols_CFLAGS) \
-	$(CFLAGS) $(tests_check_symbols_LDFLAGS) $(LDFLAGS) -o $@
+tests_check_symbols_LINK = $(KP_LINK3_PROG)
 EXTRA_tests_check_symbols_DEPENDENCIES = $(KP_LINK3_DEPS)
 
 tests_check_stacktrace_SOURCES = tests/check_stacktrace.c tests/stack_fixture.S
 tests_check_stacktrace_CFLAGS = $(TEST_CFLAGS)
 tests_check_stacktrace_LDFLAGS = -no-pie
 tests_check_stacktrace_LDADD = $(TEST_LDADD)
-tests_check_stacktrace_LINK = $(KP_LINK3_LIBTOOL) \
-	$(tests_check_stacktrace_CFLAGS) $(CFLAGS) \
-	$(tests_check_stacktrace_LDFLAGS) $(LDFLAGS) -o $@
+tests_check_stacktrace_LINK = $(KP_LINK3_PROG)
 EXTRA_tests_check_stacktrace_DEPENDENCIES = $(KP_LINK3_DEPS)
 
 # check_stacktrace_a64 walks aarch64 stacks on the host against the table

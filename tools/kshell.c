@@ -58,9 +58,9 @@
 
 #include "config.h"
 #include "lib/bytes.h"
-#include "lib/folded_frame.h"
 #include "lib/sha256.h"
 #include "shell/udpsh_wire.h"
+#include "folded_read.h"
 #include "keyfile.h"
 #include "udpsh_client.h"
 
@@ -301,132 +301,47 @@ static void print_reply(const char *s, size_t n, bool show_prompt)
 
 /* --- -o: a folded profile, checked, then saved ------------------------ */
 
-#define FOLDED_BEGIN FOLDED_BEGIN_LINE
-#define FOLDED_END FOLDED_END_WORDS " "
-/* The address view's header line: its stack lines end in a weight. */
-#define FOLDED_WEIGHTED "# " FOLDED_KEY_WEIGHT "=" FOLDED_WEIGHT_NS
-
-/* A stack line: frames without ';' or blanks, joined by ';', a space,
- * a count -- and, with @weighted (the block said `# weight=ns`: an
- * address view), a space and the line's weight after it.  Its count in
- * *n. */
-static bool folded_line(const char *l, size_t len, bool weighted,
-			unsigned long long *n)
+/* The block from @begin to @end to @path.  Returns 0 or EXIT_FAIL. */
+static int folded_write(const char *begin, const char *end, const char *path,
+			const struct folded_reader *r)
 {
-	const char *sp = NULL;
-	char digits[24];
-	size_t nd;
+	size_t n = (size_t)(end - begin);
+	FILE *f = fopen(path, "w");
 
-	if (weighted) {
-		size_t w = len;
-
-		while (w && l[w - 1] >= '0' && l[w - 1] <= '9')
-			w--;
-		if (w == len || w < 2 || l[w - 1] != ' ')
-			return false;
-		len = w - 1;
-	}
-
-	for (size_t i = len; i-- > 0 && !sp;)
-		if (l[i] == ' ')
-			sp = l + i;
-	if (!sp || sp == l || sp[-1] == ';' || l[0] == ';')
-		return false;
-	for (const char *p = l; p < sp; p++)
-		if (*p == ' ' || *p == '\t' || (*p == ';' && p[1] == ';'))
-			return false;
-	nd = (size_t)(l + len - sp - 1);
-	if (!nd || nd >= sizeof(digits) || strspn(sp + 1, "0123456789") < nd)
-		return false;
-	memcpy(digits, sp + 1, nd);
-	digits[nd] = '\0';
-	*n = strtoull(digits, NULL, 10);
-	return true;
-}
-
-/* The block from @begin to the end of its end line, at @next, to @path
- * when its counts match.  Returns 0 or EXIT_FAIL. */
-static int folded_write(const char *begin, const char *next, const char *endline,
-			unsigned long long lines, unsigned long long samples,
-			const char *path)
-{
-	unsigned long long want_lines, want_samples;
-	FILE *f;
-
-	if (sscanf(endline, FOLDED_END_FORMAT, &want_lines,
-		   &want_samples) != 2) {
-		fprintf(stderr, "%s: folded profile incomplete: a malformed end line; not saved\n",
-			progname);
-		return EXIT_FAIL;
-	}
-	if (lines != want_lines || samples != want_samples) {
-		fprintf(stderr, "%s: folded profile incomplete: its end line says lines=%llu samples=%llu, %llu lines and %llu samples came; not saved\n",
-			progname, want_lines, want_samples, lines, samples);
-		return EXIT_FAIL;
-	}
-	f = fopen(path, "w");
-	if (!f || fwrite(begin, 1, (size_t)(next - begin), f) != (size_t)(next - begin) ||
-	    fclose(f) != 0) {
+	if (!f || fwrite(begin, 1, n, f) != n || fclose(f) != 0) {
 		fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
 		return EXIT_FAIL;
 	}
-	fprintf(stderr, "%s: saved %s: %llu lines, %llu samples\n", progname, path, lines,
-		samples);
+	fprintf(stderr, "%s: saved %s: %llu lines, %llu samples\n", progname, path,
+		(unsigned long long)r->lines, (unsigned long long)r->total);
 	return 0;
 }
 
-static bool is_end_line(const char *p, size_t len)
-{
-	return len > strlen(FOLDED_END) && memcmp(p, FOLDED_END, strlen(FOLDED_END)) == 0;
-}
-
-/* Find the block in @text, check it against its end line and write it
- * to @path.  Returns 0 or EXIT_FAIL. */
+/* Find the block in @text, read it as the kernel writes it (its lines
+ * counted and their samples summed against its end line: a lost datagram
+ * shows there or as a malformed line), and write it to @path.  Returns 0
+ * or EXIT_FAIL. */
 static int folded_save(const char *text, size_t size, const char *path)
 {
-	const char *begin = NULL, *p = text, *end = text + size;
-	unsigned long long lines = 0, samples = 0, n;
-	bool weighted = false;
+	struct folded_reader r;
+	const char *begin, *end;
+	char err[512];
+	int found, rc = EXIT_FAIL;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *next = nl ? nl + 1 : end;
-
-		if (!begin) {
-			if (len == strlen(FOLDED_BEGIN) && memcmp(p, FOLDED_BEGIN, len) == 0)
-				begin = p;
-			/* The end without the beginning: the first datagram was lost. */
-			if (is_end_line(p, len)) {
-				fprintf(stderr, "%s: folded profile incomplete: its begin line never came; not saved\n",
-					progname);
-				return EXIT_FAIL;
-			}
-		} else if (is_end_line(p, len)) {
-			return folded_write(begin, next, p, lines, samples, path);
-		} else if (len == strlen(FOLDED_WEIGHTED) &&
-			   memcmp(p, FOLDED_WEIGHTED, len) == 0) {
-			weighted = true;
-		} else if (len && p[0] != '#') {
-			/* A line cut by a lost datagram fails here or in the counts. */
-			if (!folded_line(p, len, weighted, &n)) {
-				fprintf(stderr, "%s: folded profile incomplete: not a stack line: %.*s; not saved\n",
-					progname, (int)(len > 80 ? 80 : len), p);
-				return EXIT_FAIL;
-			}
-			lines++;
-			samples += n;
-		}
-		p = next;
-	}
-	if (begin) {
-		fprintf(stderr, "%s: folded profile incomplete: no end line came; not saved\n",
+	folded_reader_init(&r, "reply", FOLDED_READ_KERNEL, err, sizeof(err));
+	found = folded_block_find(&r, text, size, &begin, &end);
+	if (found > 0) {
+		rc = folded_write(begin, end, path, &r);
+	} else if (found < 0) {
+		fprintf(stderr, "%s: folded profile incomplete: %s; not saved\n",
+			progname, err);
+	} else {
+		fprintf(stderr, "%s: the reply holds no folded profile; not saved:\n",
 			progname);
-		return EXIT_FAIL;
+		fwrite(text, 1, size, stderr);
 	}
-	fprintf(stderr, "%s: the reply holds no folded profile; not saved:\n", progname);
-	fwrite(text, 1, size, stderr);
-	return EXIT_FAIL;
+	folded_reader_free(&r);
+	return rc;
 }
 
 /* Milliseconds on a clock that only goes forward. */

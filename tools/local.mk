@@ -17,13 +17,16 @@ $(KP_SYMGEN): $(top_srcdir)/%reldir%/kp-symgen.c
 # The three-pass link (tools/kp-link3), for any program whose image
 # carries its own symbol table (doc/internals.md, "The image's symbol
 # table").  KP_LINK3 goes in front of a link command that writes $@;
-# KP_LINK3_LIBTOOL is libtool's C link command with it in front, for a
-# prog_LINK:
+# KP_LINK3_LIBTOOL is libtool's C link command with it in front, and
+# KP_LINK3_PROG that with the program's own flags, as automake's link
+# line has them, found from its name ($@).  A program says, in two lines:
 #
-#   prog_LINK = $(KP_LINK3_LIBTOOL) $(prog_CFLAGS) $(CFLAGS) \
-#	$(prog_LDFLAGS) $(LDFLAGS) -o $@
+#   prog_LINK = $(KP_LINK3_PROG)
 #   EXTRA_prog_DEPENDENCIES = $(KP_LINK3_DEPS)
-#   CLEANFILES += prog.symtab.*
+#
+# Its flags are $(prog_CFLAGS) and $(prog_LDFLAGS) by a computed name, a
+# GNU make feature automake's portability warnings refuse: Makefile.am
+# turns those off (AUTOMAKE_OPTIONS) for this.
 #
 # KP_SYMTAB_CC compiles the generated table; a kernel passes its own
 # compiler and flags in --cc instead.
@@ -34,13 +37,21 @@ KP_LINK3 = $(SHELL) $(top_srcdir)/%reldir%/kp-link3 --symgen $(KP_SYMGEN) \
 KP_LINK3_LIBTOOL = $(KP_LINK3) $(LIBTOOL) $(AM_V_lt) --tag=CC \
 	$(AM_LIBTOOLFLAGS) $(LIBTOOLFLAGS) --mode=link $(CCLD)
 KP_LINK3_DEPS = $(KP_SYMGEN) $(top_srcdir)/%reldir%/kp-link3
+KP_LINK3_CANON = $(subst -,_,$(subst /,_,$(@:$(EXEEXT)=)))
+KP_LINK3_PROG = $(KP_LINK3_LIBTOOL) $($(KP_LINK3_CANON)_CFLAGS) $(CFLAGS) \
+	$($(KP_LINK3_CANON)_LDFLAGS) $(LDFLAGS) -o $@
+# What kp-link3 leaves beside each image (IMAGE.symtab.*), in the folders
+# that have such programs.
+CLEANFILES += *.symtab.* tests/*.symtab.* bench/*.symtab.*
 
 # tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
 # program installed with the kernel or the simulator.
 # HMAC-SHA256 and the keyed wire format (src/shell/udpsh_wire.h): the
 # kernel's own code.
+# The folded reader (folded_read.[ch]) is kprof-report's too.
 KSHELL_SOURCES = %reldir%/kshell.c %reldir%/keyfile.c %reldir%/keyfile.h \
 	%reldir%/udpsh_client.c %reldir%/udpsh_client.h \
+	%reldir%/folded_read.c %reldir%/folded_read.h \
 	src/lib/sha256.c src/lib/kstring.c \
 	src/shell/udpsh_wire.c
 if PLATFORM_ARM64
@@ -51,10 +62,11 @@ EXTRA_DIST += $(KSHELL_SOURCES)
 nodist_bin_SCRIPTS = %reldir%/kshell
 CLEANFILES += %reldir%/kshell
 KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
-	$(top_srcdir)/%reldir%/udpsh_client.c \
+	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/folded_read.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c
-%reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h
+%reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h \
+		$(top_srcdir)/%reldir%/folded_read.h
 	@$(MKDIR_P) tools
 	$(AM_V_GEN)$(CC_FOR_BUILD) -Wall -Wextra $(CFLAGS_FOR_BUILD) \
 		-I$(top_builddir) -I$(top_srcdir)/src $(LDFLAGS_FOR_BUILD) -o $@ \
@@ -75,8 +87,10 @@ endif
 KPROF_REPORT = tools/kprof-report
 KPROF_REPORT_PB = tools/report/profile.pb-c.c tools/report/profile.pb-c.h
 KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C)
-# All of it but main.c: what kprof-collect links too.
-KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/report/folded.c \
+# All of it but main.c: what kprof-collect links too.  The folded
+# reader proper (folded_read.c) is shared with kshell.
+KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/folded_read.c \
+	$(top_srcdir)/%reldir%/report/folded.c \
 	$(top_srcdir)/%reldir%/report/names.c \
 	$(top_srcdir)/%reldir%/report/tree.c \
 	$(top_srcdir)/%reldir%/report/top.c \
@@ -105,9 +119,11 @@ tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 tools/report/profile.pb-c.h: tools/report/profile.pb-c.c
 
 $(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
+		$(top_srcdir)/%reldir%/folded_read.h \
 		$(top_srcdir)/src/lib/folded_frame.h $(KPROF_REPORT_PB)
 	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
-		-Itools/report -I$(top_srcdir)/src -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
+		-Itools/report -I$(top_srcdir)/%reldir% -I$(top_srcdir)/src \
+		-DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
 		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
 		$(REPORT_FOR_BUILD_LIBS)
@@ -132,6 +148,7 @@ EXTRA_DIST += %reldir%/collect/collect.h %reldir%/collect/main.c \
 	%reldir%/collect/target.c %reldir%/collect/store.c
 $(KPROF_COLLECT): $(KPROF_COLLECT_C) $(top_srcdir)/%reldir%/collect/collect.h \
 		$(top_srcdir)/%reldir%/report/report.h \
+		$(top_srcdir)/%reldir%/folded_read.h \
 		$(top_srcdir)/%reldir%/udpsh_client.h $(KPROF_REPORT_PB)
 	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
 		-Itools/report -I$(top_srcdir)/%reldir%/report -I$(top_srcdir)/%reldir% \

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The framing of a folded profile block, one definition for the kernel
- * that writes it (prof/fold.c) and the host tools that read it
- * (tools/kshell.c's -o, tools/report/folded.c):
+ * that writes it (prof/fold.c) and the host tools' one reader of it
+ * (tools/folded_read.c, for kshell -o and kprof-report):
  *
  *   # kprof folded begin
  *   # KEY=VALUE             header lines, the keys below

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer target: kprof-report's folded-stacks reader
- * (tools/report/folded.c), which reads files a user hands the tool, and
- * the outputs that use what its header says.  The first byte chooses
- * strip_pid; the rest is the file, header and body together (the seeds
- * have both).  The reader must end without a crash or a leak, and:
+/* libFuzzer target: the folded reader (tools/folded_read.c) as both its
+ * users drive it -- kprof-report on a file a user hands it
+ * (tools/report/folded.c) and the outputs that use what its header
+ * says, and kshell -o on a reply (folded_block_find(), the kernel's
+ * form).  The first byte chooses strip_pid (bit 0) and the address
+ * view's header in front of the rest (bit 1); the rest is the file,
+ * header and body together (the seeds have both forms).  The reader
+ * must end without a crash or a leak, and kprof-report's must:
  *
  * - refusing, give one line naming the file (FILE: or FILE:LINE:);
  * - accepting, hold samples whose stacks add up to its total, every
@@ -11,12 +14,17 @@
  *   in its range (hz 1-10^9: pprof divides by it), and the top table
  *   and the flame graph must be made from it.
  *
- * Built with FZ_ADDR_VIEW (fuzz_folded_addr), the input follows the
- * header of an address view (# frames=addr, # weight=ns): the reader of
- * addresses and weights beside the one of names.  Accepted, every frame
- * after the task's is then an address, [host] or [truncated], and the
- * weights add up to the total weight.  Either way a stack has a CPU
- * (0 to 10^6) exactly where the header said `# root=cpu`. */
+ * With bit 1 the input follows the header of an address view
+ * (# frames=addr, # weight=ns): the reader of addresses and weights
+ * beside the one of names.  Accepted, every frame after the task's is
+ * then an address, [host] or [truncated], and the weights add up to the
+ * total weight.  Either way a stack has a CPU (0 to 10^6) exactly where
+ * the header said `# root=cpu`.
+ *
+ * kshell's must refuse in one line naming the reply (reply:), or find
+ * a block that runs from its begin line to its end line, and what it
+ * would save, kprof-report must read back to the same samples and
+ * weight (or refuse as empty when it holds none). */
 #define _GNU_SOURCE		/* fmemopen */
 #include <stdint.h>
 #include <stdio.h>
@@ -24,14 +32,12 @@
 #include <string.h>
 
 #include "report.h"
+#include "lib/folded_frame.h"
 
 #define FZ_PATH "fuzz.folded"
+#define FZ_REPLY "reply"
 
-#ifdef FZ_ADDR_VIEW
-static const char fz_prefix[] = "# kprof folded begin\n# frames=addr\n# weight=ns\n";
-#else
-static const char fz_prefix[] = "";
-#endif
+static const char fz_addr_prefix[] = "# kprof folded begin\n# frames=addr\n# weight=ns\n";
 
 /* A frame the address view may hold after the task's. */
 static bool fz_addr_frame(const char *s)
@@ -43,10 +49,13 @@ static bool fz_addr_frame(const char *s)
 	return !strcmp(s, "[host]") || !strcmp(s, "[truncated]");
 }
 
-static void fz_check_error(const char *err)
+/* One line naming @path: "PATH:..." with something after it. */
+static void fz_check_error(const char *err, const char *path)
 {
-	if (strncmp(err, FZ_PATH ":", sizeof FZ_PATH) != 0 ||
-	    strchr(err, '\n') || !err[sizeof FZ_PATH])
+	size_t n = strlen(path);
+
+	if (strncmp(err, path, n) != 0 || err[n] != ':' ||
+	    strchr(err, '\n') || !err[n + 1])
 		abort();
 }
 
@@ -99,6 +108,57 @@ static void fz_render(const struct profile *p)
 	buf_free(&b);
 }
 
+/* kprof-report reading the block kshell would save, @n bytes at @s. */
+static void fz_read_saved(const char *s, size_t n, const struct folded_reader *r)
+{
+	struct names names = { 0 };
+	struct profile p;
+	char err[512];
+	FILE *f = fmemopen((void *)s, n, "r");
+	bool ok;
+
+	if (!f)
+		abort();
+	ok = folded_parse(&p, FZ_PATH, f, &names, false, err, sizeof err);
+	if (r->total ? !ok || p.total != r->total ||
+		       p.total_weight != r->total_weight
+		     : ok)
+		abort();
+	folded_free(&p);
+	names_free(&names);
+	fclose(f);
+}
+
+/* kshell -o's reading of the same text as a reply. */
+static void fz_kshell(const char *text, size_t size)
+{
+	struct folded_reader r;
+	const char *begin = NULL, *end = NULL;
+	char err[512];
+	int found;
+
+	folded_reader_init(&r, FZ_REPLY, FOLDED_READ_KERNEL, err, sizeof err);
+	found = folded_block_find(&r, text, size, &begin, &end);
+	if (found < 0) {
+		fz_check_error(err, FZ_REPLY);
+	} else if (found > 0) {
+		const char *last = end - 1;
+
+		if (begin < text || end > text + size || end <= begin ||
+		    strncmp(begin, FOLDED_BEGIN_LINE, sizeof FOLDED_BEGIN_LINE - 1) ||
+		    r.decimals)
+			abort();
+		if (*last == '\n')
+			last--;
+		while (last > begin && last[-1] != '\n')
+			last--;
+		if (strncmp(last, FOLDED_END_WORDS, sizeof FOLDED_END_WORDS - 1))
+			abort();
+		fz_read_saved(begin, (size_t)(end - begin), &r);
+	}
+	folded_reader_free(&r);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct names names;
@@ -106,17 +166,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char err[512];
 	FILE *f;
 	bool strip = size && (data[0] & 1);
-
+	bool addr = size && (data[0] & 2);
+	size_t plen = addr ? sizeof fz_addr_prefix - 1 : 0;
 	char *buf;
 
 	if (size)
 		data++, size--;
-	buf = malloc(sizeof fz_prefix + size);
+	buf = malloc(plen + size + 1);
 	if (!buf)
 		abort();
-	memcpy(buf, fz_prefix, sizeof fz_prefix - 1);
-	memcpy(buf + sizeof fz_prefix - 1, data, size);
-	size += sizeof fz_prefix - 1;
+	memcpy(buf, fz_addr_prefix, plen);
+	memcpy(buf + plen, data, size);
+	size += plen;
 	/* fmemopen() refuses an empty buffer: an empty file is /dev/null. */
 	f = size ? fmemopen(buf, size, "r") : fopen("/dev/null", "r");
 	if (!f)
@@ -127,10 +188,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_check_profile(&p, &names);
 		fz_render(&p);
 	} else
-		fz_check_error(err);
+		fz_check_error(err, FZ_PATH);
 	folded_free(&p);
 	names_free(&names);
 	fclose(f);
+	fz_kshell(buf, size);
 	free(buf);
 	return 0;
 }

@@ -4,13 +4,13 @@
 # seed corpus in tests/fuzz/corpus/NAME; what it finds goes to
 # tests/fuzz/work-NAME in the build folder (crashes to crash-* there).
 FUZZ_SECONDS = 60
-FUZZ_NAMES = net_rx shell fdt cmdline folded folded_addr
+FUZZ_NAMES = net_rx shell fdt cmdline folded
 FUZZ_RUNS = 10000000
 EXTRA_DIST += %reldir%/corpus %reldir%/make-seeds.py %reldir%/fuzz-long
 
 if ENABLE_FUZZ
 FUZZ_PROGS = %reldir%/fuzz_net_rx %reldir%/fuzz_shell %reldir%/fuzz_fdt \
-	%reldir%/fuzz_cmdline %reldir%/fuzz_folded %reldir%/fuzz_folded_addr
+	%reldir%/fuzz_cmdline %reldir%/fuzz_folded
 EXTRA_PROGRAMS += $(FUZZ_PROGS)
 CLEANFILES += $(FUZZ_PROGS)
 
@@ -37,21 +37,18 @@ CLEANFILES += $(FUZZ_PROGS)
 %canon_reldir%_fuzz_cmdline_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_cmdline_LDADD = tests/libfakehal.la
 
-# kprof-report's reader: the tool is built with CC_FOR_BUILD outside
+# The folded reader (tools/folded_read.c) under both its users, kprof-report's
+# side and kshell -o's: the tools are built with CC_FOR_BUILD outside
 # automake's programs (tools/local.mk), so the target compiles the
-# reader's sources itself.
+# sources itself.
 %canon_reldir%_fuzz_folded_SOURCES = %reldir%/fuzz_folded.c \
-	tools/report/folded.c tools/report/names.c tools/report/util.c \
-	tools/report/tree.c tools/report/top.c tools/report/svg.c
+	tools/folded_read.c tools/report/folded.c tools/report/names.c \
+	tools/report/util.c tools/report/tree.c tools/report/top.c \
+	tools/report/svg.c
 %canon_reldir%_fuzz_folded_LDADD = -lm
-%canon_reldir%_fuzz_folded_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools/report
-%canon_reldir%_fuzz_folded_LDFLAGS = $(KP_FUZZ_LDFLAGS)
-# The same reader behind an address view's header (FZ_ADDR_VIEW).
-%canon_reldir%_fuzz_folded_addr_SOURCES = $(%canon_reldir%_fuzz_folded_SOURCES)
-%canon_reldir%_fuzz_folded_addr_LDADD = -lm
-%canon_reldir%_fuzz_folded_addr_CPPFLAGS = $(AM_CPPFLAGS) -DFZ_ADDR_VIEW \
+%canon_reldir%_fuzz_folded_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools \
 	-I$(top_srcdir)/tools/report
-%canon_reldir%_fuzz_folded_addr_LDFLAGS = $(KP_FUZZ_LDFLAGS)
+%canon_reldir%_fuzz_folded_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 
 fuzz: $(FUZZ_PROGS)
 	@set -e; for name in $(FUZZ_NAMES); do \

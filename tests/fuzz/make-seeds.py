@@ -150,7 +150,9 @@ cmdline = {
 write("cmdline", cmdline)
 
 # folded seeds: kprof-report's test inputs and the error cases its reader
-# names.  The first byte chooses strip_pid (bit 0); the rest is the file.
+# names, the address view's, and replies as kshell -o reads them.  The
+# first byte chooses strip_pid (bit 0) and the address view's header in
+# front of the rest (bit 1); the rest is the file.
 REPORT = os.path.join(HERE, "..", "report")
 folded = {}
 for fn in sorted(os.listdir(REPORT)):
@@ -182,5 +184,34 @@ folded.update({
                   b"e 3.\nf 0.0000001\n",
     "fraction-block": b"\x00# kprof folded begin\n# hz=99\na 1.5\nb 2\n"
                       b"# kprof folded end lines=2 samples=3.5\n",
+})
+# The address view, after its header (bit 1): frames, weights, CPUs.
+folded.update({
+    "addr-view": b"\x02# build_id=0123abcd\n# busy_ns=2000000\n"
+                 b"5-split/1;0x41c4c2;0x41c34b;0x41c27b 3 2988835\n"
+                 b"5-split/1;[truncated];0x40b80a;[host] 1 1099937\n"
+                 b"other 2 2000000\n# kprof folded end lines=3 samples=6\n",
+    "addr-cpus": b"\x02# root=cpu\n# build_id=0123abcd\n# busy_ns=2000000\n"
+                 b"# cpu_busy_ns=0:1500000 3:500000\n"
+                 b"cpu0;5-split/1;0x41c4c2;0x41c34b;0x41c27b 3 2988835\n"
+                 b"cpu3;5-split/1;0x41c4c2;0x41c34b;0x41c27b 1 1099937\n"
+                 b"cpu3;other 2 2000000\n# kprof folded end lines=3 samples=6\n",
+    "addr-small": b"\x02# hz=1000\n1-a;0x10 1 5\n# kprof folded end lines=1 samples=1\n",
+    "addr-no-weight": b"\x02# window_ms=2\n1-a;0x10 1\n"
+                      b"# kprof folded end lines=1 samples=1\n",
+    "addr-bad-frame": b"\x02# window_ms=2\n1-a;zzz 1 5\n"
+                      b"# kprof folded end lines=1 samples=1\n",
+})
+# Replies as kshell -o reads them: shell text around the block, a
+# `profile rotate` interval's keys, a reply whose first datagram was
+# lost, one whose lost datagram joined two lines.
+folded.update({
+    "reply-rotate": b"\x00profile: interval 3\n# kprof folded begin\n# seq=3\n"
+                    b"# start_ns=1000\n# end_ns=2001000\n# build_id=00ff\n"
+                    b"# source=tick\n# hz=1000\n3-split/0;main;leaf 7\n"
+                    b"# kprof folded end lines=1 samples=7\n$ ",
+    "reply-no-begin": b"\x00a;b 3\n# kprof folded end lines=2 samples=4\n",
+    "reply-joined": b"\x00# kprof folded begin\n1-a;b;c 1ne;z 7\n"
+                    b"# kprof folded end lines=1 samples=7\n",
 })
 write("folded", folded)

@@ -12,6 +12,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "folded_read.h"
+
 #define REPORT_PROG "kprof-report"
 
 /* Exit statuses: bad input or a failed write is 1, a usage error 2. */
@@ -59,36 +61,6 @@ size_t names_find(const struct names *t, const char *s);
 void names_free(struct names *t);
 
 /* ---- folded.c: the folded-stacks reader ---- */
-
-enum {
-	META_HZ = 1u << 0,
-	META_WINDOW = 1u << 1,
-	META_CPUS = 1u << 2,
-	META_SAMPLES = 1u << 3,
-	META_DROPPED = 1u << 4,
-	META_SOURCE = 1u << 5,
-	META_BUSY = 1u << 6,
-};
-
-/* The longest build-id the reader takes, in hex digits. */
-#define BUILD_ID_HEX_MAX 128
-
-/* What the `#` header lines of a `# kprof folded begin` block said;
- * @have says which were present. */
-struct fold_meta {
-	unsigned have;
-	char *source;
-	uint64_t hz, window_ms, cpus, samples, dropped;
-	/* The address view (`# frames=addr`): frames are addresses of the
-	 * image whose id is build_id ("" when the header gave none); with
-	 * `# weight=ns` each line's last number is its weight in ns. */
-	bool addr, weight_ns;
-	/* `# root=cpu`: each line's root frame is the CPU that took its
-	 * samples (`cpuN`), read into stack.cpu, not a frame. */
-	bool root_cpu;
-	char build_id[BUILD_ID_HEX_MAX + 1];
-	uint64_t busy_ns;		/* the CPUs' busy time (META_BUSY) */
-};
 
 struct stack {
 	size_t *frames;		/* names, root first */

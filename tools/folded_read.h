@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The one reader of folded profiles on the host, for kprof-report (every
+ * file it reads, tools/report/folded.c) and for `kshell -o` (the block in
+ * a reply, before it is saved).  The framing and the header keys are
+ * src/lib/folded_frame.h's; this is their grammar, a line at a time:
+ *
+ *   # kprof folded begin                  the block's first line
+ *   # KEY=VALUE ...                       header lines (# key: value and
+ *                                         # key value too; others: comments)
+ *   [cpuN;]frame;frame;... COUNT [WEIGHT] data lines, root first
+ *   # kprof folded end lines=N samples=M  its last line, counts checked
+ *
+ * The reader checks each line and the header's known values, sums the
+ * lines and their counts, and hands each data line back cut into
+ * frames; what to keep of them is the caller's.  The first error stops
+ * it, as one line naming the input and the line: `PATH:LINE: what`. */
+#ifndef KPROF_TOOLS_FOLDED_READ_H
+#define KPROF_TOOLS_FOLDED_READ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Which header values were present (struct fold_meta's have). */
+enum {
+	META_HZ = 1u << 0,
+	META_WINDOW = 1u << 1,
+	META_CPUS = 1u << 2,
+	META_SAMPLES = 1u << 3,
+	META_DROPPED = 1u << 4,
+	META_SOURCE = 1u << 5,
+	META_BUSY = 1u << 6,
+};
+
+/* The longest build-id the reader takes, in hex digits. */
+#define BUILD_ID_HEX_MAX 128
+
+/* What the `#` header lines of a `# kprof folded begin` block said;
+ * @have says which were present.  Keys the reader does not know (the
+ * kernel's other, depth, pid, throttled_hz, cpu_busy_ns, and `profile
+ * rotate`'s seq, start_ns, end_ns) are left to whoever reads the text. */
+struct fold_meta {
+	unsigned have;
+	char *source;			/* malloc'd */
+	uint64_t hz, window_ms, cpus, samples, dropped;
+	/* The address view (`# frames=addr`): frames are addresses of the
+	 * image whose id is build_id ("" when the header gave none); with
+	 * `# weight=ns` each line's last number is its weight in ns. */
+	bool addr, weight_ns;
+	/* `# root=cpu`: each line's root frame is the CPU that took its
+	 * samples (`cpuN`), read into the line's cpu, not a frame. */
+	bool root_cpu;
+	char build_id[BUILD_ID_HEX_MAX + 1];
+	uint64_t busy_ns;		/* the CPUs' busy time (META_BUSY) */
+};
+
+/* How the input is framed (folded_reader_init's @flags). */
+enum {
+	/* No begin line: the lines are the profile from the first one, as
+	 * flamegraph.pl's files are; an end line is an error.  Without it
+	 * lines before the begin line are skipped (a console session, the
+	 * rest of a reply), and an end line among them is an error (the
+	 * begin line was lost). */
+	FOLDED_READ_BARE = 1u << 0,
+	/* The kernel's own form, as `kshell -o` takes it: no frame holds a
+	 * blank and every count is whole, so that a line a lost datagram
+	 * joined to another's tail is refused even when the counts agree. */
+	FOLDED_READ_KERNEL = 1u << 1,
+};
+
+/* What folded_reader_line() made of a line. */
+enum folded_kind {
+	FOLDED_ERROR = -1,	/* the reader's err says what, and stops */
+	FOLDED_SKIP,		/* outside the block, blank, a header, a comment */
+	FOLDED_BEGIN,
+	FOLDED_DATA,		/* the reader's line holds it */
+	FOLDED_END,		/* the end line, its counts those of the block */
+};
+
+struct folded_span {
+	const char *s;
+	size_t len;
+};
+
+/* The data line just read; its pointers live until the next line. */
+struct folded_line {
+	long cpu;			/* -1 without `# root=cpu` */
+	struct folded_span *frames;	/* root first, the CPU's not among them */
+	size_t nframes;
+	uint64_t count;			/* in units of 10^-decimals samples */
+	uint64_t weight;		/* ns, with `# weight=ns`; else 0 */
+	/* The earlier counts times this are in the unit of this one (a
+	 * count with more decimals than before); 1 otherwise. */
+	uint64_t rescale;
+};
+
+struct folded_reader {
+	const char *path;		/* named in errors */
+	unsigned flags;
+	size_t lineno;			/* the last line's number; a caller
+					 * that skips lines sets it */
+	struct fold_meta meta;
+	/* The block so far: its data lines, the sum of their counts in
+	 * units of 10^-decimals samples, and of their weights. */
+	uint64_t lines, total, total_weight;
+	unsigned decimals;
+	struct folded_line line;
+	/* Private. */
+	int state;
+	size_t begin_line, first_line;
+	char *text;			/* the line, NUL-terminated */
+	size_t text_len, text_cap, frames_cap;
+	size_t body_len;		/* the data line without its weight */
+	char *err;
+	size_t errlen;
+};
+
+/* Ready @r to read @path (named in errors; its text is the caller's):
+ * the first error goes to @err, one line (left as it is until then).
+ * Allocates nothing yet. */
+void folded_reader_init(struct folded_reader *r, const char *path,
+			unsigned flags, char *err, size_t errlen);
+/* The next line of the input, @len bytes without its newline (a '\r'
+ * before it is dropped).  After FOLDED_ERROR or FOLDED_END (in a block)
+ * further lines are skipped, but a second begin line, which is an
+ * error: one profile per input. */
+enum folded_kind folded_reader_line(struct folded_reader *r, const char *text,
+				    size_t len);
+/* At the input's end: false with the error when a block begun never
+ * ended.  Whether a block began at all is folded_reader_begun()'s. */
+bool folded_reader_finish(struct folded_reader *r);
+bool folded_reader_begun(const struct folded_reader *r);
+/* Free what the reader allocated (meta.source too: take it first, and
+ * set it to NULL, to keep it). */
+void folded_reader_free(struct folded_reader *r);
+
+/* `kshell -o`: the folded block in @text (@size bytes, a command's
+ * reply), read as @r was made ready to (not FOLDED_READ_BARE).
+ * Returns 1 with the block, begin line to end line and its newline, in
+ * [*@begin, *@end); 0 when the text holds no begin line; -1 with the
+ * error in @r's err. */
+int folded_block_find(struct folded_reader *r, const char *text, size_t size,
+		      const char **begin, const char **end);
+
+#endif
