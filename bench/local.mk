@@ -3,9 +3,10 @@
 # (doc/performance.md).  The programs run a ksim machine in-process, so
 # they link the simulator; bench_prof resolves frames against the image's
 # own table (the three-pass link), as a profile does.
-BENCH_PROGS = %reldir%/bench_prof %reldir%/bench_cost
+BENCH_PROGS = %reldir%/bench_prof %reldir%/bench_cost %reldir%/bench_switch
 EXTRA_PROGRAMS += $(BENCH_PROGS)
-CLEANFILES += $(BENCH_PROGS) %reldir%/bench_prof.symtab.* %reldir%/bench_cost.symtab.*
+CLEANFILES += $(BENCH_PROGS) %reldir%/bench_prof.symtab.* %reldir%/bench_cost.symtab.* \
+	%reldir%/bench_switch.symtab.*
 .PHONY: bench
 
 if PLATFORM_SIM
@@ -24,10 +25,18 @@ EXTRA_%canon_reldir%_bench_prof_DEPENDENCIES = $(KP_LINK3_DEPS)
 	$(%canon_reldir%_bench_cost_LDFLAGS) $(LDFLAGS) -o $@
 EXTRA_%canon_reldir%_bench_cost_DEPENDENCIES = $(KP_LINK3_DEPS)
 
+%canon_reldir%_bench_switch_SOURCES = %reldir%/bench_switch.c
+%canon_reldir%_bench_switch_LDADD = sim/libksim.la
+%canon_reldir%_bench_switch_LDFLAGS = -Wc,-no-pie
+%canon_reldir%_bench_switch_LINK = $(KP_LINK3_LIBTOOL) $(CFLAGS) \
+	$(%canon_reldir%_bench_switch_LDFLAGS) $(LDFLAGS) -o $@
+EXTRA_%canon_reldir%_bench_switch_DEPENDENCIES = $(KP_LINK3_DEPS)
+
 bench: $(BENCH_PROGS)
 	@echo "== $$(uname -srm), $$(nproc) cpus, $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 	./%reldir%/bench_prof
 	./%reldir%/bench_cost
+	./%reldir%/bench_switch
 else
 bench:
 	@echo "make bench: the benchmarks need the simulator (--enable-sim)"

@@ -837,3 +837,8 @@ int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,
 	return how & FOLD_VIEW_ADDR ? fold_view_addr(o, d, pid, how)
 				    : fold_view_names(o, d, pid, how);
 }
+
+void fold_print_task(struct out *o, const struct prof_data *d, int pid)
+{
+	fold_put_task(o, d, pid);
+}

@@ -155,6 +155,9 @@ void fold_frame_name(char *buf, size_t size, uintptr_t fn);
 struct out;
 struct prof_data;
 int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
+/* A folded line's root frame, "pid-name", as both folded views write
+ * it (the wall view too). */
+void fold_print_task(struct out *o, const struct prof_data *d, int pid);
 /* The folded view by address (doc/profiler.md "From the hot function to
  * the hot line"): each frame as sampled, the image's build-id and each
  * chain's weight in ns. */

@@ -13,7 +13,8 @@
 #define WORK_STOP_WAIT_MS 2000
 #define WORK_STOP_POLL_MS 10
 
-const struct workload *const workloads[] = { &work_split, &work_spin, &work_deep, NULL };
+const struct workload *const workloads[] = { &work_split, &work_spin, &work_deep,
+						 &work_sleepy, NULL };
 
 static struct spinlock work_lock = SPINLOCK_INIT;
 static const struct workload *running;

@@ -33,6 +33,7 @@ struct workload {
 extern const struct workload work_split;
 extern const struct workload work_spin;
 extern const struct workload work_deep;
+extern const struct workload work_sleepy;
 
 /* Every workload, NULL-terminated. */
 extern const struct workload *const workloads[];

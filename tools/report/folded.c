@@ -204,6 +204,11 @@ static bool meta_view(struct reader *r, const char *key, size_t klen,
 			return rd_fail(r, "%s:%zu: header root must be cpu (got '%s')",
 				       r->p->path, lineno, excerpt(val, vlen));
 		m->root_cpu = true;
+	} else if (key_is(key, klen, FOLDED_KEY_UNIT)) {
+		if (!key_is(val, vlen, FOLDED_UNIT_US))
+			return rd_fail(r, "%s:%zu: header unit must be us (got '%s')",
+				       r->p->path, lineno, excerpt(val, vlen));
+		m->unit_us = true;
 	} else if (klen == strlen(FOLDED_KEY_BUILD_ID) &&
 		   memcmp(key, FOLDED_KEY_BUILD_ID, klen) == 0) {
 		if (!is_hex(val, vlen) || vlen % 2 || vlen > BUILD_ID_HEX_MAX)
@@ -275,7 +280,7 @@ static bool is_known_key(const char *s, size_t len)
 		FOLDED_KEY_SOURCE, FOLDED_KEY_HZ, FOLDED_KEY_WINDOW_MS, FOLDED_KEY_CPUS,
 		FOLDED_KEY_SAMPLES, FOLDED_KEY_DROPPED, FOLDED_KEY_FRAMES,
 		FOLDED_KEY_WEIGHT, FOLDED_KEY_BUILD_ID, FOLDED_KEY_BUSY_NS,
-		FOLDED_KEY_ROOT,
+		FOLDED_KEY_ROOT, FOLDED_KEY_UNIT,
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
