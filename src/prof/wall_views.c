@@ -142,12 +142,16 @@ int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
 			unsigned chains)
 {
 	const struct prof_wall *w = d->wall;
-	struct fold t[WALL_STATES];
+	/* On the heap: a table is 3 KB (its leaf cache), and the shell's
+	 * stack must keep room for an interrupt on top of this frame. */
+	struct fold *t = kmalloc(WALL_STATES * sizeof(*t));
 	struct wall_line *lines;
 	uint64_t ns[WALL_STATES], all, rest = 0;
 	size_t n = 0, cap = 0;
-	unsigned tasks, s;
+	unsigned tasks, s = 0;
 
+	if (!t)
+		return -ENOMEM;
 	for (s = 0; s < WALL_STATES; s++)
 		if (wall_refold(&t[s], &w->fold[s], pid) < 0)
 			goto fail;
@@ -182,10 +186,12 @@ int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
 	kfree(lines);
 	for (s = 0; s < WALL_STATES; s++)
 		fold_free(&t[s]);
+	kfree(t);
 	return 0;
 fail:
 	while (s-- > 0)
 		fold_free(&t[s]);
+	kfree(t);
 	return -ENOMEM;
 }
 
