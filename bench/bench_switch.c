@@ -11,11 +11,9 @@
  * Median of 400 batches of 256 calls, interrupts off.  Figures are
  * printed, nothing is asserted (doc/performance.md). */
 #define _GNU_SOURCE
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "hal/cpu.h"
@@ -23,33 +21,16 @@
 #include "kernel/task.h"
 #include "prof/offcpu.h"
 #include "prof/wall.h"
-#include "sim/ksim.h"
+#include "bench_run.h"
 
 #define BATCH 256
 #define BATCHES 400
-#define BENCH_CPU 1
 #define BENCH_FRAMES 40		/* deeper than either walk */
 
 static const unsigned depths[] = { 8, 32 };
 #define NDEPTHS (sizeof(depths) / sizeof(depths[0]))
 static double off_ns[NDEPTHS], on_ns[NDEPTHS];
-static volatile bool bench_done;
 static struct task prev, next;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* The median ns per hook call, from here: the walk starts at this
  * frame, as it starts at a scheduler call's. */
@@ -62,19 +43,19 @@ static double __attribute__((noinline)) bench_hook(void)
 	this_cpu()->switch_tf = NULL;
 	this_cpu()->switch_fp = (uintptr_t)__builtin_frame_address(0);
 	for (unsigned b = 0; b < BATCHES; b++) {
-		uint64_t t0 = now_ns();
+		uint64_t t0 = bench_now_ns();
 
 		for (unsigned i = 0; i < BATCH; i++) {
 			prev.state = TASK_SLEEPING;
 			offcpu_switch(&prev, &next);
 		}
-		batch[b] = (double)(now_ns() - t0) / BATCH;
+		batch[b] = (double)(bench_now_ns() - t0) / BATCH;
 		/* The ring as a drain leaves it: room for the next batch. */
 		__atomic_store_n(&oc->tail, __atomic_load_n(&oc->head, __ATOMIC_ACQUIRE),
 				 __ATOMIC_RELEASE);
 	}
 	hal_irq_restore(flags);
-	qsort(batch, BATCHES, sizeof(batch[0]), cmp_double);
+	qsort(batch, BATCHES, sizeof(batch[0]), bench_cmp_double);
 	return batch[BATCHES / 2];
 }
 
@@ -99,9 +80,8 @@ static double __attribute__((noinline)) bench_deep(int n, bool on, unsigned dept
 	return r;
 }
 
-static void bench_task(void *arg)
+static void bench_body(void)
 {
-	(void)arg;
 	/* Two tasks the hook can stamp: the one leaving runs on this
 	 * stack, as a task going to sleep does. */
 	prev = *task_current();
@@ -113,32 +93,11 @@ static void bench_task(void *arg)
 		on_ns[d] = bench_deep(BENCH_FRAMES, true, depths[d]);
 	}
 	__atomic_store_n(&offcpu_depth, PROF_DEPTH_DEFAULT, __ATOMIC_RELAXED);
-	__atomic_store_n(&bench_done, true, __ATOMIC_RELEASE);
-	for (;;)
-		sched_sleep_ms(1000);
-}
-
-static void bench_start(void)
-{
-	if (!task_create("bench", bench_task, NULL, BENCH_CPU))
-		abort();
 }
 
 int main(void)
 {
-	struct ksim_config cfg;
-
-	ksim_config_defaults(&cfg);
-	cfg.cpus = 2;
-	cfg.late_init = bench_start;
-	cfg.out_fd = open("/dev/null", 1);
-	if (ksim_start(&cfg) != 0)
-		return 1;
-	while (!__atomic_load_n(&bench_done, __ATOMIC_ACQUIRE)) {
-		struct timespec ts = { 0, 10000000 };
-
-		nanosleep(&ts, NULL);
-	}
+	bench_run(bench_body, 0);
 	for (unsigned d = 0; d < NDEPTHS; d++)
 		printf("switch path, depth=%u: %.1f ns per switch without a wall session, "
 		       "%.1f ns with one (median of %u batches of %u)\n", depths[d],

@@ -11,7 +11,7 @@ CLEANFILES += $(BENCH_PROGS) %reldir%/bench_prof.symtab.* %reldir%/bench_cost.sy
 
 if PLATFORM_SIM
 
-%canon_reldir%_bench_prof_SOURCES = %reldir%/bench_prof.c
+%canon_reldir%_bench_prof_SOURCES = %reldir%/bench_prof.c %reldir%/bench_run.c %reldir%/bench_run.h
 %canon_reldir%_bench_prof_LDADD = sim/libksim.la
 %canon_reldir%_bench_prof_LDFLAGS = -Wc,-no-pie
 %canon_reldir%_bench_prof_LINK = $(KP_LINK3_LIBTOOL) $(CFLAGS) \
@@ -25,7 +25,7 @@ EXTRA_%canon_reldir%_bench_prof_DEPENDENCIES = $(KP_LINK3_DEPS)
 	$(%canon_reldir%_bench_cost_LDFLAGS) $(LDFLAGS) -o $@
 EXTRA_%canon_reldir%_bench_cost_DEPENDENCIES = $(KP_LINK3_DEPS)
 
-%canon_reldir%_bench_switch_SOURCES = %reldir%/bench_switch.c
+%canon_reldir%_bench_switch_SOURCES = %reldir%/bench_switch.c %reldir%/bench_run.c %reldir%/bench_run.h
 %canon_reldir%_bench_switch_LDADD = sim/libksim.la
 %canon_reldir%_bench_switch_LDFLAGS = -Wc,-no-pie
 %canon_reldir%_bench_switch_LINK = $(KP_LINK3_LIBTOOL) $(CFLAGS) \
