@@ -214,11 +214,6 @@ bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS]
 	return true;
 }
 
-static unsigned permille(uint64_t part, uint64_t whole)
-{
-	return whole ? (unsigned)((part * 1000 + whole / 2) / whole) : 0;
-}
-
 static void sleepy_report(struct out *o)
 {
 	uint64_t t[SLEEPY_PATHS], r[SLEEPY_PATHS], total = 0;
@@ -227,11 +222,7 @@ static void sleepy_report(struct out *o)
 	for (unsigned i = 0; i < SLEEPY_PATHS; i++)
 		total += t[i];
 	out_puts(o, "sleepy truth:");
-	for (unsigned i = 0; i < SLEEPY_PATHS; i++) {
-		unsigned pm = permille(t[i], total);
-
-		out_printf(o, " %s %u.%u%%", sleepy_path_name[i], pm / 10, pm % 10);
-	}
+	work_print_shares(o, sleepy_path_name, t, SLEEPY_PATHS);
 	out_printf(o, " of %llu ms\n", (unsigned long long)(total / 1000000));
 	out_printf(o, "sleepy naps runnable after the wake: %s %llu us, %s %llu us\n",
 		   sleepy_path_name[SLEEPY_NAP_A],

@@ -56,4 +56,9 @@ unsigned work_pids(int *pids, unsigned max);
 /* Tasks poll this to end. */
 bool work_should_stop(void);
 
+/* A workload's truth as its report prints it: " NAME P.P%" for each of
+ * the @n parts @t (percent of their sum, one decimal, rounded). */
+void work_print_shares(struct out *o, const char *const names[],
+		       const uint64_t t[], unsigned n);
+
 #endif
