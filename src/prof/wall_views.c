@@ -69,27 +69,17 @@ static void wall_print_head(struct out *o, const struct prof_data *d, int pid)
 			   (unsigned long long)w->open_lost, 2 * WALL_TASKS);
 }
 
-/* One state's chains of @pid without their task, exact callers kept:
- * the text view's chains are code paths, whichever task waited there. */
+/* A wall chain's leaf is the exact address a task ran or waited at:
+ * the text view's chains keep it, and no offsets to merge. */
+static void wall_leaf_exact(struct fold_chain *k)
+{
+	k->lo = k->hi = 0;
+}
+
+/* One state's chains of @pid without their task, exact callers kept. */
 static int wall_refold(struct fold *t, const struct fold *f, int pid)
 {
-	size_t n = f->nchains ? f->nchains : 1;
-
-	if (fold_init_sized(t, n, f->depth, n, f->pool_used ? f->pool_used : 1) < 0)
-		return -ENOMEM;
-	for (size_t i = 0; i < f->nchains; i++) {
-		struct fold_chain k = f->chains[i];
-
-		if (!fold_chain_kept(&k, pid))
-			continue;
-		k.pid = 0;
-		k.lo = k.hi = 0;
-		if (fold_merge(t, &k) < 0) {
-			fold_free(t);
-			return -ENOMEM;
-		}
-	}
-	return 0;
+	return fold_without_task(t, f, pid, wall_leaf_exact);
 }
 
 struct wall_line {
