@@ -74,6 +74,7 @@ struct prof_wall *wall_begin(unsigned gen, unsigned depth, uint32_t cpus)
 		return NULL;
 	}
 	w->gen = gen;
+	w->cpus = cpus;
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		struct offcpu_cpu *oc = &offcpu_cpus[cpu];
 
@@ -343,6 +344,11 @@ int wall_collect(struct prof_wall *w, const struct prof_data *d,
 		wall_take(w, &sc.open[i].r, 0);
 	}
 	kfree(sc.open);
+	/* A switch between the session's last drain and the scan may have
+	 * claimed a task's crossing interval first (the scan then skipped
+	 * it) and written its record after that drain: take it now.  No
+	 * later switch writes one: the scan holds every other claim. */
+	wall_drain(w, w->cpus, note);
 	for (unsigned i = 0; i < w->ntasks; i++)
 		if (!wall_split_task(w, &w->tasks[i], &d->fold))
 			wall_split_by_stacks(w, &w->tasks[i]);

@@ -31,6 +31,7 @@ struct wall_task {
 
 struct prof_wall {
 	unsigned gen;
+	uint32_t cpus;			/* the run's, whose rings it drains */
 	uint64_t start_ns, stop_ns;	/* the window; stop 0 while open */
 	uint64_t dropped;		/* switch records lost to a full ring */
 	uint64_t dropped0[HAL_MAX_CPUS];	/* each ring's count at the start */
@@ -70,8 +71,9 @@ void wall_close(struct prof_wall *w, uint64_t stop_ns);
 void wall_drain(struct prof_wall *w, uint32_t cpus, void (*note)(int pid));
 
 /* After the last drain: charge each task's interval the window's end
- * cut, split running time over the session's sampled chains of @d,
- * and stop the switches writing records.  Returns 0 or -ENOMEM. */
+ * cut, take what the switches wrote meanwhile, split running time over
+ * the session's sampled chains of @d, and stop the switches writing
+ * records.  Under the session's drain claim.  Returns 0 or -ENOMEM. */
 int wall_collect(struct prof_wall *w, const struct prof_data *d,
 		 void (*note)(int pid));
 
