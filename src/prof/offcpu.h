@@ -43,7 +43,10 @@ enum offcpu_kind {
 #define OFFCPU_BORN 2u
 
 struct offcpu_cpu {
-	uintptr_t *ring;	/* OFFCPU_RING_RECORDS * OFFCPU_STRIDE, never freed */
+	/* OFFCPU_RING_RECORDS * OFFCPU_STRIDE words (606,208 bytes), at
+	 * the first wall session, never freed: a switch that read the
+	 * run's generation before it was cleared may still be writing. */
+	uintptr_t *ring;
 	uint64_t head;		/* records written: release store */
 	uint64_t tail;		/* records the drain took: release store */
 	uint64_t dropped;	/* ring full, every run */
