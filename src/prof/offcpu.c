@@ -23,7 +23,7 @@ unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
 
 /* The stack @t leaves its CPU with: after a preemption the preempted
  * state's chain, else from the frame of the scheduler call it made, so
- * that frame 0 is the return address of that call. */
+ * that frame 0 is that call (its return address - 1). */
 static void offcpu_walk(const struct cpu *c, struct task *t)
 {
 	unsigned depth = __atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED);
@@ -32,10 +32,17 @@ static void offcpu_walk(const struct cpu *c, struct task *t)
 
 	if (depth > PROF_MAX_FRAMES)
 		depth = PROF_MAX_FRAMES;
-	if (c->switch_tf)
+	if (c->switch_tf) {
 		n = stacktrace_from_trap(c->switch_tf, t->off_frames, depth);
-	else if (c->switch_fp)
+	} else if (c->switch_fp) {
 		n = stacktrace_from_fp(c->switch_fp, &b, t->off_frames, depth);
+		/* Frame 0 is a leaf, looked up where it lies, but here it is
+		 * the scheduler call's return address: the call is the byte
+		 * before, and a call that ends its function (a wait that
+		 * never returns) returns into the next function. */
+		if (n)
+			t->off_frames[0] -= 1;
+	}
 	t->off_nframes = (uint32_t)n;
 }
 
