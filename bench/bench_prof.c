@@ -33,15 +33,14 @@
 #include "kernel/task_test.h"
 #include "lib/out.h"
 #include "sim/ksim.h"
+#include "bench_run.h"
 #include "sim/sim.h"
 
 #define BATCH 256
 #define BATCHES 400			/* 102400 calls */
 #define REPORT_SAMPLES 65536
 #define REPORT_REPEATS 21
-#define BENCH_CPU 1
 
-static volatile bool bench_done;
 /* The depths measured, and each one's figures. */
 static const unsigned bench_depths[] = { PROF_DEPTH_DEFAULT, PROF_MAX_FRAMES };
 #define NDEPTHS (sizeof(bench_depths) / sizeof(bench_depths[0]))
@@ -51,20 +50,6 @@ static const char *sample_path = "";
 static double report_ms_median, report_ms_min;
 static size_t report_chars;
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
 
 /* ---- the sampling path ---- */
 
@@ -80,7 +65,8 @@ static unsigned bench_ring_records(void)
 
 static void bench_start_run(void)
 {
-	struct prof_options opt = { bench_depth, PROF_COUNTER_HZ, PROF_PID_ALL };
+	struct prof_options opt = { bench_depth, PROF_COUNTER_HZ, PROF_PID_ALL,
+				    PROF_RUN_BOOT, false };
 
 	if (prof_start_with(&opt) != 0)
 		abort();
@@ -145,14 +131,14 @@ static void __attribute__((noinline)) bench_sample_loop(struct trap_frame *tf)
 		pthread_sigmask(SIG_BLOCK, &block, &old);
 		si.si_fd = sim_self->perf_fd;
 		sim_self->nmi_info = &si;
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		if (bench_counter)
 			for (unsigned i = 0; i < BATCH; i++)
 				kernel_nmi(tf);
 		else
 			for (unsigned i = 0; i < BATCH; i++)
 				prof_tick(tf);
-		batch_ns[b] = (double)(now_ns() - t0) / BATCH;
+		batch_ns[b] = (double)(bench_now_ns() - t0) / BATCH;
 		sim_self->nmi_info = NULL;
 		pthread_sigmask(SIG_SETMASK, &old, NULL);
 		hal_irq_restore(flags);
@@ -204,7 +190,7 @@ static void bench_sampling(unsigned d)
 	prof_stop();
 	prof_wait_stopped(1000000000ull, NULL, NULL);
 	prof_end();
-	qsort(batch_ns, BATCHES, sizeof(batch_ns[0]), cmp_double);
+	qsort(batch_ns, BATCHES, sizeof(batch_ns[0]), bench_cmp_double);
 	sample_ns_median[d] = batch_ns[BATCHES / 2];
 	sample_ns_min[d] = batch_ns[0];
 }
@@ -291,51 +277,28 @@ static void bench_report(void)
 		uint64_t t0;
 
 		out_buf_init(&ob, text, sizeof(text));
-		t0 = now_ns();
+		t0 = bench_now_ns();
 		if (prof_report_print(&ob.out, &in) != 0)
 			abort();
-		ms[i] = (double)(now_ns() - t0) / 1e6;
+		ms[i] = (double)(bench_now_ns() - t0) / 1e6;
 		report_chars = ob.len;
 	}
-	qsort(ms, REPORT_REPEATS, sizeof(ms[0]), cmp_double);
+	qsort(ms, REPORT_REPEATS, sizeof(ms[0]), bench_cmp_double);
 	report_ms_median = ms[REPORT_REPEATS / 2];
 	report_ms_min = ms[0];
 	free(recs);
 }
 
-static void bench_task(void *arg)
+static void bench_body(void)
 {
-	(void)arg;
 	for (unsigned d = 0; d < NDEPTHS; d++)
 		bench_sampling(d);
 	bench_report();
-	__atomic_store_n(&bench_done, true, __ATOMIC_RELEASE);
-	for (;;)
-		sched_sleep_ms(1000);
-}
-
-static void bench_start(void)
-{
-	if (!task_create("bench", bench_task, NULL, BENCH_CPU))
-		abort();
 }
 
 int main(void)
 {
-	struct ksim_config cfg;
-
-	ksim_config_defaults(&cfg);
-	cfg.cpus = 2;
-	cfg.hz = 1000;
-	cfg.late_init = bench_start;
-	cfg.out_fd = open("/dev/null", 1);
-	if (ksim_start(&cfg) != 0)
-		return 1;
-	while (!__atomic_load_n(&bench_done, __ATOMIC_ACQUIRE)) {
-		struct timespec ts = { 0, 10000000 };
-
-		nanosleep(&ts, NULL);
-	}
+	bench_run(bench_body, 1000);
 	for (unsigned d = 0; d < NDEPTHS; d++)
 		printf("sampling path, %s: %.1f ns per sample (median of %u batches of %u "
 		       "calls; fastest batch %.1f ns), depth=%u: %u frames\n", sample_path,

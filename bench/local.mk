@@ -3,14 +3,14 @@
 # (doc/performance.md).  The programs run a ksim machine in-process, so
 # they link the simulator; bench_prof resolves frames against the image's
 # own table (the three-pass link), as a profile does.
-BENCH_PROGS = %reldir%/bench_prof %reldir%/bench_cost
+BENCH_PROGS = %reldir%/bench_prof %reldir%/bench_cost %reldir%/bench_switch
 EXTRA_PROGRAMS += $(BENCH_PROGS)
 CLEANFILES += $(BENCH_PROGS)
 .PHONY: bench
 
 if PLATFORM_SIM
 
-%canon_reldir%_bench_prof_SOURCES = %reldir%/bench_prof.c
+%canon_reldir%_bench_prof_SOURCES = %reldir%/bench_prof.c %reldir%/bench_run.c %reldir%/bench_run.h
 %canon_reldir%_bench_prof_LDADD = sim/libksim.la
 %canon_reldir%_bench_prof_LDFLAGS = -Wc,-no-pie
 %canon_reldir%_bench_prof_LINK = $(KP_LINK3_PROG)
@@ -22,10 +22,17 @@ EXTRA_%canon_reldir%_bench_prof_DEPENDENCIES = $(KP_LINK3_DEPS)
 %canon_reldir%_bench_cost_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_bench_cost_DEPENDENCIES = $(KP_LINK3_DEPS)
 
+%canon_reldir%_bench_switch_SOURCES = %reldir%/bench_switch.c %reldir%/bench_run.c %reldir%/bench_run.h
+%canon_reldir%_bench_switch_LDADD = sim/libksim.la
+%canon_reldir%_bench_switch_LDFLAGS = -Wc,-no-pie
+%canon_reldir%_bench_switch_LINK = $(KP_LINK3_PROG)
+EXTRA_%canon_reldir%_bench_switch_DEPENDENCIES = $(KP_LINK3_DEPS)
+
 bench: $(BENCH_PROGS)
 	@echo "== $$(uname -srm), $$(nproc) cpus, $$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2)"
 	./%reldir%/bench_prof
 	./%reldir%/bench_cost
+	./%reldir%/bench_switch
 else
 bench:
 	@echo "make bench: the benchmarks need the simulator (--enable-sim)"

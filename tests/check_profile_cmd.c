@@ -110,7 +110,7 @@ END_TEST
 CHECK_TEST("profile", test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] [wall])\n");
 }
 END_TEST
 
@@ -244,13 +244,13 @@ END_TEST
 CHECK_TEST("profile", test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus])\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall)\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] [wall])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus])\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall)\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST
@@ -271,7 +271,7 @@ END_TEST
  * count is one line, and nothing starts. */
 CHECK_TEST("profile", test_profile_source_pmu_without_counter_refused)
 {
-	struct prof_options opt = { 8, 1000, PROF_PID_ALL, PROF_RUN_PMU };
+	struct prof_options opt = { 8, 1000, PROF_PID_ALL, PROF_RUN_PMU, false };
 
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	ck_assert_int_ne(run(cmd_profile, "profile 10 all 3 source=pmu"), 0);

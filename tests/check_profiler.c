@@ -880,7 +880,7 @@ START_TEST(test_depth_sizes_records)
 	use_tick();
 	pt_boot_cpus(1);
 	for (unsigned k = 0; k < 3; k++) {
-		struct prof_options opt = { depths[k], 100, PROF_PID_ALL, PROF_RUN_BOOT };
+		struct prof_options opt = { depths[k], 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
 		const struct prof_data *d;
 
 		deep_stack(&tf, 40);
@@ -911,8 +911,8 @@ END_TEST
  * until it has; the same depth may start. */
 START_TEST(test_depth_cannot_change_under_a_cpu_still_sampling)
 {
-	struct prof_options deeper = { 16, 100, PROF_PID_ALL, PROF_RUN_BOOT };
-	struct prof_options same = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options deeper = { 16, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
+	struct prof_options same = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
 
 	use_tick();
 	pt_boot_cpus(2);
@@ -1004,7 +1004,7 @@ END_TEST
 /* hz= sets the counter's period: events per second / hz. */
 START_TEST(test_hz_sets_counter_period)
 {
-	struct prof_options opt = { 8, 250, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options opt = { 8, 250, PROF_PID_ALL, PROF_RUN_BOOT, false };
 
 	fake_pmu_set_counting(3000000000ull, "pmu/fake cycles");
 	pt_boot_cpus(1);
@@ -1069,7 +1069,7 @@ void race_point(const char *site)
 /* Run 1 at 1000 Hz on both CPUs; CPU 1 never sees its stop. */
 static void run_cpu1_misses_stop(void)
 {
-	struct prof_options fast = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options fast = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT, false };
 
 	pt_boot_cpus(2);
 	ck_assert_int_eq(prof_start_with(&fast), 0);
@@ -1086,7 +1086,7 @@ static void run_cpu1_misses_stop(void)
 
 START_TEST(test_cpu_missed_stop_rearmed_at_new_period)
 {
-	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	struct prof_cpu_stats st;
 
@@ -1140,7 +1140,7 @@ static void stop_while_cpu1_answers_old_stop(const char *site)
  * stayed armed past the report: ksim's counter storm, 1 run in ~1500). */
 START_TEST(test_cpu_missed_stop_new_run_stops_meanwhile)
 {
-	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
 	struct prof_cpu_stats st;
 
 	run_cpu1_misses_stop();

@@ -14,6 +14,7 @@
 #include "kernel/task.h"
 #include "kernel/task_test.h"
 #include "lib/out.h"
+#include "prof/offcpu.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
 #include "check_main.h"
@@ -567,6 +568,34 @@ START_TEST(test_split_slices_follow_weights)
 }
 END_TEST
 
+/* A task that gives up its CPU in a call (not a preemption) leaves with
+ * frame 0 the byte before that call's return address: the call itself,
+ * in the waiting function.  The return address may already be the next
+ * function's, where the call ends its function (a wait that never
+ * returns); the callers are return addresses, looked up as such. */
+START_TEST(test_offcpu_wait_frame0_is_the_call_not_its_return)
+{
+	uintptr_t stack[16] = { 0 };
+	uintptr_t ra = (uintptr_t)body + 8, caller = (uintptr_t)boot_cpus + 8;
+	struct task t = { .pid = 42, .state = TASK_SLEEPING };
+
+	boot_cpus(1);
+	/* The scheduler call's frame record, and its caller's. */
+	stack[4] = (uintptr_t)&stack[8];
+	stack[5] = ra;
+	stack[8] = 0;
+	stack[9] = caller;
+	t.stack_lo = (uintptr_t)stack;
+	t.stack_hi = (uintptr_t)(stack + 16);
+	this_cpu()->switch_tf = NULL;
+	this_cpu()->switch_fp = (uintptr_t)&stack[4];
+	offcpu_switch(&t, this_cpu()->idle);
+	ck_assert_uint_eq(t.off_nframes, 2);
+	ck_assert_uint_eq(t.off_frames[0], ra - 1);
+	ck_assert_uint_eq(t.off_frames[1], caller);
+}
+END_TEST
+
 static Suite *sched_suite(void)
 {
 	Suite *s = suite_create("sched");
@@ -595,6 +624,7 @@ static Suite *sched_suite(void)
 	tcase_add_test(tc, test_ps_time_of_task_running_elsewhere_as_of_its_tick);
 	tcase_add_test(tc, test_ps_rejects_arguments);
 	tcase_add_test(tc, test_stacks_reports_deepest_use);
+	tcase_add_test(tc, test_offcpu_wait_frame0_is_the_call_not_its_return);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("split");

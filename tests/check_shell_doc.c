@@ -66,7 +66,7 @@ END_TEST
 START_TEST(test_every_usage_line_is_documented)
 {
 	for (const struct shell_cmd *c = shell_commands; c->name; c++) {
-		char block[512];
+		char block[1024];
 
 		snprintf(block, sizeof(block), "```\n%s\n```", c->usage);
 		ck_assert_msg(strstr(doc, block) != NULL,
@@ -83,7 +83,7 @@ START_TEST(test_every_command_answers_help)
 	struct shell_ctx sh = { .remote = false };
 
 	for (const struct shell_cmd *c = shell_commands; c->name; c++) {
-		char line[64], want[512];
+		char line[64], want[1024];
 
 		for (int dash = 0; dash < 2; dash++) {
 			out_buf_init(&ob, buf, sizeof(buf));

@@ -123,7 +123,7 @@ static void tick_cpu0(void)
 /* Probe, stat, then one profile run with a sample in it. */
 static void run_script(enum model_part part, const struct sweep *plan)
 {
-	struct prof_options opt = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT };
+	struct prof_options opt = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT, false };
 	struct hal_pmu_info info;
 	struct prof_cpu_stats st;
 	bool open[HAL_PMU_COUNT_MAX];

@@ -121,6 +121,7 @@ include %reldir%/sim.mk
 include %reldir%/net.mk
 include %reldir%/qemu.mk
 include %reldir%/work.mk
+include %reldir%/wall.mk
 include %reldir%/report.mk
 
 # The key files the tests' own XDG_CONFIG_HOME holds (kshell --init-key

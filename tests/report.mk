@@ -7,7 +7,8 @@
 # (test_report_pprof) and by go tool pprof (test_report_gopprof; 77
 # without golang-go); in the simulator, the same on ksim sessions.
 REPORT_TESTS = %reldir%/test_report %reldir%/test_report_svg \
-	%reldir%/test_report_pprof %reldir%/test_report_gopprof
+	%reldir%/test_report_pprof %reldir%/test_report_gopprof \
+	%reldir%/test_report_wall
 TESTS += $(REPORT_TESTS)
 # The whole path on ksim sessions (folded output: issue 24; 77 until then).
 # The address view resolved against ksim's own ELF (issue 41).
@@ -19,7 +20,7 @@ EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/report/reportlib.py %reldir%/report/svgcheck.py \
 	%reldir%/report/pbcheck.py %reldir%/report/gocheck.py \
 	%reldir%/report/before.folded %reldir%/report/after.folded \
-	%reldir%/report/bare.folded \
+	%reldir%/report/bare.folded %reldir%/report/wall.folded \
 	%reldir%/report/top-before.txt %reldir%/report/top-after-n5.txt \
 	%reldir%/report/top-bare.txt %reldir%/report/diff-text.txt \
 	%reldir%/report/diff-text-pids.txt

@@ -131,7 +131,7 @@ static bool word_is(struct folded_reader *r, const char *key, const char *val,
 		       r->lineno, key, word, excerpt(val, vlen));
 }
 
-/* The views' keys: frames=addr, weight=ns, build_id=HEX, root=cpu. */
+/* The views' keys: frames=addr, weight=ns, build_id=HEX, root=cpu, unit=us. */
 static bool meta_view(struct folded_reader *r, const char *key, size_t klen,
 		      const char *val, size_t vlen)
 {
@@ -157,6 +157,10 @@ static bool meta_view(struct folded_reader *r, const char *key, size_t klen,
 		if (!word_is(r, FOLDED_KEY_ROOT, val, vlen, FOLDED_ROOT_CPU))
 			return false;
 		m->root_cpu = true;
+	} else if (key_is(key, klen, FOLDED_KEY_UNIT)) {
+		if (!word_is(r, FOLDED_KEY_UNIT, val, vlen, FOLDED_UNIT_US))
+			return false;
+		m->unit_us = true;
 	} else if (key_is(key, klen, FOLDED_KEY_BUILD_ID)) {
 		if (!is_hex(val, vlen) || vlen % 2 || vlen > BUILD_ID_HEX_MAX)
 			return rd_fail(r, "%s:%zu: header build_id must be an even number of hex digits, at most %d (got '%s')",
@@ -236,7 +240,7 @@ static bool is_known_key(const char *s, size_t len)
 		FOLDED_KEY_SOURCE, FOLDED_KEY_HZ, FOLDED_KEY_WINDOW_MS, FOLDED_KEY_CPUS,
 		FOLDED_KEY_SAMPLES, FOLDED_KEY_DROPPED, FOLDED_KEY_FRAMES,
 		FOLDED_KEY_WEIGHT, FOLDED_KEY_BUILD_ID, FOLDED_KEY_BUSY_NS,
-		FOLDED_KEY_ROOT,
+		FOLDED_KEY_ROOT, FOLDED_KEY_UNIT,
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)

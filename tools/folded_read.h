@@ -52,6 +52,10 @@ struct fold_meta {
 	bool root_cpu;
 	char build_id[BUILD_ID_HEX_MAX + 1];
 	uint64_t busy_ns;		/* the CPUs' busy time (META_BUSY) */
+	/* A wall profile (`# unit=us`): each line's count is microseconds
+	 * of task time, its second frame the state ([cpu], [runnable],
+	 * [blocked]). */
+	bool unit_us;
 };
 
 /* How the input is framed (folded_reader_init's @flags). */

@@ -70,7 +70,7 @@ void kernel_tick(struct trap_frame *tf)
 	if (hook)
 		hook(tf);
 	sched_tick();
-	sched_preempt();
+	sched_preempt(tf);
 }
 
 /* A panicking CPU's stop is answered before the profiler looks: it

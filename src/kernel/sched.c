@@ -144,8 +144,10 @@ uint64_t sched_idle_ns(void)
 
 /* Pick the next task and switch to it.  Interrupts off; the run queue
  * lock is dropped before the switch: tasks are pinned, so only this CPU
- * ever pops its queue, and wakers from other CPUs only push. */
-static void schedule(void)
+ * ever pops its queue, and wakers from other CPUs only push.  @tf: the
+ * state a preemption interrupted; @fp: else the frame of the call that
+ * gives up the CPU (the hook's, sched_on_switch()). */
+static void schedule(const struct trap_frame *tf, uintptr_t fp)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->current, *next;
@@ -177,6 +179,8 @@ static void schedule(void)
 	sched_account_idle(c, prev, next);
 	c->last_prev = prev;
 	c->switch_to = next;
+	c->switch_tf = tf;
+	c->switch_fp = fp;
 	sched_call_switch_hook(prev, next);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
@@ -205,24 +209,32 @@ void sched_enqueue_new(struct task *t)
 	unsigned long flags = spin_lock_irqsave(&c->rq_lock);
 
 	t->state = TASK_RUNNABLE;
+	/* Runnable from birth: a wall profile charges the wait before its
+	 * first run. */
+	t->born_ns = t->wake_ns = t->off_ns = hal_clock_ns();
 	rq_push(c, t);
 	if (c->current && c->current->is_idle)
 		c->need_resched = true;
 	spin_unlock_irqrestore(&c->rq_lock, flags);
 }
 
+/* The frame of the scheduler call the caller is in: its return address
+ * is where the calling task gives up the CPU.  A macro, so that it is
+ * the frame of the function it is written in. */
+#define SCHED_CALL_FRAME() ((uintptr_t)__builtin_frame_address(0))
+
 void sched_yield_cpu(void)
 {
 	unsigned long flags = hal_irq_save();
 
-	schedule();
+	schedule(NULL, SCHED_CALL_FRAME());
 	hal_irq_restore(flags);
 }
 
 /* Put the calling task on its CPU's sleep list until @deadline_ns and
  * switch away.  Interrupts off.  Returns true when a sched_wake() ended
  * the sleep, false when the tick did. */
-static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns)
+static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns, uintptr_t fp)
 {
 	struct task *t = c->current;
 	bool woken;
@@ -234,7 +246,7 @@ static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns)
 	t->rq_next = c->sleepers;
 	c->sleepers = t;
 	spin_unlock(&c->rq_lock);
-	schedule();
+	schedule(NULL, fp);
 	c = this_cpu();
 	spin_lock(&c->rq_lock);
 	woken = t->woken;
@@ -247,13 +259,18 @@ void sched_sleep_ns(uint64_t ns)
 {
 	unsigned long flags = hal_irq_save();
 
-	sleep_until_locked(this_cpu(), hal_clock_ns() + ns);
+	sleep_until_locked(this_cpu(), hal_clock_ns() + ns, SCHED_CALL_FRAME());
 	hal_irq_restore(flags);
 }
 
+/* Not a call of sched_sleep_ns(): the caller's frame is where it waits. */
 void sched_sleep_ms(uint64_t ms)
 {
-	sched_sleep_ns(ms * 1000000ull);
+	unsigned long flags = hal_irq_save();
+
+	sleep_until_locked(this_cpu(), hal_clock_ns() + ms * 1000000ull,
+			   SCHED_CALL_FRAME());
+	hal_irq_restore(flags);
 }
 
 void sched_sleep_until_ns(uint64_t deadline_ns)
@@ -262,7 +279,7 @@ void sched_sleep_until_ns(uint64_t deadline_ns)
 	bool woken = false;
 
 	while ((int64_t)(hal_clock_ns() - deadline_ns) < 0)
-		woken |= sleep_until_locked(this_cpu(), deadline_ns);
+		woken |= sleep_until_locked(this_cpu(), deadline_ns, SCHED_CALL_FRAME());
 	if (woken) {
 		/* The wake was for whatever the task blocks on next: keep it. */
 		struct cpu *c = this_cpu();
@@ -294,7 +311,7 @@ void sched_block(void)
 	}
 	t->state = TASK_BLOCKED;
 	spin_unlock(&c->rq_lock);
-	schedule();
+	schedule(NULL, SCHED_CALL_FRAME());
 	hal_irq_restore(flags);
 }
 
@@ -309,6 +326,7 @@ void sched_wake(struct task *t)
 	}
 	if (t->state == TASK_SLEEPING || t->state == TASK_BLOCKED) {
 		t->state = TASK_RUNNABLE;
+		t->wake_ns = hal_clock_ns();
 		t->wake_pending = false;
 		rq_push(c, t);
 		if (c->current->is_idle)
@@ -350,6 +368,7 @@ void sched_tick(void)
 		if ((int64_t)(now - t->wake_at_ns) >= 0) {
 			*pp = t->rq_next;
 			t->state = TASK_RUNNABLE;
+			t->wake_ns = now;
 			rq_push(c, t);
 		} else {
 			pp = &t->rq_next;
@@ -360,10 +379,10 @@ void sched_tick(void)
 	spin_unlock(&c->rq_lock);
 }
 
-void sched_preempt(void)
+void sched_preempt(const struct trap_frame *tf)
 {
 	if (this_cpu()->need_resched)
-		schedule();
+		schedule(tf, 0);
 }
 
 void sched_idle_loop(void)
@@ -373,7 +392,7 @@ void sched_idle_loop(void)
 		struct cpu *c = this_cpu();
 
 		if (c->need_resched || c->rq_head)
-			schedule();
+			schedule(NULL, 0);
 		else
 			hal_cpu_idle();
 		task_reap_if_due();

@@ -11,6 +11,7 @@
 #include "lib/spinlock.h"
 
 struct task;
+struct trap_frame;
 
 /* How long a task runs before the tick preempts it for another runnable
  * one: time, so that a faster tick (tick.hz=) does not shorten it. */
@@ -33,6 +34,12 @@ struct cpu {
 	uint64_t idle_since_ns;		/* when idle last started to run */
 	uint64_t ticks;
 	uint64_t switches;
+	/* Why the switch the hook sees happens (sched_on_switch()): the
+	 * interrupted state of a preemption, or else the frame of the
+	 * scheduler call that gave up the CPU (its return address is where
+	 * the task waits); both 0 for the idle loop's own switches. */
+	const struct trap_frame *switch_tf;
+	uintptr_t switch_fp;
 };
 
 extern struct cpu cpus[HAL_MAX_CPUS];
@@ -101,8 +108,9 @@ void sched_wake(struct task *t);
  * slice.  Interrupts off. */
 void sched_tick(void);
 
-/* From the end of kernel_tick(): switch if the tick asked for it. */
-void sched_preempt(void);
+/* From the end of kernel_tick(@tf): switch if the tick asked for it;
+ * @tf is the state the switch preempts. */
+void sched_preempt(const struct trap_frame *tf);
 
 /* Call @fn(@prev, @next) at every switch from one task to another, on
  * the switching CPU, interrupts off, before the context switch: the
@@ -110,7 +118,9 @@ void sched_preempt(void);
  * (doc/internals.md, "Rooms and the dispatch"); NULL unregisters.
  * @prev->state says why it leaves: TASK_RUNNABLE (preempted by the tick,
  * or it yielded), TASK_SLEEPING, TASK_BLOCKED or TASK_DEAD.  @fn must
- * not block, switch tasks or call sched_wake(). */
+ * not block, switch tasks or call sched_wake().  this_cpu()->switch_tf
+ * is the preempted state of a preemption, switch_fp otherwise the frame
+ * of the scheduler call that gave up the CPU. */
 void sched_on_switch(void (*fn)(struct task *prev, struct task *next));
 
 /* The idle loop of the calling CPU.  Never returns. */

@@ -13,11 +13,23 @@
 struct out;
 
 #define TASK_NAME_MAX 16
-#define TASK_STACK_SIZE (16 * 1024)
+/* AddressSanitizer's redzones about double a frame (the shell's
+ * commands reach 12-14 KB of 16 under it, 7 KB without), and the
+ * simulator's tick lands on the task's stack: sanitized builds double
+ * the stack, as Linux does under KASAN (KASAN_STACK_ORDER). */
+#if defined(__SANITIZE_ADDRESS__)
+#define TASK_STACK_SCALE 2
+#else
+#define TASK_STACK_SCALE 1
+#endif
+#define TASK_STACK_SIZE (TASK_STACK_SCALE * 16 * 1024)
 /* A task stack's pages: the stack, and one guard page below it. */
 #define TASK_STACK_PAGES (TASK_STACK_SIZE / HAL_PAGE_SIZE + 1)
 /* Painted into a new stack so `stacks` can find the deepest use. */
 #define TASK_STACK_PAINT 0x6b
+/* Frames of the stack a task last left its CPU with (off-CPU profiling):
+ * the deepest a profile walks. */
+#define TASK_OFF_FRAMES 32
 
 enum task_state {
 	TASK_RUNNING,		/* on its CPU now */
@@ -47,6 +59,17 @@ struct task {
 	uint64_t runtime;	/* hal_cpu_time() units spent running */
 	struct task *rq_next;	/* run queue or sleep list of its CPU */
 	struct task *all_next;	/* the global task list */
+	/* Off-CPU profiling's slot.  The scheduler stamps wake_ns (when it
+	 * last became runnable) and born_ns; the hook sched_on_switch()
+	 * registered writes the rest, on the task's own CPU with interrupts
+	 * off, at each switch: when it came on and went off its CPU and the
+	 * stack it went off with, so that a wait that began before a wall
+	 * profile opened still has its stack and its start. */
+	uint64_t born_ns, wake_ns, in_ns, off_ns;
+	bool on_cpu;		/* between a switch-in and a switch-out */
+	unsigned wall_crossed;	/* the wall run whose end its interval crossed */
+	uint32_t off_nframes;
+	uintptr_t off_frames[TASK_OFF_FRAMES];
 };
 
 /* Create a task running fn(arg) on @cpu, runnable at once.  Returns NULL

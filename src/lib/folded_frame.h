@@ -40,5 +40,8 @@
 #define FOLDED_KEY_ROOT "root"
 #define FOLDED_ROOT_CPU "cpu"
 #define FOLDED_KEY_CPU_BUSY_NS "cpu_busy_ns"
+/* A wall profile's: its weights are microseconds of wall time. */
+#define FOLDED_KEY_UNIT "unit"
+#define FOLDED_UNIT_US "us"
 
 #endif

@@ -479,6 +479,34 @@ bool fold_chain_kept(const struct fold_chain *c, int pid)
 	return pid == PROF_PID_ALL || c->pid == pid;
 }
 
+int fold_without_task(struct fold *t, const struct fold *f, int pid,
+		      void (*adjust)(struct fold_chain *k))
+{
+	size_t n = 0, words = 0;
+
+	for (size_t i = 0; i < f->nchains; i++)
+		if (fold_chain_kept(&f->chains[i], pid)) {
+			n++;
+			words += FOLD_ROW_WORDS(f->chains[i].ncallers);
+		}
+	if (fold_init_sized(t, n ? n : 1, f->depth, n ? n : 1, words ? words : 1) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < f->nchains; i++) {
+		struct fold_chain k = f->chains[i];
+
+		if (!fold_chain_kept(&k, pid))
+			continue;
+		k.pid = 0;
+		if (adjust)
+			adjust(&k);
+		if (fold_merge(t, &k) < 0) {
+			fold_free(t);
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
 /* ---- folded stacks (`profile show folded`): the fold's own output ---- */
 
 /* The frame a folded line carries where its chain met the session's
@@ -836,4 +864,9 @@ int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,
 {
 	return how & FOLD_VIEW_ADDR ? fold_view_addr(o, d, pid, how)
 				    : fold_view_names(o, d, pid, how);
+}
+
+void fold_print_task(struct out *o, const struct prof_data *d, int pid)
+{
+	fold_put_task(o, d, pid);
 }

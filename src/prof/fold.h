@@ -132,6 +132,14 @@ void fold_free(struct fold *f);
 /* True when chain @c is task @pid's, or @pid is PROF_PID_ALL. */
 bool fold_chain_kept(const struct fold_chain *c, int pid);
 
+/* @f's chains of task @pid (PROF_PID_ALL: every task) into a new table
+ * @t without their task: the text views' chains are code paths,
+ * whichever task ran or waited there.  @adjust (or NULL) edits each
+ * chain's copy before it merges (its leaf, its offsets).  Returns 0, or
+ * -ENOMEM with nothing to free.  Task context. */
+int fold_without_task(struct fold *t, const struct fold *f, int pid,
+		      void (*adjust)(struct fold_chain *k));
+
 /* @f's chains of task @pid (PROF_PID_ALL: every task) folded by
  * function into a new table @t: two return addresses in one caller make
  * one frame, and the leaf loses its offsets.  With @by_cpu (from a table
@@ -155,6 +163,9 @@ void fold_frame_name(char *buf, size_t size, uintptr_t fn);
 struct out;
 struct prof_data;
 int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
+/* A folded line's root frame, "pid-name", as both folded views write
+ * it (the wall view too). */
+void fold_print_task(struct out *o, const struct prof_data *d, int pid);
 /* The folded view by address (doc/profiler.md "From the hot function to
  * the hot line"): each frame as sampled, the image's build-id and each
  * chain's weight in ns. */

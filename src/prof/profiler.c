@@ -13,6 +13,8 @@
 #include "kernel/task.h"
 #include "kernel/tick.h"
 #include "prof/throttle.h"
+#include "prof/offcpu.h"
+#include "prof/wall.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -226,6 +228,7 @@ static void prof_drain_release(void)
 static int prof_data_reset(const struct prof_options *opt, const char *source)
 {
 	fold_free(&prof_data.fold);
+	wall_free(prof_data.wall);
 	kmemset(&prof_data, 0, sizeof(prof_data));
 	if (fold_init(&prof_data.fold, prof_fold_chains, opt->depth) < 0)
 		return -ENOMEM;
@@ -246,7 +249,7 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 int prof_start(void)
 {
 	struct prof_options opt = { PROF_DEPTH_DEFAULT, PROF_COUNTER_HZ, PROF_PID_ALL,
-				    PROF_RUN_BOOT };
+				    PROF_RUN_BOOT, false };
 
 	return prof_start_with(&opt);
 }
@@ -308,7 +311,7 @@ int prof_start_with(const struct prof_options *opt)
 	prof_drain_wait_claim();
 	prof_depth = depth;
 	prof_cap = PROF_RING_WORDS / (PROF_RECORD_HEAD + depth);
-	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source },
+	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source, opt->wall },
 			    prof_use_counter ? info->source : tick_source()) < 0) {
 		data_gen = 0;
 		prof_drain_release();
@@ -318,6 +321,12 @@ int prof_start_with(const struct prof_options *opt)
 	if (++last_gen == 0)
 		last_gen = 1;
 	run_gen = last_gen;
+	if (opt->wall && !(prof_data.wall = wall_begin(run_gen, depth, run_cpus))) {
+		data_gen = 0;
+		prof_drain_release();
+		prof_release();
+		return -ENOMEM;
+	}
 	run_missing = 0;
 	run_unarmed = 0;
 	run_wait_ns = 0;
@@ -375,6 +384,8 @@ uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 	run_unarmed = pending;
 	run_arm_wait_ns = budget_ns;
 	run_start_ns = hal_clock_ns();
+	if (prof_data.wall)
+		wall_open(prof_data.wall, run_start_ns);
 	/* From here on the run's samples are stored. */
 	__atomic_store_n(&prof_open_gen, run_gen, __ATOMIC_RELEASE);
 	return pending;
@@ -393,6 +404,11 @@ void prof_stop(void)
 	/* A window that never opened measured nothing. */
 	if (__atomic_load_n(&prof_open_gen, __ATOMIC_RELAXED) != run_gen)
 		run_start_ns = run_stop_ns;
+	if (prof_data.wall) {
+		if (!prof_data.wall->start_ns)
+			wall_open(prof_data.wall, run_start_ns);
+		wall_close(prof_data.wall, run_stop_ns);
+	}
 	/* ...then, for prof_tick() and prof_nmi(), the end of sampling. */
 	__atomic_store_n(&prof_gen, 0, __ATOMIC_RELEASE);
 }
@@ -441,6 +457,12 @@ static void prof_note_task(struct prof_data *d, int pid)
 	f.name = d->tasks[d->ntasks].name;
 	task_for_each(prof_name_match, &f);
 	d->ntasks++;
+}
+
+/* The wall books name the tasks they charge in the session's data. */
+static void prof_note_session_task(int pid)
+{
+	prof_note_task(&prof_data, pid);
 }
 
 /* Count and fold record @r, taken on @cpu, into @d. */
@@ -507,6 +529,7 @@ static void prof_drain_locked(uint32_t skip)
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
 		if (((run_cpus & ~skip) >> cpu) & 1)
 			prof_drain_cpu(cpu);
+	wall_drain(prof_data.wall, run_cpus & ~skip, prof_note_session_task);
 }
 
 int prof_drain(void)
@@ -564,6 +587,9 @@ void prof_collect(void)
 	/* The slowest CPU's rate: the one the header names. */
 	if (throttled)
 		d->throttled_hz = pmu_info.events_per_sec / throttled;
+	/* Every sample is in: the wall books split running time by them. */
+	if (d->wall && wall_collect(d->wall, d, prof_note_session_task) < 0)
+		d->wall->incomplete = true;
 	/* Closed before a drain can look again. */
 	collected_gen = data_gen;
 	prof_drain_release();

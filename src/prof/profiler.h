@@ -125,6 +125,9 @@ struct prof_options {
 	unsigned hz;		/* PROF_HZ_MIN..PROF_HZ_MAX */
 	int pid;		/* the views' task, or PROF_PID_ALL */
 	enum prof_run_source source;	/* 0: the boot's choice */
+	/* A wall profile besides the samples: every task's time running,
+	 * runnable and blocked, from the scheduler (prof/wall.h). */
+	bool wall;
 };
 
 /* Begin a session: run the probe if it has not run, allocate the per-CPU

@@ -140,33 +140,20 @@ static void report_rest(struct out *o, const struct fold *f, size_t shown,
 	out_puts(o, ")\n");
 }
 
-/* The session's chains of @pid re-folded without their task: the text
- * report's chains are code paths, whichever task ran them. */
+/* A session's exact leaf, as its function: the text report names code. */
+static void report_leaf_function(struct fold_chain *k)
+{
+	k->leaf = fold_leaf_function(k);
+}
+
+/* The session's chains of @pid re-folded without their task (the text
+ * report's chains are code paths, whichever task ran them), sorted. */
 static int report_fold(const struct prof_data *d, int pid, struct fold *t)
 {
 	const struct fold *f = &d->fold;
-	size_t n = 0, words = 0;
 
-	for (size_t i = 0; i < f->nchains; i++)
-		if (fold_chain_kept(&f->chains[i], pid)) {
-			n++;
-			words += FOLD_ROW_WORDS(f->chains[i].ncallers);
-		}
-	if (fold_init_sized(t, n ? n : 1, f->depth, n ? n : 1, words) < 0)
+	if (fold_without_task(t, f, pid, f->exact_leaf ? report_leaf_function : NULL) < 0)
 		return -ENOMEM;
-	for (size_t i = 0; i < f->nchains; i++) {
-		struct fold_chain k = f->chains[i];
-
-		if (!fold_chain_kept(&k, pid))
-			continue;
-		k.pid = 0;
-		if (f->exact_leaf)
-			k.leaf = fold_leaf_function(&k);
-		if (fold_merge(t, &k) < 0) {
-			fold_free(t);
-			return -ENOMEM;
-		}
-	}
 	fold_sort(t);
 	return 0;
 }

@@ -59,6 +59,8 @@ struct prof_data {
 		int32_t pid;
 		char name[PROF_TASK_NAME_MAX];
 	} tasks[PROF_TASK_NAMES];
+	/* A wall session's books (prof/wall.h); NULL without `wall`. */
+	struct prof_wall *wall;
 };
 
 /* The views (`profile show ...`), each a whole text ending in a newline.

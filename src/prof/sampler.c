@@ -34,6 +34,7 @@
 #include "lib/race_point.h"
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
+#include "prof/offcpu.h"
 #include "prof/throttle.h"
 
 struct prof_cpu prof_cpus[HAL_MAX_CPUS];
@@ -292,4 +293,5 @@ void prof_init(void)
 	kernel_on_tick(sampler_tick);
 	kernel_on_nmi(prof_nmi);
 	kernel_on_pmu_took(prof_pmu_took);
+	offcpu_init();
 }

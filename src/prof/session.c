@@ -24,6 +24,9 @@ static struct prof_interval *iv_open, *iv_closed;
 /* The slots belong to the last session started (a window since, or a
  * failed start, leaves nothing to rotate). */
 static bool iv_valid;
+/* A wall session's books run from its start to its stop: it has no
+ * intervals to hand out. */
+static bool session_wall;
 
 static void prof_drainer(void *arg)
 {
@@ -154,6 +157,7 @@ int prof_session_start(const struct prof_options *opt)
 		/* Interval 1 starts with the window: nothing before it is
 		 * stored. */
 		iv_open->start_ns = hal_clock_ns();
+		session_wall = opt->wall;
 		__atomic_store_n(&iv_valid, true, __ATOMIC_RELEASE);
 		__atomic_store_n(&session_open, true, __ATOMIC_RELEASE);
 		sched_wake(drainer);
@@ -216,6 +220,10 @@ int prof_session_rotate(uint64_t seq, const struct prof_interval **iv,
 	if (!__atomic_load_n(&iv_valid, __ATOMIC_ACQUIRE) || (!iv_open && !iv_closed)) {
 		session_release();
 		return -ENOENT;
+	}
+	if (session_wall) {
+		session_release();
+		return -ENOSYS;
 	}
 	if (iv_open && seq == iv_open->seq) {
 		r = session_rotate_open();

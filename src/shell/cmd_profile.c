@@ -13,6 +13,8 @@
  *           profile.source=)  folded (first form: the folded view)
  *           addr (after folded: each frame as its address)
  *           cpus (after folded: each CPU's lines apart, under its CPU)
+ *           wall (a wall-clock profile too: every task's time running,
+ *           runnable and blocked; the text, tasks and folded views show it)
  */
 #include <stdint.h>
 
@@ -23,6 +25,7 @@
 #include "kernel/build_id.h"
 #include "kernel/sched.h"
 #include "prof/session.h"
+#include "prof/wall.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
 #include "lib/errno.h"
@@ -32,8 +35,8 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]]"
-#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr] [cpus]"
+#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] [wall]"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall"
 #define PROFILE_SHOW_VIEWS "text [chains], folded [addr] [cpus], cpus, tasks or top [n]"
 
 struct profile_args {
@@ -45,6 +48,7 @@ struct profile_args {
 	enum prof_run_source source;
 	bool folded;
 	unsigned how;		/* the folded view's FOLD_VIEW_ADDR, _CPUS */
+	bool wall;		/* a wall-clock profile besides the samples */
 };
 
 static int profile_parse_window(struct out *o, const char *s, uint64_t *ms)
@@ -141,7 +145,7 @@ static int profile_parse_source(struct out *o, const char *s,
 static bool profile_is_option(const char *w)
 {
 	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded") ||
-	       kstreq(w, "addr") || kstreq(w, "cpus");
+	       kstreq(w, "addr") || kstreq(w, "cpus") || kstreq(w, "wall");
 }
 
 /* One OPTION word; @folded_ok: the form prints a report. */
@@ -163,6 +167,10 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 	if (kstreq(w, "folded")) {
 		out_puts(o, "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 		return -EINVAL;
+	}
+	if (kstreq(w, "wall")) {
+		a->wall = true;
+		return 0;
 	}
 	if (kstreq(w, "addr") && a->folded) {
 		a->how |= FOLD_VIEW_ADDR;
@@ -194,6 +202,7 @@ static void profile_defaults(struct profile_args *a)
 	a->source = PROF_RUN_BOOT;
 	a->folded = false;
 	a->how = 0;
+	a->wall = false;
 }
 
 /* profile [ms] [pid|all] [chains] [option...] */
@@ -297,6 +306,7 @@ static void profile_options(const struct profile_args *a, struct prof_options *o
 	opt->hz = a->hz;
 	opt->pid = a->pid;
 	opt->source = a->source;
+	opt->wall = a->wall;
 }
 
 static int profile_start_error(struct out *o, int r)
@@ -322,6 +332,14 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	if (profile_parse(sh->out, argc, argv, &a) < 0 ||
 	    profile_check_source(sh->out, &a) < 0)
 		return 1;
+	if (a.wall && (a.how & FOLD_VIEW_ADDR)) {
+		out_puts(sh->out, "profile: folded addr has no wall form (use wall with folded, or folded addr without wall)\n");
+		return 1;
+	}
+	if (a.wall && (a.how & FOLD_VIEW_CPUS)) {
+		out_puts(sh->out, "profile: folded cpus has no wall form (use wall with folded, or folded cpus without wall)\n");
+		return 1;
+	}
 	profile_options(&a, &opt);
 	r = prof_session_window(&opt, a.window_ms);
 	if (r < 0)
@@ -329,7 +347,11 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	/* The profiler is still ours: no other shell's session can replace
 	 * the data while it prints. */
 	d = prof_last();
-	if (a.folded)
+	if (d->wall && a.folded)
+		r = prof_view_wall_folded(sh->out, d, a.pid);
+	else if (d->wall)
+		r = prof_view_wall_text(sh->out, d, a.pid, a.chains);
+	else if (a.folded)
 		r = prof_view_folded_as(sh->out, d, a.pid, a.how);
 	else
 		r = prof_view_text(sh->out, d, a.pid, a.chains);
@@ -358,8 +380,8 @@ static int profile_start(struct shell_ctx *sh, int argc, char **argv)
 	r = prof_session_start(&opt);
 	if (r < 0)
 		return profile_start_error(sh->out, r);
-	out_printf(sh->out, "profile: started (depth %u, %u Hz per cpu); profile stop ends it\n",
-		   a.depth, a.hz);
+	out_printf(sh->out, "profile: started (depth %u, %u Hz per cpu%s); profile stop ends it\n",
+		   a.depth, a.hz, a.wall ? ", wall" : "");
 	return 0;
 }
 
@@ -486,6 +508,8 @@ static int profile_rotate_error(struct out *o, int r, uint64_t seq, uint64_t kep
 		out_puts(o, "profile: no session to rotate (profile start begins one)\n");
 	else if (r == -EBUSY)
 		out_puts(o, "profile: busy\n");
+	else if (r == -ENOSYS)
+		out_puts(o, "profile: a wall session has no intervals (profile stop, then profile show)\n");
 	else
 		out_puts(o, "profile: out of memory for the next interval\n");
 	return 1;
@@ -536,7 +560,14 @@ static int profile_show_folded(struct out *o, const struct prof_data *d,
 			return profile_show_usage(o, argv[i]);
 		how |= bit;
 	}
-	return prof_view_folded_as(o, d, d->pid, how);
+	if (d->wall && how) {
+		out_puts(o, how & FOLD_VIEW_ADDR
+			 ? "profile: folded addr has no wall form (profile show folded gives the wall's)\n"
+			 : "profile: folded cpus has no wall form (profile show folded gives the wall's)\n");
+		return -EINVAL;
+	}
+	return d->wall ? prof_view_wall_folded(o, d, d->pid)
+		       : prof_view_folded_as(o, d, d->pid, how);
 }
 
 static int profile_show_print(struct out *o, const struct prof_data *d,
@@ -550,8 +581,10 @@ static int profile_show_print(struct out *o, const struct prof_data *d,
 			return profile_show_usage(o, argv[4]);
 		if (argc == 4 && profile_parse_chains(o, argv[3], &n) < 0)
 			return -EINVAL;
-		return kstreq(view, "text") ? prof_view_text(o, d, d->pid, n)
-					    : prof_view_top(o, d, d->pid, n);
+		if (kstreq(view, "text"))
+			return d->wall ? prof_view_wall_text(o, d, d->pid, n)
+				       : prof_view_text(o, d, d->pid, n);
+		return prof_view_top(o, d, d->pid, n);
 	}
 	if (kstreq(view, "folded"))
 		return profile_show_folded(o, d, argc, argv);
@@ -560,7 +593,7 @@ static int profile_show_print(struct out *o, const struct prof_data *d,
 	if (kstreq(view, "cpus"))
 		return prof_view_cpus(o, d);
 	if (kstreq(view, "tasks"))
-		return prof_view_tasks(o, d);
+		return d->wall ? prof_view_wall_tasks(o, d) : prof_view_tasks(o, d);
 	return profile_show_usage(o, view);
 }
 

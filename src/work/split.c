@@ -163,24 +163,13 @@ void split_truth(uint64_t out[SPLIT_CHAINS])
 		out[i] = __atomic_load_n(&truth[i], __ATOMIC_RELAXED);
 }
 
-/* Percent with one decimal, from integers: 1000ths rounded. */
-static unsigned permille(uint64_t part, uint64_t whole)
-{
-	return whole ? (unsigned)((part * 1000 + whole / 2) / whole) : 0;
-}
-
 static void split_report(struct out *o)
 {
-	uint64_t t[SPLIT_CHAINS], total = 0;
+	uint64_t t[SPLIT_CHAINS];
 
 	split_truth(t);
-	for (unsigned i = 0; i < SPLIT_CHAINS; i++)
-		total += t[i];
 	out_printf(o, "split truth:");
-	for (unsigned i = 0; i < SPLIT_CHAINS; i++) {
-		unsigned pm = permille(t[i], total);
-		out_printf(o, " %s %u.%u%%", split_leaf_name[i], pm / 10, pm % 10);
-	}
+	work_print_shares(o, split_leaf_name, t, SPLIT_CHAINS);
 	out_printf(o, "\n");
 }
 

@@ -13,7 +13,8 @@
 #define WORK_STOP_WAIT_MS 2000
 #define WORK_STOP_POLL_MS 10
 
-const struct workload *const workloads[] = { &work_split, &work_spin, &work_deep, NULL };
+const struct workload *const workloads[] = { &work_split, &work_spin, &work_deep,
+						 &work_sleepy, NULL };
 
 static struct spinlock work_lock = SPINLOCK_INIT;
 static const struct workload *running;
@@ -163,3 +164,23 @@ const struct workload work_spin = {
 	.summary = "one busy leaf (spin_leaf) on each task",
 	.run = spin_run,
 };
+
+/* Percent with one decimal, from integers: 1000ths rounded. */
+static unsigned work_permille(uint64_t part, uint64_t whole)
+{
+	return whole ? (unsigned)((part * 1000 + whole / 2) / whole) : 0;
+}
+
+void work_print_shares(struct out *o, const char *const names[],
+		       const uint64_t t[], unsigned n)
+{
+	uint64_t total = 0;
+
+	for (unsigned i = 0; i < n; i++)
+		total += t[i];
+	for (unsigned i = 0; i < n; i++) {
+		unsigned pm = work_permille(t[i], total);
+
+		out_printf(o, " %s %u.%u%%", names[i], pm / 10, pm % 10);
+	}
+}

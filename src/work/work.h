@@ -33,6 +33,7 @@ struct workload {
 extern const struct workload work_split;
 extern const struct workload work_spin;
 extern const struct workload work_deep;
+extern const struct workload work_sleepy;
 
 /* Every workload, NULL-terminated. */
 extern const struct workload *const workloads[];
@@ -54,5 +55,10 @@ unsigned work_pids(int *pids, unsigned max);
 
 /* Tasks poll this to end. */
 bool work_should_stop(void);
+
+/* A workload's truth as its report prints it: " NAME P.P%" for each of
+ * the @n parts @t (percent of their sum, one decimal, rounded). */
+void work_print_shares(struct out *o, const char *const names[],
+		       const uint64_t t[], unsigned n);
 
 #endif

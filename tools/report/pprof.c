@@ -225,6 +225,49 @@ static void stack_locations(struct strings *s, struct addr_tables *t,
 	}
 }
 
+/* A wall profile's state, from the frame under the task: "cpu",
+ * "runnable", "blocked", or NULL. */
+static const char *wall_state(const struct profile *p, const struct stack *st)
+{
+	static const char *const states[] = { "cpu", "runnable", "blocked" };
+	const char *f;
+
+	if (!p->meta.unit_us || st->nframes < 2)
+		return NULL;
+	f = p->names->str[st->frames[1]];
+	for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+		if (f[0] == '[' && strncmp(f + 1, states[i], strlen(states[i])) == 0 &&
+		    strcmp(f + 1 + strlen(states[i]), "]") == 0)
+			return states[i];
+	return NULL;
+}
+
+/* A wall profile's sample values: the microseconds as read, its cpu
+ * nanoseconds (those of [cpu] lines), its wall nanoseconds; the state a
+ * label beside the task's. */
+static void wall_values(struct strings *s, const struct profile *p,
+			const struct stack *st, Perftools__Profiles__Sample *m)
+{
+	const char *state = wall_state(p, st);
+	uint64_t ns = st->count * 1000u;
+
+	if (st->count > INT64_MAX / 1000)
+		fatal(EXIT_INPUT, "%s: %llu us does not fit pprof's int64 nanoseconds",
+		      p->path, (unsigned long long)st->count);
+	free(m->value);
+	m->n_value = 3;
+	m->value = xmalloc(3 * sizeof *m->value);
+	m->value[0] = (int64_t)st->count;
+	m->value[1] = state && strcmp(state, "cpu") == 0 ? (int64_t)ns : 0;
+	m->value[2] = (int64_t)ns;
+	if (!state)
+		return;
+	m->label = xrealloc(m->label, (m->n_label + 1) * sizeof *m->label);
+	m->label[m->n_label] = label(s, "state");
+	m->label[m->n_label]->str = str(s, state);
+	m->n_label++;
+}
+
 static Perftools__Profiles__Sample *sample(struct strings *s,
 					   const struct profile *p,
 					   const struct stack *st,
@@ -281,6 +324,8 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 		m->label[m->n_label]->num = st->cpu;
 		m->label[m->n_label++]->num_unit = str(s, "cpu");
 	}
+	if (p->meta.unit_us)
+		wall_values(s, p, st, m);
 	return m;
 }
 
@@ -410,12 +455,20 @@ void report_pprof_stamped(struct buf *out, const struct profile *p,
 	size_t len;
 
 	str(&s, "");
-	pr.n_sample_type = 2;
-	pr.sample_type = xmalloc(2 * sizeof *pr.sample_type);
+	pr.n_sample_type = m->unit_us ? 3 : 2;
+	pr.sample_type = xmalloc(3 * sizeof *pr.sample_type);
 	pr.sample_type[0] = value_type(&s, "samples", "count");
 	pr.sample_type[1] = value_type(&s, "cpu", "nanoseconds");
 	pr.period_type = value_type(&s, "cpu", "nanoseconds");
 	pr.period = (int64_t)period;
+	/* A wall profile's lines are microseconds of task time in a state:
+	 * wall time is what they sum, one microsecond apiece. */
+	if (m->unit_us) {
+		pr.sample_type[2] = value_type(&s, "wall", "nanoseconds");
+		pr.period_type = value_type(&s, "wall", "nanoseconds");
+		pr.period = 1000;
+		pr.default_sample_type = str(&s, "wall");
+	}
 	if (m->have & META_WINDOW)
 		pr.duration_nanos = (int64_t)(m->window_ms * NS_PER_MS);
 

@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* What the tests read of `sleepy` (work/sleepy.c): its paths and the
+ * time each took by the kernel's clock. */
+#ifndef KPROF_WORK_SLEEPY_TEST_H
+#define KPROF_WORK_SLEEPY_TEST_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+enum { SLEEPY_COMPUTE, SLEEPY_NAP_A, SLEEPY_NAP_B, SLEEPY_WAIT_PEER, SLEEPY_PATHS };
+
+/* The function each path is, as a profile names it. */
+extern const char *const sleepy_path_name[SLEEPY_PATHS];
+
+/* Nanoseconds inside each path so far, and of the naps' the part after
+ * their wake (runnable). */
+void sleepy_truth(uint64_t out[SLEEPY_PATHS], uint64_t runnable[SLEEPY_PATHS]);
+
+/* The same, of the calls' time between @from and @to by hal_clock_ns()
+ * (a profile's window), from each task's last 2048 calls.  False when
+ * there was no memory to keep them.  Read while the tasks run: a call
+ * still under way is not counted. */
+bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS]);
+
+#endif
