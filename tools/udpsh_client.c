@@ -62,6 +62,7 @@ int udpsh_client_connect(struct udpsh_client *c, const char *target,
 
 	c->fd = -1;
 	c->err[0] = '\0';
+	c->rbuf = NULL;
 	if (n >= sizeof(host)) {
 		uc_say(c, "host name too long: %s", target);
 		return -2;
@@ -101,6 +102,8 @@ void udpsh_client_close(struct udpsh_client *c)
 	if (c->fd >= 0)
 		close(c->fd);
 	c->fd = -1;
+	free(c->rbuf);
+	c->rbuf = NULL;
 }
 
 static long long now_ms(void)
@@ -395,23 +398,21 @@ static int kx_run(struct udpsh_client *c, struct kx *x, const char *cmd, size_t 
 int udpsh_client_exchange(struct udpsh_client *c, const char *cmd, size_t len,
 			  int timeout_ms, char **reply, size_t *reply_len)
 {
-	uint8_t *buf = malloc(UC_DGRAM_MAX);
 	struct kx x = { .last = -1 };
 	int rc;
 
 	c->err[0] = '\0';
 	*reply = NULL;
 	*reply_len = 0;
-	if (!buf) {
+	if (!c->rbuf && !(c->rbuf = malloc(UC_DGRAM_MAX))) {
 		uc_say(c, "out of memory");
 		return UC_ERROR;
 	}
 	if (len > UC_LINE_MAX) {
 		uc_say(c, "line longer than %d bytes (got %zu); not sent", UC_LINE_MAX, len);
-		free(buf);
 		return UC_ERROR;
 	}
-	rc = kx_run(c, &x, cmd, len, timeout_ms, buf);
+	rc = kx_run(c, &x, cmd, len, timeout_ms, c->rbuf);
 	if (rc == 1) {
 		if (x.status == UDPSH_STATUS_BUSY) {
 			uc_say(c, "the kernel is busy; command not run");
@@ -423,6 +424,5 @@ int udpsh_client_exchange(struct udpsh_client *c, const char *cmd, size_t len,
 		}
 	}
 	kx_free(&x);
-	free(buf);
 	return rc;
 }

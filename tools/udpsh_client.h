@@ -36,9 +36,15 @@ struct udpsh_client {
 	uint64_t nonce;
 	int64_t sent_ns, heard_ns;
 	char err[256];		/* why the last exchange failed, one line */
+	/* Where datagrams land: made by the first exchange and kept until
+	 * udpsh_client_close, so a client that asks every few seconds
+	 * (kprof-collect) does not take and give back 64 KiB each time. */
+	uint8_t *rbuf;
 };
 
 /* A UDP socket connected to HOST[:PORT] (@default_port without one).
+ * Called once per client, before anything else (it sets every field
+ * but the key).
  * Returns 0; -2 when @target is no host and port (too long, a bad
  * port, a name that does not resolve), -1 when no socket reaches it:
  * the reason in c->err.  The key is kept. */
@@ -64,6 +70,7 @@ int udpsh_client_send(struct udpsh_client *c, const void *d, size_t len);
 ssize_t udpsh_client_recv(struct udpsh_client *c, void *buf, size_t size,
 			  int timeout_ms);
 
+/* The socket and the receive buffer. */
 void udpsh_client_close(struct udpsh_client *c);
 
 #endif

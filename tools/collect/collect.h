@@ -19,6 +19,8 @@
 #define COLLECT_PROG "kprof-collect"
 #define COLLECT_NAME_MAX 64
 #define COLLECT_ADDR_MAX 256
+/* Intervals turned into files at once (store.c). */
+#define COLLECT_STORE_SLOTS 4
 
 /* The run's options, read once by main(). */
 struct collect_opts {
@@ -91,6 +93,8 @@ int64_t now_mono_ns(void);
 void target_round(struct target *t, uint64_t round, bool final);
 
 /* store.c */
+/* Once, before the threads start. */
+void store_init(void);
 /* Make DIR/NAME, open its index (appending), list its kept files.
  * Returns 0 or -1 (said on stderr). */
 int store_open(struct target *t);

@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -41,10 +42,13 @@ static struct target *targets;
 static size_t ntargets;
 static sem_t slots;
 
-/* Rounds: main() publishes the round and whether it is the last; the
- * threads report each round done, under one lock. */
+/* Rounds: main() publishes the round and whether it is the last
+ * (round_cond, which the targets' threads wait on); the threads report
+ * each round done (done_cond, which main() alone waits on), under one
+ * lock.  Two conditions, so that each thread's report wakes main() and
+ * not the 31 others asleep until the next round. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cond;
+static pthread_cond_t round_cond, done_cond;
 static uint64_t round_now;
 static bool round_final;
 static size_t round_left;
@@ -87,8 +91,9 @@ void collect_round_done(struct target *t, uint64_t round, bool answered,
 		round_left--;
 		round_answered += answered;
 		round_samples += samples;
+		if (!round_left)
+			pthread_cond_signal(&done_cond);
 	}
-	pthread_cond_broadcast(&cond);
 	pthread_mutex_unlock(&lock);
 }
 
@@ -103,7 +108,7 @@ static void *target_thread(void *arg)
 
 		pthread_mutex_lock(&lock);
 		while (round_now == done)
-			pthread_cond_wait(&cond, &lock);
+			pthread_cond_wait(&round_cond, &lock);
 		r = round_now;
 		final = round_final;
 		pthread_mutex_unlock(&lock);
@@ -354,6 +359,32 @@ static int options(int argc, char **argv)
 	return 0;
 }
 
+/* The heap, set before any thread starts, so that a run of days holds
+ * what its first rounds took (doc/collect.md, "Cost").  Each interval
+ * takes and gives back the same few hundred KiB (zlib's state, the
+ * profile's tables), COLLECT_STORE_SLOTS at a time at most.  With
+ * glibc's defaults the 32 threads of a fleet spread over up to 8 arenas
+ * a core, each growing to the most that the threads that happened to
+ * share it ever held at once (RSS 3.9 -> 7.3 MB in 2 minutes), and each
+ * arena's free top went back to the kernel after an interval, to be
+ * faulted in again at the next (madvise, a TLB shootdown on every CPU
+ * the threads run on, page faults: a fifth of the collector's CPU
+ * time).  So: one arena for all, its free top kept up to
+ * COLLECT_HEAP_KEEP, and a block of COLLECT_MMAP_FROM or more (a large
+ * interval's reply) mapped on its own and unmapped when freed, so that
+ * one large interval does not raise the heap for the rest of the run. */
+#define COLLECT_HEAP_KEEP (8u << 20)
+#define COLLECT_MMAP_FROM (1u << 20)
+
+static void heap_tune(void)
+{
+#ifdef M_ARENA_MAX
+	mallopt(M_ARENA_MAX, 1);
+	mallopt(M_TRIM_THRESHOLD, COLLECT_HEAP_KEEP);
+	mallopt(M_MMAP_THRESHOLD, COLLECT_MMAP_FROM);
+#endif
+}
+
 /* Wait until @deadline (CLOCK_MONOTONIC ns) or a signal; true on a
  * signal. */
 static bool wait_signal(const sigset_t *set, int64_t deadline)
@@ -386,13 +417,13 @@ static void round_run(uint64_t r, bool final, int64_t deadline, const sigset_t *
 	round_left = ntargets;
 	round_answered = 0;
 	round_samples = 0;
-	pthread_cond_broadcast(&cond);
+	pthread_cond_broadcast(&round_cond);
 	while (round_left && (final || now_mono_ns() < deadline)) {
 		int64_t until = final ? now_mono_ns() + 100000000 : deadline;
 
 		ts.tv_sec = until / 1000000000;
 		ts.tv_nsec = until % 1000000000;
-		pthread_cond_timedwait(&cond, &lock, &ts);
+		pthread_cond_timedwait(&done_cond, &lock, &ts);
 		pthread_mutex_unlock(&lock);
 		/* A signal while the round runs ends the run after it. */
 		if (!final && !*signalled) {
@@ -432,8 +463,10 @@ int main(int argc, char **argv)
 	uint64_t r = 0;
 	int rc;
 
+	heap_tune();
 	if ((rc = options(argc, argv)) || (rc = targets_read()))
 		return rc;
+	store_init();
 	for (size_t i = 0; i < ntargets; i++)
 		if (store_open(&targets[i]) < 0)
 			return COLLECT_EXIT_FAIL;
@@ -444,7 +477,8 @@ int main(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &set, NULL);
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-	pthread_cond_init(&cond, &ca);
+	pthread_cond_init(&round_cond, &ca);
+	pthread_cond_init(&done_cond, &ca);
 	sem_init(&slots, 0, COLLECT_SLOTS);
 	for (size_t i = 0; i < ntargets; i++)
 		if (pthread_create(&targets[i].thread, NULL, target_thread, &targets[i])) {

@@ -11,11 +11,37 @@
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <semaphore.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+/* At most this many intervals are turned into files at once: what
+ * each takes from the heap (zlib's state, the profile's tables: a few
+ * hundred KiB) is then had COLLECT_STORE_SLOTS times at most, however
+ * many targets answer together, and the collector's memory stays
+ * where its first rounds put it. */
+static sem_t store_slots;
+
+void store_init(void)
+{
+	sem_init(&store_slots, 0, COLLECT_STORE_SLOTS);
+}
+
+static void store_slot_take(void)
+{
+	while (sem_wait(&store_slots) < 0 && errno == EINTR)
+		;
+}
+
+/* Retention needs the list of what is kept; without it, nothing is
+ * listed, so memory does not grow with every interval of a long run. */
+static bool retaining(void)
+{
+	return opts.retain_ns || opts.max_bytes;
+}
 
 void store_utc(char *buf, size_t size, int64_t ns, bool compact)
 {
@@ -56,7 +82,8 @@ static uint64_t file_bytes(const char *dir, const char *base, const char *ext)
 	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
 }
 
-static void kept_add(struct target *t, const char *base, int64_t start_ns)
+static void kept_add(struct target *t, const char *base, int64_t start_ns,
+		     uint64_t bytes)
 {
 	struct kept_file *k;
 
@@ -67,7 +94,7 @@ static void kept_add(struct target *t, const char *base, int64_t start_ns)
 	k = &t->kept[t->nkept++];
 	snprintf(k->base, sizeof(k->base), "%s", base);
 	k->start_ns = start_ns;
-	k->bytes = file_bytes(t->dir, base, ".pb.gz") + file_bytes(t->dir, base, ".folded");
+	k->bytes = bytes;
 	t->kept_bytes += k->bytes;
 }
 
@@ -96,7 +123,8 @@ static void kept_scan(struct target *t)
 		memcpy(base, e->d_name, n - 6);
 		base[n - 6] = '\0';
 		if ((at = utc_parse(base)) >= 0)
-			kept_add(t, base, at);
+			kept_add(t, base, at, file_bytes(t->dir, base, ".pb.gz") +
+					      file_bytes(t->dir, base, ".folded"));
 	}
 	closedir(d);
 	qsort(t->kept, t->nkept, sizeof(*t->kept), kept_cmp);
@@ -123,7 +151,8 @@ int store_open(struct target *t)
 		fprintf(stderr, "%s: %s: cannot open: %s\n", COLLECT_PROG, path, strerror(errno));
 		return -1;
 	}
-	kept_scan(t);
+	if (retaining())
+		kept_scan(t);
 	return 0;
 }
 
@@ -187,9 +216,26 @@ static void store_retain(struct target *t)
 	t->nkept -= n;
 }
 
+/* @b into @path (the name said on stderr when it fails).  No fsync: a
+ * file is renamed into place whole, so a collector killed mid-write
+ * leaves none, but a host that loses power may lose the last
+ * intervals' files, as it loses the index lines written with them
+ * (doc/collect.md, "Files"); syncing two files per target per interval
+ * was a sixth of the collector's CPU time. */
+static int store_file(struct target *t, const char *path, const struct buf *b)
+{
+	int rc = outfile_put(path, b, false);
+
+	if (rc)
+		fprintf(stderr, "%s: %s: %s: cannot %s: %s\n", COLLECT_PROG, t->name, path,
+			rc == -1 ? "create" : "write", strerror(errno));
+	return rc ? -1 : 0;
+}
+
 /* The interval's pprof: kprof-report's reader and writer, stamped with
- * the host's start time and the labels target and build_id. */
-static int store_pprof(struct target *t, const struct interval *iv, const char *path)
+ * the host's start time and the labels target and build_id.  Its size,
+ * or -1 (said). */
+static int64_t store_pprof(struct target *t, const struct interval *iv, const char *path)
 {
 	const char *keys[2] = { "target", "build_id" };
 	const char *values[2] = { t->name, iv->build_id };
@@ -200,38 +246,57 @@ static int store_pprof(struct target *t, const struct interval *iv, const char *
 	struct buf out = { 0 };
 	char err[512];
 	FILE *f = fmemopen((void *)iv->text, iv->len, "r");
-	bool ok;
+	int64_t rc = -1;
 
 	if (!f) {
 		fprintf(stderr, "%s: %s: out of memory\n", COLLECT_PROG, t->name);
 		return -1;
 	}
-	ok = folded_parse(&p, path, f, &names, false, err, sizeof(err));
-	fclose(f);
-	if (!ok) {
+	if (!folded_parse(&p, path, f, &names, false, err, sizeof(err))) {
 		fprintf(stderr, "%s: %s: interval %" PRIu64 " unreadable: %s\n", COLLECT_PROG,
 			t->name, iv->seq, err);
 	} else {
 		report_pprof_stamped(&out, &p, 1000, NULL, &stamp);
-		outfile_write(path, &out);
+		if (store_file(t, path, &out) == 0)
+			rc = (int64_t)out.len;
 	}
+	fclose(f);
 	buf_free(&out);
 	folded_free(&p);
 	names_free(&names);
-	return ok ? 0 : -1;
+	return rc;
+}
+
+/* The interval's two files: their bytes, or -1 (said). */
+static int64_t store_files(struct target *t, const struct interval *iv, const char *base)
+{
+	char path[PATH_MAX + 64];
+	struct buf folded = { (char *)iv->text, iv->len, iv->len };
+	int64_t pb;
+
+	snprintf(path, sizeof(path), "%s/%s.folded", t->dir, base);
+	if (store_file(t, path, &folded) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s.pb.gz", t->dir, base);
+	store_slot_take();
+	pb = store_pprof(t, iv, path);
+	sem_post(&store_slots);
+	if (pb < 0) {
+		snprintf(path, sizeof(path), "%s/%s.folded", t->dir, base);
+		unlink(path);
+		return -1;
+	}
+	return pb + (int64_t)iv->len;
 }
 
 int store_interval(struct target *t, const struct interval *iv)
 {
-	char base[48], start[40], path[PATH_MAX + 64];
-	struct buf folded = { (char *)iv->text, iv->len, iv->len };
+	char base[48], start[40];
+	int64_t bytes;
 
 	store_utc(base, sizeof(base), iv->host_start_ns, true);
 	store_utc(start, sizeof(start), iv->host_start_ns, false);
-	snprintf(path, sizeof(path), "%s/%s.folded", t->dir, base);
-	outfile_write(path, &folded);
-	snprintf(path, sizeof(path), "%s/%s.pb.gz", t->dir, base);
-	if (store_pprof(t, iv, path) < 0)
+	if ((bytes = store_files(t, iv, base)) < 0)
 		return -1;
 	index_line(t, "interval seq=%" PRIu64 " boot=%016" PRIx64 " start=%s time_nanos=%" PRId64
 		   " duration_nanos=%" PRIu64 " err_ns=%" PRId64 " samples=%" PRIu64
@@ -239,7 +304,9 @@ int store_interval(struct target *t, const struct interval *iv)
 		   " file=%s.pb.gz\n",
 		   iv->seq, t->nonce, start, iv->host_start_ns, iv->end_ns - iv->start_ns,
 		   iv->err_ns, iv->samples, iv->dropped, iv->start_ns, iv->end_ns, base);
-	kept_add(t, base, iv->host_start_ns);
-	store_retain(t);
+	if (retaining()) {
+		kept_add(t, base, iv->host_start_ns, (uint64_t)bytes);
+		store_retain(t);
+	}
 	return 0;
 }

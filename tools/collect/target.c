@@ -183,8 +183,11 @@ static uint64_t interval_store(struct target *t, const struct interval *iv)
 		store_gap(t, iv->host_start_ns);
 		t->in_gap = false;
 	}
-	if (store_interval(t, iv) < 0)
+	if (store_interval(t, iv) < 0) {
+		/* Taken from the kernel but not kept: the index says so. */
+		gap_open(t, "not written");
 		return 0;
+	}
 	t->last_end_ns = iv->host_start_ns + (int64_t)(iv->end_ns - iv->start_ns);
 	return iv->samples;
 }

@@ -4,6 +4,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,12 +26,60 @@ static bool write_all(int fd, const char *p, size_t len)
 	return true;
 }
 
+/* A temporary file beside @path, made as open(2) makes a file (0666
+ * less the umask): its name in @tmp.  Named by pid and a counter, not
+ * by mkstemp, whose 0600 had to be undone with umask(2) twice, and
+ * umask is the process's: two threads writing at once (kprof-collect)
+ * could leave it 0 for good.  A name left by an earlier process of the
+ * same pid is passed over. */
+static int temp_open(const char *path, char *tmp, size_t size)
+{
+	static unsigned long counter;
+
+	for (int tries = 0; tries < 100; tries++) {
+		unsigned long n = __atomic_fetch_add(&counter, 1, __ATOMIC_RELAXED);
+		int fd;
+
+		snprintf(tmp, size, "%s.tmp-%ld-%lu", path, (long)getpid(), n);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+	}
+	return -1;
+}
+
+int outfile_put(const char *path, const struct buf *b, bool durable)
+{
+	size_t size = strlen(path) + 48;
+	char *tmp = xmalloc(size);
+	int fd, err = 0, rc = 0;
+
+	fd = temp_open(path, tmp, size);
+	if (fd < 0) {
+		err = errno;
+		free(tmp);
+		errno = err;
+		return -1;
+	}
+	if (!write_all(fd, b->p, b->len) || (durable && fsync(fd) < 0)) {
+		err = errno;
+		close(fd);
+		rc = -2;
+	} else if (close(fd) < 0 || rename(tmp, path) < 0) {
+		err = errno;
+		rc = -2;
+	}
+	if (rc)
+		unlink(tmp);
+	free(tmp);
+	if (rc)
+		errno = err;
+	return rc;
+}
+
 void outfile_write(const char *path, const struct buf *b)
 {
-	size_t plen = strlen(path);
-	char *tmp;
-	mode_t mask;
-	int fd, err;
+	int rc;
 
 	if (strcmp(path, "-") == 0) {
 		if (!write_all(STDOUT_FILENO, b->p, b->len))
@@ -38,25 +87,8 @@ void outfile_write(const char *path, const struct buf *b)
 			      strerror(errno));
 		return;
 	}
-	tmp = xmalloc(plen + 16);
-	snprintf(tmp, plen + 16, "%s.tmp-XXXXXX", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		fatal(EXIT_INPUT, "%s: cannot create: %s", path, strerror(errno));
-	/* mkstemp makes it 0600; give it what open(2) would have. */
-	mask = umask(0);
-	umask(mask);
-	if (fchmod(fd, 0666 & ~mask) < 0 || !write_all(fd, b->p, b->len) ||
-	    fsync(fd) < 0) {
-		err = errno;
-		close(fd);
-		unlink(tmp);
-		fatal(EXIT_INPUT, "%s: cannot write: %s", path, strerror(err));
-	}
-	if (close(fd) < 0 || rename(tmp, path) < 0) {
-		err = errno;
-		unlink(tmp);
-		fatal(EXIT_INPUT, "%s: cannot write: %s", path, strerror(err));
-	}
-	free(tmp);
+	rc = outfile_put(path, b, true);
+	if (rc)
+		fatal(EXIT_INPUT, "%s: cannot %s: %s", path, rc == -1 ? "create" : "write",
+		      strerror(errno));
 }

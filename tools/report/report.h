@@ -254,4 +254,12 @@ void report_annotate(struct buf *out, const struct profile *p,
  * (exit 1) on failure, with nothing left behind. */
 void outfile_write(const char *path, const struct buf *b);
 
+/* The same into a file @path, for a program that writes on after a
+ * failure (kprof-collect): 0; -1 when the file cannot be made, -2 when
+ * it cannot be written (errno says why; nothing is left behind).  With
+ * @durable it is on disk before it takes the name (fsync), so even a
+ * host crash leaves the old file or the whole new one; without, a
+ * process that dies still leaves no half file. */
+int outfile_put(const char *path, const struct buf *b, bool durable);
+
 #endif
