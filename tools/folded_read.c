@@ -23,6 +23,7 @@
 
 #include <ctype.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,6 +132,25 @@ static bool word_is(struct folded_reader *r, const char *key, const char *val,
 		       r->lineno, key, word, excerpt(val, vlen));
 }
 
+/* The keys that take one word, and the flag of fold_meta each sets. */
+static const struct one_word_key {
+	const char *key, *word;
+	size_t flag;
+} one_word_keys[] = {
+	{ FOLDED_KEY_FRAMES, FOLDED_FRAMES_ADDR, offsetof(struct fold_meta, addr) },
+	{ FOLDED_KEY_WEIGHT, FOLDED_WEIGHT_NS, offsetof(struct fold_meta, weight_ns) },
+	{ FOLDED_KEY_ROOT, FOLDED_ROOT_CPU, offsetof(struct fold_meta, root_cpu) },
+	{ FOLDED_KEY_UNIT, FOLDED_UNIT_US, offsetof(struct fold_meta, unit_us) },
+};
+
+static const struct one_word_key *find_one_word_key(const char *key, size_t klen)
+{
+	for (size_t i = 0; i < sizeof one_word_keys / sizeof one_word_keys[0]; i++)
+		if (key_is(key, klen, one_word_keys[i].key))
+			return &one_word_keys[i];
+	return NULL;
+}
+
 /* The views' keys: frames=addr, weight=ns, build_id=HEX, root=cpu, unit=us. */
 static bool meta_view(struct folded_reader *r, const char *key, size_t klen,
 		      const char *val, size_t vlen)
@@ -139,28 +159,17 @@ static bool meta_view(struct folded_reader *r, const char *key, size_t klen,
 	bool shapes = key_is(key, klen, FOLDED_KEY_FRAMES) ||
 		      key_is(key, klen, FOLDED_KEY_WEIGHT) ||
 		      key_is(key, klen, FOLDED_KEY_ROOT);
+	const struct one_word_key *k = find_one_word_key(key, klen);
 
 	/* These say how a stack line reads: lines read before them would
 	 * have been read otherwise. */
 	if (shapes && r->first_line)
 		return rd_fail(r, "%s:%zu: header %.*s must come before the first stack line (line %zu)",
 			       r->path, r->lineno, (int)klen, key, r->first_line);
-	if (key_is(key, klen, FOLDED_KEY_FRAMES)) {
-		if (!word_is(r, FOLDED_KEY_FRAMES, val, vlen, FOLDED_FRAMES_ADDR))
+	if (k) {
+		if (!word_is(r, k->key, val, vlen, k->word))
 			return false;
-		m->addr = true;
-	} else if (key_is(key, klen, FOLDED_KEY_WEIGHT)) {
-		if (!word_is(r, FOLDED_KEY_WEIGHT, val, vlen, FOLDED_WEIGHT_NS))
-			return false;
-		m->weight_ns = true;
-	} else if (key_is(key, klen, FOLDED_KEY_ROOT)) {
-		if (!word_is(r, FOLDED_KEY_ROOT, val, vlen, FOLDED_ROOT_CPU))
-			return false;
-		m->root_cpu = true;
-	} else if (key_is(key, klen, FOLDED_KEY_UNIT)) {
-		if (!word_is(r, FOLDED_KEY_UNIT, val, vlen, FOLDED_UNIT_US))
-			return false;
-		m->unit_us = true;
+		*(bool *)((char *)m + k->flag) = true;
 	} else if (key_is(key, klen, FOLDED_KEY_BUILD_ID)) {
 		if (!is_hex(val, vlen) || vlen % 2 || vlen > BUILD_ID_HEX_MAX)
 			return rd_fail(r, "%s:%zu: header build_id must be an even number of hex digits, at most %d (got '%s')",
