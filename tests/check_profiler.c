@@ -17,6 +17,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "prof/throttle.h"
+#include "prof/wall.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "lib/race_point.h"
@@ -252,6 +253,57 @@ START_TEST(test_tick_weight_is_time_since_last_tick)
 	d = prof_last();
 	ck_assert_uint_eq(d->fold.chains[0].weight, 35000000);
 	ck_assert_uint_eq(d->weight_per_sec, 1000000000);
+}
+END_TEST
+
+static void note_pid(int pid)
+{
+	(void)pid;
+}
+
+/* In a wall run a tick's sample weighs only the time its task has been
+ * running: a task switched in 7 ms after a tick and sampled 3 ms later
+ * weighs 3 ms, not 10 -- the 7 ms were idle's, and the run splits the
+ * task's own running time by its samples' weights. */
+START_TEST(test_wall_tick_weight_only_since_switch_in)
+{
+	struct prof_wall *w;
+	struct prof_record r;
+	struct task *t;
+
+	use_tick();
+	pt_boot_cpus(1);
+	start_open(1);
+	w = wall_begin(1, PROF_DEPTH_DEFAULT, 1);
+	ck_assert_ptr_nonnull(w);
+	wall_open(w, fake_now_ns);
+	t = task_create("busy", task_body, NULL, 0);
+	ck_assert_ptr_nonnull(t);
+	fake_now_ns += 10000000;
+	pt_tick(0, PT_CPU_IDLE);		/* samples idle, switches to busy */
+	ck_assert_ptr_eq(cpus[0].current, t);
+	fake_now_ns += 10000000;
+	pt_tick(0, PT_MEMCPY);			/* busy ran the whole period */
+	fake_now_ns += 1000000;
+	sched_block();				/* busy -> idle, 1 ms in */
+	ck_assert(cpus[0].current->is_idle);
+	fake_now_ns += 6000000;
+	sched_wake(t);
+	sched_yield_cpu();			/* idle -> busy, 7 ms in */
+	ck_assert_ptr_eq(cpus[0].current, t);
+	fake_now_ns += 3000000;
+	pt_tick(0, PT_MEMCPY);
+	ck_assert(prof_cpu_record(0, 1, &r));
+	ck_assert_int_eq(r.pid, t->pid);
+	ck_assert_uint_eq(r.weight, 10000000);
+	ck_assert(prof_cpu_record(0, 2, &r));
+	ck_assert_int_eq(r.pid, t->pid);
+	ck_assert_uint_eq(r.weight, 3000000);
+	stop_and_settle(1);
+	wall_close(w, fake_now_ns);
+	prof_collect();
+	ck_assert_int_eq(wall_collect(w, prof_last(), note_pid), 0);
+	wall_free(w);
 }
 END_TEST
 
@@ -1337,6 +1389,7 @@ static Suite *profiler_suite(void)
 	tcase_add_test(tc, test_sample_tick_full_buffer_accounting_exact);
 	tcase_add_test(tc, test_sample_weight_is_what_the_counter_counted);
 	tcase_add_test(tc, test_tick_weight_is_time_since_last_tick);
+	tcase_add_test(tc, test_wall_tick_weight_only_since_switch_in);
 	tcase_add_test(tc, test_session_leaves_by_exact_address);
 	tcase_add_test(tc, test_sample_counter_full_buffer_accounting_exact);
 	tcase_add_test(tc, test_straggler_tick_previous_run_never_lands);

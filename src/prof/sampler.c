@@ -132,6 +132,25 @@ static void prof_cpu_stopped(struct prof_cpu *c)
 	__atomic_store_n(&c->ack, stopped, __ATOMIC_RELEASE);
 }
 
+/* What a tick's sample stands for: the time since this CPU's last tick,
+ * not the nominal period -- a tick that came late (a busy host, an
+ * emulator) stands for more.  In a wall run, only the part the
+ * interrupted task has been running: the run splits each task's exact
+ * running time by its samples' weights, and a tick held back behind a
+ * switch (the switch-in runs with interrupts off; a host that stalls the
+ * CPU there delays it) lands just after the switch-in, carrying the time
+ * before it, which was another task's or the task's own wait. */
+static uint64_t prof_tick_weight(const struct prof_cpu *c, uint64_t now)
+{
+	const struct task *t = this_cpu()->current;
+	uint64_t from = c->tick_ns;
+
+	if (__atomic_load_n(&offcpu_gen, __ATOMIC_RELAXED) && t && !t->is_idle &&
+	    t->in_ns > from && t->in_ns <= now)
+		from = t->in_ns;
+	return now - from;
+}
+
 void prof_tick(struct trap_frame *tf)
 {
 	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
@@ -174,11 +193,8 @@ void prof_tick(struct trap_frame *tf)
 	}
 	if (prof_use_counter)
 		return;
-	/* A tick's sample stands for the time since this CPU's last tick,
-	 * not the nominal period: a tick that came late (a busy host, an
-	 * emulator) stands for more. */
 	now = hal_clock_ns();
-	since = now - c->tick_ns;
+	since = prof_tick_weight(c, now);
 	c->tick_ns = now;
 	if (__atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE) == gen)
 		prof_sample(c, tf, since);
