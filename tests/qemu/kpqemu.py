@@ -7,9 +7,12 @@ status.  KPROF_ARCH (set by tests/qemu.mk) says which kernel: x86_64
 (`-machine pc`, qboot, isa-debug-exit) or arm64 (`-machine virt`, the
 GIC version a test asks for, semihosting's SYS_EXIT).  Every wait has a
 timeout; QEMU is killed when the object is closed, when the test process
-dies (PR_SET_PDEATHSIG) and on any failure.
+dies (PR_SET_PDEATHSIG) and on any failure.  A second QEMU monitor
+listens on a unix socket in a private temporary folder: when the guest
+stops answering, the failure says where each vCPU is (Kernel.fail()).
 """
 
+import bisect
 import ctypes
 import os
 import re
@@ -18,6 +21,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -108,7 +112,8 @@ def x86_boot_args(kernel, cmdline, pc):
 
 
 def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=(),
-                 gic=3, el2=False, mmio=1, host_seed=True, extra=(), pc=None):
+                 gic=3, el2=False, mmio=1, host_seed=True, extra=(), pc=None,
+                 diag=None):
     # Firmware files (name, host file): the UDP shell's key goes in as
     # opt/kprof/udpsh.key, never on the command line.  As qemu-run does,
     # 32 fresh bytes as opt/kprof/random.seed unless @host_seed is False;
@@ -119,6 +124,10 @@ def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=()
     if host_seed:
         fw += ["-fw_cfg", f"name=opt/kprof/random.seed,string={os.urandom(32).hex()}"]
     fw += list(extra)
+    # @diag: a second monitor on a unix socket, for Kernel.fail() to ask
+    # where each vCPU is when the guest stopped answering.
+    if diag:
+        fw += ["-monitor", f"unix:{diag},server=on,wait=off"]
     if arch() == "arm64":
         return qemu_command_arm64(kernel, cmdline, monitor, smp, gic, el2,
                                   net_port, fwd, mmio) + fw
@@ -147,6 +156,29 @@ def qemu_command(kernel, cmdline, monitor, smp, net_port=None, fwd=(), fw_cfg=()
     ] + serial + vga + [
         "-device", "isa-debug-exit,iobase=0xf4,iosize=0x04",
     ] + x86_boot_args(kernel, cmdline, pc) + net + fw
+
+
+def _symbols(elf):
+    """[(address, name)] of @elf's functions, sorted; [] without nm."""
+    try:
+        out = subprocess.run(["nm", "-n", elf], capture_output=True, text=True,
+                             timeout=30).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    syms = []
+    for line in out.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[1] in "tTwW" and not f[2].startswith("$"):
+            syms.append((int(f[0], 16), f[2]))
+    return syms
+
+
+def _symbolize(syms, pc):
+    i = bisect.bisect_right(syms, (pc, "\U0010ffff")) - 1
+    if i < 0:
+        return f"{pc:#x}"
+    addr, sym = syms[i]
+    return f"{sym}+{pc - addr:#x} ({pc:#x})"
 
 
 def _die_with_parent():
@@ -181,11 +213,14 @@ class Kernel:
         self._buf = bytearray()
         self._cond = threading.Condition()
         self._eof = False
+        self.kernel = kernel or kernel_path()
+        self._diag_dir = tempfile.mkdtemp(prefix="kpqemu-")
+        self._diag = os.path.join(self._diag_dir, "monitor")
         self.proc = subprocess.Popen(
-            qemu_command(kernel or kernel_path(), cmdline, monitor, smp,
+            qemu_command(self.kernel, cmdline, monitor, smp,
                          self.net_port,
                          [(h, g) for g, h in self.fwd.items()], fw_cfg,
-                         gic, el2, mmio, host_seed, extra, pc),
+                         gic, el2, mmio, host_seed, extra, pc, self._diag),
             stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, preexec_fn=_die_with_parent)
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -221,6 +256,7 @@ class Kernel:
             self.proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             pass
+        shutil.rmtree(self._diag_dir, ignore_errors=True)
 
     def __enter__(self):
         return self
@@ -242,8 +278,50 @@ class Kernel:
     def fail(self, why):
         rc = self.proc.poll()
         state = "still running" if rc is None else f"exited with status {rc}"
-        raise HarnessError(f"{why}\n--- console ---\n{self.text()}\n"
+        vcpus = f"--- vcpus ---\n{self.vcpu_report()}\n" if rc is None else ""
+        raise HarnessError(f"{why}\n--- console ---\n{self.text()}\n{vcpus}"
                            f"--- qemu ({state}) stderr ---\n{''.join(self._errs)}")
+
+    def _diag_monitor(self, line, timeout=5.0):
+        """@line on the diagnostic monitor; what it printed, or None."""
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.settimeout(timeout)
+                s.connect(self._diag)
+                out = b""
+                for cmd in (None, line):
+                    if cmd:
+                        s.sendall(cmd.encode() + b"\n")
+                    while not out.endswith(b"(qemu) "):
+                        chunk = s.recv(65536)
+                        if not chunk:
+                            break
+                        out += chunk
+                    if cmd is None:
+                        out = b""
+                return out.decode(errors="replace")
+        except OSError:
+            return None
+
+    def vcpu_report(self):
+        """Each vCPU's program counter, by symbol, twice a second apart
+        (a guest that stopped answering: spinning, halted or stuck in one
+        interrupt), and the first vCPU's registers in full."""
+        syms = _symbols(self.kernel)
+        lines, full = [], None
+        for take in range(2):
+            out = self._diag_monitor("info registers -a")
+            if out is None:
+                return "(the diagnostic monitor did not answer)"
+            full = full or out
+            pcs = re.findall(r"\b(?:PC|RIP)=([0-9a-fA-F]+)", out)
+            lines.append(f"take {take}: " + ", ".join(
+                f"cpu {i} {_symbolize(syms, int(pc, 16))}" for i, pc in enumerate(pcs)))
+            time.sleep(1.0)
+        # The monitor echoes the command with line-editing escapes; the
+        # registers start at "CPU#0".  Of x86's, the general ones.
+        first = full[full.find("CPU#0"):].split("\nCPU#1")[0].split("\nES =")[0]
+        return "\n".join(lines) + "\n" + first.rstrip()
 
     # -- waiting ----------------------------------------------------------
     def wait_for(self, predicate, timeout, what, since=0):
