@@ -412,10 +412,12 @@ class Kernel:
 REPLY_MARK = b"\x1e"
 
 
-def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
+def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT, resend=None):
     """Send one datagram to the UDP shell at 127.0.0.1:@port; returns the
     reply datagrams joined, up to the one ending with the prompt, or None
-    when nothing (or no prompt) came within @timeout."""
+    when nothing (or no prompt) came within @timeout.  @resend: send the
+    request again every @resend seconds until a reply ends (a path that
+    drops most datagrams, as a flooded QEMU does)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.connect(("127.0.0.1", port))
         # Before QEMU binds the forwarded port the kernel may give this
@@ -427,29 +429,35 @@ def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT):
             time.sleep(0.2)
             return None
         deadline = time.monotonic() + timeout
-        out = _exchange_once(s, payload, deadline)
+        out = _exchange_once(s, payload, deadline, resend)
         # A reply cut at 3x the request names the cookie that gets it
         # whole, from this address and port (src/shell/udpsh.h).
         m = COOKIE_HINT.search(out) if out is not None else None
         if m and not payload.startswith(b"@"):
-            out = _exchange_once(s, b"@" + m.group(1) + b" " + payload, deadline)
+            out = _exchange_once(s, b"@" + m.group(1) + b" " + payload, deadline, resend)
         return out.decode(errors="replace") if out is not None else None
 
 
 COOKIE_HINT = re.compile(rb"cookie @([0-9a-f]{16}): start the request with it\n> $")
 
 
-def _exchange_once(s, payload, deadline):
+def _exchange_once(s, payload, deadline, resend=None):
     s.send(payload)
     out = b""
+    again = time.monotonic() + resend if resend else deadline
     while not out.endswith(PROMPT.encode()):
-        left = deadline - time.monotonic()
-        if left <= 0:
+        now = time.monotonic()
+        if now >= deadline:
             return None
-        s.settimeout(left)
+        if now >= again:
+            s.send(payload)
+            again = now + resend
+        s.settimeout(max(min(deadline, again) - now, 0.001))
         try:
             d = s.recv(65536)
-        except (socket.timeout, ConnectionRefusedError):
+        except socket.timeout:
+            continue
+        except ConnectionRefusedError:
             return None
         # A keyless reply datagram starts with the mark (0x1e).
         check(d[:1] == REPLY_MARK, f"a reply datagram without the mark: {d[:40]!r}")
