@@ -4,8 +4,9 @@
  * stream typed at the console (shell_input_feed(), in pieces whose sizes
  * come from the input), against a command table that parses but never
  * runs commands (fuzz_commands.c).  The UDP shell's protocol is checked
- * on every reply: 1 to UDPSH_DGRAM_MAX bytes a datagram, and the prompt
- * exactly the last two bytes sent.  Keyed, the input goes in twice: as it
+ * on every reply: 1 to UDPSH_DGRAM_MAX bytes a datagram starting with the
+ * reply mark, and the prompt exactly the last two bytes sent; a datagram
+ * that itself starts with the mark is never answered.  Keyed, the input goes in twice: as it
  * is (no MAC can verify: never an answer) and as the payload of a request
  * with a good MAC (first without a ticket, then with the one the stale
  * answer gave), whose reply datagrams must verify, answer that request,
@@ -121,9 +122,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fz_replies = 0;
 	fz_last_len = 0;
 	udpsh_input(&u, data, size, 0x0a000202u, 4000);
-	if (fz_replies == 0 || fz_last_len < 2 ||
-	    memcmp(fz_last + fz_last_len - 2, SHELL_PROMPT, 2) != 0)
+	if (size && data[0] == UDPSH_REPLY_MARK) {
+		if (fz_replies != 0)
+			abort();	/* answered a reply: ping-pong */
+	} else if (fz_replies == 0 || fz_last_len < 2 || fz_last[0] != UDPSH_REPLY_MARK ||
+		   memcmp(fz_last + fz_last_len - 2, SHELL_PROMPT, 2) != 0) {
 		abort();
+	}
 
 	fz_keyed(data, size);
 

@@ -102,6 +102,7 @@ shell = {
     "words": b" ".join([b"w"] * 20) + b"\n",
     "edit": b"pq\x08s\x7f\x7fps\r\n",
     "empty": b"",
+    "reply-mark": b"\x1ehelp\n",
 }
 write("shell", shell)
 
