@@ -415,9 +415,14 @@ REPLY_MARK = b"\x1e"
 def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT, resend=None):
     """Send one datagram to the UDP shell at 127.0.0.1:@port; returns the
     reply datagrams joined, up to the one ending with the prompt, or None
-    when nothing (or no prompt) came within @timeout.  @resend: send the
-    request again every @resend seconds until a reply ends (a path that
-    drops most datagrams, as a flooded QEMU does)."""
+    when nothing (or no prompt) came within @timeout.
+
+    @resend: for a path that drops most datagrams, as a flooded QEMU does.
+    The request is sent again after @resend seconds, then after twice
+    that, and so on, until a reply ends.  The shell runs every copy that
+    arrives (it queues UDPSH_NET_QUEUE and answers "busy" past that), so
+    copies are few and cheap: the cookie is fetched first with `help`,
+    whose copies cost nothing, and only then the request goes, whole."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
         s.connect(("127.0.0.1", port))
         # Before QEMU binds the forwarded port the kernel may give this
@@ -429,29 +434,57 @@ def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT, resend=None):
             time.sleep(0.2)
             return None
         deadline = time.monotonic() + timeout
-        out = _exchange_once(s, payload, deadline, resend)
-        # A reply cut at 3x the request names the cookie that gets it
-        # whole, from this address and port (src/shell/udpsh.h).
-        m = COOKIE_HINT.search(out) if out is not None else None
-        if m and not payload.startswith(b"@"):
-            out = _exchange_once(s, b"@" + m.group(1) + b" " + payload, deadline, resend)
+        cookie = help_reply = None
+        if resend and not payload.startswith(b"@"):
+            help_reply = _exchange_once(s, b"help", deadline, resend)
+            if help_reply is None:
+                return None
+            m = COOKIE_HINT.search(help_reply)
+            cookie = m.group(1) if m else None
+        for _ in range(3):
+            out = _exchange_once(s, _with_cookie(cookie, payload), deadline, resend,
+                                 lambda r: payload != b"help" and _stale(r, cookie, help_reply))
+            # A reply cut at 3x the request names the cookie that gets it
+            # whole, from this address and port (src/shell/udpsh.h); a
+            # new one when ours went out of date.
+            m = COOKIE_HINT.search(out) if out is not None else None
+            if not m or payload.startswith(b"@"):
+                break
+            cookie = m.group(1)
         return out.decode(errors="replace") if out is not None else None
 
 
 COOKIE_HINT = re.compile(rb"cookie @([0-9a-f]{16}): start the request with it\n> $")
 
 
-def _exchange_once(s, payload, deadline, resend=None):
+def _with_cookie(cookie, payload):
+    return b"@" + cookie + b" " + payload if cookie else payload
+
+
+def _stale(reply, cookie, help_reply):
+    """A reply to an earlier copy, not to the request that sends @cookie:
+    `help`'s, or one cut with that very cookie (a cut reply with another
+    cookie says ours went out of date)."""
+    m = COOKIE_HINT.search(reply)
+    return reply == help_reply or bool(cookie and m and m.group(1) == cookie)
+
+
+def _exchange_once(s, payload, deadline, resend=None, stale=None):
+    """@payload's reply.  Resending, a copy's answer may come first: "busy"
+    (the queue was full) is skipped, and so is a whole reply @stale says
+    is an earlier request's."""
     s.send(payload)
     out = b""
-    again = time.monotonic() + resend if resend else deadline
-    while not out.endswith(PROMPT.encode()):
+    wait = resend
+    again = time.monotonic() + wait if resend else deadline
+    while True:
         now = time.monotonic()
         if now >= deadline:
             return None
         if now >= again:
             s.send(payload)
-            again = now + resend
+            wait *= 2
+            again = now + wait
         s.settimeout(max(min(deadline, again) - now, 0.001))
         try:
             d = s.recv(65536)
@@ -461,8 +494,15 @@ def _exchange_once(s, payload, deadline, resend=None):
             return None
         # A keyless reply datagram starts with the mark (0x1e).
         check(d[:1] == REPLY_MARK, f"a reply datagram without the mark: {d[:40]!r}")
+        if resend and d[1:] == b"busy":
+            continue
         out += d[1:]
-    return out
+        if not out.endswith(PROMPT.encode()):
+            continue
+        if resend and stale and stale(out):
+            out = b""
+            continue
+        return out
 
 
 def missing_tools():
