@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 
 #include "sim/sim.h"
 
@@ -27,6 +28,27 @@ static const char *sim_fault_name(int sig)
 	return "fault";
 }
 
+/* The host could not write a signal's frame (the tick's, which runs on
+ * the task's stack) below the interrupted sp: it sends SIGSEGV from the
+ * kernel itself (SI_KERNEL), with no address.  That is a stack overflow
+ * as surely as a write into the guard page, only found by the host's
+ * push, as x86's #DF finds the CPU's. */
+static bool sim_fault_no_frame_room(int sig, const siginfo_t *si)
+{
+	return sig == SIGSEGV && si->si_code == SI_KERNEL;
+}
+
+/* Where the frame the host failed to push began, to the host's own
+ * estimate of a signal frame's size (AT_MINSIGSTKSZ: its xsave area
+ * and the ucontext) below the 128-byte red zone the x86_64 ABI keeps
+ * under sp. */
+static uintptr_t sim_fault_frame_bottom(const struct trap_frame *tf)
+{
+	unsigned long frame = getauxval(AT_MINSIGSTKSZ);
+
+	return tf->sp - 128 - (frame ? frame : MINSIGSTKSZ);
+}
+
 /* Runs on the CPU's alternate stack, so a task that overran its own
  * stack is still reported. */
 static void sim_fault_handler(int sig, siginfo_t *si, void *uc)
@@ -40,6 +62,9 @@ static void sim_fault_handler(int sig, siginfo_t *si, void *uc)
 		return;
 	}
 	sim_trap_from_ucontext(&tf, uc);
+	if (sim_fault_no_frame_room(sig, si))
+		sim_kernel_fault(&tf, "page fault (SIGSEGV, pushing a signal frame)",
+				 sim_fault_frame_bottom(&tf));
 	sim_kernel_fault(&tf, sim_fault_name(sig), (uintptr_t)si->si_addr);
 }
 

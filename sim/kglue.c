@@ -5,6 +5,7 @@
 #include "hal/cpu.h"
 #include "hal/console.h"
 #include "hal/firmware.h"
+#include "hal/trap.h"
 #include "kernel/backtrace.h"
 #include "kernel/console.h"
 #include "kernel/kernel.h"
@@ -37,6 +38,15 @@ bool sim_kernel_ready(void)
 	return kernel_cpus_ready();
 }
 
+/* A fault in the guard page below the running task's stack, or with
+ * its sp already there (the host's push of a signal frame found it): the
+ * task overflowed, and the line says which, as the kernels' do. */
+static void sim_report_overflow(const struct trap_frame *tf, uintptr_t addr)
+{
+	task_report_guard_hit(&out_console,
+			      task_guard_owner(addr) ? addr : hal_trap_sp(tf));
+}
+
 /* As the kernel's trap panic: the other CPUs stopped, then the faulting
  * instruction and its callers.  A fault while reporting one only halts
  * (panic_begin()). */
@@ -46,6 +56,7 @@ void sim_kernel_fault(const struct trap_frame *tf, const char *what,
 	panic_begin();
 	out_printf(&out_console, "\npanic on cpu %u: %s, address 0x%lx\n",
 		   hal_cpu_id(), what, (unsigned long)addr);
+	sim_report_overflow(tf, addr);
 	out_puts(&out_console, "backtrace:\n");
 	backtrace_print_trap(&out_console, tf);
 	panic_end();

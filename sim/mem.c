@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "hal/mem.h"
 
@@ -34,11 +35,16 @@ size_t hal_mem_ranges(struct hal_mem_range *r, size_t max)
 	return 1;
 }
 
-/* No guard pages here yet: the page below a task stack stays ordinary
- * memory (test overflow refuses to run). */
+/* The page below a task stack, as on the kernels: PROT_NONE, so that
+ * an overflow is a SIGSEGV reported on the CPU's alternate stack
+ * (sim/fault.c) instead of a silent write into whatever the allocator put
+ * there.  mprotect() acts on the whole process, so every CPU thread sees
+ * the guard at once.  A host whose pages are not the kernel's size
+ * cannot guard one of ours alone: refused, the page stays ordinary. */
 bool hal_mem_guard(uintptr_t page, bool guard)
 {
-	(void)page;
-	(void)guard;
-	return false;
+	if (sysconf(_SC_PAGESIZE) != HAL_PAGE_SIZE || page % HAL_PAGE_SIZE)
+		return false;
+	return mprotect((void *)page, HAL_PAGE_SIZE,
+			guard ? PROT_NONE : PROT_READ | PROT_WRITE) == 0;
 }

@@ -69,7 +69,7 @@ $(qemu_a64_log)net.log: $(qemu_a64_log)arm64_pmu.log
 $(qemu_a64_log)udpsh_auth.log: $(qemu_a64_log)net.log
 endif
 EXTRA_DIST += \
-	%reldir%/qemu/kpqemu.py %reldir%/qemu/kpwall.py \
+	%reldir%/qemu/kpqemu.py %reldir%/qemu/kpwall.py %reldir%/qemu/kpoverflow.py \
 	%reldir%/qemu/test_arm64 \
 	%reldir%/qemu/test_arm64_pmu \
 	%reldir%/qemu/boot-time \
