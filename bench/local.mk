@@ -40,4 +40,6 @@ endif
 
 # kprof-collect on a fleet of ksims (issue 43): figures only, by hand:
 # KPROF_BUILDDIR=$PWD ../bench/collect-fleet [N [INTERVAL_S [SECONDS]]].
-EXTRA_DIST += %reldir%/collect-fleet
+# The shell's stack headroom after each profile view (issue 60), by hand:
+# KPROF_BUILDDIR=$PWD ../bench/stack-headroom [RUNS [HZ]].
+EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* hal/context.h for ksim: tasks are ucontexts switched on their CPU's
  * thread.  swapcontext() saves and restores the signal mask with the
- * registers, so a switch made inside the tick's handler (SIGPROF blocked)
- * hands the incoming task exactly the mask it was saved with: a task
- * preempted in the handler gets SIGPROF back when its handler returns,
- * one that yielded gets it back from hal_irq_restore().
+ * registers, so a switch made inside the tick's preemption handler
+ * (sim/tick.c: SIGPROF blocked) hands the incoming task exactly the mask
+ * it was saved with: a task preempted in the handler gets SIGPROF back
+ * when its handler returns, one that yielded gets it back from
+ * hal_irq_restore().
  *
  * Under AddressSanitizer (--enable-sanitizers) every switch is announced
  * with the sanitizer's fiber interface, so that it knows which stack is
@@ -96,9 +97,11 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 	n->ctx.stack_lo = (uintptr_t)stack;
 	n->ctx.stack_size = size;
 	/* The entry starts with interrupts masked; the overflow signal is
-	 * never masked outside its own handler. */
+	 * never masked outside its own handler, nor the preemption signal
+	 * outside the tick's and its own. */
 	sigaddset(&n->ctx.uc.uc_sigmask, SIGPROF);
 	sigdelset(&n->ctx.uc.uc_sigmask, sim_pmu_signo);
+	sigdelset(&n->ctx.uc.uc_sigmask, sim_preempt_signo);
 	n->entry = entry;
 	n->arg = arg;
 	makecontext(&n->ctx.uc, (void (*)(void))sim_context_start, 2,

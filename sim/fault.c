@@ -28,9 +28,10 @@ static const char *sim_fault_name(int sig)
 	return "fault";
 }
 
-/* The host could not write a signal's frame (the tick's, which runs on
- * the task's stack) below the interrupted sp: it sends SIGSEGV from the
- * kernel itself (SI_KERNEL), with no address.  That is a stack overflow
+/* The host could not write a signal's frame (the tick's preemption
+ * signal's, which runs on the task's stack: sim/tick.c) below the
+ * interrupted sp: it sends SIGSEGV from the kernel itself (SI_KERNEL),
+ * with no address.  That is a stack overflow
  * as surely as a write into the guard page, only found by the host's
  * push, as x86's #DF finds the CPU's. */
 static bool sim_fault_no_frame_room(int sig, const siginfo_t *si)

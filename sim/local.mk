@@ -25,6 +25,7 @@ sim_libksim_la_SOURCES = \
 	%reldir%/random.c \
 	%reldir%/start.c \
 	%reldir%/thread_entry.S \
+	%reldir%/tick_entry.S \
 	%reldir%/tick.c \
 	%reldir%/timer.c \
 	%reldir%/trap.c \

@@ -21,7 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -37,7 +36,6 @@
 #define SIM_PROBE_WAIT_NS 500000ull
 /* A cycles counter's rate is measured over this much spinning. */
 #define SIM_PROBE_RATE_NS 2000000ull
-#define SIM_NMI_STACK_SIZE (64 * 1024)
 
 int sim_pmu_signo;
 
@@ -160,22 +158,6 @@ bool ksim_pmu_counts_kernel(void)
 	return sim_pmu.usable && !sim_pmu.user_only;
 }
 
-/* Mapped rather than malloc'd: the stack lives as long as its thread,
- * and a sanitizer's leak check must not take it for a lost block. */
-static void sim_pmu_nmi_stack(void)
-{
-	stack_t ss;
-
-	ss.ss_sp = mmap(NULL, SIM_NMI_STACK_SIZE, PROT_READ | PROT_WRITE,
-			MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	ss.ss_size = SIM_NMI_STACK_SIZE;
-	ss.ss_flags = 0;
-	if (ss.ss_sp == MAP_FAILED || sigaltstack(&ss, NULL) != 0) {
-		perror("ksim: sigaltstack");
-		exit(1);
-	}
-}
-
 void sim_pmu_cpu_init(struct sim_cpu *c)
 {
 	struct f_owner_ex owner;
@@ -183,7 +165,6 @@ void sim_pmu_cpu_init(struct sim_cpu *c)
 
 	c->perf_fd = -1;
 	c->pmu_state = SIM_PMU_OFF;
-	sim_pmu_nmi_stack();
 	if (!sim_pmu.usable) {
 		c->perf_errno = sim_pmu.open_errno;
 		return;
@@ -206,8 +187,9 @@ void sim_pmu_cpu_init(struct sim_cpu *c)
 	c->perf_fd = fd;
 }
 
-/* The NMI.  Runs on the CPU's alternate stack with SIGPROF and itself
- * blocked, so nothing nests into it; it never switches tasks. */
+/* The NMI.  Runs on the CPU's interrupt stack (sim/trap.c) with SIGPROF
+ * and itself blocked, so nothing nests into it; it never switches
+ * tasks. */
 static void sim_pmu_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct sim_cpu *c = sim_self;

@@ -51,6 +51,7 @@ struct sim_cpu {
 	int tid;			/* kernel thread id, for timers and signals */
 	void *thread;			/* pthread_t, kept opaque here */
 	uintptr_t stack_lo, stack_hi;	/* the thread's own (boot) stack */
+	uintptr_t irq_lo, irq_hi;	/* its alternate signal stack */
 	void *timer;			/* timer_t of the tick */
 	int perf_fd;			/* overflow counter, -1 without one */
 	int perf_errno;			/* why perf_fd is -1 */
@@ -73,6 +74,9 @@ extern struct ksim_config sim_config;
 
 /* The overflow signal (a real-time signal, chosen at start). */
 extern int sim_pmu_signo;
+/* The tick's preemption, raised by the tick on its CPU's interrupt
+ * stack and taken on the task's own (sim/tick.c). */
+extern int sim_preempt_signo;
 
 /* Event type the counters use, decided at start (sim/pmu.c). */
 void sim_pmu_init(void);
@@ -86,6 +90,13 @@ void sim_pmu_install_handler(void);
 void sim_tick_install_handler(void);
 /* On a CPU thread: start its tick timer, first expiry random. */
 void sim_tick_cpu_init(struct sim_cpu *c);
+/* On a CPU thread, at its start: map its interrupt stack, the
+ * alternate signal stack the tick, the overflow signal and faults run on
+ * (sim/trap.c). */
+void sim_trap_cpu_stack(struct sim_cpu *c);
+/* Call @fn(@tf) with its frame marked for hal_trap_frame_at()
+ * (sim/tick_entry.S); @tf 16-byte aligned. */
+bool sim_tick_call(bool (*fn)(struct trap_frame *tf), struct trap_frame *tf);
 /* Copy the interrupted registers out of a signal's ucontext. */
 void sim_trap_from_ucontext(struct trap_frame *tf, const void *uc);
 /* The same for the overflow signal: when it interrupted the very first

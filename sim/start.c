@@ -79,6 +79,7 @@ void *sim_cpu_thread(void *arg)
 	c->tid = gettid();
 	sim_cpu_initial_mask();
 	sim_cpu_find_stack(c);
+	sim_trap_cpu_stack(c);
 	sim_pmu_cpu_init(c);
 	sim_tick_cpu_init(c);
 	__atomic_fetch_add(&sim_cpus_up, 1, __ATOMIC_RELEASE);

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "hal/entry.h"
 #include "sim/sim.h"
@@ -19,15 +21,22 @@
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-/* SIGPROF is blocked while this runs (the kernel adds it); the overflow
- * signal is not, so it may nest in here exactly as an NMI nests into a
- * timer interrupt.  kernel_tick() may switch tasks: the rest of this
- * frame then waits on the outgoing task's stack until it is resumed. */
+int sim_preempt_signo;
+
+/* The tick runs on the CPU's interrupt stack (SA_ONSTACK: sim/trap.c),
+ * so the host's signal frame (3.4 KB on an AVX-512 host) and the
+ * sampler's frames never land on the task it interrupts.  SIGPROF and
+ * the preemption signal are blocked while it runs; the overflow signal
+ * is not, so it may nest in here exactly as an NMI nests into a timer
+ * interrupt.  A switch here would leave this frame on a stack every
+ * CPU's next tick reuses: when the task is to be preempted, the tick
+ * raises the preemption signal instead, which the host delivers on the
+ * task's own stack as this handler returns (sim_preempt_handler()). */
 static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct sim_cpu *c = sim_self;
 	int saved_errno = errno;
-	struct trap_frame tf;
+	struct trap_frame tf __attribute__((aligned(16)));
 
 	if (!c || si->si_code != SI_TIMER || si->si_value.sival_int != (int)c->id) {
 		/* kill, tgkill, sigqueue, or a timer not this CPU's: no tick. */
@@ -41,14 +50,39 @@ static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
 				   __ATOMIC_RELAXED);
 	if (tf.ip == (uintptr_t)ksim_idle_resume)
 		sim_stat_inc(&c->stats.idle_ticks);
-	kernel_tick(&tf);
+	if (sim_tick_call(kernel_tick_irq, &tf))
+		syscall(SYS_tgkill, getpid(), c->tid, sim_preempt_signo);
+	errno = saved_errno;
+}
+
+/* The tick's second half, as Linux preempts on its way out of an
+ * interrupt: on the interrupted task's own stack, SIGPROF blocked, so
+ * that a switch leaves this frame where the task's resumption finds it
+ * (sim/context.c). */
+static void sim_preempt_handler(int sig, siginfo_t *si, void *uc)
+{
+	struct sim_cpu *c = sim_self;
+	int saved_errno = errno;
+	struct trap_frame tf;
+
+	if (!c || si->si_code != SI_TKILL || si->si_pid != getpid()) {
+		sim_trap_foreign(c, si->si_code);
+		return;
+	}
+	sim_trap_from_ucontext(&tf, uc);
+	kernel_tick_preempt(&tf);
 	errno = saved_errno;
 }
 
 void sim_tick_install_handler(void)
 {
+	sim_preempt_signo = SIGRTMIN + 3;
 	sim_trap_note_handler((uintptr_t)sim_tick_handler);
-	sim_trap_install(SIGPROF, sim_tick_handler, SA_RESTART, 0, 0, "SIGPROF");
+	sim_trap_install(SIGPROF, sim_tick_handler, SA_RESTART | SA_ONSTACK,
+			 sim_preempt_signo, 0, "SIGPROF");
+	sim_trap_note_handler((uintptr_t)sim_preempt_handler);
+	sim_trap_install(sim_preempt_signo, sim_preempt_handler, SA_RESTART,
+			 SIGPROF, 0, "preemption signal");
 }
 
 /* A cheap per-CPU generator for the first expiry: CPUs must not tick in

@@ -28,6 +28,17 @@ void kernel_ap_main(void) __attribute__((noreturn));
  * before returning. */
 void kernel_tick(struct trap_frame *tf);
 
+/* kernel_tick() in its two halves, for a platform whose tick runs on a
+ * per-CPU interrupt stack that a task switch must not leave a frame on
+ * (ksim's alternate signal stack): kernel_tick_irq() there, with
+ * interrupts masked -- the panic stop, the profiler's sample, the
+ * scheduler's accounting; it never switches, and returns true when the
+ * interrupted task is to be preempted -- then, when it did, back on the
+ * interrupted task's own stack with interrupts still masked,
+ * kernel_tick_preempt(), which may switch tasks before returning. */
+bool kernel_tick_irq(struct trap_frame *tf);
+void kernel_tick_preempt(struct trap_frame *tf);
+
 /* The profiler's counter interrupt (NMI on x86, the overflow signal in the
  * simulator).  Returns true when the profiler claimed it; on false the
  * platform takes its genuine-NMI path.  Never switches tasks. */

@@ -42,7 +42,9 @@ const char *hal_trap_foreign_name(void);
 
 /* Bounds [*lo, *hi) of the calling CPU's interrupt stack, the stack an
  * interrupt taken on top of interrupt code runs on; *lo = *hi = 0 when
- * the platform has none.  Never the NMI stack of the handler itself. */
+ * the platform has none.  Where the NMI's stack is that same stack
+ * (ksim's one alternate signal stack per CPU), a walk still reads only
+ * above the interrupted sp, never the frames of the handler walking. */
 void hal_trap_irq_stack(uintptr_t *lo, uintptr_t *hi);
 
 #endif

@@ -55,14 +55,14 @@ uint64_t kernel_uptime_ns(void)
 /* Another CPU is panicking: stop here, so that nothing prints over its
  * report.  Where the platform's stop is an NMI that comes first; where
  * it cannot interrupt a CPU at all, the tick is its answer. */
-void kernel_tick(struct trap_frame *tf)
+bool kernel_tick_irq(struct trap_frame *tf)
 {
 	void (*hook)(struct trap_frame *tf);
 
 	panic_answer_stop();
 	/* A CPU may tick before its scheduler exists (early boot). */
 	if (!sched_cpu_online(hal_cpu_id()))
-		return;
+		return false;
 	/* The profiler's tick comes before the scheduler's: a sample is
 	 * charged to the task the tick interrupted, not the one it may
 	 * switch to. */
@@ -70,7 +70,18 @@ void kernel_tick(struct trap_frame *tf)
 	if (hook)
 		hook(tf);
 	sched_tick();
+	return this_cpu()->need_resched;
+}
+
+void kernel_tick_preempt(struct trap_frame *tf)
+{
 	sched_preempt(tf);
+}
+
+void kernel_tick(struct trap_frame *tf)
+{
+	if (kernel_tick_irq(tf))
+		kernel_tick_preempt(tf);
 }
 
 /* A panicking CPU's stop is answered before the profiler looks: it
