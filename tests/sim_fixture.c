@@ -289,6 +289,7 @@ unsigned long simfx_handler_entry_samples(unsigned long *total)
 			if (r.nframes && sym_lookup(r.frames[0], &hit) &&
 			    hit.start == r.frames[0] &&
 			    (!strcmp(hit.name, "sim_tick_handler") ||
+			     !strcmp(hit.name, "sim_preempt_handler") ||
 			     !strcmp(hit.name, "sim_pmu_handler")))
 				n++;
 		}
@@ -301,9 +302,10 @@ unsigned long simfx_handler_entry_samples(unsigned long *total)
  * terminating frame every stack begins with, never in host code beyond
  * it.  Two walks make no claim on where they end: one from a leaf in
  * host code, and one that left a ksim signal handler's frame (a sample
- * nested in the tick's body) through the host's signal return into host
- * code: both go on from whatever %rbp held in code built without frame
- * pointers (sim/trap.c crosses no signal frame). */
+ * nested in the tick's first instructions, or in its preemption
+ * handler's body) through the host's signal return into host code: both
+ * go on from whatever %rbp held in code built without frame pointers
+ * (sim/trap.c crosses only the tick's own marked frame, sim_tick_call). */
 struct fx_chain {
 	const char *text;		/* the leaf's line in the report */
 	char leaf[128], outer[128];
@@ -314,6 +316,7 @@ struct fx_chain {
 static bool fx_is_signal_handler(const char *frame)
 {
 	return !strncmp(frame, "sim_tick_handler+", 17) ||
+	       !strncmp(frame, "sim_preempt_handler+", 20) ||
 	       !strncmp(frame, "sim_pmu_handler+", 16);
 }
 
