@@ -64,6 +64,13 @@ void sim_trap_install(int sig, void (*handler)(int, siginfo_t *, void *), int fl
 		sigaddset(&sa.sa_mask, mask1);
 	if (mask2)
 		sigaddset(&sa.sa_mask, mask2);
+	/* A handler on the interrupt stack never lets the preemption in: when
+	 * the host delivers two signals in one return (sim/tick.c's preemption
+	 * and an overflow, or a fault), the second one's frame goes on top of
+	 * the first's, on this stack, and a switch there would leave it where
+	 * the next tick of any task writes. */
+	if ((flags & SA_ONSTACK) && sim_preempt_signo)
+		sigaddset(&sa.sa_mask, sim_preempt_signo);
 	if (sigaction(sig, &sa, NULL) != 0) {
 		fprintf(stderr, "ksim: sigaction(%s): %s\n", what, strerror(errno));
 		exit(1);
