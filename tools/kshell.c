@@ -104,7 +104,8 @@ static void usage(void)
 	       "                      $XDG_CONFIG_HOME/kprof/udpsh.key, XDG_CONFIG_HOME\n"
 	       "                      defaulting to ~/.config); a file must be a regular\n"
 	       "                      file of mode 600 holding a key that is not one byte\n"
-	       "                      repeated\n"
+	       "                      repeated, owned by you or root, in a folder others\n"
+	       "                      may not write in\n"
 	       "      --insecure      no key: the plain protocol (a warning each run)\n"
 	       "      --check-key=FILE  check FILE as -k would, print nothing, exit 0 or 2\n"
 	       "      --init-key      make the default key file unless it exists (mode\n"
@@ -187,7 +188,8 @@ static bool key_parse(const char *t, size_t len)
 {
 	int n = udpsh_key_parse(t, len, ks.c.key);
 
-	if (n > 0 && udpsh_key_weak(ks.c.key, (size_t)n))
+	if (n > 0 && (udpsh_key_weak(ks.c.key, (size_t)n) ||
+		      keyfile_key_published(ks.c.key, (size_t)n)))
 		n = -1;
 	ks.c.key_len = n > 0 ? (size_t)n : 0;
 	ks.keyed = n > 0;
@@ -225,7 +227,7 @@ static void key_load(const char *file, bool insecure)
 	}
 	if (env && *env) {
 		if (!key_parse(env, strlen(env))) {
-			fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex (one byte repeated is refused too)\n",
+			fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex (one byte repeated and doc/shell.md's test key are refused too)\n",
 				progname, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
 			exit(EXIT_USAGE);
 		}
