@@ -206,10 +206,11 @@ static int kx_request(struct udpsh_client *c, struct kx *x, const char *cmd,
 	return 0;
 }
 
-/* Forget every part that came: a reply starts over. */
+/* Forget every part that came: a reply starts over.  None is kept above
+ * the highest number that came. */
 static void kx_drop_parts(struct kx *x)
 {
-	for (unsigned i = 0; i < x->nparts; i++) {
+	for (long i = 0; i <= x->top; i++) {
 		free(x->part[i]);
 		x->part[i] = NULL;
 	}
@@ -245,10 +246,9 @@ static int kx_room(struct udpsh_client *c, struct kx *x, unsigned num)
 		return UC_ERROR;
 	}
 	x->part_len = nl;
-	for (unsigned i = x->nparts; i < room; i++) {
-		x->part[i] = NULL;
-		x->part_len[i] = 0;
-	}
+	/* A peer may name number 65535 at once: cleared in bulk. */
+	memset(x->part + x->nparts, 0, (room - x->nparts) * sizeof(*x->part));
+	memset(x->part_len + x->nparts, 0, (room - x->nparts) * sizeof(*x->part_len));
 	x->nparts = room;
 	return 0;
 }
