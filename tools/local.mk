@@ -88,7 +88,8 @@ endif
 # makes, is never written).
 KPROF_REPORT = tools/kprof-report
 KPROF_REPORT_PB = tools/report/profile.pb-c.c tools/report/profile.pb-c.h
-KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C)
+KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C) \
+	$(top_srcdir)/%reldir%/report_san.c
 # All of it but main.c: what kprof-collect links too.  The folded
 # reader proper (folded_read.c) is shared with kshell.
 KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/folded_read.c \
@@ -107,6 +108,7 @@ KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/folded_read.c \
 bin_SCRIPTS += $(KPROF_REPORT)
 dist_man_MANS += doc/kprof-report.1
 CLEANFILES += $(KPROF_REPORT) $(KPROF_REPORT_PB)
+EXTRA_DIST += %reldir%/report_san.c
 EXTRA_DIST += %reldir%/report/report.h %reldir%/report/profile.proto \
 	%reldir%/report/main.c %reldir%/report/folded.c %reldir%/report/names.c \
 	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
