@@ -6,11 +6,16 @@ dnl SPDX-License-Identifier: BSD-2-Clause
 # make any report fatal so that a Check test fails on it.  The simulator
 # tells the sanitizer about its stack switches (sim/context.c).  Only for
 # the simulator configuration: a kernel image has no sanitizer runtime.
+# The host tools built with CC_FOR_BUILD outside automake's programs
+# (kprof-report, kprof-collect: tools/local.mk) take the same flags
+# through KP_SAN_FOR_BUILD (issue 51: they needed CFLAGS_FOR_BUILD by
+# hand); kp-symgen does not, as it runs inside the build itself.
 AC_DEFUN([KP_SANITIZERS], [
 AC_ARG_ENABLE([sanitizers],
   [AS_HELP_STRING([--enable-sanitizers],
     [build with AddressSanitizer and UndefinedBehaviorSanitizer (simulator only) @<:@default=no@:>@])],
   [kp_sanitizers=$enableval], [kp_sanitizers=no])
+KP_SAN_FOR_BUILD=
 AS_IF([test "x$kp_sanitizers" = xyes], [
   AS_IF([test "x$kp_platform" != xsim],
     [AC_MSG_ERROR([--enable-sanitizers needs the simulator (--enable-sim)])])
@@ -29,6 +34,8 @@ AS_IF([test "x$kp_sanitizers" = xyes], [
     [AC_MSG_ERROR([$CC cannot build with $kp_san_flags (libasan, libubsan)])])
   CFLAGS="$CFLAGS $kp_san_flags"
   LDFLAGS="$LDFLAGS $kp_san_flags"
+  KP_SAN_FOR_BUILD=$kp_san_flags
 ])
+AC_SUBST([KP_SAN_FOR_BUILD])
 AM_CONDITIONAL([KP_SANITIZERS], [test "x$kp_sanitizers" = xyes])
 ])

@@ -56,6 +56,12 @@ TESTS += %reldir%/check-man
 man_check_log = %reldir%/check-
 $(man_check_log)man.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 
+# Under --enable-sanitizers every host program carries the sanitizers,
+# those built with CC_FOR_BUILD too (issue 51); skipped otherwise.
+TESTS += %reldir%/check-sanitized-tools
+$(man_check_log)sanitized-tools.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KPROF_REPORT) \
+	$(KPROF_COLLECT)
+
 # Every path of the tree a comment or a document names exists (issue 40).
 TESTS += %reldir%/check-paths
 
@@ -110,6 +116,7 @@ LAYERS_TESTS_ENVIRONMENT = \
 	export KPROF_SRC_OBJECTS; \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
+EXTRA_DIST += %reldir%/check-sanitized-tools
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
 	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
 	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths

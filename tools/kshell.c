@@ -23,6 +23,8 @@
  * is sent again (the kernel sends the reply it kept, never runs it
  * twice).  Nothing is printed before every datagram up to the one flagged
  * last has come; the last one's status says whether the command failed.
+ * The whole exchange ends after UDPSH_CLIENT_DEADLINE_FACTOR times the
+ * timeout, however often datagrams come (udpsh_client.h).
  *
  * With -o FILE (and a command, such as `profile show folded`) the reply
  * must hold a folded profile, `# kprof folded begin` to `# kprof folded
@@ -102,7 +104,8 @@ static void usage(void)
 	       "                      $XDG_CONFIG_HOME/kprof/udpsh.key, XDG_CONFIG_HOME\n"
 	       "                      defaulting to ~/.config); a file must be a regular\n"
 	       "                      file of mode 600 holding a key that is not one byte\n"
-	       "                      repeated\n"
+	       "                      repeated, owned by you or root, in a folder others\n"
+	       "                      may not write in\n"
 	       "      --insecure      no key: the plain protocol (a warning each run)\n"
 	       "      --check-key=FILE  check FILE as -k would, print nothing, exit 0 or 2\n"
 	       "      --init-key      make the default key file unless it exists (mode\n"
@@ -111,7 +114,8 @@ static void usage(void)
 	       "                      as `profile show folded') to FILE, only when its\n"
 	       "                      lines and samples match its end line\n"
 	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each new reply\n"
-	       "                      datagram (default $KSHELL_TIMEOUT, else %d)\n"
+	       "                      datagram (default $KSHELL_TIMEOUT, else %d); with a\n"
+	       "                      key, 4 times SECONDS for the whole exchange\n"
 	       "  -h, --help          print this help and exit\n"
 	       "      --version       print the version and exit\n"
 	       "\n"
@@ -184,7 +188,8 @@ static bool key_parse(const char *t, size_t len)
 {
 	int n = udpsh_key_parse(t, len, ks.c.key);
 
-	if (n > 0 && udpsh_key_weak(ks.c.key, (size_t)n))
+	if (n > 0 && (udpsh_key_weak(ks.c.key, (size_t)n) ||
+		      keyfile_key_published(ks.c.key, (size_t)n)))
 		n = -1;
 	ks.c.key_len = n > 0 ? (size_t)n : 0;
 	ks.keyed = n > 0;
@@ -222,7 +227,7 @@ static void key_load(const char *file, bool insecure)
 	}
 	if (env && *env) {
 		if (!key_parse(env, strlen(env))) {
-			fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex (one byte repeated is refused too)\n",
+			fprintf(stderr, "%s: KSHELL_KEY does not hold a key of %d-%d bytes in hex (one byte repeated and doc/shell.md's test key are refused too)\n",
 				progname, UDPSH_KEY_MIN, UDPSH_KEY_MAX);
 			exit(EXIT_USAGE);
 		}
@@ -288,6 +293,51 @@ static ssize_t recv_one(int fd, char *buf, size_t size, int timeout_ms)
 /* Where the reply goes: standard output, or with -o a buffer. */
 static FILE *reply_out;
 
+/* The length of the UTF-8 character at @s (@n bytes left) that a
+ * terminal shows as text: 1 for a printable ASCII byte, newline or tab,
+ * 2-4 for a well-formed sequence that is not a C1 control (U+0080 to
+ * U+009F); 0 for a byte to escape. */
+static size_t text_char_len(const unsigned char *s, size_t n)
+{
+	size_t len = s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : s[0] >= 0xe0 && s[0] <= 0xef ? 3 :
+		     s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : 0;
+
+	if (s[0] == '\n' || s[0] == '\t' || (s[0] >= 0x20 && s[0] < 0x7f))
+		return 1;
+	if (!len || len > n || (s[0] == 0xc2 && s[1] < 0xa0))
+		return 0;
+	for (size_t i = 1; i < len; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* @n bytes of the kernel's output to @f.  To a terminal, every control
+ * byte but newline and tab (ESC and so every CSI and OSC sequence, C1
+ * controls, bytes that are no UTF-8) is shown as \xNN: a kernel, or
+ * whoever holds its key, must not retitle, recolour or rewrite the
+ * operator's terminal.  Elsewhere (a pipe, a file) the bytes as they came. */
+static void write_output(FILE *f, const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	if (!isatty(fileno(f))) {
+		fwrite(s, 1, n, f);
+		return;
+	}
+	while (i < n) {
+		size_t len = text_char_len(u + i, n - i);
+
+		if (len) {
+			fwrite(u + i, 1, len, f);
+			i += len;
+		} else {
+			fprintf(f, "\\x%02x", u[i++]);
+		}
+	}
+}
+
 /* The whole reply, once it has come: without its prompt unless shown. */
 static void print_reply(const char *s, size_t n, bool show_prompt)
 {
@@ -295,7 +345,7 @@ static void print_reply(const char *s, size_t n, bool show_prompt)
 
 	if (!show_prompt && n >= PROMPT_LEN && memcmp(s + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0)
 		n -= PROMPT_LEN;
-	fwrite(s, 1, n, f);
+	write_output(f, s, n);
 	fflush(f);
 }
 
@@ -338,59 +388,67 @@ static int folded_save(const char *text, size_t size, const char *path)
 	} else {
 		fprintf(stderr, "%s: the reply holds no folded profile; not saved:\n",
 			progname);
-		fwrite(text, 1, size, stderr);
+		write_output(stderr, text, size);
 	}
 	folded_reader_free(&r);
 	return rc;
 }
 
-/* Milliseconds on a clock that only goes forward. */
-static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
-			  bool show_prompt);
-
 #define COOKIE_HINT ": start the request with it\n" PROMPT
 #define COOKIE_HEX 16
+/* A shell takes a cookie in the 64 s step that made it and the next
+ * (src/shell/udpsh.h): one younger than this is still good. */
+#define COOKIE_FRESH_MS 60000
+/* What asks a keyless shell for a cookie: a command that changes nothing
+ * and whose reply is always longer than 3 times the request. */
+#define COOKIE_PROBE "help"
 
-/* A keyless shell bounds its answer to 3x the request until the address
- * shows it receives (src/shell/udpsh.h): a reply cut there ends with
- * "cookie @HEX: start the request with it".  The commands a keyless
- * shell runs change nothing, so asking again with the cookie in front is
- * safe.  True when it did (the second reply printed, its status in *rc). */
-static bool cookie_retry(int fd, const char *cmd, size_t len, int timeout_ms,
-			 bool show_prompt, const char *all, size_t total, int *rc)
+/* Keyless: the last cookie the shell gave this socket's address ("":
+ * it cuts nothing), and when it was asked for. */
+static struct {
+	bool asked;
+	char hex[COOKIE_HEX + 1];
+	long long at_ms;
+} cookie;
+
+/* Milliseconds on a clock that only goes forward. */
+static long long mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* A reply a keyless shell cut at 3 times the request ends with "cookie
+ * @HEX: start the request with it" and the prompt: true, with HEX in
+ * @hex (COOKIE_HEX + 1 bytes), when @all is one. */
+static bool cookie_find(const char *all, size_t total, char *hex)
 {
 	size_t tail = strlen(COOKIE_HINT), hint = 8 + COOKIE_HEX + tail;
-	char *again;
 
-	if (len && cmd[0] == '@')
-		return false;	/* this was the retry: show what came */
 	if (total < hint || memcmp(all + total - tail, COOKIE_HINT, tail) != 0 ||
 	    memcmp(all + total - hint, "cookie @", 8) != 0)
 		return false;
-	again = malloc(len + COOKIE_HEX + 2);
-	if (!again)
-		return false;
-	again[0] = '@';
-	memcpy(again + 1, all + total - hint + 8, COOKIE_HEX);
-	again[COOKIE_HEX + 1] = ' ';
-	memcpy(again + COOKIE_HEX + 2, cmd, len);
-	*rc = exchange_plain(fd, again, len + COOKIE_HEX + 2, timeout_ms, show_prompt);
-	free(again);
+	memcpy(hex, all + total - hint + 8, COOKIE_HEX);
+	hex[COOKIE_HEX] = '\0';
 	return true;
 }
 
-/* Send @cmd, keep the reply datagrams until one ends with the prompt,
- * then print them all.  Nothing is sent again: without a key a request
- * cannot be told from its retransmission, which would run twice. */
-static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
-			  bool show_prompt)
+/* Send @cmd and keep the reply datagrams until one ends with the prompt:
+ * 0 with the reply in *@all (malloc'd, *@total bytes), else a KS_ code
+ * (said, but for KS_TIMEOUT and KS_REFUSED: kshell_status says those).
+ * Nothing is sent again: without a key a request cannot be told from its
+ * retransmission, which would run twice. */
+static int plain_collect(int fd, const char *cmd, size_t len, int timeout_ms, char **all,
+			 size_t *total)
 {
 	static char buf[KSHELL_DGRAM_MAX];
-	char *all = NULL;
-	size_t total = 0;
 	bool first = true;
 	int rc = send_plain(fd, cmd, len);
 
+	*all = NULL;
+	*total = 0;
 	while (rc == 0) {
 		ssize_t n = recv_one(fd, buf, sizeof(buf), timeout_ms);
 		char *grown;
@@ -415,20 +473,94 @@ static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
 			break;
 		}
 		first = false;
-		if (total + (size_t)n > KSHELL_REPLY_MAX || !(grown = realloc(all, total + (size_t)n + 1))) {
+		if (*total + (size_t)n > KSHELL_REPLY_MAX ||
+		    !(grown = realloc(*all, *total + (size_t)n + 1))) {
 			fprintf(stderr, "%s: reply longer than %u bytes; nothing printed\n",
 				progname, KSHELL_REPLY_MAX);
 			rc = KS_ERROR;
 			break;
 		}
-		all = grown;
-		memcpy(all + total, buf, (size_t)n);
-		total += (size_t)n;
-		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0) {
-			if (!cookie_retry(fd, cmd, len, timeout_ms, show_prompt, all, total, &rc))
-				print_reply(all, total, show_prompt);
-			break;
-		}
+		*all = grown;
+		memcpy(*all + *total, buf, (size_t)n);
+		*total += (size_t)n;
+		if (n >= PROMPT_LEN && memcmp(buf + n - PROMPT_LEN, PROMPT, PROMPT_LEN) == 0)
+			return 0;
+	}
+	free(*all);
+	*all = NULL;
+	return rc;
+}
+
+/* A keyless shell bounds its answer to 3 times the request until the
+ * address shows it receives (src/shell/udpsh.h), and says so with a
+ * cookie at the end of the cut reply.  Asking a command again with the
+ * cookie would run it twice (a profile window, say), so the cookie is
+ * fetched first, with COOKIE_PROBE, whose reply is dropped, unless the
+ * one held is fresh.  0, or the probe's KS_TIMEOUT or KS_REFUSED (the
+ * command would fare no better); a shell that cuts nothing gives no
+ * cookie, and the command then goes bare. */
+static int cookie_fetch(int fd, int timeout_ms)
+{
+	long long now = mono_ms();
+	char *all;
+	size_t total;
+	int rc;
+
+	if (cookie.asked && now - cookie.at_ms < COOKIE_FRESH_MS)
+		return 0;
+	cookie.hex[0] = '\0';
+	rc = plain_collect(fd, COOKIE_PROBE, strlen(COOKIE_PROBE), timeout_ms, &all, &total);
+	if (rc == 0) {
+		cookie.asked = true;
+		cookie.at_ms = now;
+		if (!cookie_find(all, total, cookie.hex))
+			cookie.hex[0] = '\0';
+	}
+	free(all);
+	return rc == KS_TIMEOUT || rc == KS_REFUSED ? rc : 0;
+}
+
+/* @cmd with the cookie in front ("@HEX CMD", or "@HEX" alone for the
+ * empty line), or as it is without one: malloc'd, its length in *@n. */
+static char *cookie_request(const char *cmd, size_t len, size_t *n)
+{
+	size_t pre = cookie.hex[0] ? 1 + COOKIE_HEX + (len ? 1 : 0) : 0;
+	char *req = malloc(pre + len + 1);
+
+	if (!req)
+		return NULL;
+	if (pre)
+		snprintf(req, pre + 1, "@%s ", cookie.hex);
+	memcpy(req + pre, cmd, len);
+	*n = pre + len;
+	return req;
+}
+
+/* One keyless exchange: the cookie (cookie_fetch), then @cmd once; the
+ * reply printed.  A reply still cut (the shell took no cookie) is not
+ * asked for again: that would run the command a second time. */
+static int exchange_plain(int fd, const char *cmd, size_t len, int timeout_ms,
+			  bool show_prompt)
+{
+	char hex[COOKIE_HEX + 1], *req, *all;
+	size_t n, total;
+	int rc = cookie_fetch(fd, timeout_ms);
+
+	if (rc)
+		return rc;
+	if (!(req = cookie_request(cmd, len, &n))) {
+		fprintf(stderr, "%s: out of memory\n", progname);
+		return KS_ERROR;
+	}
+	rc = plain_collect(fd, req, n, timeout_ms, &all, &total);
+	free(req);
+	if (rc == 0 && cookie_find(all, total, hex)) {
+		fprintf(stderr, "%s: reply cut at 3 times the request (the shell took no cookie from this address); not asked again, which would run the command twice; nothing printed\n",
+			progname);
+		cookie.asked = false;
+		rc = KS_INCOMPLETE;
+	} else if (rc == 0) {
+		print_reply(all, total, show_prompt);
 	}
 	free(all);
 	return rc;
@@ -658,7 +790,7 @@ int main(int argc, char **argv)
 		if (rc == 0)
 			rc = folded_save(reply, reply_len, save);
 		else if (rc == EXIT_REMOTE)
-			fwrite(reply, 1, reply_len, stderr);
+			write_output(stderr, reply, reply_len);
 		free(reply);
 	}
 	free(cmd);

@@ -81,12 +81,15 @@ endif
 # top (doc/kprof-report.1).  Like kp-symgen it runs on the build machine
 # and is built with CC_FOR_BUILD in every configuration, so it is not one
 # of automake's programs; bin_SCRIPTS installs and uninstalls it as it is.
+# Under --enable-sanitizers it and kprof-collect take the sanitizers too
+# (KP_SAN_FOR_BUILD, m4/kp_sanitize.m4).
 # profile.pb-c.[ch] are generated here, in the build folder, from the
 # .proto in the source folder (so a read-only source tree, as distcheck
 # makes, is never written).
 KPROF_REPORT = tools/kprof-report
 KPROF_REPORT_PB = tools/report/profile.pb-c.c tools/report/profile.pb-c.h
-KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C)
+KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C) \
+	$(top_srcdir)/%reldir%/report_san.c
 # All of it but main.c: what kprof-collect links too.  The folded
 # reader proper (folded_read.c) is shared with kshell.
 KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/folded_read.c \
@@ -105,6 +108,7 @@ KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/folded_read.c \
 bin_SCRIPTS += $(KPROF_REPORT)
 dist_man_MANS += doc/kprof-report.1
 CLEANFILES += $(KPROF_REPORT) $(KPROF_REPORT_PB)
+EXTRA_DIST += %reldir%/report_san.c
 EXTRA_DIST += %reldir%/report/report.h %reldir%/report/profile.proto \
 	%reldir%/report/main.c %reldir%/report/folded.c %reldir%/report/names.c \
 	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
@@ -121,7 +125,7 @@ tools/report/profile.pb-c.h: tools/report/profile.pb-c.c
 $(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
 		$(top_srcdir)/%reldir%/folded_read.h \
 		$(top_srcdir)/src/lib/folded_frame.h $(KPROF_REPORT_PB)
-	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
+	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) $(KP_SAN_FOR_BUILD) \
 		-Itools/report -I$(top_srcdir)/%reldir% -I$(top_srcdir)/src \
 		-DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
@@ -150,7 +154,7 @@ $(KPROF_COLLECT): $(KPROF_COLLECT_C) $(top_srcdir)/%reldir%/collect/collect.h \
 		$(top_srcdir)/%reldir%/report/report.h \
 		$(top_srcdir)/%reldir%/folded_read.h \
 		$(top_srcdir)/%reldir%/udpsh_client.h $(KPROF_REPORT_PB)
-	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) \
+	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) $(KP_SAN_FOR_BUILD) \
 		-Itools/report -I$(top_srcdir)/%reldir%/report -I$(top_srcdir)/%reldir% \
 		-I$(top_srcdir)/src -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
 		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \

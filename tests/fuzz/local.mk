@@ -4,13 +4,13 @@
 # seed corpus in tests/fuzz/corpus/NAME; what it finds goes to
 # tests/fuzz/work-NAME in the build folder (crashes to crash-* there).
 FUZZ_SECONDS = 60
-FUZZ_NAMES = net_rx shell fdt cmdline folded
+FUZZ_NAMES = net_rx shell fdt cmdline folded udpsh_client
 FUZZ_RUNS = 10000000
 EXTRA_DIST += %reldir%/corpus %reldir%/make-seeds.py %reldir%/fuzz-long
 
 if ENABLE_FUZZ
 FUZZ_PROGS = %reldir%/fuzz_net_rx %reldir%/fuzz_shell %reldir%/fuzz_fdt \
-	%reldir%/fuzz_cmdline %reldir%/fuzz_folded
+	%reldir%/fuzz_cmdline %reldir%/fuzz_folded %reldir%/fuzz_udpsh_client
 EXTRA_PROGRAMS += $(FUZZ_PROGS)
 CLEANFILES += $(FUZZ_PROGS)
 
@@ -49,6 +49,16 @@ CLEANFILES += $(FUZZ_PROGS)
 %canon_reldir%_fuzz_folded_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools \
 	-I$(top_srcdir)/tools/report
 %canon_reldir%_fuzz_folded_LDFLAGS = $(KP_FUZZ_LDFLAGS)
+
+# The UDP shell's client (tools/udpsh_client.c), kshell's and
+# kprof-collect's exchange, against a fake keyed shell through its seam
+# for the socket and the clock; the wire and HMAC from libkprof.
+%canon_reldir%_fuzz_udpsh_client_SOURCES = %reldir%/fuzz_udpsh_client.c \
+	tools/udpsh_client.c tools/udpsh_client.h $(FAKE_HAL_SOURCES)
+%canon_reldir%_fuzz_udpsh_client_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools \
+	-I$(top_srcdir)/tests
+%canon_reldir%_fuzz_udpsh_client_LDFLAGS = $(KP_FUZZ_LDFLAGS)
+%canon_reldir%_fuzz_udpsh_client_LDADD = tests/libfakehal.la
 
 fuzz: $(FUZZ_PROGS)
 	@set -e; for name in $(FUZZ_NAMES); do \

@@ -216,3 +216,32 @@ folded.update({
                     b"# kprof folded end lines=1 samples=7\n",
 })
 write("folded", folded)
+
+
+# udpsh_client: deliveries as fuzz_udpsh_client.c reads them: delay (16 ms
+# steps), how (0 part, 1 last, 2 stale, 3 gone; 4 boot B, 8 the request
+# before, 0x10 MAC broken, 0x20-0x60 status, 0x80 garbage), the number, the
+# payload's length and the payload.  Each starts with the stale answer that
+# hands out the ticket.
+def dg(how, num=0, payload=b"", delay=0):
+    return struct.pack("!BBHB", delay, how, num, len(payload)) + payload
+
+
+TICKET = dg(2)
+udpsh_client = {
+    "whole": TICKET + dg(0, 0, b"a\n") + dg(0, 1, b"b\n") + dg(1, 2, b"> "),
+    "hole": TICKET + dg(0, 5, b"f") + dg(1, 1, b"b"),
+    "above-last": TICKET + dg(1, 1, b"b") + dg(0, 3, b"d") + dg(0, 0, b"a"),
+    "two-lasts": TICKET + dg(1, 2, b"c") + dg(0, 0, b"a") + dg(1, 1, b"b"),
+    "stale-midway": TICKET + dg(0, 0, b"A0") + dg(2 | 4, delay=30) + dg(4, 0, b"B0") +
+    dg(1 | 4, 1, b"B1"),
+    "drip": TICKET + b"".join(dg(0, i, b"x", delay=56) for i in range(12)),
+    "mixed": TICKET + dg(0, 1, b"b") + dg(8, 0, b"old") + dg(0x10, 0, b"forged") +
+    dg(0x80, 0, b"short") + dg(0, 0, b"a") + dg(0, 0, b"a") + dg(1, 2, b"c"),
+    "gone": TICKET + dg(0, 0, b"a") + dg(3),
+    "busy": TICKET + dg(1 | 0x40, 0),
+    "failed": TICKET + dg(1 | 0x20, 0, b"bad\n> "),
+    "two-boots": TICKET + dg(0, 0, b"a") + dg(1 | 4, 1, b"b"),
+    "silent-after-ticket": TICKET,
+}
+write("udpsh_client", udpsh_client)
