@@ -1536,8 +1536,7 @@ START_TEST(test_net_command_prints_counters_drops_arp)
 	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
 	ck_assert_str_eq(buf,
 		"net: down, 10.0.2.15/24 gw 10.0.2.2\n"
-		"udp shell: port 5555, allow 10.0.2.2/32, unauthenticated\n"
-		"UDP shell unauthenticated: any host that can forge an allowed address can use it\n"
+		"udp shell: not started\n"
 		"frames: in 3 (116 bytes), out 1 (60 bytes)\n"
 		"accepted: arp 1, ipv4 1, icmp 0, udp 0\n"
 		"sent: arp requests 0, arp replies 1, echo replies 0\n"
@@ -1546,6 +1545,58 @@ START_TEST(test_net_command_prints_counters_drops_arp)
 		"  runt           1\n"
 		"  udp_port       1\n"
 		"arp: 10.0.2.2        52:55:0a:00:02:02  0 s ago\n");
+}
+END_TEST
+
+/* The first line of `net` about @buf's UDP shell. */
+static const char *net_udpsh_line(char *buf, size_t size)
+{
+	struct out_buf ob;
+	struct shell_ctx sh = { .out = &ob.out, .remote = true };
+	char *line, *end;
+
+	out_buf_init(&ob, buf, size);
+	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
+	line = strstr(buf, "udp shell: ");
+	ck_assert_msg(line != NULL, "net said:\n%s", buf);
+	end = strchr(line, '\n');
+	ck_assert(end != NULL);
+	*end = '\0';
+	return line;
+}
+
+/* Issue 51: `net` described a shell that never started as
+ * "unauthenticated" (a keyed ksim --udp, a kernel whose key was refused).
+ * Only a shell that serves is described; the others are "not started". */
+START_TEST(test_net_command_says_not_started_unless_serving)
+{
+	char buf[4096];
+
+	/* Keyed, never opened. */
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "ffeeddccbbaa99887766554433221100", err_out()), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)), "udp shell: not started");
+	ck_assert_ptr_null(strstr(buf + strlen(buf) + 1, "unauthenticated"));
+	/* Opened with that key. */
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)),
+			 "udp shell: port 5555, allow 10.0.2.2/32, authenticated (HMAC-SHA256)");
+	/* A bad firmware key: not started, whatever it served before. */
+	fake_fw_key = "not a key";
+	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
+	fake_fw_key = NULL;
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)), "udp shell: not started");
+	/* Keyless by choice, opened: unauthenticated, and warned. */
+	net_reset();
+	udpsh_net_reset();
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "none", err_out()), 0);
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)),
+			 "udp shell: port 5555, allow 10.0.2.2/32, unauthenticated");
+	/* Off. */
+	ck_assert_int_eq(udpsh_config_word("udpsh", "off", err_out()), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)), "udp shell: off");
 }
 END_TEST
 
@@ -1707,6 +1758,7 @@ static Suite *net_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_start_without_device_silent_down);
 	tcase_add_test(tc, test_net_command_prints_counters_drops_arp);
+	tcase_add_test(tc, test_net_command_says_not_started_unless_serving);
 	tcase_add_test(tc, test_net_command_no_drops_empty_cache);
 	tcase_add_test(tc, test_net_command_counts_frames_lost_below_the_stack);
 	tcase_add_test(tc, test_net_command_shows_every_udp_shell_in_use);

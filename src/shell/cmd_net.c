@@ -17,14 +17,19 @@ static void cmd_net_config(struct out *o)
 	out_printf(o, "net: %s, %s/%u gw %s\n", net_is_up() ? "up" : "down",
 		   net_ip_str(c->ip, ip), c->prefix,
 		   c->gw ? net_ip_str(c->gw, gw) : "none");
-	if (u->port) {
+	/* Only the shell that serves is described: a keyed ksim --udp, or a
+	 * kernel refused a key, must not read as unauthenticated. */
+	if (!u->port) {
+		out_puts(o, "udp shell: off\n");
+	} else if (!udpsh_net_serving()) {
+		out_puts(o, "udp shell: not started\n");
+	} else {
 		out_printf(o, "udp shell: port %u, allow %s, %s\n", u->port,
 			   u->allow[0] ? u->allow : "nobody",
 			   udpsh_net_keyed() ? "authenticated (HMAC-SHA256)" : "unauthenticated");
 		if (!udpsh_net_keyed())
 			out_puts(o, UDPSH_UNAUTH_WARNING "\n");
-	} else
-		out_puts(o, "udp shell: off\n");
+	}
 }
 
 static void cmd_net_counters(struct out *o, const struct net_stats *s)

@@ -34,6 +34,7 @@ static struct netsh_item netsh_queue[UDPSH_NET_QUEUE];
 static unsigned netsh_head, netsh_count;
 static struct task *netsh_task;
 static uint16_t netsh_port;
+static bool netsh_serving;	/* bound: udpsh_net_open() succeeded */
 static char netsh_name[24];	/* for `net` (shell/udpsh_serving.h) */
 
 void udpsh_net_reset(void)
@@ -44,6 +45,7 @@ void udpsh_net_reset(void)
 	netsh_count = 0;
 	netsh_port = 0;
 	spin_unlock_irqrestore(&netsh_lock, flags);
+	__atomic_store_n(&netsh_serving, false, __ATOMIC_RELEASE);
 	udpsh_init(&netsh_core, NULL, NULL);
 }
 
@@ -156,6 +158,11 @@ void udpsh_net_stats(struct udpsh_stats *s)
 	s->cookies = __atomic_load_n(&c->cookies, __ATOMIC_RELAXED);
 }
 
+bool udpsh_net_serving(void)
+{
+	return __atomic_load_n(&netsh_serving, __ATOMIC_ACQUIRE);
+}
+
 bool udpsh_net_keyed(void)
 {
 	return netsh_core.keyed;
@@ -243,6 +250,7 @@ int udpsh_net_open(void)
 	uint8_t key[UDPSH_KEY_MAX];
 	int err, klen;
 
+	__atomic_store_n(&netsh_serving, false, __ATOMIC_RELEASE);
 	if (!c->port)
 		return 0;
 	udpsh_init(&netsh_core, netsh_send, NULL);
@@ -268,7 +276,10 @@ int udpsh_net_open(void)
 	if (err < 0)
 		return err;
 	ksnprintf(netsh_name, sizeof(netsh_name), "udp port %u", netsh_port);
-	return udpsh_serving_add(&netsh_core, netsh_name, NULL);
+	err = udpsh_serving_add(&netsh_core, netsh_name, NULL);
+	if (err == 0)
+		__atomic_store_n(&netsh_serving, true, __ATOMIC_RELEASE);
+	return err;
 }
 
 static void netsh_task_main(void *arg)

@@ -81,6 +81,11 @@ unsigned udpsh_net_run_queued(void);
 /* The UDP shell core's own counters. */
 void udpsh_net_stats(struct udpsh_stats *s);
 
+/* True once udpsh_net_open() bound the shell to its port: false when it
+ * is off, was refused (no key, a bad key) or never opened (no device;
+ * ksim --udp serves its own shell, not this one).  Any context. */
+bool udpsh_net_serving(void);
+
 /* True when the UDP shell requires authenticated datagrams (a key). */
 bool udpsh_net_keyed(void);
 
