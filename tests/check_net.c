@@ -1454,6 +1454,92 @@ START_TEST(test_udpsh_bad_firmware_key_not_started)
 }
 END_TEST
 
+/* Boot the keyless shell again (the same guest entropy: fake_random) and
+ * return the cookie its first cut reply to the gateway hands out. */
+static const char *boot_cookie(void)
+{
+	static char cookie[17];
+	char buf[4096], *hint;
+	unsigned n;
+
+	net_reset();
+	udpsh_net_reset();
+	fake_netdev_clear();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	rx(udp_gw(frame, SHELL_PORT, "lines 100"));
+	udpsh_net_run_queued();
+	replies(buf, sizeof(buf), &n);
+	hint = strstr(buf, "cookie @");
+	ck_assert_msg(hint != NULL, "no cookie in %s", buf);
+	memcpy(cookie, hint + 8, 16);
+	cookie[16] = '\0';
+	return cookie;
+}
+
+/* Issue 51: the keyless cookie secret ignored the host seed, so two
+ * boots under QEMU -seed 42 handed out the same cookie at the same
+ * uptime.  The same guest entropy with another host seed gives another
+ * cookie; the same seed, the same one. */
+START_TEST(test_udpsh_cookie_secret_mixes_host_seed)
+{
+	char a[17], a2[17], b[17], none[17];
+
+	fake_fw_seed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n";
+	strcpy(a, boot_cookie());
+	ck_assert(udpsh_net_nonce_seeded());
+	strcpy(a2, boot_cookie());
+	fake_fw_seed = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100\n";
+	strcpy(b, boot_cookie());
+	fake_fw_seed = NULL;
+	strcpy(none, boot_cookie());
+	ck_assert(!udpsh_net_nonce_seeded());
+	ck_assert_str_eq(a, a2);
+	ck_assert_str_ne(a, b);
+	ck_assert_str_ne(a, none);
+	ck_assert_str_ne(b, none);
+}
+END_TEST
+
+/* A keyed shell whose nonce had neither the CPU's generator nor a host
+ * seed says so at boot, in one line; with either, no warning. */
+START_TEST(test_udpsh_keyed_jitter_only_nonce_warned)
+{
+	static const char warn[] = "net: warning: udp shell boot nonce from cycle-counter jitter alone";
+	char buf[1024];
+	struct out_buf ob;
+
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "ffeeddccbbaa99887766554433221100", err_out()), 0);
+	learn_gw();
+	fake_random = 0;
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	out_buf_init(&ob, buf, sizeof(buf));
+	udpsh_net_say_started(&ob.out, 0);
+	ck_assert_msg(strstr(buf, warn) && strstr(buf, "opt/kprof/random.seed"), "said:\n%s", buf);
+	ck_assert_msg(strstr(buf, "boot nonce from cycle-counter jitter\n"), "said:\n%s", buf);
+
+	fake_fw_seed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n";
+	net_reset();
+	udpsh_net_reset();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	out_buf_init(&ob, buf, sizeof(buf));
+	udpsh_net_say_started(&ob.out, 0);
+	ck_assert_msg(!strstr(buf, warn) && strstr(buf, "jitter and the host's seed\n"), "said:\n%s", buf);
+	fake_fw_seed = NULL;
+
+	fake_random = 0x0123456789abcdefull;
+	net_reset();
+	udpsh_net_reset();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	out_buf_init(&ob, buf, sizeof(buf));
+	udpsh_net_say_started(&ob.out, 0);
+	ck_assert_msg(!strstr(buf, warn) && strstr(buf, "the CPU's random number generator\n"),
+		      "said:\n%s", buf);
+}
+END_TEST
+
 /* Keyless is a choice made out loud: with neither a key nor
  * udpsh.key=none the shell does not start, and nothing answers. */
 START_TEST(test_udpsh_without_key_or_none_not_started)
@@ -1750,6 +1836,8 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
 	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);
 	tcase_add_test(tc, test_udpsh_bad_firmware_key_not_started);
+	tcase_add_test(tc, test_udpsh_cookie_secret_mixes_host_seed);
+	tcase_add_test(tc, test_udpsh_keyed_jitter_only_nonce_warned);
 	tcase_add_test(tc, test_udpsh_without_key_or_none_not_started);
 	tcase_add_test(tc, test_udpsh_first_fragment_answered_rest_counted);
 	suite_add_tcase(s, tc);
