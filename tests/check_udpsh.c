@@ -1364,6 +1364,28 @@ START_TEST(test_auth_flood_from_many_sources_cannot_churn_window)
 }
 END_TEST
 
+/* A replay refused for the rate still uses up its request id's share
+ * (and keeps its entry, so that it cannot push out another's): 1,000
+ * copies each of two requests over a second, from the client's own
+ * address, earn at most UDPSH_REPEAT_MAX answers each, and the client's
+ * next request is answered. */
+START_TEST(test_auth_rate_limited_replay_keeps_its_share)
+{
+	for (unsigned i = 0; i < UDPSH_SOURCE_BURST; i++)
+		ticket_for((uint8_t)(i + 1));
+	nsent = 0;
+	for (unsigned i = 0; i < 1000; i++) {
+		auth_send(0, 0, 100, "args replayed");
+		auth_send(0, 0, 99, "args replayed");
+		fake_now_ns += 1000000;		/* 1 ms */
+	}
+	ck_assert_uint_le(nsent, 2 * UDPSH_REPEAT_MAX);
+	nsent = 0;
+	ticket_for(101);
+	ck_assert_uint_eq(nsent, 1);
+}
+END_TEST
+
 /* Over the rate, a fresh client is answered once the bucket refills. */
 START_TEST(test_auth_limited_source_answered_after_refill)
 {
@@ -1736,6 +1758,7 @@ static Suite *udpsh_suite(void)
 	tcase_add_test(tc, test_auth_replay_flood_17_ids_bounded_by_bucket);
 	tcase_add_test(tc, test_auth_flood_from_many_sources_cannot_churn_window);
 	tcase_add_test(tc, test_auth_limited_source_answered_after_refill);
+	tcase_add_test(tc, test_auth_rate_limited_replay_keeps_its_share);
 	tcase_add_test(tc, test_keyed_acting_command_allowed);
 	suite_add_tcase(s, tc);
 	return s;

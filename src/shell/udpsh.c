@@ -449,17 +449,25 @@ static struct udpsh_recent *udpsh_recent_get(struct udpsh *u, const uint8_t *rid
 }
 
 /* One more short answer for @rq's request id, or NULL (counted) when it
- * had its share or its source or everyone is over the rate. */
+ * was asked UDPSH_REPEAT_MAX times already or its source or everyone is
+ * over the rate. */
 static struct udpsh_recent *udpsh_recent_answer(struct udpsh *u,
 						const struct udpsh_request *rq)
 {
 	struct udpsh_recent *r = udpsh_recent_get(u, rq->rid);
 
-	if (r->answers >= UDPSH_REPEAT_MAX || !udpsh_rate_take(u, rq->addr)) {
+	if (r->answers >= UDPSH_REPEAT_MAX) {
 		udpsh_count(&u->stats.limited);
 		return NULL;
 	}
+	/* Counted whether or not the rate lets it be answered: a replay
+	 * refused for the rate must still use up its id's share, not take
+	 * a new entry (and a token) each time it comes. */
 	r->answers++;
+	if (!udpsh_rate_take(u, rq->addr)) {
+		udpsh_count(&u->stats.limited);
+		return NULL;
+	}
 	return r;
 }
 

@@ -179,7 +179,7 @@ struct udpsh_stats {
 struct udpsh_recent {
 	uint8_t rid[UDPSH_WIRE_RID];
 	uint64_t ticket;
-	unsigned answers;
+	unsigned answers;	/* times asked, answered or not (the rate) */
 };
 
 /* A token bucket, its tokens counted as the nanoseconds of refill they
