@@ -1302,15 +1302,17 @@ END_TEST
 /* --- ARP against poisoning and the keyed shell ------------------------ */
 
 
-START_TEST(test_arp_solicited_reply_moves_entry_once)
+/* The first reply to our request moves an entry a request to us made;
+ * a second reply naming another MAC disputes it (refused, counted). */
+START_TEST(test_arp_solicited_reply_moves_entry_second_disputes)
 {
 	learn_gw();
 	arp_request(GW_IP);
 	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));
 	ck_assert(mac_of(GW_IP, peer_mac));
-	/* The request is used up: a second answer is unsolicited. */
 	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, bcast_mac));
-	ck_assert(mac_of(GW_IP, peer_mac));
+	ck_assert(!mac_of(GW_IP, peer_mac));
+	ck_assert(!mac_of(GW_IP, gw_mac));
 	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 1);
 }
 END_TEST
@@ -1347,9 +1349,31 @@ START_TEST(test_arp_expired_entry_not_taken_over_probe_restores)
 }
 END_TEST
 
-/* Two MACs answer one request: the first is kept, the second counted as
- * a conflict and shown in `net`. */
-START_TEST(test_arp_two_answers_conflict_counted_and_shown)
+/* The ARP requests sent since the last fake_netdev_clear(): how many,
+ * all broadcast, for @ip. */
+static unsigned arp_broadcasts_for(uint32_t ip)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < fake_netdev_nsent; i++) {
+		const uint8_t *f = fake_netdev_sent[i].data;
+
+		if (get16(f + 12) != 0x0806 || get16(f + 14 + 6) != 1)
+			continue;
+		ck_assert_mem_eq(f, bcast_mac, 6);
+		ck_assert_uint_eq(get32(f + 14 + 24), ip);
+		n++;
+	}
+	return n;
+}
+
+/* Issue 51, first-answer lock-in: an attacker who answers our request
+ * first no longer keeps the address.  The gateway's second answer
+ * disputes it: neither MAC kept, one broadcast probe at once.  A probe
+ * round that both answer leaves it disputed; asking within a round
+ * sends nothing more; the next round, answered by the gateway alone,
+ * gives it the address once the round is over. */
+START_TEST(test_arp_two_answers_dispute_until_a_round_agrees)
 {
 	char buf[4096];
 	struct out_buf ob;
@@ -1357,22 +1381,42 @@ START_TEST(test_arp_two_answers_conflict_counted_and_shown)
 	struct arp_conflicts c;
 
 	arp_request(GW_IP);
-	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));	/* first, wins */
-	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
-	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));	/* the attacker, first */
 	ck_assert(mac_of(GW_IP, peer_mac));
+	fake_netdev_clear();
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(!mac_of(GW_IP, peer_mac) && !mac_of(GW_IP, gw_mac));
+	ck_assert_uint_eq(arp_broadcasts_for(GW_IP), 1);
 	arp_conflicts_read(&c);
-	ck_assert_uint_eq(c.count, 2);
+	ck_assert_uint_eq(c.count, 1);
 	ck_assert_uint_eq(c.last_ip, GW_IP);
+	ck_assert(c.last_disputed);
 	ck_assert_mem_eq(c.last_kept, peer_mac, 6);
 	ck_assert_mem_eq(c.last_other, gw_mac, 6);
-	/* Asking again within the window opens no new race. */
-	arp_request(GW_IP);
+	/* Round 1: both answer, in either order. */
 	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
-	ck_assert(mac_of(GW_IP, peer_mac));
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));
+	fake_netdev_clear();
+	arp_request(GW_IP);				/* within the round: nothing */
+	ck_assert_uint_eq(arp_broadcasts_for(GW_IP), 0);
+	fake_now_ns += ARP_ASKED_NS;
+	ck_assert(!mac_of(GW_IP, peer_mac) && !mac_of(GW_IP, gw_mac));
+	/* Round 2: the gateway alone; nothing kept before the round ends. */
+	arp_request(GW_IP);
+	ck_assert_uint_eq(arp_broadcasts_for(GW_IP), 1);
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(!mac_of(GW_IP, gw_mac));
+	fake_now_ns += ARP_ASKED_NS;
+	ck_assert(mac_of(GW_IP, gw_mac));
+	/* Settled: an unsolicited claim moves nothing. */
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
 	out_buf_init(&ob, buf, sizeof(buf));
 	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
-	ck_assert_msg(strstr(buf, "arp conflicts: 3 (last: 10.0.2.2 at "), "net said:\n%s", buf);
+	ck_assert_msg(strstr(buf, "arp conflicts: 2 (last: 10.0.2.2 claimed by "
+			      "52:55:0a:00:02:02 and 02:00:00:00:00:09; neither kept until a "
+			      "probe's answers agree)\n"), "net said:\n%s", buf);
 }
 END_TEST
 
@@ -1828,10 +1872,10 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_udpsh_queue_full_drops_then_recovers);
 	tcase_add_test(tc, test_udpsh_off_binds_nothing);
 	tcase_add_test(tc, test_udpsh_reply_without_arp_entry_counted);
-	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_once);
+	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_second_disputes);
 	tcase_add_test(tc, test_arp_unsolicited_cannot_move_live_entry);
 	tcase_add_test(tc, test_arp_expired_entry_not_taken_over_probe_restores);
-	tcase_add_test(tc, test_arp_two_answers_conflict_counted_and_shown);
+	tcase_add_test(tc, test_arp_two_answers_dispute_until_a_round_agrees);
 	tcase_add_test(tc, test_arp_static_gateway_never_replaced);
 	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
 	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);

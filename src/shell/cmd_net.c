@@ -72,7 +72,13 @@ static void cmd_net_arp(struct out *o)
 	char ip[16];
 
 	arp_conflicts_read(&c);
-	if (c.count) {
+	if (c.count && c.last_disputed) {
+		const uint8_t *k = c.last_kept, *x = c.last_other;
+
+		out_printf(o, "arp conflicts: %llu (last: %s claimed by %02x:%02x:%02x:%02x:%02x:%02x and %02x:%02x:%02x:%02x:%02x:%02x; neither kept until a probe's answers agree)\n",
+			   (unsigned long long)c.count, net_ip_str(c.last_ip, ip),
+			   k[0], k[1], k[2], k[3], k[4], k[5], x[0], x[1], x[2], x[3], x[4], x[5]);
+	} else if (c.count) {
 		const uint8_t *k = c.last_kept, *x = c.last_other;
 
 		out_printf(o, "arp conflicts: %llu (last: %s at %02x:%02x:%02x:%02x:%02x:%02x, also claimed by %02x:%02x:%02x:%02x:%02x:%02x)\n",
