@@ -49,10 +49,14 @@ CLEANFILES += $(KP_KERNEL) $(KP_KERNEL).symtab.*
 # else the default key file kshell, ksim and kprof-qemu use
 # ($XDG_CONFIG_HOME/kprof/udpsh.key, made once by kshell --init-key);
 # KEY=none boots the plain, unauthenticated shell (udpsh.key=none).
+# The gateway of QEMU's user network, which qemu-run sets up, is pinned
+# (net.gw_mac=52:55:0a:00:02:02, doc/boot.md "ARP"); a net.gw_mac= in
+# CMDLINE comes later and wins.
 # qemu-run exits with the status poweroff gave, or 250-252 when it or
 # QEMU fails (kprof-qemu(1)); make then exits 2.
 run: $(KP_KERNEL) tools/kshell$(EXEEXT)
 	@key='$(KEY)'; cmdline='$(CMDLINE)'; np='$(NETPORT)'; \
+	cmdline="net.gw_mac=52:55:0a:00:02:02 $$cmdline"; \
 	if [ "$$key" = none ]; then \
 		key=; cmdline="udpsh.key=none $$cmdline"; \
 		echo "KEY=none: the UDP shell speaks the plain protocol, unauthenticated"; \

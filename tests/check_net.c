@@ -1302,15 +1302,17 @@ END_TEST
 /* --- ARP against poisoning and the keyed shell ------------------------ */
 
 
-START_TEST(test_arp_solicited_reply_moves_entry_once)
+/* The first reply to our request moves an entry a request to us made;
+ * a second reply naming another MAC disputes it (refused, counted). */
+START_TEST(test_arp_solicited_reply_moves_entry_second_disputes)
 {
 	learn_gw();
 	arp_request(GW_IP);
 	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));
 	ck_assert(mac_of(GW_IP, peer_mac));
-	/* The request is used up: a second answer is unsolicited. */
 	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, bcast_mac));
-	ck_assert(mac_of(GW_IP, peer_mac));
+	ck_assert(!mac_of(GW_IP, peer_mac));
+	ck_assert(!mac_of(GW_IP, gw_mac));
 	ck_assert_uint_eq(stats().drops[NET_DROP_ARP_SPOOF], 1);
 }
 END_TEST
@@ -1347,9 +1349,31 @@ START_TEST(test_arp_expired_entry_not_taken_over_probe_restores)
 }
 END_TEST
 
-/* Two MACs answer one request: the first is kept, the second counted as
- * a conflict and shown in `net`. */
-START_TEST(test_arp_two_answers_conflict_counted_and_shown)
+/* The ARP requests sent since the last fake_netdev_clear(): how many,
+ * all broadcast, for @ip. */
+static unsigned arp_broadcasts_for(uint32_t ip)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < fake_netdev_nsent; i++) {
+		const uint8_t *f = fake_netdev_sent[i].data;
+
+		if (get16(f + 12) != 0x0806 || get16(f + 14 + 6) != 1)
+			continue;
+		ck_assert_mem_eq(f, bcast_mac, 6);
+		ck_assert_uint_eq(get32(f + 14 + 24), ip);
+		n++;
+	}
+	return n;
+}
+
+/* Issue 51, first-answer lock-in: an attacker who answers our request
+ * first no longer keeps the address.  The gateway's second answer
+ * disputes it: neither MAC kept, one broadcast probe at once.  A probe
+ * round that both answer leaves it disputed; asking within a round
+ * sends nothing more; the next round, answered by the gateway alone,
+ * gives it the address once the round is over. */
+START_TEST(test_arp_two_answers_dispute_until_a_round_agrees)
 {
 	char buf[4096];
 	struct out_buf ob;
@@ -1357,22 +1381,42 @@ START_TEST(test_arp_two_answers_conflict_counted_and_shown)
 	struct arp_conflicts c;
 
 	arp_request(GW_IP);
-	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));	/* first, wins */
-	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
-	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));	/* the attacker, first */
 	ck_assert(mac_of(GW_IP, peer_mac));
+	fake_netdev_clear();
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(!mac_of(GW_IP, peer_mac) && !mac_of(GW_IP, gw_mac));
+	ck_assert_uint_eq(arp_broadcasts_for(GW_IP), 1);
 	arp_conflicts_read(&c);
-	ck_assert_uint_eq(c.count, 2);
+	ck_assert_uint_eq(c.count, 1);
 	ck_assert_uint_eq(c.last_ip, GW_IP);
+	ck_assert(c.last_disputed);
 	ck_assert_mem_eq(c.last_kept, peer_mac, 6);
 	ck_assert_mem_eq(c.last_other, gw_mac, 6);
-	/* Asking again within the window opens no new race. */
-	arp_request(GW_IP);
+	/* Round 1: both answer, in either order. */
 	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
-	ck_assert(mac_of(GW_IP, peer_mac));
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));
+	fake_netdev_clear();
+	arp_request(GW_IP);				/* within the round: nothing */
+	ck_assert_uint_eq(arp_broadcasts_for(GW_IP), 0);
+	fake_now_ns += ARP_ASKED_NS;
+	ck_assert(!mac_of(GW_IP, peer_mac) && !mac_of(GW_IP, gw_mac));
+	/* Round 2: the gateway alone; nothing kept before the round ends. */
+	arp_request(GW_IP);
+	ck_assert_uint_eq(arp_broadcasts_for(GW_IP), 1);
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	rx(arp(frame, 2, gw_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(!mac_of(GW_IP, gw_mac));
+	fake_now_ns += ARP_ASKED_NS;
+	ck_assert(mac_of(GW_IP, gw_mac));
+	/* Settled: an unsolicited claim moves nothing. */
+	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, our_mac));
+	ck_assert(mac_of(GW_IP, gw_mac));
 	out_buf_init(&ob, buf, sizeof(buf));
 	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
-	ck_assert_msg(strstr(buf, "arp conflicts: 3 (last: 10.0.2.2 at "), "net said:\n%s", buf);
+	ck_assert_msg(strstr(buf, "arp conflicts: 2 (last: 10.0.2.2 claimed by "
+			      "52:55:0a:00:02:02 and 02:00:00:00:00:09; neither kept until a "
+			      "probe's answers agree)\n"), "net said:\n%s", buf);
 }
 END_TEST
 
@@ -1451,6 +1495,92 @@ START_TEST(test_udpsh_bad_firmware_key_not_started)
 	fake_fw_key = "abababababababababababababababab";
 	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
 	fake_fw_key = NULL;
+}
+END_TEST
+
+/* Boot the keyless shell again (the same guest entropy: fake_random) and
+ * return the cookie its first cut reply to the gateway hands out. */
+static const char *boot_cookie(void)
+{
+	static char cookie[17];
+	char buf[4096], *hint;
+	unsigned n;
+
+	net_reset();
+	udpsh_net_reset();
+	fake_netdev_clear();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	rx(udp_gw(frame, SHELL_PORT, "lines 100"));
+	udpsh_net_run_queued();
+	replies(buf, sizeof(buf), &n);
+	hint = strstr(buf, "cookie @");
+	ck_assert_msg(hint != NULL, "no cookie in %s", buf);
+	memcpy(cookie, hint + 8, 16);
+	cookie[16] = '\0';
+	return cookie;
+}
+
+/* Issue 51: the keyless cookie secret ignored the host seed, so two
+ * boots under QEMU -seed 42 handed out the same cookie at the same
+ * uptime.  The same guest entropy with another host seed gives another
+ * cookie; the same seed, the same one. */
+START_TEST(test_udpsh_cookie_secret_mixes_host_seed)
+{
+	char a[17], a2[17], b[17], none[17];
+
+	fake_fw_seed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n";
+	strcpy(a, boot_cookie());
+	ck_assert(udpsh_net_nonce_seeded());
+	strcpy(a2, boot_cookie());
+	fake_fw_seed = "ffeeddccbbaa99887766554433221100ffeeddccbbaa99887766554433221100\n";
+	strcpy(b, boot_cookie());
+	fake_fw_seed = NULL;
+	strcpy(none, boot_cookie());
+	ck_assert(!udpsh_net_nonce_seeded());
+	ck_assert_str_eq(a, a2);
+	ck_assert_str_ne(a, b);
+	ck_assert_str_ne(a, none);
+	ck_assert_str_ne(b, none);
+}
+END_TEST
+
+/* A keyed shell whose nonce had neither the CPU's generator nor a host
+ * seed says so at boot, in one line; with either, no warning. */
+START_TEST(test_udpsh_keyed_jitter_only_nonce_warned)
+{
+	static const char warn[] = "net: warning: udp shell boot nonce from cycle-counter jitter alone";
+	char buf[1024];
+	struct out_buf ob;
+
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "ffeeddccbbaa99887766554433221100", err_out()), 0);
+	learn_gw();
+	fake_random = 0;
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	out_buf_init(&ob, buf, sizeof(buf));
+	udpsh_net_say_started(&ob.out, 0);
+	ck_assert_msg(strstr(buf, warn) && strstr(buf, "opt/kprof/random.seed"), "said:\n%s", buf);
+	ck_assert_msg(strstr(buf, "boot nonce from cycle-counter jitter\n"), "said:\n%s", buf);
+
+	fake_fw_seed = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff\n";
+	net_reset();
+	udpsh_net_reset();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	out_buf_init(&ob, buf, sizeof(buf));
+	udpsh_net_say_started(&ob.out, 0);
+	ck_assert_msg(!strstr(buf, warn) && strstr(buf, "jitter and the host's seed\n"), "said:\n%s", buf);
+	fake_fw_seed = NULL;
+
+	fake_random = 0x0123456789abcdefull;
+	net_reset();
+	udpsh_net_reset();
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	out_buf_init(&ob, buf, sizeof(buf));
+	udpsh_net_say_started(&ob.out, 0);
+	ck_assert_msg(!strstr(buf, warn) && strstr(buf, "the CPU's random number generator\n"),
+		      "said:\n%s", buf);
 }
 END_TEST
 
@@ -1536,8 +1666,7 @@ START_TEST(test_net_command_prints_counters_drops_arp)
 	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
 	ck_assert_str_eq(buf,
 		"net: down, 10.0.2.15/24 gw 10.0.2.2\n"
-		"udp shell: port 5555, allow 10.0.2.2/32, unauthenticated\n"
-		"UDP shell unauthenticated: any host that can forge an allowed address can use it\n"
+		"udp shell: not started\n"
 		"frames: in 3 (116 bytes), out 1 (60 bytes)\n"
 		"accepted: arp 1, ipv4 1, icmp 0, udp 0\n"
 		"sent: arp requests 0, arp replies 1, echo replies 0\n"
@@ -1546,6 +1675,58 @@ START_TEST(test_net_command_prints_counters_drops_arp)
 		"  runt           1\n"
 		"  udp_port       1\n"
 		"arp: 10.0.2.2        52:55:0a:00:02:02  0 s ago\n");
+}
+END_TEST
+
+/* The first line of `net` about @buf's UDP shell. */
+static const char *net_udpsh_line(char *buf, size_t size)
+{
+	struct out_buf ob;
+	struct shell_ctx sh = { .out = &ob.out, .remote = true };
+	char *line, *end;
+
+	out_buf_init(&ob, buf, size);
+	ck_assert_int_eq(shell_run_line(&sh, "net", 3), 0);
+	line = strstr(buf, "udp shell: ");
+	ck_assert_msg(line != NULL, "net said:\n%s", buf);
+	end = strchr(line, '\n');
+	ck_assert(end != NULL);
+	*end = '\0';
+	return line;
+}
+
+/* Issue 51: `net` described a shell that never started as
+ * "unauthenticated" (a keyed ksim --udp, a kernel whose key was refused).
+ * Only a shell that serves is described; the others are "not started". */
+START_TEST(test_net_command_says_not_started_unless_serving)
+{
+	char buf[4096];
+
+	/* Keyed, never opened. */
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "ffeeddccbbaa99887766554433221100", err_out()), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)), "udp shell: not started");
+	ck_assert_ptr_null(strstr(buf + strlen(buf) + 1, "unauthenticated"));
+	/* Opened with that key. */
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)),
+			 "udp shell: port 5555, allow 10.0.2.2/32, authenticated (HMAC-SHA256)");
+	/* A bad firmware key: not started, whatever it served before. */
+	fake_fw_key = "not a key";
+	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
+	fake_fw_key = NULL;
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)), "udp shell: not started");
+	/* Keyless by choice, opened: unauthenticated, and warned. */
+	net_reset();
+	udpsh_net_reset();
+	ck_assert_int_eq(udpsh_config_word("udpsh.key", "none", err_out()), 0);
+	learn_gw();
+	ck_assert_int_eq(udpsh_net_open(), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)),
+			 "udp shell: port 5555, allow 10.0.2.2/32, unauthenticated");
+	/* Off. */
+	ck_assert_int_eq(udpsh_config_word("udpsh", "off", err_out()), 0);
+	ck_assert_str_eq(net_udpsh_line(buf, sizeof(buf)), "udp shell: off");
 }
 END_TEST
 
@@ -1691,14 +1872,16 @@ static Suite *net_suite(void)
 	tcase_add_test(tc, test_udpsh_queue_full_drops_then_recovers);
 	tcase_add_test(tc, test_udpsh_off_binds_nothing);
 	tcase_add_test(tc, test_udpsh_reply_without_arp_entry_counted);
-	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_once);
+	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_second_disputes);
 	tcase_add_test(tc, test_arp_unsolicited_cannot_move_live_entry);
 	tcase_add_test(tc, test_arp_expired_entry_not_taken_over_probe_restores);
-	tcase_add_test(tc, test_arp_two_answers_conflict_counted_and_shown);
+	tcase_add_test(tc, test_arp_two_answers_dispute_until_a_round_agrees);
 	tcase_add_test(tc, test_arp_static_gateway_never_replaced);
 	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
 	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);
 	tcase_add_test(tc, test_udpsh_bad_firmware_key_not_started);
+	tcase_add_test(tc, test_udpsh_cookie_secret_mixes_host_seed);
+	tcase_add_test(tc, test_udpsh_keyed_jitter_only_nonce_warned);
 	tcase_add_test(tc, test_udpsh_without_key_or_none_not_started);
 	tcase_add_test(tc, test_udpsh_first_fragment_answered_rest_counted);
 	suite_add_tcase(s, tc);
@@ -1707,6 +1890,7 @@ static Suite *net_suite(void)
 	tcase_add_checked_fixture(tc, setup, NULL);
 	tcase_add_test(tc, test_start_without_device_silent_down);
 	tcase_add_test(tc, test_net_command_prints_counters_drops_arp);
+	tcase_add_test(tc, test_net_command_says_not_started_unless_serving);
 	tcase_add_test(tc, test_net_command_no_drops_empty_cache);
 	tcase_add_test(tc, test_net_command_counts_frames_lost_below_the_stack);
 	tcase_add_test(tc, test_net_command_shows_every_udp_shell_in_use);

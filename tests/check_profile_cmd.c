@@ -349,6 +349,59 @@ CHECK_TEST("profile", test_profile_start_refused_unauthenticated)
 }
 END_TEST
 
+/* Run @line as a UDP shell without a key would. */
+static int run_keyless(const char *line)
+{
+	struct shell_ctx serial = tc.sh;
+	int r;
+
+	tc.sh.remote = true;
+	tc.sh.authenticated = false;
+	r = run(cmd_profile, line);
+	tc.sh = serial;
+	return r;
+}
+
+/* Issue 51: one forged keyless `profile 1` replaced the operator's
+ * stopped session.  A keyless window may not replace a session kept by
+ * anyone else (refused in one line, the session as it was); it may
+ * profile when nothing is kept, and replace its own kind. */
+CHECK_TEST("profile", test_profile_keyless_window_keeps_last_session)
+{
+	static char before[8192];
+	uint64_t samples;
+
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	/* Nothing kept: a keyless window runs, and another may replace it. */
+	ck_assert_int_eq(run_keyless("profile 20"), 0);
+	ck_assert_ptr_nonnull(strstr(tc.text, "profiled "));
+	ck_assert_int_eq(run_keyless("profile 20"), 0);
+	/* The operator's session. */
+	ck_assert_int_eq(run(cmd_profile, "profile start all depth=4"), 0);
+	sched_sleep_ms(200);
+	ck_assert_int_eq(run(cmd_profile, "profile stop"), 0);
+	samples = prof_last()->samples;
+	ck_assert_uint_gt(samples, 0);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded"), 0);
+	strcpy(before, tc.text);
+	ck_assert_int_ne(run_keyless("profile 1"), 0);
+	ck_assert_str_eq(tc.text, "profile: a window would replace the kept session, which a UDP shell without a key may not do (profile show reads it)\n");
+	ck_assert_int_ne(run_keyless("profile 50 all 3 folded"), 0);
+	ck_assert_uint_eq(prof_last()->samples, samples);
+	ck_assert_uint_eq(prof_last()->depth, 4);
+	/* Reading it stays allowed, and gives the same bytes. */
+	ck_assert_int_eq(run_keyless("profile show folded"), 0);
+	ck_assert_str_eq(tc.text, before);
+	/* The serial console (or a key) replaces it as before. */
+	ck_assert_int_eq(run(cmd_profile, "profile 20"), 0);
+	ck_assert_uint_eq(prof_last()->depth, 8);
+	ck_assert_int_ne(run_keyless("profile 20"), 0);
+	/* The profiler is free again after a refusal. */
+	ck_assert_int_eq(prof_start(), 0);
+}
+END_TEST
+
 CHECK_TEST("profile", test_profile_show_and_stop_without_session)
 {
 	ck_assert_int_ne(run(cmd_profile, "profile show"), 0);

@@ -1112,8 +1112,11 @@ START_TEST(test_auth_64_clients_interleaved_all_run)
 {
 	uint64_t t[64];
 
-	for (unsigned i = 0; i < 64; i++)
+	/* At the rate one source may ask: all 64 still young when spent. */
+	for (unsigned i = 0; i < 64; i++) {
 		t[i] = ticket_for((uint8_t)(i + 1));
+		fake_now_ns += 1000000000ull / UDPSH_SOURCE_RATE;
+	}
 	nsent = 0;
 	for (unsigned i = 64; i-- > 0;) {
 		auth_send(TEST_NONCE, t[i], (uint8_t)(100 + i), "args a");
@@ -1130,6 +1133,7 @@ START_TEST(test_auth_ticket_out_of_window_gone)
 
 	for (unsigned i = 0; i < UDPSH_TICKETS; i++) {
 		nsent = 0;
+		fake_now_ns += 1000000000ull / UDPSH_SOURCE_RATE;
 		ticket_for((uint8_t)(2 + i % 200));
 		/* Distinct ids: forget the remembered ones. */
 		memset(u.recent, 0, sizeof(u.recent));
@@ -1246,6 +1250,154 @@ START_TEST(test_auth_retransmission_while_running_silent)
 	ck_assert(udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
 	ck_assert(!udpsh_admit(&u, d, n, n, CLIENT, CLIENT_PORT, &rq));
 	ck_assert_uint_eq(nsent, 0);
+}
+END_TEST
+
+
+/* --- tickets age; short answers are rate limited ---------------------- */
+
+/* A relay holds a request that spends a good ticket and fires it after
+ * the ticket's life: answered stale (a new ticket, which only the key
+ * can use), never run; fired again, still never run.  Just inside the
+ * life it runs. */
+START_TEST(test_auth_held_request_past_life_stale_never_run)
+{
+	uint64_t t = ticket_for(1), t2;
+	struct udpsh_wire h;
+
+	nsent = 0;
+	fake_now_ns += UDPSH_TICKET_LIFE_NS;
+	auth_send(TEST_NONCE, t, 2, "args held");
+	ck_assert_uint_eq(nsent, 1);
+	h = assert_auth_reply(0, 2, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0);
+	ck_assert(h.ticket != t);
+	ck_assert_uint_eq(sent[0].len, UDPSH_WIRE_OVERHEAD);
+	fake_now_ns += 30ull * 1000000000ull;
+	auth_send(TEST_NONCE, t, 2, "args held");
+	ck_assert_uint_eq(args_runs, 0);
+	ck_assert_uint_eq(u.stats.answered, 0);
+	/* A ticket spent within its life runs. */
+	t2 = ticket_for(3);
+	fake_now_ns += UDPSH_TICKET_LIFE_NS - 1;
+	auth_send(TEST_NONCE, t2, 4, "args a");
+	ck_assert_uint_eq(args_runs, 1);
+}
+END_TEST
+
+/* A kept reply is sent again only while its ticket is young: a captured
+ * request replayed later with the client's (spoofed) source gets "gone",
+ * one short datagram, not the reply. */
+START_TEST(test_auth_resend_only_while_ticket_young)
+{
+	uint64_t t = ticket_for(1);
+
+	nsent = 0;
+	auth_send(TEST_NONCE, t, 2, "fill 3 1000");
+	ck_assert_uint_eq(nsent, 3);
+	auth_send(TEST_NONCE, t, 2, "fill 3 1000");
+	ck_assert_uint_eq(nsent, 6);
+	ck_assert_uint_eq(u.stats.resent, 1);
+	fake_now_ns += UDPSH_TICKET_LIFE_NS;
+	nsent = 0;
+	for (unsigned i = 0; i < UDPSH_RESEND_MAX; i++)
+		auth_send(TEST_NONCE, t, 2, "fill 3 1000");
+	ck_assert_uint_eq(u.stats.resent, 1);
+	ck_assert_uint_eq(nsent, UDPSH_REPEAT_MAX);
+	for (unsigned i = 0; i < nsent; i++) {
+		assert_auth_reply(i, 2, 0, UDPSH_FLAG_GONE | UDPSH_FLAG_LAST, 0);
+		ck_assert_uint_eq(sent[i].len, UDPSH_WIRE_OVERHEAD);
+	}
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+/* Issue 51's measured case: 2,000 replays cycling 17 request ids (one
+ * more than are remembered) from one source earned 1,984 tickets.  Now
+ * the source's bucket bounds them: all at once, UDPSH_SOURCE_BURST; over
+ * 0.2 s, the burst and 0.2 s of the rate. */
+START_TEST(test_auth_replay_flood_17_ids_bounded_by_bucket)
+{
+	uint64_t step = 100000;		/* 0.1 ms between replays */
+
+	for (unsigned i = 0; i < 2000; i++)
+		auth_send(0, 0, (uint8_t)(1 + i % 17), "args replay");
+	ck_assert_uint_eq(u.stats.tickets, UDPSH_SOURCE_BURST);
+	ck_assert_uint_eq(nsent, UDPSH_SOURCE_BURST);
+	ck_assert_uint_eq(u.stats.limited, 2000 - UDPSH_SOURCE_BURST);
+	fake_now_ns += 10ull * 1000000000ull;	/* the bucket full again */
+	nsent = 0;
+	u.stats.tickets = 0;
+	for (unsigned i = 0; i < 2000; i++) {
+		auth_send(0, 0, (uint8_t)(1 + i % 17), "args replay");
+		fake_now_ns += step;
+	}
+	ck_assert_uint_le(u.stats.tickets,
+			  UDPSH_SOURCE_BURST + UDPSH_SOURCE_RATE * 2000 * step / 1000000000ull + 1);
+	ck_assert_uint_ge(u.stats.tickets, UDPSH_SOURCE_BURST);
+	ck_assert_uint_le(nsent, SENT_MAX);
+	ck_assert_uint_eq(args_runs, 0);
+}
+END_TEST
+
+/* Many sources (forged from the allowed /24) share the global bucket: a
+ * flood at its full rate for a whole ticket life cannot push a young
+ * ticket out of the window, and the ticket still runs. */
+START_TEST(test_auth_flood_from_many_sources_cannot_churn_window)
+{
+	uint64_t t = ticket_for(1), start = fake_now_ns, step = 1000000;	/* 1 ms */
+	uint8_t d[128];
+	unsigned i = 0;
+
+	while (fake_now_ns + step < start + UDPSH_TICKET_LIFE_NS) {
+		size_t n = auth_req(d, 0, 0, (uint8_t)i, "args x", tkey);
+
+		udpsh_input(&u, d, n, IP(10, 0, 2, i % 256), CLIENT_PORT);
+		i++;
+		fake_now_ns += step;
+		nsent = 0;
+	}
+	ck_assert_uint_le(u.stats.tickets, 1 + UDPSH_GLOBAL_BURST +
+			  UDPSH_GLOBAL_RATE * UDPSH_TICKET_LIFE_NS / 1000000000ull);
+	ck_assert_uint_lt(u.stats.tickets, UDPSH_TICKETS);
+	auth_send(TEST_NONCE, t, 2, "args a");
+	ck_assert_uint_eq(args_runs, 1);
+}
+END_TEST
+
+/* A replay refused for the rate still uses up its request id's share
+ * (and keeps its entry, so that it cannot push out another's): 1,000
+ * copies each of two requests over a second, from the client's own
+ * address, earn at most UDPSH_REPEAT_MAX answers each, and the client's
+ * next request is answered. */
+START_TEST(test_auth_rate_limited_replay_keeps_its_share)
+{
+	for (unsigned i = 0; i < UDPSH_SOURCE_BURST; i++)
+		ticket_for((uint8_t)(i + 1));
+	nsent = 0;
+	for (unsigned i = 0; i < 1000; i++) {
+		auth_send(0, 0, 100, "args replayed");
+		auth_send(0, 0, 99, "args replayed");
+		fake_now_ns += 1000000;		/* 1 ms */
+	}
+	ck_assert_uint_le(nsent, 2 * UDPSH_REPEAT_MAX);
+	nsent = 0;
+	ticket_for(101);
+	ck_assert_uint_eq(nsent, 1);
+}
+END_TEST
+
+/* Over the rate, a fresh client is answered once the bucket refills. */
+START_TEST(test_auth_limited_source_answered_after_refill)
+{
+	for (unsigned i = 0; i < UDPSH_SOURCE_BURST; i++)
+		ticket_for((uint8_t)(i + 1));
+	nsent = 0;
+	auth_send(0, 0, 200, "args a");
+	ck_assert_uint_eq(nsent, 0);
+	fake_now_ns += 1000000000ull / UDPSH_SOURCE_RATE;
+	auth_send(0, 0, 200, "args a");
+	ck_assert_uint_eq(nsent, 1);
+	assert_auth_reply(0, 200, 0, UDPSH_FLAG_STALE | UDPSH_FLAG_LAST, 0);
 }
 END_TEST
 
@@ -1601,6 +1753,12 @@ static Suite *udpsh_suite(void)
 	tcase_add_test(tc, test_busy_keyed_status_kept);
 	tcase_add_test(tc, test_auth_retransmission_while_running_silent);
 	tcase_add_test(tc, test_doc_worked_example_matches);
+	tcase_add_test(tc, test_auth_held_request_past_life_stale_never_run);
+	tcase_add_test(tc, test_auth_resend_only_while_ticket_young);
+	tcase_add_test(tc, test_auth_replay_flood_17_ids_bounded_by_bucket);
+	tcase_add_test(tc, test_auth_flood_from_many_sources_cannot_churn_window);
+	tcase_add_test(tc, test_auth_limited_source_answered_after_refill);
+	tcase_add_test(tc, test_auth_rate_limited_replay_keeps_its_share);
 	tcase_add_test(tc, test_keyed_acting_command_allowed);
 	suite_add_tcase(s, tc);
 	return s;

@@ -258,16 +258,22 @@ void fake_tick(unsigned cpu, uint64_t ns)
 
 /* Firmware files and random numbers. */
 const char *fake_fw_key;
+const char *fake_fw_seed;
 uint64_t fake_random = 0x0123456789abcdefull;
 
 long hal_fw_file_read(const char *name, void *buf, size_t size)
 {
+	const char *text = NULL;
 	size_t n;
 
-	if (strcmp(name, HAL_FW_UDPSH_KEY) != 0 || !fake_fw_key)
+	if (strcmp(name, HAL_FW_UDPSH_KEY) == 0)
+		text = fake_fw_key;
+	else if (strcmp(name, HAL_FW_RANDOM_SEED) == 0)
+		text = fake_fw_seed;
+	if (!text)
 		return -2;	/* -ENOENT */
-	n = strlen(fake_fw_key);
-	memcpy(buf, fake_fw_key, n < size ? n : size);
+	n = strlen(text);
+	memcpy(buf, text, n < size ? n : size);
 	return (long)n;
 }
 

@@ -19,6 +19,7 @@ extern unsigned fake_cpu;		/* what hal_cpu_id() returns */
 extern unsigned fake_ncpus;		/* what hal_cpu_count() returns */
 extern uint64_t fake_now_ns;		/* hal_clock_ns() */
 extern const char *fake_fw_key;		/* firmware file opt/kprof/udpsh.key, NULL: none */
+extern const char *fake_fw_seed;	/* firmware file opt/kprof/random.seed, NULL: none */
 extern uint64_t fake_random;		/* hal_random_hw(); 0: no generator */
 /* Run once, by the next hal_clock_ns() call, before it reads the clock
  * (then cleared): a test plays what happens at that point of the code. */

@@ -8,9 +8,13 @@
  * to a request we sent, never by other traffic (an IPv4 frame's source
  * MAC proves nothing).  On expiry the next send probes it: first unicast
  * to the MAC it had, then broadcast.  The first reply to a request
- * wins; a second one naming another MAC, or a reply naming another MAC
- * than a live entry learnt from a reply, is a conflict: counted, shown
- * in `net`, and refused.  Unsolicited packets never change an entry,
+ * is taken; a second one naming another MAC, or a reply naming another
+ * MAC than a live entry learnt from a reply, is a conflict: counted,
+ * shown in `net`, and the address disputed.  A disputed address keeps
+ * neither MAC (an attacker who answers first must not keep it): a
+ * broadcast probe asks again, and a MAC is taken only once a whole round
+ * (ARP_ASKED_NS after the probe) had answers that all named it; a round
+ * with two MACs leaves it disputed until the next.  Unsolicited packets never change an entry,
  * live or expired; a request to us from a host we have no entry for
  * makes one (RFC 826), which a reply to our own request may correct.
  * net.gw_mac= makes the gateway's entry static: nothing replaces it.
@@ -29,6 +33,7 @@ struct arp_entry {
 	uint64_t confirmed_ns;
 	bool solicited;		/* the MAC came from a reply to our request */
 	bool probed;		/* expired, and the unicast probe went out */
+	bool disputed;		/* two MACs claimed it: none kept (above) */
 };
 
 /* Requests we sent, so that a reply can be told from an unsolicited
@@ -37,11 +42,10 @@ struct arp_asked {
 	uint32_t ip;		/* 0: free */
 	uint64_t asked_ns;
 	bool answered;
+	bool split;		/* a later answer named another MAC */
 	uint8_t mac[ETH_ALEN];	/* the first answer's */
 };
 
-/* How long after a request its replies still count as solicited. */
-#define ARP_ASKED_NS 2000000000ull
 
 static struct spinlock arp_lock = SPINLOCK_INIT;
 static struct arp_entry arp_cache[ARP_CACHE_SIZE];
@@ -66,12 +70,14 @@ void arp_conflicts_read(struct arp_conflicts *c)
 	spin_unlock_irqrestore(&arp_lock, flags);
 }
 
-static void arp_conflict_locked(uint32_t ip, const uint8_t *kept, const uint8_t *other)
+static void arp_conflict_locked(uint32_t ip, const uint8_t *kept, const uint8_t *other,
+				bool disputed)
 {
 	arp_conflict.count++;
 	arp_conflict.last_ip = ip;
 	kmemcpy(arp_conflict.last_kept, kept, ETH_ALEN);
 	kmemcpy(arp_conflict.last_other, other, ETH_ALEN);
+	arp_conflict.last_disputed = disputed;
 }
 
 /* The static entry's MAC when @ip is the gateway and net.gw_mac= gave
@@ -85,7 +91,7 @@ static const uint8_t *arp_static_mac(uint32_t ip)
 
 static bool arp_live(const struct arp_entry *e, uint64_t now)
 {
-	return e->ip && now - e->confirmed_ns < net_config()->arp_ttl_ns;
+	return e->ip && !e->disputed && now - e->confirmed_ns < net_config()->arp_ttl_ns;
 }
 
 static struct arp_entry *arp_find_locked(uint32_t ip)
@@ -132,10 +138,74 @@ static void arp_note_asked_locked(uint32_t ip, uint64_t now)
 		if (arp_asked[i].asked_ns < slot->asked_ns)
 			slot = &arp_asked[i];
 	}
-	if (slot->ip != ip || now - slot->asked_ns >= ARP_ASKED_NS)
+	if (slot->ip != ip || now - slot->asked_ns >= ARP_ASKED_NS) {
 		slot->answered = false;
+		slot->split = false;
+	}
 	slot->ip = ip;
 	slot->asked_ns = now;
+}
+
+/* Our last request for @ip, however old, or NULL. */
+static struct arp_asked *arp_asked_last_locked(uint32_t ip)
+{
+	for (unsigned i = 0; i < ARP_CACHE_SIZE; i++)
+		if (arp_asked[i].ip == ip)
+			return &arp_asked[i];
+	return NULL;
+}
+
+/* A disputed entry whose last probe round is over, and whose answers
+ * in it all named one MAC, takes that MAC. */
+static void arp_settle_locked(struct arp_entry *e, uint64_t now)
+{
+	struct arp_asked *q;
+
+	if (!e->ip || !e->disputed)
+		return;
+	q = arp_asked_last_locked(e->ip);
+	if (!q || now - q->asked_ns < ARP_ASKED_NS || !q->answered || q->split)
+		return;
+	kmemcpy(e->mac, q->mac, ETH_ALEN);
+	e->confirmed_ns = now;
+	e->solicited = true;
+	e->probed = false;
+	e->disputed = false;
+}
+
+/* Keep neither MAC for @ip: its entry (made if need be) is disputed
+ * until a probe round agrees.  True when a new round should start. */
+static bool arp_dispute_locked(uint32_t ip)
+{
+	struct arp_entry *e = arp_find_locked(ip);
+
+	if (!e)
+		e = arp_slot_locked(ip);
+	if (!e)
+		return false;
+	e->ip = ip;
+	kmemset(e->mac, 0, ETH_ALEN);
+	e->solicited = false;
+	e->probed = false;
+	e->disputed = true;
+	return true;
+}
+
+/* A reply to our probe @q of disputed @e: the round's first answer is
+ * its candidate; another MAC splits the round (a conflict, refused). */
+static bool arp_learn_disputed_locked(struct arp_asked *q, uint32_t ip,
+				      const uint8_t *mac)
+{
+	if (!q->answered) {
+		q->answered = true;
+		kmemcpy(q->mac, mac, ETH_ALEN);
+		return true;
+	}
+	if (kmemcmp(q->mac, mac, ETH_ALEN) == 0)
+		return true;
+	q->split = true;
+	arp_conflict_locked(ip, q->mac, mac, true);
+	return false;
 }
 
 /* Our request for @ip still in its window, or NULL. */
@@ -163,18 +233,23 @@ static bool arp_asked_within(uint32_t ip, uint64_t ns)
 
 /* A reply to our request @q: the first answer is taken; a later one
  * naming another MAC, or one naming another MAC than a live entry learnt
- * from a reply, is a conflict. */
+ * from a reply, is a conflict that disputes the address (*@probe: a new
+ * round should start). */
 static bool arp_learn_solicited_locked(struct arp_asked *q, uint32_t ip,
-				       const uint8_t *mac, uint64_t now)
+				       const uint8_t *mac, uint64_t now, bool *probe)
 {
 	struct arp_entry *e = arp_find_locked(ip);
 
+	if (e && e->disputed)
+		return arp_learn_disputed_locked(q, ip, mac);
 	if (q->answered && kmemcmp(q->mac, mac, ETH_ALEN) != 0) {
-		arp_conflict_locked(ip, q->mac, mac);
+		arp_conflict_locked(ip, q->mac, mac, true);
+		*probe = arp_dispute_locked(ip);
 		return false;
 	}
 	if (e && e->solicited && arp_live(e, now) && kmemcmp(e->mac, mac, ETH_ALEN) != 0) {
-		arp_conflict_locked(ip, e->mac, mac);
+		arp_conflict_locked(ip, e->mac, mac, true);
+		*probe = arp_dispute_locked(ip);
 		return false;
 	}
 	q->answered = true;
@@ -188,8 +263,11 @@ static bool arp_learn_solicited_locked(struct arp_asked *q, uint32_t ip,
 	e->confirmed_ns = now;
 	e->solicited = true;
 	e->probed = false;
+	e->disputed = false;
 	return true;
 }
+
+static void arp_probe_round(uint32_t ip);
 
 /* @ip says it is at @mac.  @reply_to_us: an ARP reply addressed to us;
  * @to_us: any ARP packet whose target is our address (RFC 826 creates an
@@ -202,14 +280,14 @@ static bool arp_learn(uint32_t ip, const uint8_t *mac, bool reply_to_us, bool to
 	const uint8_t *fixed = arp_static_mac(ip);
 	struct arp_asked *q = reply_to_us ? arp_asked_find_locked(ip, now) : NULL;
 	struct arp_entry *e;
-	bool ok = true;
+	bool ok = true, probe = false;
 
 	if (fixed) {
 		ok = kmemcmp(fixed, mac, ETH_ALEN) == 0;
 		if (!ok)
-			arp_conflict_locked(ip, fixed, mac);
+			arp_conflict_locked(ip, fixed, mac, false);
 	} else if (q) {
-		ok = arp_learn_solicited_locked(q, ip, mac, now);
+		ok = arp_learn_solicited_locked(q, ip, mac, now, &probe);
 	} else if ((e = arp_find_locked(ip)) != NULL) {
 		/* Unsolicited: confirms nothing, changes nothing. */
 		ok = kmemcmp(e->mac, mac, ETH_ALEN) == 0;
@@ -219,8 +297,11 @@ static bool arp_learn(uint32_t ip, const uint8_t *mac, bool reply_to_us, bool to
 		e->confirmed_ns = now;
 		e->solicited = false;
 		e->probed = false;
+		e->disputed = false;
 	}
 	spin_unlock_irqrestore(&arp_lock, flags);
+	if (probe)
+		arp_probe_round(ip);
 	return ok;
 }
 
@@ -237,6 +318,8 @@ bool arp_lookup(uint32_t ip, uint8_t mac[6])
 	}
 	flags = spin_lock_irqsave(&arp_lock);
 	e = arp_find_locked(ip);
+	if (e)
+		arp_settle_locked(e, hal_clock_ns());
 	found = e && arp_live(e, hal_clock_ns());
 	if (found)
 		kmemcpy(mac, e->mac, ETH_ALEN);
@@ -261,6 +344,7 @@ unsigned arp_snapshot(struct arp_entry_info *out, unsigned max)
 	flags = spin_lock_irqsave(&arp_lock);
 	now = hal_clock_ns();
 	for (unsigned i = 0; i < ARP_CACHE_SIZE && n < max; i++) {
+		arp_settle_locked(&arp_cache[i], now);
 		if (!arp_live(&arp_cache[i], now) || arp_static_mac(arp_cache[i].ip))
 			continue;
 		out[n].ip = arp_cache[i].ip;
@@ -292,6 +376,34 @@ static int arp_send(uint16_t op, const uint8_t tha[ETH_ALEN], uint32_t tpa,
 	return eth_output(frame, ETH_HLEN + ARP_LEN, eth_dst, ETH_TYPE_ARP);
 }
 
+/* A new round for disputed @ip: its answers so far forgotten, one
+ * broadcast probe. */
+static void arp_probe_round(uint32_t ip)
+{
+	static const uint8_t zero[ETH_ALEN];
+	unsigned long flags = spin_lock_irqsave(&arp_lock);
+	struct arp_asked *q;
+
+	arp_note_asked_locked(ip, hal_clock_ns());
+	q = arp_asked_last_locked(ip);
+	if (q) {
+		q->answered = false;
+		q->split = false;
+	}
+	spin_unlock_irqrestore(&arp_lock, flags);
+	if (arp_send(ARP_OP_REQUEST, zero, ip, eth_broadcast) == 0)
+		net_count(&net_counters.arp_requests_sent);
+}
+
+/* Disputed @e: true while its probe round runs (nothing to ask), else
+ * false and a new round is due. */
+static bool arp_round_running_locked(const struct arp_entry *e, uint64_t now)
+{
+	struct arp_asked *q = arp_asked_last_locked(e->ip);
+
+	return q && now - q->asked_ns < ARP_ASKED_NS;
+}
+
 void arp_request(uint32_t ip)
 {
 	static const uint8_t zero[ETH_ALEN];
@@ -304,8 +416,19 @@ void arp_request(uint32_t ip)
 		return;
 	flags = spin_lock_irqsave(&arp_lock);
 	now = hal_clock_ns();
-	arp_note_asked_locked(ip, now);
 	e = arp_find_locked(ip);
+	if (e)
+		arp_settle_locked(e, now);
+	if (e && e->disputed) {
+		/* One probe a round, and the round's end not moved. */
+		bool running = arp_round_running_locked(e, now);
+
+		spin_unlock_irqrestore(&arp_lock, flags);
+		if (!running)
+			arp_probe_round(ip);
+		return;
+	}
+	arp_note_asked_locked(ip, now);
 	/* The first probe of an expired entry goes to the MAC it had: the
 	 * host that held it answers, and nobody else hears it. */
 	if (e && !arp_live(e, now) && !e->probed) {

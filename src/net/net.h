@@ -146,6 +146,9 @@ void net_reset(void);
  * longer used: the next send probes it, unicast to the MAC it had, then
  * broadcast.  Only a reply to our own request confirms an entry. */
 #define ARP_TTL_NS (60ull * 1000000000ull)
+/* How long after a request its replies still count as solicited: also a
+ * disputed address's probe round. */
+#define ARP_ASKED_NS 2000000000ull
 
 struct arp_entry_info {
 	uint32_t ip;
@@ -154,13 +157,16 @@ struct arp_entry_info {
 	bool is_static;		/* net.gw_mac=: never expires, never replaced */
 };
 
-/* ARP conflicts: two MACs answered one of our requests for the same
- * address, or a packet claimed a static entry's address for another MAC.
- * The entry keeps the first (or the static) MAC. */
+/* ARP conflicts: two MACs answered our requests for the same address,
+ * or a packet claimed a static entry's address for another MAC.  A
+ * static entry keeps its MAC; any other address is disputed: neither MAC
+ * is kept, and a broadcast probe asks again until one round's answers
+ * all agree. */
 struct arp_conflicts {
 	uint64_t count;
 	uint32_t last_ip;		/* the last conflict's address */
-	uint8_t last_kept[6], last_other[6];
+	uint8_t last_kept[6], last_other[6];	/* disputed: the first, the other */
+	bool last_disputed;		/* the last conflict's address kept neither */
 };
 
 /* The conflicts so far.  Any context. */

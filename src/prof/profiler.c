@@ -269,7 +269,16 @@ static bool prof_last_run_unsettled(void)
 	return false;
 }
 
+/* The kept session was made by a guest (prof_start_as()), which may
+ * replace it again.  The session's holder. */
+static bool prof_last_by_guest;
+
 int prof_start_with(const struct prof_options *opt)
+{
+	return prof_start_as(opt, false);
+}
+
+int prof_start_as(const struct prof_options *opt, bool guest)
 {
 	unsigned long flags = spin_lock_irqsave(&prof_lock);
 	const struct hal_pmu_info *info = &pmu_info;
@@ -282,6 +291,13 @@ int prof_start_with(const struct prof_options *opt)
 	prof_busy = true;
 	prof_probe_locked();
 	spin_unlock_irqrestore(&prof_lock, flags);
+
+	/* Checked holding the profiler, so no session can be kept between
+	 * this look and the reset below. */
+	if (guest && prof_last() && !prof_last_by_guest) {
+		prof_release();
+		return -EPERM;
+	}
 
 	if (opt->source == PROF_RUN_PMU && !prof_counter_counts(info)) {
 		prof_release();
@@ -318,6 +334,7 @@ int prof_start_with(const struct prof_options *opt)
 		prof_release();
 		return -ENOMEM;
 	}
+	prof_last_by_guest = guest;
 	if (++last_gen == 0)
 		last_gen = 1;
 	run_gen = last_gen;

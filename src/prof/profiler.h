@@ -140,6 +140,11 @@ struct prof_options {
  * -ENOMEM.  Task context. */
 int prof_start_with(const struct prof_options *opt);
 
+/* As prof_start_with(), for a @guest when true: a caller that may change
+ * nothing (a UDP shell without a key), refused with -EPERM when it would
+ * replace a kept session (prof_last()) that a non-guest made. */
+int prof_start_as(const struct prof_options *opt, bool guest);
+
 /* Move what the CPUs have sampled so far from their rings into the
  * session's fold table, so that the rings never fill however long it
  * runs.  Returns 0, or -EBUSY when another task is draining (its drain

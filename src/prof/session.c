@@ -109,10 +109,10 @@ static void session_close_last_interval(void)
 	session_interval_closed(at);
 }
 
-int prof_session_window(const struct prof_options *opt, uint64_t ms)
+int prof_session_window(const struct prof_options *opt, uint64_t ms, bool guest)
 {
 	uint64_t deadline, now, step = (uint64_t)PROF_DRAIN_MS * 1000000u;
-	int r = prof_start_with(opt);
+	int r = prof_start_as(opt, guest);
 
 	if (r < 0)
 		return r;

@@ -16,9 +16,11 @@
 /* Sample for @ms (the window measured from the moment every CPU armed),
  * then collect: prof_last() holds the session.  On success the caller
  * still holds the profiler, so that no other shell's session replaces
- * the data while it prints a view; prof_end() lets it go.  Returns 0,
- * -EBUSY or -ENOMEM.  Task context, not the idle task; sleeps. */
-int prof_session_window(const struct prof_options *opt, uint64_t ms);
+ * the data while it prints a view; prof_end() lets it go.  A @guest (a
+ * UDP shell without a key) may not replace a session kept by anyone
+ * else (prof_start_as()).  Returns 0, -EBUSY, -EPERM (a guest) or
+ * -ENOMEM.  Task context, not the idle task; sleeps. */
+int prof_session_window(const struct prof_options *opt, uint64_t ms, bool guest);
 
 /* Begin an open-ended session: sampling runs until
  * prof_session_stop(), a task drains the rings meanwhile.  Returns 0,

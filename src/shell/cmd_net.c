@@ -17,14 +17,19 @@ static void cmd_net_config(struct out *o)
 	out_printf(o, "net: %s, %s/%u gw %s\n", net_is_up() ? "up" : "down",
 		   net_ip_str(c->ip, ip), c->prefix,
 		   c->gw ? net_ip_str(c->gw, gw) : "none");
-	if (u->port) {
+	/* Only the shell that serves is described: a keyed ksim --udp, or a
+	 * kernel refused a key, must not read as unauthenticated. */
+	if (!u->port) {
+		out_puts(o, "udp shell: off\n");
+	} else if (!udpsh_net_serving()) {
+		out_puts(o, "udp shell: not started\n");
+	} else {
 		out_printf(o, "udp shell: port %u, allow %s, %s\n", u->port,
 			   u->allow[0] ? u->allow : "nobody",
 			   udpsh_net_keyed() ? "authenticated (HMAC-SHA256)" : "unauthenticated");
 		if (!udpsh_net_keyed())
 			out_puts(o, UDPSH_UNAUTH_WARNING "\n");
-	} else
-		out_puts(o, "udp shell: off\n");
+	}
 }
 
 static void cmd_net_counters(struct out *o, const struct net_stats *s)
@@ -67,7 +72,13 @@ static void cmd_net_arp(struct out *o)
 	char ip[16];
 
 	arp_conflicts_read(&c);
-	if (c.count) {
+	if (c.count && c.last_disputed) {
+		const uint8_t *k = c.last_kept, *x = c.last_other;
+
+		out_printf(o, "arp conflicts: %llu (last: %s claimed by %02x:%02x:%02x:%02x:%02x:%02x and %02x:%02x:%02x:%02x:%02x:%02x; neither kept until a probe's answers agree)\n",
+			   (unsigned long long)c.count, net_ip_str(c.last_ip, ip),
+			   k[0], k[1], k[2], k[3], k[4], k[5], x[0], x[1], x[2], x[3], x[4], x[5]);
+	} else if (c.count) {
 		const uint8_t *k = c.last_kept, *x = c.last_other;
 
 		out_printf(o, "arp conflicts: %llu (last: %s at %02x:%02x:%02x:%02x:%02x:%02x, also claimed by %02x:%02x:%02x:%02x:%02x:%02x)\n",

@@ -317,6 +317,8 @@ static int profile_start_error(struct out *o, int r)
 		out_puts(o, "profile: source=pmu, but the counter does not count\n");
 	else if (r == -EAGAIN)
 		out_puts(o, "profile: the depth cannot change yet: a cpu of the last run has not acknowledged its stop and may still be writing a sample at the last depth\n");
+	else if (r == -EPERM)
+		out_puts(o, "profile: a window would replace the kept session, which a UDP shell without a key may not do (profile show reads it)\n");
 	else
 		out_puts(o, "profile: out of memory for the sample buffers\n");
 	return 1;
@@ -341,7 +343,9 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 		return 1;
 	}
 	profile_options(&a, &opt);
-	r = prof_session_window(&opt, a.window_ms);
+	/* Keyless changes nothing: its window may replace only another
+	 * keyless window, never a session someone else keeps. */
+	r = prof_session_window(&opt, a.window_ms, sh->remote && !sh->authenticated);
 	if (r < 0)
 		return profile_start_error(sh->out, r);
 	/* The profiler is still ours: no other shell's session can replace

@@ -29,6 +29,8 @@ struct udpsh_reply {
 	char buf[UDPSH_DGRAM_MAX];
 };
 
+#define NS_PER_SEC 1000000000ull
+
 static void udpsh_count(uint64_t *counter)
 {
 	__atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
@@ -299,6 +301,9 @@ int udpsh_key_set(struct udpsh *u, const void *key, size_t len, uint64_t nonce)
 	u->ticket_top = 0;
 	kmemset(u->ticket_spent, 0, sizeof(u->ticket_spent));
 	kmemset(u->recent, 0, sizeof(u->recent));
+	kmemset(u->sources, 0, sizeof(u->sources));
+	u->global.credit_ns = UDPSH_GLOBAL_BURST * (NS_PER_SEC / UDPSH_GLOBAL_RATE);
+	u->global.at_ns = hal_clock_ns();
 	for (unsigned i = 0; i < UDPSH_CACHE_SLOTS; i++)
 		u->kept[i].state = UDPSH_KEPT_FREE;
 	u->keyed = true;
@@ -319,6 +324,13 @@ static bool udpsh_ticket_issued(const struct udpsh *u, uint64_t t)
 	return t != 0 && t <= u->ticket_top;
 }
 
+/* Issued less than UDPSH_TICKET_LIFE_NS ago (in the window: its birth
+ * time is still its own). */
+static bool udpsh_ticket_young(const struct udpsh *u, uint64_t t)
+{
+	return hal_clock_ns() - u->ticket_born[t % UDPSH_TICKETS] < UDPSH_TICKET_LIFE_NS;
+}
+
 /* Still in the window, where its bit says whether it was spent. */
 static bool udpsh_ticket_in_window(const struct udpsh *u, uint64_t t)
 {
@@ -332,9 +344,16 @@ static bool udpsh_ticket_spent(struct udpsh *u, uint64_t t)
 	return (*w & bit) != 0;
 }
 
-static bool udpsh_ticket_fresh(struct udpsh *u, uint64_t t)
+/* In the window, unspent (young or not). */
+static bool udpsh_ticket_unspent(struct udpsh *u, uint64_t t)
 {
 	return udpsh_ticket_in_window(u, t) && !udpsh_ticket_spent(u, t);
+}
+
+/* May run a request: in the window, unspent and young. */
+static bool udpsh_ticket_fresh(struct udpsh *u, uint64_t t)
+{
+	return udpsh_ticket_unspent(u, t) && udpsh_ticket_young(u, t);
 }
 
 static void udpsh_ticket_spend(struct udpsh *u, uint64_t t)
@@ -351,11 +370,68 @@ static uint64_t udpsh_ticket_issue(struct udpsh *u)
 	uint64_t bit, t = ++u->ticket_top, *w = udpsh_ticket_word(u, t, &bit);
 
 	*w &= ~bit;
+	u->ticket_born[t % UDPSH_TICKETS] = hal_clock_ns();
 	udpsh_count(&u->stats.tickets);
 	return t;
 }
 
-/* --- short answers, rate limited per request id ------------------------- */
+/* --- short answers, rate limited per request id and per source -------- */
+
+/* Bring @b's credit up to @now, at most @burst tokens of 1/@rate s. */
+static void udpsh_bucket_fill(struct udpsh_bucket *b, uint64_t now,
+			      unsigned rate, unsigned burst)
+{
+	uint64_t cap = burst * (NS_PER_SEC / rate);
+
+	if (now > b->at_ns)
+		b->credit_ns += now - b->at_ns;
+	if (b->credit_ns > cap)
+		b->credit_ns = cap;
+	b->at_ns = now;
+}
+
+static bool udpsh_bucket_has(const struct udpsh_bucket *b, unsigned rate)
+{
+	return b->credit_ns >= NS_PER_SEC / rate;
+}
+
+/* @addr's bucket, or a new one, full, in place of the one idle longest:
+ * the global bucket bounds what fresh buckets for many addresses give. */
+static struct udpsh_bucket *udpsh_source_bucket(struct udpsh *u, uint32_t addr,
+						uint64_t now)
+{
+	struct udpsh_bucket *b = &u->sources[0];
+
+	for (unsigned i = 0; i < UDPSH_SOURCES; i++) {
+		struct udpsh_bucket *e = &u->sources[i];
+
+		if (e->at_ns && e->addr == addr)
+			return e;
+		if (e->at_ns < b->at_ns)
+			b = e;
+	}
+	b->addr = addr;
+	b->credit_ns = UDPSH_SOURCE_BURST * (NS_PER_SEC / UDPSH_SOURCE_RATE);
+	b->at_ns = now;
+	return b;
+}
+
+/* One short answer to @addr, if both its bucket and the global one hold
+ * a token: true, and both are charged. */
+static bool udpsh_rate_take(struct udpsh *u, uint32_t addr)
+{
+	uint64_t now = hal_clock_ns();
+	struct udpsh_bucket *src = udpsh_source_bucket(u, addr, now);
+
+	udpsh_bucket_fill(src, now, UDPSH_SOURCE_RATE, UDPSH_SOURCE_BURST);
+	udpsh_bucket_fill(&u->global, now, UDPSH_GLOBAL_RATE, UDPSH_GLOBAL_BURST);
+	if (!udpsh_bucket_has(src, UDPSH_SOURCE_RATE) ||
+	    !udpsh_bucket_has(&u->global, UDPSH_GLOBAL_RATE))
+		return false;
+	src->credit_ns -= NS_PER_SEC / UDPSH_SOURCE_RATE;
+	u->global.credit_ns -= NS_PER_SEC / UDPSH_GLOBAL_RATE;
+	return true;
+}
 
 /* The remembered entry for @rid, or a new one (the oldest replaced). */
 static struct udpsh_recent *udpsh_recent_get(struct udpsh *u, const uint8_t *rid)
@@ -372,16 +448,26 @@ static struct udpsh_recent *udpsh_recent_get(struct udpsh *u, const uint8_t *rid
 	return r;
 }
 
-/* One more answer for @rid, or NULL (counted) when it had its share. */
-static struct udpsh_recent *udpsh_recent_answer(struct udpsh *u, const uint8_t *rid)
+/* One more short answer for @rq's request id, or NULL (counted) when it
+ * was asked UDPSH_REPEAT_MAX times already or its source or everyone is
+ * over the rate. */
+static struct udpsh_recent *udpsh_recent_answer(struct udpsh *u,
+						const struct udpsh_request *rq)
 {
-	struct udpsh_recent *r = udpsh_recent_get(u, rid);
+	struct udpsh_recent *r = udpsh_recent_get(u, rq->rid);
 
 	if (r->answers >= UDPSH_REPEAT_MAX) {
 		udpsh_count(&u->stats.limited);
 		return NULL;
 	}
+	/* Counted whether or not the rate lets it be answered: a replay
+	 * refused for the rate must still use up its id's share, not take
+	 * a new entry (and a token) each time it comes. */
 	r->answers++;
+	if (!udpsh_rate_take(u, rq->addr)) {
+		udpsh_count(&u->stats.limited);
+		return NULL;
+	}
 	return r;
 }
 
@@ -404,10 +490,10 @@ static void udpsh_send_short(struct udpsh *u, const struct udpsh_request *rq,
 }
 
 /* No valid ticket: not run; a fresh ticket, the same one while unspent
- * for the same request id. */
+ * and young for the same request id. */
 static void udpsh_answer_stale(struct udpsh *u, const struct udpsh_request *rq)
 {
-	struct udpsh_recent *r = udpsh_recent_answer(u, rq->rid);
+	struct udpsh_recent *r = udpsh_recent_answer(u, rq);
 
 	if (!r)
 		return;
@@ -486,8 +572,10 @@ static void udpsh_kept_resend(struct udpsh *u, struct udpsh_kept *k)
 }
 
 /* A spent ticket (or one that left the window): never run again.  The
- * same request from the same source gets its kept reply again; while
- * its command runs, nothing (the reply is on its way); else "gone". */
+ * same request from the same source gets its kept reply again while the
+ * ticket is young (after that a replay with a forged source would only
+ * reflect it); while its command runs, nothing (the reply is on its
+ * way); else "gone". */
 static void udpsh_answer_spent(struct udpsh *u, const struct udpsh_request *rq,
 			       uint64_t ticket)
 {
@@ -496,12 +584,13 @@ static void udpsh_answer_spent(struct udpsh *u, const struct udpsh_request *rq,
 	if (k && k->addr == rq->addr && k->port == rq->port) {
 		if (__atomic_load_n(&k->state, __ATOMIC_ACQUIRE) == UDPSH_KEPT_RUNNING)
 			return;
-		if (k->whole && k->resends < UDPSH_RESEND_MAX) {
+		if (k->whole && k->resends < UDPSH_RESEND_MAX &&
+		    udpsh_ticket_in_window(u, ticket) && udpsh_ticket_young(u, ticket)) {
 			udpsh_kept_resend(u, k);
 			return;
 		}
 	}
-	if (!udpsh_recent_answer(u, rq->rid))
+	if (!udpsh_recent_answer(u, rq))
 		return;
 	udpsh_count(&u->stats.gone);
 	udpsh_send_short(u, rq, UDPSH_FLAG_GONE, 0, 0, -1);
@@ -528,8 +617,13 @@ static bool udpsh_admit_keyed(struct udpsh *u, const uint8_t *d, size_t len,
 		udpsh_answer_stale(u, rq);
 		return false;
 	}
-	if (!udpsh_ticket_fresh(u, h.ticket)) {
+	if (!udpsh_ticket_unspent(u, h.ticket)) {
 		udpsh_answer_spent(u, rq, h.ticket);
+		return false;
+	}
+	/* Unspent but old: held back and fired late, never run. */
+	if (!udpsh_ticket_young(u, h.ticket)) {
+		udpsh_answer_stale(u, rq);
 		return false;
 	}
 	udpsh_ticket_spend(u, h.ticket);

@@ -56,25 +56,34 @@
  * it spends an unspent ticket of this boot:
  *
  *  - A request without one (ticket 0, an old boot's nonce, a ticket never
- *    issued) is answered from the receive path, never queued: one stale
- *    datagram that hands out a fresh ticket, bound to the request's id.
- *    The same request id asked again gets the same ticket while it is
- *    unspent, and at most UDPSH_REPEAT_MAX answers while it is among the
- *    UDPSH_RECENT last ones: a replay flood issues no tickets and earns
- *    few answers (counted: stale, limited).
- *  - Tickets are numbered; the last UDPSH_TICKETS issued stay valid, one
- *    bit each saying whether it is spent.  Tickets come from the shell
- *    alone, so any number of clients share the key without a table of
- *    them, and nothing a client sends can lock the shell out.
+ *    issued, or one issued more than UDPSH_TICKET_LIFE_NS ago) is
+ *    answered from the receive path, never queued: one stale datagram
+ *    that hands out a fresh ticket, bound to the request's id.  The same
+ *    request id asked again gets the same ticket while it is unspent and
+ *    young, and at most UDPSH_REPEAT_MAX answers while it is among the
+ *    UDPSH_RECENT last ones.
+ *  - Short answers (stale, gone) are rate limited by token buckets: per
+ *    source address UDPSH_SOURCE_BURST at once and UDPSH_SOURCE_RATE a
+ *    second, all sources together UDPSH_GLOBAL_BURST and
+ *    UDPSH_GLOBAL_RATE.  A replay flood, however many request ids it
+ *    cycles, earns no more answers or tickets than that (counted: stale,
+ *    limited), and no ticket leaves the window while it is young.
+ *  - Tickets are numbered; the last UDPSH_TICKETS issued stay in the
+ *    window, one bit each saying whether it is spent, and each is good for
+ *    UDPSH_TICKET_LIFE_NS after it was issued: a request held back by a
+ *    relay and fired later is answered stale, never run.  Tickets come
+ *    from the shell alone, so any number of clients share the key without
+ *    a table of them, and nothing a client sends can lock the shell out.
  *  - A request that spends a valid ticket runs once.  Its reply, as it is
  *    sent, is also kept in one of UDPSH_CACHE_SLOTS slots (the least
  *    recently used one that is not running is reused), up to
  *    UDPSH_CACHE_BYTES: the same request again from the same address and
  *    port (a retransmission) gets the kept reply again, up to
- *    UDPSH_RESEND_MAX times, and nothing while the command still runs.
- *    A spent ticket whose reply is not kept (evicted, too long, another
- *    source, resent enough) or one that left the window is answered
- *    "gone": it may have run; it never runs again.
+ *    UDPSH_RESEND_MAX times while its ticket is young, and nothing while
+ *    the command still runs.  A spent ticket whose reply is not kept
+ *    (evicted, too long, another source, resent enough, its ticket old)
+ *    or one that left the window is answered "gone": it may have run; it
+ *    never runs again.
  *  - The datagram flagged last carries the command's status: ok, failed
  *    (unknown command, usage error, the command's own failure) or busy.
  *  - A bad MAC, bad framing or a datagram cut short gets no reply at all
@@ -119,6 +128,21 @@
 #define UDPSH_CACHE_BYTES 65536		/* one reply kept, at most */
 #define UDPSH_CACHE_DGRAMS 128		/* its datagrams, at most */
 #define UDPSH_RESEND_MAX 4		/* times one kept reply is sent again */
+/* A ticket's life: a few round trips, and kshell's resends (0.4, 0.8,
+ * 1.6 s) with room to spare. */
+#define UDPSH_TICKET_LIFE_NS (5ull * 1000000000ull)
+/* Short answers a second, and at once (the buckets, above). */
+#define UDPSH_SOURCE_RATE 64
+#define UDPSH_SOURCE_BURST 16
+#define UDPSH_SOURCES 16		/* source addresses with a bucket */
+#define UDPSH_GLOBAL_RATE 128
+#define UDPSH_GLOBAL_BURST 128
+
+/* The most tickets issued in one ticket's life stay inside the window:
+ * a ticket can leave it only once it is old. */
+_Static_assert(UDPSH_GLOBAL_BURST + UDPSH_GLOBAL_RATE *
+	       (UDPSH_TICKET_LIFE_NS / 1000000000ull + 1) < UDPSH_TICKETS,
+	       "the ticket window must outlast a ticket's life at the global rate");
 
 /* What the shell says about itself when it has no key: at boot and in
  * `net`. */
@@ -155,7 +179,15 @@ struct udpsh_stats {
 struct udpsh_recent {
 	uint8_t rid[UDPSH_WIRE_RID];
 	uint64_t ticket;
-	unsigned answers;
+	unsigned answers;	/* times asked, answered or not (the rate) */
+};
+
+/* A token bucket, its tokens counted as the nanoseconds of refill they
+ * stand for. */
+struct udpsh_bucket {
+	uint32_t addr;		/* per source: whose; 0 with at_ns 0: free */
+	uint64_t credit_ns;
+	uint64_t at_ns;		/* when credit_ns was last brought up to date */
 };
 
 /* A reply kept for retransmission: its datagrams as sent, back to back. */
@@ -210,6 +242,10 @@ struct udpsh {
 	/* Tickets: written by udpsh_admit() alone. */
 	uint64_t ticket_top;	/* the last one issued; 0: none */
 	uint64_t ticket_spent[UDPSH_TICKETS / 64];
+	uint64_t ticket_born[UDPSH_TICKETS];	/* hal_clock_ns() at issue */
+	/* Short answers' rate (above): written by udpsh_admit() alone. */
+	struct udpsh_bucket sources[UDPSH_SOURCES];
+	struct udpsh_bucket global;
 	struct udpsh_recent recent[UDPSH_RECENT];
 	unsigned recent_next;
 	/* Kept replies: a slot is taken and freed by udpsh_admit(), filled

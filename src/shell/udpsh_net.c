@@ -34,6 +34,7 @@ static struct netsh_item netsh_queue[UDPSH_NET_QUEUE];
 static unsigned netsh_head, netsh_count;
 static struct task *netsh_task;
 static uint16_t netsh_port;
+static bool netsh_serving;	/* bound: udpsh_net_open() succeeded */
 static char netsh_name[24];	/* for `net` (shell/udpsh_serving.h) */
 
 void udpsh_net_reset(void)
@@ -44,6 +45,7 @@ void udpsh_net_reset(void)
 	netsh_count = 0;
 	netsh_port = 0;
 	spin_unlock_irqrestore(&netsh_lock, flags);
+	__atomic_store_n(&netsh_serving, false, __ATOMIC_RELEASE);
 	udpsh_init(&netsh_core, NULL, NULL);
 }
 
@@ -156,6 +158,11 @@ void udpsh_net_stats(struct udpsh_stats *s)
 	s->cookies = __atomic_load_n(&c->cookies, __ATOMIC_RELAXED);
 }
 
+bool udpsh_net_serving(void)
+{
+	return __atomic_load_n(&netsh_serving, __ATOMIC_ACQUIRE);
+}
+
 bool udpsh_net_keyed(void)
 {
 	return netsh_core.keyed;
@@ -175,28 +182,42 @@ bool udpsh_net_nonce_seeded(void)
 	return netsh_nonce_seeded;
 }
 
-/* The boot nonce: the guest's own entropy, hashed with the host's seed
- * when the firmware has one.  Under a fixed QEMU -seed the guest's
- * entropy is the same every boot, and so would the nonce be, letting a
- * request recorded in one boot run in the next; the host's seed is new
- * for each boot. */
-static uint64_t netsh_boot_nonce(void)
+/* Hash the host's seed (when the firmware has one) with @len bytes of
+ * the guest's own entropy at @mine, under @label, into @digest: under a
+ * fixed QEMU -seed the guest's entropy is the same every boot, and the
+ * host's seed is new for each.  True when there was a seed. */
+static bool netsh_mix_host_seed(const char *label, const void *mine, size_t len,
+				uint8_t digest[SHA256_LEN])
 {
-	uint8_t seed[128], digest[SHA256_LEN];
-	uint64_t nonce = random_nonce64(&netsh_nonce_hw), v = 0;
+	uint8_t seed[128];
 	long n = hal_fw_file_read(HAL_FW_RANDOM_SEED, seed, sizeof(seed));
 	struct sha256 h;
 
-	netsh_nonce_seeded = n > 0;
 	if (n <= 0)
-		return nonce;
+		return false;
 	sha256_init(&h);
+	sha256_update(&h, label, kstrlen(label));
 	sha256_update(&h, seed, n < (long)sizeof(seed) ? (size_t)n : sizeof(seed));
-	sha256_update(&h, &nonce, sizeof(nonce));
+	sha256_update(&h, mine, len);
 	sha256_final(&h, digest);
+	kmemset(seed, 0, sizeof(seed));
+	return true;
+}
+
+/* The boot nonce: the guest's own entropy, hashed with the host's seed
+ * when the firmware has one, so that a request recorded in one boot
+ * cannot run in the next under a fixed QEMU -seed. */
+static uint64_t netsh_boot_nonce(void)
+{
+	uint8_t digest[SHA256_LEN];
+	uint64_t nonce = random_nonce64(&netsh_nonce_hw), v = 0;
+
+	netsh_nonce_seeded = netsh_mix_host_seed("", &nonce, sizeof(nonce), digest);
+	if (!netsh_nonce_seeded)
+		return nonce;
 	for (unsigned i = 0; i < 8; i++)
 		v = v << 8 | digest[i];
-	kmemset(seed, 0, sizeof(seed));
+	kmemset(digest, 0, sizeof(digest));
 	return v ? v : 1;
 }
 
@@ -225,16 +246,23 @@ static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
 }
 
 /* Keyless: bound replies to 3x the request until the address echoes its
- * cookie, under a secret of this boot. */
+ * cookie, under a secret of this boot: the guest's entropy hashed with
+ * the host's seed as the boot nonce is (under its own label, so that
+ * neither tells anything of the other), or else the entropy alone. */
 static void netsh_cookie_secret(struct udpsh *u)
 {
 	uint64_t secret[4];
-	bool hw;
+	uint8_t digest[SHA256_LEN];
 
 	for (unsigned i = 0; i < 4; i++)
-		secret[i] = random_nonce64(&hw);
-	udpsh_cookie_set(u, secret, sizeof(secret));
+		secret[i] = random_nonce64(&netsh_nonce_hw);
+	netsh_nonce_seeded = netsh_mix_host_seed("udpsh cookie", secret, sizeof(secret), digest);
+	if (netsh_nonce_seeded)
+		udpsh_cookie_set(u, digest, sizeof(digest));
+	else
+		udpsh_cookie_set(u, secret, sizeof(secret));
 	kmemset(secret, 0, sizeof(secret));
+	kmemset(digest, 0, sizeof(digest));
 }
 
 int udpsh_net_open(void)
@@ -243,6 +271,7 @@ int udpsh_net_open(void)
 	uint8_t key[UDPSH_KEY_MAX];
 	int err, klen;
 
+	__atomic_store_n(&netsh_serving, false, __ATOMIC_RELEASE);
 	if (!c->port)
 		return 0;
 	udpsh_init(&netsh_core, netsh_send, NULL);
@@ -268,7 +297,10 @@ int udpsh_net_open(void)
 	if (err < 0)
 		return err;
 	ksnprintf(netsh_name, sizeof(netsh_name), "udp port %u", netsh_port);
-	return udpsh_serving_add(&netsh_core, netsh_name, NULL);
+	err = udpsh_serving_add(&netsh_core, netsh_name, NULL);
+	if (err == 0)
+		__atomic_store_n(&netsh_serving, true, __ATOMIC_RELEASE);
+	return err;
 }
 
 static void netsh_task_main(void *arg)
@@ -302,13 +334,16 @@ static int netsh_start(void)
 
 void udpsh_net_start(struct out *o)
 {
-	const struct udpsh_config *c = udpsh_config();
-	int err;
-
 	/* No device, no noise: net_start() said nothing either. */
 	if (!net_is_up())
 		return;
-	err = netsh_start();
+	udpsh_net_say_started(o, netsh_start());
+}
+
+void udpsh_net_say_started(struct out *o, int err)
+{
+	const struct udpsh_config *c = udpsh_config();
+
 	if (err == 0 && c->port) {
 		out_printf(o, "net: udp shell on port %u for %s%s\n",
 			   c->port, c->allow[0] ? c->allow : "nobody",
@@ -320,6 +355,12 @@ void udpsh_net_start(struct out *o)
 				   udpsh_net_nonce_hw() ? "the CPU's random number generator"
 							: "cycle-counter jitter",
 				   udpsh_net_nonce_seeded() ? " and the host's seed" : "");
+		/* Jitter alone repeated 1 value in 3 boots under QEMU by hand
+		 * (issue 51): a request recorded in one boot could run in
+		 * another. */
+		if (udpsh_net_keyed() && !udpsh_net_nonce_hw() && !udpsh_net_nonce_seeded())
+			out_printf(o, "net: warning: udp shell boot nonce from cycle-counter jitter alone (no RDRAND/RNDR, no host seed): it may repeat, and a request recorded in one boot run in another; give firmware file %s (kprof-qemu and make run do)\n",
+				   HAL_FW_RANDOM_SEED);
 	} else if (err == -EKEYREJECTED) {
 		out_printf(o, "net: udp shell not started: firmware file %s is not %u-%u bytes in hex (one byte repeated is refused too)\n",
 			   HAL_FW_UDPSH_KEY, UDPSH_KEY_MIN, UDPSH_KEY_MAX);

@@ -73,6 +73,12 @@ int udpsh_net_open(void);
  * no device.  Task context, once. */
 void udpsh_net_start(struct out *o);
 
+/* What udpsh_net_start() prints, to @o, once it started with result
+ * @err: what serves, or why nothing does, and a warning when a keyed
+ * shell's boot nonce had neither the CPU's generator nor the host's seed
+ * behind it. */
+void udpsh_net_say_started(struct out *o, int err);
+
 /* Run the UDP shell's queued datagrams, if any, in the calling task;
  * returns how many ran.  The UDP shell's task does this; tests and fuzz
  * targets call it directly. */
@@ -81,14 +87,20 @@ unsigned udpsh_net_run_queued(void);
 /* The UDP shell core's own counters. */
 void udpsh_net_stats(struct udpsh_stats *s);
 
+/* True once udpsh_net_open() bound the shell to its port: false when it
+ * is off, was refused (no key, a bad key) or never opened (no device;
+ * ksim --udp serves its own shell, not this one).  Any context. */
+bool udpsh_net_serving(void);
+
 /* True when the UDP shell requires authenticated datagrams (a key). */
 bool udpsh_net_keyed(void);
 
-/* Keyed: true when its boot nonce came from the CPU's random number
- * generator, false when from cycle-counter jitter. */
+/* True when its boot nonce (keyless: its cookie secret) came from the
+ * CPU's random number generator, false when from cycle-counter jitter. */
 bool udpsh_net_nonce_hw(void);
 
-/* Keyed: true when the host's seed (HAL_FW_RANDOM_SEED) went into it. */
+/* True when the host's seed (HAL_FW_RANDOM_SEED) went into it (keyed:
+ * the boot nonce; keyless: the cookie secret). */
 bool udpsh_net_nonce_seeded(void);
 
 /* Forget the queue and the core's state; the configuration stays.  With
