@@ -23,6 +23,8 @@
  * is sent again (the kernel sends the reply it kept, never runs it
  * twice).  Nothing is printed before every datagram up to the one flagged
  * last has come; the last one's status says whether the command failed.
+ * The whole exchange ends after UDPSH_CLIENT_DEADLINE_FACTOR times the
+ * timeout, however often datagrams come (udpsh_client.h).
  *
  * With -o FILE (and a command, such as `profile show folded`) the reply
  * must hold a folded profile, `# kprof folded begin` to `# kprof folded
@@ -111,7 +113,8 @@ static void usage(void)
 	       "                      as `profile show folded') to FILE, only when its\n"
 	       "                      lines and samples match its end line\n"
 	       "  -t, --timeout=SECONDS  wait at most SECONDS, 1-3600, for each new reply\n"
-	       "                      datagram (default $KSHELL_TIMEOUT, else %d)\n"
+	       "                      datagram (default $KSHELL_TIMEOUT, else %d); with a\n"
+	       "                      key, 4 times SECONDS for the whole exchange\n"
 	       "  -h, --help          print this help and exit\n"
 	       "      --version       print the version and exit\n"
 	       "\n"

@@ -22,6 +22,25 @@ enum {
 	UC_REFUSED,		/* nothing listens on that port */
 	UC_ERROR,		/* a local failure (said in err) */
 	UC_FAILED,		/* it ran and failed: the reply says why */
+	UC_BAD_REPLY,		/* datagrams that cannot be one reply: a number
+				 * above the last, two lasts, two boots (said
+				 * in err); nothing of it is kept */
+};
+
+/* An exchange's whole life, ticket round and resends included, is at
+ * most this many times its timeout: news restarts the silence clock,
+ * never this one, so a peer that drips datagrams cannot hold it. */
+#define UDPSH_CLIENT_DEADLINE_FACTOR 4
+
+/* Where a client's datagrams and time come from when not from its
+ * socket and CLOCK_MONOTONIC: a test's fakes (tests/fuzz/
+ * fuzz_udpsh_client.c), so an exchange runs at fuzzing speed.  Each
+ * behaves as the function of the same name below. */
+struct udpsh_client_io {
+	void *ctx;
+	long long (*now_ms)(void *ctx);
+	int (*send)(void *ctx, const void *d, size_t len);
+	ssize_t (*recv)(void *ctx, void *buf, size_t size, int timeout_ms);
 };
 
 struct udpsh_client {
@@ -40,6 +59,8 @@ struct udpsh_client {
 	 * udpsh_client_close, so a client that asks every few seconds
 	 * (kprof-collect) does not take and give back 64 KiB each time. */
 	uint8_t *rbuf;
+	/* NULL (what udpsh_client_connect sets): the socket. */
+	const struct udpsh_client_io *io;
 };
 
 /* A UDP socket connected to HOST[:PORT] (@default_port without one).
@@ -52,9 +73,12 @@ int udpsh_client_connect(struct udpsh_client *c, const char *target,
 			 const char *default_port);
 
 /* Send @cmd (@len bytes) and wait for its whole reply, at most
- * @timeout_ms without news; resends the same request when silent
- * (400 ms, doubling to 1.6 s), so a lost datagram either way is
- * repaired from the shell's reply cache, never run twice.  On 0 and
+ * @timeout_ms without news and UDPSH_CLIENT_DEADLINE_FACTOR times that
+ * in all; resends the same request when silent (400 ms, doubling to
+ * 1.6 s), so a lost datagram either way is repaired from the shell's
+ * reply cache, never run twice.  A reply is whole when every datagram
+ * 0..last has come, all of one boot; a stale answer midway (the shell
+ * rebooted) drops what came and starts over with its ticket.  On 0 and
  * UC_FAILED *@reply holds the reply (malloc'd, NUL-terminated, prompt
  * included) and *@reply_len its length; else a UC_ code, and c->err
  * says why where there is more to say than the code. */
