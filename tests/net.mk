@@ -69,6 +69,11 @@ $(net_script_log)kshell_folded.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 # kprof-report merge of what it wrote (about 2 minutes).
 TESTS += %reldir%/test_collect
 $(net_script_log)collect.log: ksim$(EXEEXT) tools/kprof-collect tools/kprof-report
+# kprof-collect with a hostile target (a hole, a huge count, 16 MiB, a
+# 100k-frame line, drips) beside two ksims and a dead one (issue 51,
+# about 30 s).
+TESTS += %reldir%/test_collect_hostile
+$(net_script_log)collect_hostile.log: ksim$(EXEEXT) tools/kprof-collect
 endif
 # The same suite in the x86_64 kernel configuration, whose compiler
 # builds the kernel: built for this machine with CC_FOR_BUILD, as
@@ -92,4 +97,5 @@ endif
 EXTRA_DIST += %reldir%/check_e1000e.c %reldir%/e1000e_model.c %reldir%/e1000e_model.h
 EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
 	%reldir%/test_window_flood %reldir%/test_kshell_folded %reldir%/test_collect \
+	%reldir%/test_collect_hostile \
 	%reldir%/collectlib.py

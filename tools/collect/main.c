@@ -456,13 +456,18 @@ static bool round_run(uint64_t r, bool final, int64_t deadline, const sigset_t *
 	return all;
 }
 
+static int64_t final_deadline_s(void)
+{
+	return UDPSH_CLIENT_DEADLINE_FACTOR * (int64_t)opts.timeout_ms / 1000 + 5;
+}
+
 /* The last round's deadline from now: each target rotates, stops and
  * takes the interval the stop closed, a few exchanges that each end
  * within the timeout when the kernel answers (resends included), and
  * the slowest of them all run at once. */
 static int64_t final_deadline_ns(void)
 {
-	return now_mono_ns() + 4 * (int64_t)opts.timeout_ms * 1000000 + 5000000000ll;
+	return now_mono_ns() + final_deadline_s() * 1000000000ll;
 }
 
 /* The targets that did not finish round @r, named on stderr. */
@@ -471,8 +476,8 @@ static void unfinished(uint64_t r)
 	pthread_mutex_lock(&lock);
 	for (size_t i = 0; i < ntargets; i++)
 		if (targets[i].round_done != r) {
-			fprintf(stderr, "%s: %s: the last round did not finish within %d s; its session may still run\n",
-				COLLECT_PROG, targets[i].name, 4 * opts.timeout_ms / 1000 + 5);
+			fprintf(stderr, "%s: %s: the last round did not finish within %lld s; its session may still run\n",
+				COLLECT_PROG, targets[i].name, (long long)final_deadline_s());
 			store_unfinished(&targets[i]);
 		}
 	pthread_mutex_unlock(&lock);

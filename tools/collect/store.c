@@ -216,6 +216,10 @@ void store_gap(struct target *t, int64_t to_ns)
 {
 	char from[40], to[40];
 
+	/* A kernel's clock mapped onto the host's may put the next
+	 * interval's start before the last one's end: a gap of nothing. */
+	if (to_ns < t->gap_from_ns)
+		to_ns = t->gap_from_ns;
 	store_utc(from, sizeof(from), t->gap_from_ns, false);
 	store_utc(to, sizeof(to), to_ns, false);
 	index_line(t, "gap from=%s to=%s reason=%s\n", from, to, t->gap_reason);

@@ -80,7 +80,10 @@ static void silent(struct target *t, int rc)
 {
 	int64_t cap = 16 * opts.interval_ns;
 
-	gap_open(t, rc == UC_INCOMPLETE ? "incomplete" : rc == UC_BUSY ? "busy" : "unreachable");
+	/* Datagrams that cannot be one reply are no silence: whatever
+	 * the kernel kept, what it sent was not it. */
+	gap_open(t, rc == UC_BAD_REPLY ? "bad-reply" : rc == UC_INCOMPLETE ? "incomplete" :
+		 rc == UC_BUSY ? "busy" : "unreachable");
 
 	t->backoff_ns = t->backoff_ns ? t->backoff_ns * 2 : opts.interval_ns;
 	if (t->backoff_ns > cap)
@@ -89,7 +92,8 @@ static void silent(struct target *t, int rc)
 	if (!opts.quiet && t->backoff_ns == opts.interval_ns)
 		fprintf(stderr, "%s: %s: %s%s%s; retrying with back-off\n", COLLECT_PROG, t->name,
 			rc == UC_REFUSED ? "refused (nothing listens)" :
-			rc == UC_BUSY ? "busy" : "no answer",
+			rc == UC_BUSY ? "busy" : rc == UC_BAD_REPLY ? "bad reply" :
+			rc == UC_INCOMPLETE ? "incomplete reply" : "no answer",
 			t->c.err[0] ? ": " : "", t->c.err);
 }
 
