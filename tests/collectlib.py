@@ -6,17 +6,22 @@ kernel under QEMU).  check() raises kpnet.Fail."""
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "report"))
-from kpnet import builddir, check  # noqa: E402
+from kpnet import (F_LAST, F_STALE, builddir, check, reply_frame,  # noqa: E402
+                   request_fields)
 from gocheck import GO, pprof  # noqa: E402
 
 COLLECT = os.path.join(builddir(), "tools", "kprof-collect")
+# The boot nonce of a target played by FakeTarget.
+FAKE_NONCE = 0x0badc0de5eed0001
 
 
 def collect(d, target, interval, seconds, during=None):
@@ -119,3 +124,109 @@ def check_whole_session(d, out, min_intervals):
           "a status line per round")
     print("ok: one session: %d intervals, %d samples" % (len(ivs), total))
     return ivs
+
+
+# --- a target played here ------------------------------------------------
+
+def body(lines):
+    """A folded block's stack lines, @lines (text, count), and the end
+    line that sums them: (text, samples)."""
+    total = sum(c for _, c in lines)
+    text = "".join("%s %d\n" % (t, c) for t, c in lines)
+    return (text + "# kprof folded end lines=%d samples=%d\n> " % (len(lines), total)).encode(), total
+
+
+def block(seq, lines, hz=100, cpus=1, window_ms=1000, made=None):
+    """A folded block as `profile rotate` prints it: its header, then
+    body(@lines) (or @made, one made before)."""
+    start = seq * 10**9
+    text, total = made or body(lines)
+    head = ["# kprof folded begin", "# seq=%d" % seq, "# start_ns=%d" % start,
+            "# end_ns=%d" % (start + window_ms * 10**6), "# source=hostile",
+            "# hz=%d" % hz, "# cpus=%d" % cpus, "# window_ms=%d" % window_ms,
+            "# samples=%d" % total, "# dropped=0"]
+    return ("\n".join(head) + "\n").encode() + text
+
+
+def cut(payload, size):
+    return [payload[i:i + size] for i in range(0, len(payload), size)] or [b""]
+
+
+class FakeTarget:
+    """A keyed UDP shell played by a thread (doc/shell.md, "The keyed
+    wire"): the ticket round as the kernel plays it, each request with a
+    new ticket answered once by answer(cmd, rid) -- a list of datagrams,
+    or "drip" -- and its resends with the same datagrams."""
+
+    def __init__(self, key):
+        self.key = key
+        self.sock = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        self.sock.bind(("127.0.0.1", 0))
+        self.sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 1 << 20)
+        self.sock.settimeout(0.1)
+        self.port = self.sock.getsockname()[1]
+        self.issued, self.kept, self.tried = 0, {}, []
+        self.stop = False
+        self.drip_s = 0.8
+        self.lock = threading.Lock()
+        self.t = threading.Thread(target=self.loop, daemon=True)
+        self.t.start()
+
+    def send(self, d, peer):
+        with self.lock:
+            self.sock.sendto(d, peer)
+
+    def frame(self, rid, flags, num, payload):
+        return reply_frame(self.key, rid, FAKE_NONCE, flags, 0, num, payload)
+
+    def parts(self, rid, payload, size=1400, pieces=None):
+        p = pieces or cut(payload, size)
+        return [self.frame(rid, F_LAST if i == len(p) - 1 else 0, i, d) for i, d in enumerate(p)]
+
+    def drip(self, rid, peer):
+        """One new empty part, never the last, every drip_s until closed."""
+        num = 0
+        while not self.stop and num < 60000:
+            self.send(self.frame(rid, 0, num, b""), peer)
+            num += 1
+            time.sleep(self.drip_s)
+
+    def answer(self, cmd, rid):
+        raise NotImplementedError
+
+    def keyed(self, data, peer):
+        f = request_fields(self.key, data)
+        if not f:
+            return
+        nonce, ticket, rid, cmd = f
+        if nonce != FAKE_NONCE or not 0 < ticket <= self.issued:
+            self.issued += 1
+            self.send(reply_frame(self.key, rid, FAKE_NONCE, F_STALE | F_LAST, 0, 0, b"",
+                                  self.issued), peer)
+            return
+        if ticket not in self.kept:
+            self.kept[ticket] = self.answer(cmd, rid)
+        out = self.kept[ticket]
+        if out == "drip":
+            # One drip per request; a resend of it gets nothing more.
+            self.kept[ticket] = []
+            threading.Thread(target=self.drip, args=(rid, peer), daemon=True).start()
+            return
+        # Paced, so that the client's socket buffer does not overflow.
+        for d in out:
+            self.send(d, peer)
+            if len(out) > 16:
+                time.sleep(0.0005)
+
+    def loop(self):
+        while not self.stop:
+            try:
+                data, peer = self.sock.recvfrom(65536)
+            except socket.timeout:
+                continue
+            self.keyed(data, peer)
+
+    def close(self):
+        self.stop = True
+        self.t.join()
+        self.sock.close()

@@ -69,6 +69,15 @@ $(net_script_log)kshell_folded.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 # kprof-report merge of what it wrote (about 2 minutes).
 TESTS += %reldir%/test_collect
 $(net_script_log)collect.log: ksim$(EXEEXT) tools/kprof-collect tools/kprof-report
+# kprof-collect with a hostile target (a hole, a huge count, 16 MiB, a
+# 100k-frame line, drips) beside two ksims and a dead one (issue 51,
+# about 30 s).
+TESTS += %reldir%/test_collect_hostile
+$(net_script_log)collect_hostile.log: ksim$(EXEEXT) tools/kprof-collect
+# kprof-collect's folders (planted links, a shared --out) and the numbers
+# it takes from a block's header, against a target played in Python.
+TESTS += %reldir%/test_collect_files
+$(net_script_log)collect_files.log: tools/kprof-collect
 endif
 # The same suite in the x86_64 kernel configuration, whose compiler
 # builds the kernel: built for this machine with CC_FOR_BUILD, as
@@ -92,4 +101,5 @@ endif
 EXTRA_DIST += %reldir%/check_e1000e.c %reldir%/e1000e_model.c %reldir%/e1000e_model.h
 EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
 	%reldir%/test_window_flood %reldir%/test_kshell_folded %reldir%/test_collect \
+	%reldir%/test_collect_hostile %reldir%/test_collect_files \
 	%reldir%/collectlib.py

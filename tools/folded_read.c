@@ -550,6 +550,9 @@ static bool frames_push(struct folded_reader *r, const char *s, size_t len)
 		l->frames = f;
 		r->frames_cap = cap;
 	}
+	if (r->max_frames && l->nframes == r->max_frames)
+		return rd_fail(r, "%s:%zu: a line of more than %zu frames", r->path,
+			       r->lineno, r->max_frames);
 	l->frames[l->nframes].s = s;
 	l->frames[l->nframes].len = len;
 	l->nframes++;
@@ -574,14 +577,49 @@ static bool line_frames(struct folded_reader *r, const char *s, size_t first,
 	return true;
 }
 
+/* FOLDED_READ_WEIGHED: the header says what the block's period can
+ * weigh; the most samples it may hold, into r->weigh_max. */
+static bool weigh_start(struct folded_reader *r)
+{
+	const struct fold_meta *m = &r->meta;
+	unsigned __int128 most;
+	const unsigned need = META_HZ | META_CPUS | META_WINDOW;
+
+	if ((m->have & need) != need)
+		return rd_fail(r, "%s:%zu: the header must give hz, cpus and window_ms before the first stack line",
+			       r->path, r->lineno);
+	most = (unsigned __int128)m->hz * m->cpus * (m->window_ms + 1000) / 1000 *
+	       FOLDED_WEIGH_SLACK;
+	r->weigh_max = most > COUNT_MAX ? COUNT_MAX : (uint64_t)most;
+	return true;
+}
+
+/* The sums so far against the caps of a reader of untrusted input. */
+static bool data_capped(struct folded_reader *r)
+{
+	if (r->max_lines && r->lines > r->max_lines)
+		return rd_fail(r, "%s:%zu: more than %llu stack lines", r->path, r->lineno,
+			       (unsigned long long)r->max_lines);
+	if ((r->flags & FOLDED_READ_WEIGHED) && r->total > (unsigned __int128)r->weigh_max * pow10[r->decimals])
+		return rd_fail(r, "%s:%zu: the counts add up to %llu samples, more than %llu cpus at %llu Hz can take in %llu ms",
+			       r->path, r->lineno, (unsigned long long)r->total,
+			       (unsigned long long)r->meta.cpus,
+			       (unsigned long long)r->meta.hz,
+			       (unsigned long long)r->meta.window_ms);
+	return true;
+}
+
 /* One `frame;frame;... COUNT` line into r->line, added to the sums. */
 static bool data_line(struct folded_reader *r, const char *s, size_t len)
 {
 	struct folded_line *l = &r->line;
 	size_t stack_len = 0, first;
 
-	if (!r->first_line)
+	if (!r->first_line) {
 		r->first_line = r->lineno;
+		if ((r->flags & FOLDED_READ_WEIGHED) && !weigh_start(r))
+			return false;
+	}
 	l->rescale = 1;
 	if (!line_weight(r, s, &len, &l->weight) ||
 	    !line_count(r, s, len, &stack_len, &l->count))
@@ -601,7 +639,7 @@ static bool data_line(struct folded_reader *r, const char *s, size_t len)
 	r->total_weight += l->weight;
 	r->total += l->count;
 	r->lines++;
-	return true;
+	return data_capped(r);
 }
 
 /* ---- framing ---- */

@@ -70,7 +70,18 @@ enum {
 	 * blank and every count is whole, so that a line a lost datagram
 	 * joined to another's tail is refused even when the counts agree. */
 	FOLDED_READ_KERNEL = 1u << 1,
+	/* What a period can weigh (kprof-collect's intervals): the header
+	 * must give hz, cpus and window_ms before the first stack line, and
+	 * the counts may add up to at most FOLDED_WEIGH_SLACK times the
+	 * samples hz x cpus x window can take (plus one second's worth), so
+	 * that a count no kernel could have counted is refused as it is
+	 * read, before anything downstream multiplies it by the period. */
+	FOLDED_READ_WEIGHED = 1u << 2,
 };
+
+/* FOLDED_READ_WEIGHED's margin over the nominal rate: a tick that runs
+ * late catches up, and a window's edges are rounded to the ms. */
+#define FOLDED_WEIGH_SLACK 2
 
 /* What folded_reader_line() made of a line. */
 enum folded_kind {
@@ -109,12 +120,18 @@ struct folded_reader {
 	uint64_t lines, total, total_weight;
 	unsigned decimals;
 	struct folded_line line;
+	/* Caps for a reader of input it does not trust (kprof-collect),
+	 * set after folded_reader_init: the most data lines, and frames in
+	 * one line; 0 is no cap. */
+	uint64_t max_lines;
+	size_t max_frames;
 	/* Private. */
 	int state;
 	size_t begin_line, first_line;
 	char *text;			/* the line, NUL-terminated */
 	size_t text_len, text_cap, frames_cap;
 	size_t body_len;		/* the data line without its weight */
+	uint64_t weigh_max;		/* FOLDED_READ_WEIGHED: the most samples */
 	char *err;
 	size_t errlen;
 };

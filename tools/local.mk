@@ -141,6 +141,7 @@ KPROF_COLLECT = tools/kprof-collect
 KPROF_COLLECT_C = $(top_srcdir)/%reldir%/collect/main.c \
 	$(top_srcdir)/%reldir%/collect/target.c \
 	$(top_srcdir)/%reldir%/collect/store.c \
+	$(top_srcdir)/%reldir%/collect/interval.c \
 	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/keyfile.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
 	$(top_srcdir)/src/shell/udpsh_wire.c \
@@ -149,7 +150,8 @@ bin_SCRIPTS += $(KPROF_COLLECT)
 dist_man_MANS += doc/kprof-collect.1
 CLEANFILES += $(KPROF_COLLECT)
 EXTRA_DIST += %reldir%/collect/collect.h %reldir%/collect/main.c \
-	%reldir%/collect/target.c %reldir%/collect/store.c
+	%reldir%/collect/target.c %reldir%/collect/store.c \
+	%reldir%/collect/interval.c
 $(KPROF_COLLECT): $(KPROF_COLLECT_C) $(top_srcdir)/%reldir%/collect/collect.h \
 		$(top_srcdir)/%reldir%/report/report.h \
 		$(top_srcdir)/%reldir%/folded_read.h \

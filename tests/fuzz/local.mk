@@ -4,13 +4,14 @@
 # seed corpus in tests/fuzz/corpus/NAME; what it finds goes to
 # tests/fuzz/work-NAME in the build folder (crashes to crash-* there).
 FUZZ_SECONDS = 60
-FUZZ_NAMES = net_rx shell fdt cmdline folded udpsh_client
+FUZZ_NAMES = net_rx shell fdt cmdline folded udpsh_client collect
 FUZZ_RUNS = 10000000
 EXTRA_DIST += %reldir%/corpus %reldir%/make-seeds.py %reldir%/fuzz-long
 
 if ENABLE_FUZZ
 FUZZ_PROGS = %reldir%/fuzz_net_rx %reldir%/fuzz_shell %reldir%/fuzz_fdt \
-	%reldir%/fuzz_cmdline %reldir%/fuzz_folded %reldir%/fuzz_udpsh_client
+	%reldir%/fuzz_cmdline %reldir%/fuzz_folded %reldir%/fuzz_udpsh_client \
+	%reldir%/fuzz_collect
 EXTRA_PROGRAMS += $(FUZZ_PROGS)
 CLEANFILES += $(FUZZ_PROGS)
 
@@ -59,6 +60,19 @@ CLEANFILES += $(FUZZ_PROGS)
 	-I$(top_srcdir)/tests
 %canon_reldir%_fuzz_udpsh_client_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_udpsh_client_LDADD = tests/libfakehal.la
+
+# kprof-collect's interval path (tools/collect/interval.c): a rotate's
+# reply through the size check, the header, the capped reader and the
+# pprof writer, with the report library it links (issue 51).
+%canon_reldir%_fuzz_collect_SOURCES = %reldir%/fuzz_collect.c \
+	tools/collect/interval.c tools/folded_read.c tools/report/folded.c \
+	tools/report/names.c tools/report/util.c tools/report/pprof.c \
+	tools/report/image.c
+nodist_%canon_reldir%_fuzz_collect_SOURCES = tools/report/profile.pb-c.c
+%canon_reldir%_fuzz_collect_LDADD = $(REPORT_FOR_BUILD_LIBS)
+%canon_reldir%_fuzz_collect_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools \
+	-I$(top_srcdir)/tools/report -Itools/report $(REPORT_FOR_BUILD_CFLAGS)
+%canon_reldir%_fuzz_collect_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 
 fuzz: $(FUZZ_PROGS)
 	@set -e; for name in $(FUZZ_NAMES); do \

@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "report.h"
 #include "udpsh_client.h"
 
 #define COLLECT_PROG "kprof-collect"
@@ -29,8 +30,16 @@ struct collect_opts {
 	unsigned hz, depth;		/* 0: the kernel's default */
 	int64_t retain_ns;		/* 0: keep everything (or by bytes) */
 	uint64_t max_bytes;		/* 0: no limit by size */
+	uint64_t max_reply;		/* 0: what the session can produce */
 	int timeout_ms;			/* one exchange's silence */
 	bool quiet;
+};
+
+/* What one interval's reply may hold (interval.c): its bytes, and the
+ * reader's caps on its lines, frames and names. */
+struct interval_caps {
+	uint64_t reply_max;
+	struct folded_limits lim;
 };
 
 /* A file of one interval kept in a target's folder (retention). */
@@ -53,7 +62,8 @@ struct target {
 	char name[COLLECT_NAME_MAX];
 	char addr[COLLECT_ADDR_MAX];
 	char keyfile[PATH_MAX];
-	char dir[PATH_MAX];
+	char dir[PATH_MAX];		/* for messages: files go through dirfd */
+	int dirfd;			/* DIR/NAME, opened without following links */
 	struct udpsh_client c;
 	pthread_t thread;
 	/* The session it runs: the kernel's boot nonce, the next interval
@@ -71,7 +81,14 @@ struct target {
 	bool in_gap;
 	int64_t gap_from_ns, last_end_ns;
 	char gap_reason[64];
+	/* The session's last interval stored ended here on the kernel's
+	 * clock: a next one that starts here lost nothing, and the silence
+	 * between them is no gap. */
+	uint64_t last_kernel_end_ns;
 	FILE *index;
+	/* Index lines are the target's thread's, but for the line main()
+	 * writes for a target whose last round never ended. */
+	pthread_mutex_t index_lock;
 	struct kept_file *kept;
 	size_t nkept, capkept;
 	uint64_t kept_bytes;
@@ -87,25 +104,53 @@ extern struct collect_opts opts;
 int64_t now_real_ns(void);
 int64_t now_mono_ns(void);
 
+/* interval.c */
+/* The caps for a run at @hz and @depth (0: the kernel's defaults)
+ * rotating every @interval_ns; @reply_max given (--max-reply) or 0 for
+ * what such a session can produce. */
+void interval_caps(struct interval_caps *c, unsigned hz, unsigned depth,
+		   int64_t interval_ns, uint64_t reply_max);
+/* The block of a `profile rotate` reply (@len bytes): seq, start_ns,
+ * end_ns, samples and dropped from its own header lines only, each once
+ * and at most INT64_MAX, and iv->text/len the block up to its end line.
+ * False with the reason in @err. */
+bool interval_header(const char *text, size_t len, struct interval *iv, char *err,
+		     size_t errlen);
+/* @iv's block read under @lim and written as pprof into @out, stamped
+ * with @target and the block's build-id (into iv->build_id).  False
+ * with the reason in @err, never an exit. */
+bool interval_pprof(struct interval *iv, const char *target,
+		    const struct folded_limits *lim, struct buf *out, char *err,
+		    size_t errlen);
+
 /* target.c */
 /* The target's work at round @round: start a session if it has none,
  * else rotate; on @final, rotate, stop and take the last interval. */
 void target_round(struct target *t, uint64_t round, bool final);
 
 /* store.c */
-/* Once, before the threads start. */
-void store_init(void);
-/* Make DIR/NAME, open its index (appending), list its kept files.
- * Returns 0 or -1 (said on stderr). */
+/* Once, before the threads start: make and open --out, refused when
+ * others may write in it without the sticky bit.  Returns 0 or -1
+ * (said on stderr). */
+int store_init(void);
+/* Make DIR/NAME, open it (never through a link) and its index
+ * (appending), list its kept files.  Returns 0 or -1 (said on stderr). */
 int store_open(struct target *t);
 /* Write interval @iv's pprof and folded text, and its index line; then
- * delete the oldest files retention asks for.  Returns 0 or -1 (said). */
-int store_interval(struct target *t, const struct interval *iv);
+ * delete the oldest files retention asks for.  Returns NULL, or the
+ * reason the interval was not kept (a gap's: "refused", "not-written"),
+ * said on stderr. */
+const char *store_interval(struct target *t, struct interval *iv,
+			   const struct interval_caps *caps);
 /* Record what `profile stop` said of the whole session (its samples
  * and drops, which its intervals add up to). */
 void store_stopped(struct target *t, const char *reply);
 /* Record the gap from t->gap_from_ns to @to_ns in the index. */
 void store_gap(struct target *t, int64_t to_ns);
+/* From main(), for a target whose thread is still in the last round's
+ * exchange: its open gap, or one from its last interval (reason
+ * unfinished), to now. */
+void store_unfinished(struct target *t);
 /* "20261206T101500.123Z": @ns since the epoch, UTC, into @buf. */
 void store_utc(char *buf, size_t size, int64_t ns, bool compact);
 

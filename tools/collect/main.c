@@ -4,12 +4,14 @@
  *
  *   kprof-collect --targets FILE --out DIR [--interval 10s] [--hz N]
  *                 [--depth N] [--retain DURATION|--max-bytes N]
- *                 [--timeout S] [--quiet]
+ *                 [--max-reply N] [--timeout S] [--quiet]
  *
  * One thread per target, woken at each round (every interval from the
  * start); at most COLLECT_SLOTS exchanges run at once.  SIGTERM or
  * SIGINT ends the run after one last round: every session rotated once
- * more and stopped, the interval the stop closed taken, exit 0. */
+ * more and stopped, the interval the stop closed taken, exit 0.  The
+ * last round has a deadline (final_deadline_ns()): a target still
+ * exchanging then is named, and the exit status is 1. */
 #define _GNU_SOURCE
 
 #include "collect.h"
@@ -26,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #define COLLECT_SLOTS 64
 #define COLLECT_TARGETS_MAX 4096
@@ -123,12 +126,13 @@ static void usage(FILE *f)
 {
 	fputs("Usage: kprof-collect --targets FILE --out DIR [--interval 10s] [--hz N]\n"
 	      "                     [--depth N] [--retain DURATION|--max-bytes N]\n"
-	      "                     [--timeout S] [--quiet]\n"
+	      "                     [--max-reply N] [--timeout S] [--quiet]\n"
 	      "Keep many kprof kernels sampled: start a session on each target, rotate\n"
 	      "it every interval, and write DIR/NAME/<start UTC>.pb.gz (pprof) and\n"
 	      ".folded beside it, with an index per target (kprof-collect(1),\n"
 	      "doc/collect.md).  FILE: one target a line, NAME HOST[:PORT] KEYFILE.\n"
-	      "SIGTERM or SIGINT rotates once more, stops every session, exits 0.\n"
+	      "SIGTERM or SIGINT rotates once more, stops every session, exits 0;\n"
+	      "that last round ends within 4 x --timeout + 5 s (17 s by default).\n"
 	      "\n"
 	      "  --targets FILE    the targets, one a line\n"
 	      "  --out DIR         where the intervals go (DIR/NAME/...)\n"
@@ -137,12 +141,15 @@ static void usage(FILE *f)
 	      "  --depth N         frames per sample, 1-32 (the kernel's default, 8)\n"
 	      "  --retain D        delete a target's intervals older than D (30m, 12h, 7d)\n"
 	      "  --max-bytes N     or keep at most N bytes of them per target\n"
+	      "  --max-reply N     refuse an interval's reply above N bytes, 4096-16777216\n"
+	      "                    (default: what depth x hz x cpus x interval can produce)\n"
 	      "  --timeout S       silence before an exchange gives up, 1-60 s (default 3)\n"
 	      "  --quiet           no status line per interval\n"
 	      "  --help, --version\n"
 	      "\n"
 	      "Exit status: 0 stopped by SIGTERM or SIGINT after the last round;\n"
-	      "1 a target's address unreachable or its folder not made;\n"
+	      "1 a target's address unreachable, its folder not made, or a target\n"
+	      "still not done when the last round's deadline passed (named);\n"
 	      "2 a usage error, a bad targets file or key file.\n"
 	      "Report bugs in the kprof tracker.\n", f);
 }
@@ -288,7 +295,7 @@ static int targets_read(void)
 }
 
 enum { OPT_TARGETS = 256, OPT_OUT, OPT_INTERVAL, OPT_HZ, OPT_DEPTH, OPT_RETAIN,
-       OPT_MAX_BYTES, OPT_TIMEOUT, OPT_QUIET, OPT_HELP, OPT_VERSION };
+       OPT_MAX_BYTES, OPT_MAX_REPLY, OPT_TIMEOUT, OPT_QUIET, OPT_HELP, OPT_VERSION };
 
 static int options(int argc, char **argv)
 {
@@ -300,6 +307,7 @@ static int options(int argc, char **argv)
 		{ "depth", required_argument, NULL, OPT_DEPTH },
 		{ "retain", required_argument, NULL, OPT_RETAIN },
 		{ "max-bytes", required_argument, NULL, OPT_MAX_BYTES },
+		{ "max-reply", required_argument, NULL, OPT_MAX_REPLY },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
 		{ "help", no_argument, NULL, OPT_HELP },
@@ -337,6 +345,11 @@ static int options(int argc, char **argv)
 			if (!parse_number(optarg, 1, UINT64_MAX, &v))
 				return usage_error("--max-bytes must be a number of bytes from 1 (got %s)", optarg);
 			opts.max_bytes = v;
+			break;
+		case OPT_MAX_REPLY:
+			if (!parse_number(optarg, 4096, 16u << 20, &v))
+				return usage_error("--max-reply must be a number of bytes 4096-16777216 (got %s)", optarg);
+			opts.max_reply = v;
 			break;
 		case OPT_TIMEOUT:
 			if (!parse_number(optarg, 1, 60, &v))
@@ -405,11 +418,14 @@ static bool wait_signal(const sigset_t *set, int64_t deadline)
 }
 
 /* Publish round @r and wait until every target did it, or until
- * @deadline: a target still retrying does not hold the status line up. */
-static void round_run(uint64_t r, bool final, int64_t deadline, const sigset_t *set,
+ * @deadline: a target still retrying does not hold the status line up,
+ * and one that never ends (a kernel that drips its reply) does not hold
+ * the last round.  True when every target did it. */
+static bool round_run(uint64_t r, bool final, int64_t deadline, const sigset_t *set,
 		      bool *signalled)
 {
 	struct timespec ts;
+	bool all;
 
 	pthread_mutex_lock(&lock);
 	round_now = r;
@@ -418,9 +434,11 @@ static void round_run(uint64_t r, bool final, int64_t deadline, const sigset_t *
 	round_answered = 0;
 	round_samples = 0;
 	pthread_cond_broadcast(&round_cond);
-	while (round_left && (final || now_mono_ns() < deadline)) {
+	while (round_left && now_mono_ns() < deadline) {
 		int64_t until = final ? now_mono_ns() + 100000000 : deadline;
 
+		if (until > deadline)
+			until = deadline;
 		ts.tv_sec = until / 1000000000;
 		ts.tv_nsec = until % 1000000000;
 		pthread_cond_timedwait(&done_cond, &lock, &ts);
@@ -433,6 +451,35 @@ static void round_run(uint64_t r, bool final, int64_t deadline, const sigset_t *
 		}
 		pthread_mutex_lock(&lock);
 	}
+	all = !round_left;
+	pthread_mutex_unlock(&lock);
+	return all;
+}
+
+static int64_t final_deadline_s(void)
+{
+	return UDPSH_CLIENT_DEADLINE_FACTOR * (int64_t)opts.timeout_ms / 1000 + 5;
+}
+
+/* The last round's deadline from now: each target rotates, stops and
+ * takes the interval the stop closed, a few exchanges that each end
+ * within the timeout when the kernel answers (resends included), and
+ * the slowest of them all run at once. */
+static int64_t final_deadline_ns(void)
+{
+	return now_mono_ns() + final_deadline_s() * 1000000000ll;
+}
+
+/* The targets that did not finish round @r, named on stderr. */
+static void unfinished(uint64_t r)
+{
+	pthread_mutex_lock(&lock);
+	for (size_t i = 0; i < ntargets; i++)
+		if (targets[i].round_done != r) {
+			fprintf(stderr, "%s: %s: the last round did not finish within %lld s; its session may still run\n",
+				COLLECT_PROG, targets[i].name, (long long)final_deadline_s());
+			store_unfinished(&targets[i]);
+		}
 	pthread_mutex_unlock(&lock);
 }
 
@@ -466,7 +513,8 @@ int main(int argc, char **argv)
 	heap_tune();
 	if ((rc = options(argc, argv)) || (rc = targets_read()))
 		return rc;
-	store_init();
+	if (store_init() < 0)
+		return COLLECT_EXIT_FAIL;
 	for (size_t i = 0; i < ntargets; i++)
 		if (store_open(&targets[i]) < 0)
 			return COLLECT_EXIT_FAIL;
@@ -497,7 +545,14 @@ int main(int argc, char **argv)
 		if (!signalled)
 			signalled = wait_signal(&set, next);
 	}
-	round_run(++r, true, 0, &set, &signalled);
+	if (!round_run(++r, true, final_deadline_ns(), &set, &signalled)) {
+		/* Its thread is still in an exchange: exit without it (the
+		 * other targets' files and index lines are all written). */
+		status_line(r, true);
+		unfinished(r);
+		fflush(NULL);
+		_exit(COLLECT_EXIT_FAIL);
+	}
 	status_line(r, true);
 	for (size_t i = 0; i < ntargets; i++) {
 		pthread_join(targets[i].thread, NULL);

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <semaphore.h>
 #include <stdlib.h>
@@ -24,10 +25,38 @@
  * many targets answer together, and the collector's memory stays
  * where its first rounds put it. */
 static sem_t store_slots;
+/* --out, open: every target's folder is made and opened in it. */
+static int out_fd = -1;
 
-void store_init(void)
+/* --out where another user may plant a link or a folder in our stead
+ * (writable by others, and no sticky bit to stop them renaming ours). */
+static bool out_shared(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX);
+}
+
+int store_init(void)
 {
 	sem_init(&store_slots, 0, COLLECT_STORE_SLOTS);
+	if (mkdir(opts.out, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "%s: %s: cannot make the folder: %s\n", COLLECT_PROG, opts.out,
+			strerror(errno));
+		return -1;
+	}
+	out_fd = open(opts.out, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (out_fd < 0) {
+		fprintf(stderr, "%s: %s: cannot open the folder: %s\n", COLLECT_PROG, opts.out,
+			strerror(errno));
+		return -1;
+	}
+	if (out_shared(out_fd)) {
+		fprintf(stderr, "%s: %s: others may write in it and it has no sticky bit: another user could put links in place of the targets' folders (chmod o-w or +t)\n",
+			COLLECT_PROG, opts.out);
+		return -1;
+	}
+	return 0;
 }
 
 static void store_slot_take(void)
@@ -73,13 +102,13 @@ static int64_t utc_parse(const char *s)
 	return (int64_t)timegm(&tm) * 1000000000 + (int64_t)ms * 1000000;
 }
 
-static uint64_t file_bytes(const char *dir, const char *base, const char *ext)
+static uint64_t file_bytes(int dirfd, const char *base, const char *ext)
 {
-	char path[PATH_MAX + 64];
+	char name[64];
 	struct stat st;
 
-	snprintf(path, sizeof(path), "%s/%s%s", dir, base, ext);
-	return stat(path, &st) == 0 ? (uint64_t)st.st_size : 0;
+	snprintf(name, sizeof(name), "%s%s", base, ext);
+	return fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 ? (uint64_t)st.st_size : 0;
 }
 
 static void kept_add(struct target *t, const char *base, int64_t start_ns,
@@ -108,11 +137,15 @@ static int kept_cmp(const void *a, const void *b)
  * time): retention counts them too. */
 static void kept_scan(struct target *t)
 {
-	DIR *d = opendir(t->dir);
+	int fd = dup(t->dirfd);
+	DIR *d = fd < 0 ? NULL : fdopendir(fd);
 	struct dirent *e;
 
-	if (!d)
+	if (!d) {
+		if (fd >= 0)
+			close(fd);
 		return;
+	}
 	while ((e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		char base[48];
@@ -123,8 +156,8 @@ static void kept_scan(struct target *t)
 		memcpy(base, e->d_name, n - 6);
 		base[n - 6] = '\0';
 		if ((at = utc_parse(base)) >= 0)
-			kept_add(t, base, at, file_bytes(t->dir, base, ".pb.gz") +
-					      file_bytes(t->dir, base, ".folded"));
+			kept_add(t, base, at, file_bytes(t->dirfd, base, ".pb.gz") +
+					      file_bytes(t->dirfd, base, ".folded"));
 	}
 	closedir(d);
 	qsort(t->kept, t->nkept, sizeof(*t->kept), kept_cmp);
@@ -132,23 +165,31 @@ static void kept_scan(struct target *t)
 
 int store_open(struct target *t)
 {
-	char path[PATH_MAX + 16];
+	int fd;
 
 	snprintf(t->dir, sizeof(t->dir), "%s/%s", opts.out, t->name);
-	if (mkdir(opts.out, 0777) < 0 && errno != EEXIST) {
-		fprintf(stderr, "%s: %s: cannot make the folder: %s\n", COLLECT_PROG, opts.out,
-			strerror(errno));
-		return -1;
-	}
-	if (mkdir(t->dir, 0777) < 0 && errno != EEXIST) {
+	pthread_mutex_init(&t->index_lock, NULL);
+	if (mkdirat(out_fd, t->name, 0777) < 0 && errno != EEXIST) {
 		fprintf(stderr, "%s: %s: cannot make the folder: %s\n", COLLECT_PROG, t->dir,
 			strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/index", t->dir);
-	t->index = fopen(path, "a");
+	/* A link planted in its place is refused, not followed: every file
+	 * of the target is then made relative to this folder. */
+	t->dirfd = openat(out_fd, t->name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (t->dirfd < 0) {
+		fprintf(stderr, "%s: %s: cannot open the folder (a link is not followed): %s\n",
+			COLLECT_PROG, t->dir, strerror(errno));
+		return -1;
+	}
+	fd = openat(t->dirfd, "index", O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC,
+		    0666);
+	t->index = fd < 0 ? NULL : fdopen(fd, "a");
 	if (!t->index) {
-		fprintf(stderr, "%s: %s: cannot open: %s\n", COLLECT_PROG, path, strerror(errno));
+		fprintf(stderr, "%s: %s/index: cannot open (a link is not followed): %s\n",
+			COLLECT_PROG, t->dir, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		return -1;
 	}
 	if (retaining())
@@ -163,20 +204,38 @@ static void index_line(struct target *t, const char *fmt, ...)
 {
 	va_list ap;
 
+	pthread_mutex_lock(&t->index_lock);
 	va_start(ap, fmt);
 	vfprintf(t->index, fmt, ap);
 	va_end(ap);
 	fflush(t->index);
+	pthread_mutex_unlock(&t->index_lock);
 }
 
 void store_gap(struct target *t, int64_t to_ns)
 {
 	char from[40], to[40];
 
+	/* A kernel's clock mapped onto the host's may put the next
+	 * interval's start before the last one's end: a gap of nothing. */
+	if (to_ns < t->gap_from_ns)
+		to_ns = t->gap_from_ns;
 	store_utc(from, sizeof(from), t->gap_from_ns, false);
 	store_utc(to, sizeof(to), to_ns, false);
 	index_line(t, "gap from=%s to=%s reason=%s\n", from, to, t->gap_reason);
 	t->gaps++;
+}
+
+void store_unfinished(struct target *t)
+{
+	char from[40], to[40];
+	int64_t now = now_real_ns();
+
+	store_utc(from, sizeof(from), t->in_gap ? t->gap_from_ns : t->last_end_ns ? t->last_end_ns : now,
+		  false);
+	store_utc(to, sizeof(to), now, false);
+	index_line(t, "gap from=%s to=%s reason=%s\n", from, to,
+		   t->in_gap ? t->gap_reason : "unfinished");
 }
 
 void store_stopped(struct target *t, const char *reply)
@@ -202,12 +261,12 @@ static void store_retain(struct target *t)
 	while (n < t->nkept && (t->kept[n].start_ns < cut ||
 				(opts.max_bytes && t->kept_bytes > opts.max_bytes))) {
 		struct kept_file *k = &t->kept[n++];
-		char path[PATH_MAX + 64];
+		char name[64];
 
-		snprintf(path, sizeof(path), "%s/%s.pb.gz", t->dir, k->base);
-		unlink(path);
-		snprintf(path, sizeof(path), "%s/%s.folded", t->dir, k->base);
-		unlink(path);
+		snprintf(name, sizeof(name), "%s.pb.gz", k->base);
+		unlinkat(t->dirfd, name, 0);
+		snprintf(name, sizeof(name), "%s.folded", k->base);
+		unlinkat(t->dirfd, name, 0);
 		t->kept_bytes -= k->bytes;
 		index_line(t, "deleted file=%s.pb.gz reason=%s\n", k->base,
 			   opts.retain_ns && k->start_ns < cut ? "retain" : "max-bytes");
@@ -216,88 +275,77 @@ static void store_retain(struct target *t)
 	t->nkept -= n;
 }
 
-/* @b into @path (the name said on stderr when it fails).  No fsync: a
- * file is renamed into place whole, so a collector killed mid-write
- * leaves none, but a host that loses power may lose the last
- * intervals' files, as it loses the index lines written with them
- * (doc/collect.md, "Files"); syncing two files per target per interval
- * was a sixth of the collector's CPU time. */
-static int store_file(struct target *t, const char *path, const struct buf *b)
+/* @b into @name in the target's folder (said on stderr when it
+ * fails).  No fsync: a file is renamed into place whole, so a collector
+ * killed mid-write leaves none, but a host that loses power may lose
+ * the last intervals' files, as it loses the index lines written with
+ * them (doc/collect.md, "Files"); syncing two files per target per
+ * interval was a sixth of the collector's CPU time. */
+static int store_file(struct target *t, const char *name, const struct buf *b)
 {
-	int rc = outfile_put(path, b, false);
+	int rc = outfile_put_at(t->dirfd, name, b, false);
 
 	if (rc)
-		fprintf(stderr, "%s: %s: %s: cannot %s: %s\n", COLLECT_PROG, t->name, path,
-			rc == -1 ? "create" : "write", strerror(errno));
+		fprintf(stderr, "%s: %s: %s/%s: cannot %s: %s\n", COLLECT_PROG, t->name, t->dir,
+			name, rc == -1 ? "create" : "write", strerror(errno));
 	return rc ? -1 : 0;
 }
 
-/* The interval's pprof: kprof-report's reader and writer, stamped with
- * the host's start time and the labels target and build_id.  Its size,
- * or -1 (said). */
-static int64_t store_pprof(struct target *t, const struct interval *iv, const char *path)
+/* The interval's pprof (interval.c: kprof-report's reader and writer
+ * under the caps), stamped with the host's start time and the labels
+ * target and build_id, into @out; false when the block is refused
+ * (said). */
+static bool store_pprof(struct target *t, struct interval *iv,
+			const struct interval_caps *caps, struct buf *out)
 {
-	const char *keys[2] = { "target", "build_id" };
-	const char *values[2] = { t->name, iv->build_id };
-	struct pprof_stamp stamp = { iv->host_start_ns, keys, values,
-				     iv->build_id[0] ? 2 : 1 };
-	struct profile p = { 0 };
-	struct names names = { 0 };
-	struct buf out = { 0 };
 	char err[512];
-	FILE *f = fmemopen((void *)iv->text, iv->len, "r");
-	int64_t rc = -1;
+	bool ok;
 
-	if (!f) {
-		fprintf(stderr, "%s: %s: out of memory\n", COLLECT_PROG, t->name);
-		return -1;
-	}
-	if (!folded_parse(&p, path, f, &names, false, err, sizeof(err))) {
-		fprintf(stderr, "%s: %s: interval %" PRIu64 " unreadable: %s\n", COLLECT_PROG,
+	store_slot_take();
+	ok = interval_pprof(iv, t->name, &caps->lim, out, err, sizeof(err));
+	sem_post(&store_slots);
+	if (!ok)
+		fprintf(stderr, "%s: %s: interval %" PRIu64 " refused: %s\n", COLLECT_PROG,
 			t->name, iv->seq, err);
-	} else {
-		report_pprof_stamped(&out, &p, 1000, NULL, &stamp);
-		if (store_file(t, path, &out) == 0)
-			rc = (int64_t)out.len;
-	}
-	fclose(f);
-	buf_free(&out);
-	folded_free(&p);
-	names_free(&names);
-	return rc;
+	return ok;
 }
 
 /* The interval's two files: their bytes, or -1 (said). */
-static int64_t store_files(struct target *t, const struct interval *iv, const char *base)
+static int64_t store_files(struct target *t, const struct buf *pb, const struct interval *iv,
+			   const char *base)
 {
-	char path[PATH_MAX + 64];
+	char name[64];
 	struct buf folded = { (char *)iv->text, iv->len, iv->len };
-	int64_t pb;
 
-	snprintf(path, sizeof(path), "%s/%s.folded", t->dir, base);
-	if (store_file(t, path, &folded) < 0)
+	snprintf(name, sizeof(name), "%s.folded", base);
+	if (store_file(t, name, &folded) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/%s.pb.gz", t->dir, base);
-	store_slot_take();
-	pb = store_pprof(t, iv, path);
-	sem_post(&store_slots);
-	if (pb < 0) {
-		snprintf(path, sizeof(path), "%s/%s.folded", t->dir, base);
-		unlink(path);
+	snprintf(name, sizeof(name), "%s.pb.gz", base);
+	if (store_file(t, name, pb) < 0) {
+		snprintf(name, sizeof(name), "%s.folded", base);
+		unlinkat(t->dirfd, name, 0);
 		return -1;
 	}
-	return pb + (int64_t)iv->len;
+	return (int64_t)(pb->len + iv->len);
 }
 
-int store_interval(struct target *t, const struct interval *iv)
+const char *store_interval(struct target *t, struct interval *iv,
+			   const struct interval_caps *caps)
 {
 	char base[48], start[40];
+	struct buf pb = { 0 };
 	int64_t bytes;
 
+	if (!store_pprof(t, iv, caps, &pb)) {
+		buf_free(&pb);
+		return "refused";
+	}
 	store_utc(base, sizeof(base), iv->host_start_ns, true);
 	store_utc(start, sizeof(start), iv->host_start_ns, false);
-	if ((bytes = store_files(t, iv, base)) < 0)
-		return -1;
+	bytes = store_files(t, &pb, iv, base);
+	buf_free(&pb);
+	if (bytes < 0)
+		return "not-written";
 	index_line(t, "interval seq=%" PRIu64 " boot=%016" PRIx64 " start=%s time_nanos=%" PRId64
 		   " duration_nanos=%" PRIu64 " err_ns=%" PRId64 " samples=%" PRIu64
 		   " dropped=%" PRIu64 " kernel_start_ns=%" PRIu64 " kernel_end_ns=%" PRIu64
@@ -308,5 +356,5 @@ int store_interval(struct target *t, const struct interval *iv)
 		kept_add(t, base, iv->host_start_ns, (uint64_t)bytes);
 		store_retain(t);
 	}
-	return 0;
+	return NULL;
 }

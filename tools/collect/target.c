@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 
 #include "collect.h"
+#include "lib/folded_frame.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
@@ -18,15 +19,15 @@ extern void collect_slot_give(void);
 extern void collect_round_done(struct target *t, uint64_t round, bool answered,
 			       uint64_t samples);
 
-/* One exchange: 0 with the reply (*@reply, freed by the caller), or a
- * UC_ code (then the reply, if any, is freed here). */
-static int ask(struct target *t, const char *cmd, char **reply)
+/* One exchange: 0 with the reply (*@reply, freed by the caller, its
+ * length in *@len), or a UC_ code (then the reply, if any, is freed
+ * here). */
+static int ask_len(struct target *t, const char *cmd, char **reply, size_t *len)
 {
-	size_t n;
 	int rc;
 
 	collect_slot_take();
-	rc = udpsh_client_exchange(&t->c, cmd, strlen(cmd), opts.timeout_ms, reply, &n);
+	rc = udpsh_client_exchange(&t->c, cmd, strlen(cmd), opts.timeout_ms, reply, len);
 	collect_slot_give();
 	if (rc == UC_FAILED)
 		rc = 0;		/* the kernel's own line says what failed */
@@ -37,9 +38,36 @@ static int ask(struct target *t, const char *cmd, char **reply)
 	return rc;
 }
 
-/* No samples were lost until a gap opens: reboot, a lost session. */
+static int ask(struct target *t, const char *cmd, char **reply)
+{
+	size_t n;
+
+	return ask_len(t, cmd, reply, &n);
+}
+
+/* Silence loses nothing while the session lives (the next interval
+ * covers it): its gap is written only if what comes next does not start
+ * where the last interval ended. */
+static bool reason_soft(const char *reason)
+{
+	return strcmp(reason, "unreachable") == 0 || strcmp(reason, "incomplete") == 0 ||
+	       strcmp(reason, "busy") == 0;
+}
+
+/* A gap opens (@reason: one word, doc/collect.md "Files").  A loss
+ * after silence takes the silence's place; a second loss of another
+ * kind closes the first one's gap here, so the index names each. */
 static void gap_open(struct target *t, const char *reason)
 {
+	if (t->in_gap && strcmp(t->gap_reason, reason) && !reason_soft(t->gap_reason) &&
+	    !reason_soft(reason)) {
+		int64_t now = now_real_ns();
+
+		store_gap(t, now);
+		t->gap_from_ns = now;
+	} else if (t->in_gap && reason_soft(reason) && !reason_soft(t->gap_reason)) {
+		return;		/* the loss says more than the silence after it */
+	}
 	if (!t->in_gap) {
 		t->in_gap = true;
 		t->gap_from_ns = t->last_end_ns ? t->last_end_ns : now_real_ns();
@@ -52,6 +80,11 @@ static void silent(struct target *t, int rc)
 {
 	int64_t cap = 16 * opts.interval_ns;
 
+	/* Datagrams that cannot be one reply are no silence: whatever
+	 * the kernel kept, what it sent was not it. */
+	gap_open(t, rc == UC_BAD_REPLY ? "bad-reply" : rc == UC_INCOMPLETE ? "incomplete" :
+		 rc == UC_BUSY ? "busy" : "unreachable");
+
 	t->backoff_ns = t->backoff_ns ? t->backoff_ns * 2 : opts.interval_ns;
 	if (t->backoff_ns > cap)
 		t->backoff_ns = cap;
@@ -59,7 +92,8 @@ static void silent(struct target *t, int rc)
 	if (!opts.quiet && t->backoff_ns == opts.interval_ns)
 		fprintf(stderr, "%s: %s: %s%s%s; retrying with back-off\n", COLLECT_PROG, t->name,
 			rc == UC_REFUSED ? "refused (nothing listens)" :
-			rc == UC_BUSY ? "busy" : "no answer",
+			rc == UC_BUSY ? "busy" : rc == UC_BAD_REPLY ? "bad reply" :
+			rc == UC_INCOMPLETE ? "incomplete reply" : "no answer",
 			t->c.err[0] ? ": " : "", t->c.err);
 }
 
@@ -73,65 +107,34 @@ static bool rebooted(struct target *t)
 	return true;
 }
 
-static const char *header(const char *text, const char *key, char *buf, size_t size)
+/* The folded block of `profile rotate` (@len bytes): its numbers, and
+ * its host time.  False with the reason in @err. */
+static bool interval_parse(struct target *t, const char *text, size_t len,
+			   struct interval *iv, char *err, size_t errlen)
 {
-	char want[48];
-	const char *p;
-	size_t n;
+	int64_t mid, err_ns, offset;
 
-	snprintf(want, sizeof(want), "\n# %s=", key);
-	p = strstr(text, want);
-	if (!p)
-		return NULL;
-	p += strlen(want);
-	n = strcspn(p, "\n");
-	if (n >= size)
-		n = size - 1;
-	memcpy(buf, p, n);
-	buf[n] = '\0';
-	return buf;
-}
-
-static bool header_u64(const char *text, const char *key, uint64_t *v)
-{
-	char buf[32], *end;
-
-	if (!header(text, key, buf, sizeof(buf)) || !buf[0])
+	if (!interval_header(text, len, iv, err, errlen))
 		return false;
-	*v = strtoull(buf, &end, 10);
-	return !*end;
-}
-
-/* The folded block of `profile rotate`: its numbers, and its host time. */
-static bool interval_parse(struct target *t, const char *text, struct interval *iv)
-{
-	const char *end;
-	int64_t mid, err;
-
-	memset(iv, 0, sizeof(*iv));
-	if (strncmp(text, "# kprof folded begin\n", 21) || !strstr(text, "\n# kprof folded end ") ||
-	    !header_u64(text, "seq", &iv->seq) || !header_u64(text, "start_ns", &iv->start_ns) ||
-	    !header_u64(text, "end_ns", &iv->end_ns) || !header_u64(text, "samples", &iv->samples) ||
-	    !header_u64(text, "dropped", &iv->dropped) || iv->end_ns < iv->start_ns)
-		return false;
-	header(text, "build_id", iv->build_id, sizeof(iv->build_id));
 	/* The cut ran between the request's first send and the reply's
 	 * first datagram: the midpoint, within half the round trip.  An
 	 * interval asked again after a lost reply was cut earlier: the last
-	 * estimate stands for it. */
+	 * estimate stands for it.  Both kernel times are at most INT64_MAX
+	 * (interval_header), so neither sum overflows. */
 	mid = t->c.sent_ns + (t->c.heard_ns - t->c.sent_ns) / 2;
-	err = (t->c.heard_ns - t->c.sent_ns + 1) / 2;
+	err_ns = (t->c.heard_ns - t->c.sent_ns + 1) / 2;
+	offset = !t->refetch || !t->have_offset ? mid - (int64_t)iv->end_ns : t->offset_ns;
+	if ((int64_t)iv->start_ns + offset < 0) {
+		snprintf(err, errlen, "start_ns %" PRIu64 " is before the host's epoch", iv->start_ns);
+		return false;
+	}
 	if (!t->refetch || !t->have_offset) {
-		t->offset_ns = mid - (int64_t)iv->end_ns;
-		t->offset_err_ns = t->refetch ? -1 : err;
+		t->offset_ns = offset;
+		t->offset_err_ns = t->refetch ? -1 : err_ns;
 		t->have_offset = !t->refetch;
 	}
 	iv->host_start_ns = (int64_t)iv->start_ns + t->offset_ns;
 	iv->err_ns = t->offset_err_ns;
-	/* The file is the block, not the prompt after it. */
-	end = strchr(strstr(text, "\n# kprof folded end ") + 1, '\n');
-	iv->text = text;
-	iv->len = end ? (size_t)(end + 1 - text) : strlen(text);
 	return true;
 }
 
@@ -157,6 +160,7 @@ static bool session_start(struct target *t)
 			t->session = true;
 			t->nonce = t->c.nonce;
 			t->seq = 1;
+			t->last_kernel_end_ns = 0;
 			t->have_offset = false;
 			t->refetch = false;
 			return true;
@@ -176,20 +180,71 @@ static bool session_start(struct target *t)
 	return false;
 }
 
-/* The interval came: its files, and the gap before it closed. */
-static uint64_t interval_store(struct target *t, const struct interval *iv)
+/* Interval @iv came: its files, and the gap before it closed (or let
+ * go, when silence lost nothing).  Its samples, or 0 (refused: a gap,
+ * said). */
+static uint64_t interval_store(struct target *t, struct interval *iv,
+			       const struct interval_caps *caps)
 {
-	if (t->in_gap) {
+	const char *why;
+
+	if (t->in_gap && !(reason_soft(t->gap_reason) && t->last_kernel_end_ns &&
+			   iv->start_ns == t->last_kernel_end_ns))
 		store_gap(t, iv->host_start_ns);
-		t->in_gap = false;
-	}
-	if (store_interval(t, iv) < 0) {
+	t->in_gap = false;
+	t->last_end_ns = iv->host_start_ns + (int64_t)(iv->end_ns - iv->start_ns);
+	if ((why = store_interval(t, iv, caps))) {
 		/* Taken from the kernel but not kept: the index says so. */
-		gap_open(t, "not written");
+		gap_open(t, why);
+		t->last_kernel_end_ns = 0;
 		return 0;
 	}
-	t->last_end_ns = iv->host_start_ns + (int64_t)(iv->end_ns - iv->start_ns);
+	t->last_kernel_end_ns = iv->end_ns;
 	return iv->samples;
+}
+
+/* A reply to `profile rotate` that is no interval to keep (too large,
+ * malformed): the kernel cut interval @seq all the same, so the next is
+ * asked for; a gap names why. */
+static void interval_refuse(struct target *t, uint64_t seq, const char *reason,
+			    const char *err)
+{
+	fprintf(stderr, "%s: %s: interval %" PRIu64 " refused: %s\n", COLLECT_PROG, t->name,
+		seq, err);
+	gap_open(t, reason);
+	t->last_kernel_end_ns = 0;
+	t->refetch = false;
+	t->seq = seq + 1;
+}
+
+/* What a folded block in the reply to `profile rotate @seq` (@len
+ * bytes) comes to: its samples stored, or 0 (refused, a gap). */
+static int64_t rotate_block(struct target *t, uint64_t seq, const char *reply, size_t len,
+			    const struct interval_caps *caps)
+{
+	struct interval iv;
+	char err[256];
+	uint64_t got;
+
+	if (len > caps->reply_max) {
+		snprintf(err, sizeof(err), "a reply of %zu bytes, more than the %" PRIu64 " this session can produce (--max-reply)",
+			 len, caps->reply_max);
+		interval_refuse(t, seq, "too-large", err);
+		return 0;
+	}
+	if (!interval_parse(t, reply, len, &iv, err, sizeof(err))) {
+		interval_refuse(t, seq, "refused", err);
+		return 0;
+	}
+	if (iv.seq != seq) {
+		snprintf(err, sizeof(err), "its header says seq=%" PRIu64, iv.seq);
+		interval_refuse(t, seq, "refused", err);
+		return 0;
+	}
+	got = interval_store(t, &iv, caps);
+	t->refetch = false;
+	t->seq = seq + 1;
+	return (int64_t)got;
 }
 
 /* `profile rotate SEQ` and what its answer means.  Returns the samples
@@ -197,14 +252,16 @@ static uint64_t interval_store(struct target *t, const struct interval *iv)
 static int64_t rotate(struct target *t, uint64_t seq)
 {
 	char cmd[64], *reply = NULL;
-	struct interval iv;
+	struct interval_caps caps;
 	unsigned long long m;
-	int64_t got = -1;
+	size_t len;
+	int64_t got;
 	int rc;
 
+	interval_caps(&caps, opts.hz, opts.depth, opts.interval_ns, opts.max_reply);
 	for (int tries = 0; tries < 3; tries++) {
 		snprintf(cmd, sizeof(cmd), "profile rotate %" PRIu64 " folded", seq);
-		if ((rc = ask(t, cmd, &reply))) {
+		if ((rc = ask_len(t, cmd, &reply, &len))) {
 			/* It may have cut: the same SEQ again gets the kept one. */
 			t->refetch = true;
 			silent(t, rc);
@@ -215,17 +272,16 @@ static int64_t rotate(struct target *t, uint64_t seq)
 			free(reply);
 			return -1;
 		}
-		if (interval_parse(t, reply, &iv) && iv.seq == seq) {
-			got = (int64_t)interval_store(t, &iv);
-			t->refetch = false;
-			t->seq = seq + 1;
+		if (len > caps.reply_max ||
+		    strncmp(reply, FOLDED_BEGIN_LINE "\n", sizeof(FOLDED_BEGIN_LINE)) == 0) {
+			got = rotate_block(t, seq, reply, len, &caps);
 			free(reply);
 			return got;
 		}
 		if (sscanf(reply, "profile: interval %*u is no longer kept (the oldest kept is %llu)", &m) == 1 ||
 		    sscanf(reply, "profile: interval %*u is not open yet (the open one is %llu)", &m) == 1) {
 			/* Another client rotated this session. */
-			gap_open(t, "rotated elsewhere");
+			gap_open(t, "rotated-elsewhere");
 			seq = t->seq = m;
 			t->refetch = true;
 			free(reply);
@@ -237,38 +293,39 @@ static int64_t rotate(struct target *t, uint64_t seq)
 		}
 		/* No session any more (stopped by someone, or it rebooted
 		 * between our rounds without our noticing). */
-		gap_open(t, "session lost");
+		gap_open(t, "session-lost");
 		t->session = false;
 		free(reply);
 		return -1;
 	}
-	return got;
+	return -1;
 }
 
-/* The last round: rotate, stop, then the interval the stop closed. */
-static uint64_t finish(struct target *t)
+/* The last round: rotate, stop, then the interval the stop closed.
+ * True when the target answered the stop; its samples into *@samples. */
+static bool finish(struct target *t, uint64_t *samples)
 {
 	char *reply = NULL;
 	unsigned long long last = 0;
-	uint64_t samples = 0;
 	int64_t got;
 	const char *p;
 
+	*samples = 0;
 	got = rotate(t, t->seq);
 	if (got > 0)
-		samples += (uint64_t)got;
+		*samples += (uint64_t)got;
 	if (!t->session || ask(t, "profile stop", &reply))
-		return samples;
+		return false;
 	store_stopped(t, reply);
 	p = strstr(reply, "\nprofile: last interval ");
 	if (p && sscanf(p, "\nprofile: last interval %llu", &last) == 1 && last == t->seq) {
 		got = rotate(t, last);
 		if (got > 0)
-			samples += (uint64_t)got;
+			*samples += (uint64_t)got;
 	}
 	free(reply);
 	t->session = false;
-	return samples;
+	return true;
 }
 
 void target_round(struct target *t, uint64_t round, bool final)
@@ -276,12 +333,16 @@ void target_round(struct target *t, uint64_t round, bool final)
 	int64_t got = -1;
 
 	if (final) {
-		uint64_t s = t->session ? finish(t) : 0;
+		uint64_t s = 0;
+		bool answered = t->session && finish(t, &s);
 
+		/* A target never reached, or lost on the way, ends in a gap. */
+		if (!answered && !t->in_gap)
+			gap_open(t, "unreachable");
 		if (t->in_gap)
 			store_gap(t, now_real_ns());
 		t->in_gap = false;
-		collect_round_done(t, round, true, s);
+		collect_round_done(t, round, answered, s);
 		return;
 	}
 	if (t->retry_at_ns && now_mono_ns() < t->retry_at_ns) {

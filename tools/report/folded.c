@@ -30,6 +30,7 @@ struct reader {
 	size_t nslots;
 	size_t *frames;		/* scratch for one line */
 	size_t cap_frames;
+	size_t max_names;	/* distinct names; 0: any */
 };
 
 /* Every line of @f (read as @path), for the begin line to be looked
@@ -155,8 +156,9 @@ static size_t root_name(struct reader *r, const char *s, size_t len)
 	return names_intern(r->p->names, s, len);
 }
 
-/* A line of the file read into a stack of @r's profile. */
-static void stack_read(struct reader *r, const struct folded_line *l)
+/* A line of the file read into a stack of @r's profile; false (said in
+ * the reader's err) past the cap on distinct names. */
+static bool stack_read(struct reader *r, const struct folded_line *l)
 {
 	struct profile *p = r->p;
 
@@ -171,9 +173,15 @@ static void stack_read(struct reader *r, const struct folded_line *l)
 		r->frames[i] = i == 0 ? root_name(r, l->frames[i].s, l->frames[i].len)
 				      : names_intern(p->names, l->frames[i].s,
 						     l->frames[i].len);
+	if (r->max_names && p->names->n > r->max_names) {
+		snprintf(r->fr.err, r->fr.errlen, "%s:%zu: more than %zu distinct frame names",
+			 r->fr.path, r->fr.lineno, r->max_names);
+		return false;
+	}
 	/* A line of count 0 adds its weight but no stack. */
 	if (l->count)
 		stack_add(r, l->nframes, l->cpu, l->count, l->weight);
+	return true;
 }
 
 /* The first line that is a block's begin line, or @n: none. */
@@ -185,32 +193,13 @@ static size_t find_begin(const struct line *lines, size_t n)
 	return n;
 }
 
-/* The reader proper: @f read to its end; false with the error in @err. */
-static bool folded_read(struct reader *r, const char *path, FILE *f,
+/* What the reader read into @r's profile, its scratch freed: @ok, or
+ * false when the profile holds no samples. */
+static bool reader_done(struct reader *r, const char *path, bool ok,
 			char *err, size_t errlen)
 {
 	struct profile *p = r->p;
-	struct line *lines = NULL;
-	size_t nlines = 0, first;
-	bool ok;
 
-	ok = read_lines(path, f, &lines, &nlines, err, errlen);
-	first = find_begin(lines, nlines);
-	/* No begin line: bare folded lines, every one the profile's. */
-	folded_reader_init(&r->fr, path, first == nlines ? FOLDED_READ_BARE : 0,
-			   err, errlen);
-	if (first == nlines)
-		first = 0;
-	r->fr.lineno = first;
-	for (size_t i = first; ok && i < nlines; i++) {
-		enum folded_kind k = folded_reader_line(&r->fr, lines[i].text,
-							lines[i].len);
-
-		if (k == FOLDED_ERROR)
-			ok = false;
-		else if (k == FOLDED_DATA)
-			stack_read(r, &r->fr.line);
-	}
 	ok = ok && folded_reader_finish(&r->fr);
 	p->meta = r->fr.meta;
 	r->fr.meta.source = NULL;
@@ -221,15 +210,47 @@ static bool folded_read(struct reader *r, const char *path, FILE *f,
 		snprintf(err, errlen, "%s: no samples in the profile", path);
 		ok = false;
 	}
-	for (size_t i = 0; i < nlines; i++)
-		free(lines[i].text);
-	free(lines);
 	folded_reader_free(&r->fr);
 	free(r->slot);
 	free(r->frames);
 	r->slot = NULL;
 	r->frames = NULL;
 	return ok;
+}
+
+/* One line into the reader; false at its error. */
+static bool reader_line(struct reader *r, const char *text, size_t len,
+			enum folded_kind *k)
+{
+	*k = folded_reader_line(&r->fr, text, len);
+	if (*k == FOLDED_ERROR)
+		return false;
+	return *k != FOLDED_DATA || stack_read(r, &r->fr.line);
+}
+
+/* The reader proper: @f read to its end; false with the error in @err. */
+static bool folded_read(struct reader *r, const char *path, FILE *f,
+			char *err, size_t errlen)
+{
+	struct line *lines = NULL;
+	size_t nlines = 0, first;
+	enum folded_kind k;
+	bool ok;
+
+	ok = read_lines(path, f, &lines, &nlines, err, errlen);
+	first = find_begin(lines, nlines);
+	/* No begin line: bare folded lines, every one the profile's. */
+	folded_reader_init(&r->fr, path, first == nlines ? FOLDED_READ_BARE : 0,
+			   err, errlen);
+	if (first == nlines)
+		first = 0;
+	r->fr.lineno = first;
+	for (size_t i = first; ok && i < nlines; i++)
+		ok = reader_line(r, lines[i].text, lines[i].len, &k);
+	for (size_t i = 0; i < nlines; i++)
+		free(lines[i].text);
+	free(lines);
+	return reader_done(r, path, ok, err, errlen);
 }
 
 bool folded_parse(struct profile *p, const char *path, FILE *f,
@@ -241,6 +262,36 @@ bool folded_parse(struct profile *p, const char *path, FILE *f,
 	p->path = path;
 	p->names = names;
 	return folded_read(&r, path, f, err, errlen);
+}
+
+bool folded_parse_text(struct profile *p, const char *path, const char *text,
+		       size_t len, struct names *names,
+		       const struct folded_limits *lim, char *err, size_t errlen)
+{
+	struct reader r = { .p = p, .max_names = lim->names };
+	const char *s = text, *stop = text + len;
+	enum folded_kind k = FOLDED_SKIP;
+	bool ok = true;
+
+	memset(p, 0, sizeof *p);
+	p->path = path;
+	p->names = names;
+	folded_reader_init(&r.fr, path, lim->flags & ~FOLDED_READ_BARE, err, errlen);
+	r.fr.max_lines = lim->lines;
+	r.fr.max_frames = lim->frames;
+	/* In place, a line at a time: nothing is copied but one line. */
+	while (ok && k != FOLDED_END && s < stop) {
+		const char *nl = memchr(s, '\n', (size_t)(stop - s));
+		const char *next = nl ? nl + 1 : stop;
+
+		ok = reader_line(&r, s, (size_t)((nl ? nl : stop) - s), &k);
+		s = next;
+	}
+	if (ok && !folded_reader_begun(&r.fr)) {
+		snprintf(err, errlen, "%s: no '%s' line", path, FOLDED_BEGIN_LINE);
+		ok = false;
+	}
+	return reader_done(&r, path, ok, err, errlen);
 }
 
 void folded_free(struct profile *p)

@@ -396,7 +396,8 @@ static void merge_write(struct merged *m, const char *out_path)
 	len = perftools__profiles__profile__get_packed_size(&m->pr);
 	packed = xmalloc(len);
 	perftools__profiles__profile__pack(&m->pr, packed);
-	pprof_gzip(&out, packed, len);
+	if (!pprof_gzip(&out, packed, len))
+		fatal(EXIT_INPUT, "zlib: cannot compress the profile");
 	free(packed);
 	outfile_write(out_path, &out);
 	buf_free(&out);

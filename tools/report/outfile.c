@@ -32,7 +32,7 @@ static bool write_all(int fd, const char *p, size_t len)
  * umask is the process's: two threads writing at once (kprof-collect)
  * could leave it 0 for good.  A name left by an earlier process of the
  * same pid is passed over. */
-static int temp_open(const char *path, char *tmp, size_t size)
+static int temp_open(int dirfd, const char *path, char *tmp, size_t size)
 {
 	static unsigned long counter;
 
@@ -41,7 +41,8 @@ static int temp_open(const char *path, char *tmp, size_t size)
 		int fd;
 
 		snprintf(tmp, size, "%s.tmp-%ld-%lu", path, (long)getpid(), n);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW,
+			    0666);
 		if (fd >= 0 || errno != EEXIST)
 			return fd;
 	}
@@ -50,11 +51,16 @@ static int temp_open(const char *path, char *tmp, size_t size)
 
 int outfile_put(const char *path, const struct buf *b, bool durable)
 {
+	return outfile_put_at(AT_FDCWD, path, b, durable);
+}
+
+int outfile_put_at(int dirfd, const char *path, const struct buf *b, bool durable)
+{
 	size_t size = strlen(path) + 48;
 	char *tmp = xmalloc(size);
 	int fd, err = 0, rc = 0;
 
-	fd = temp_open(path, tmp, size);
+	fd = temp_open(dirfd, path, tmp, size);
 	if (fd < 0) {
 		err = errno;
 		free(tmp);
@@ -65,12 +71,12 @@ int outfile_put(const char *path, const struct buf *b, bool durable)
 		err = errno;
 		close(fd);
 		rc = -2;
-	} else if (close(fd) < 0 || rename(tmp, path) < 0) {
+	} else if (close(fd) < 0 || renameat(dirfd, tmp, dirfd, path) < 0) {
 		err = errno;
 		rc = -2;
 	}
 	if (rc)
-		unlink(tmp);
+		unlinkat(dirfd, tmp, 0);
 	free(tmp);
 	if (rc)
 		errno = err;

@@ -249,11 +249,9 @@ static void wall_values(struct strings *s, const struct profile *p,
 			const struct stack *st, Perftools__Profiles__Sample *m)
 {
 	const char *state = wall_state(p, st);
+	/* pprof_values_fit() saw that it fits. */
 	uint64_t ns = st->count * 1000u;
 
-	if (st->count > INT64_MAX / 1000)
-		fatal(EXIT_INPUT, "%s: %llu us does not fit pprof's int64 nanoseconds",
-		      p->path, (unsigned long long)st->count);
 	free(m->value);
 	m->n_value = 3;
 	m->value = xmalloc(3 * sizeof *m->value);
@@ -279,7 +277,6 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	long pid = task_pid(root);
 	uint64_t unit = 1;
 	unsigned __int128 ns;
-	char t[32];
 
 	for (unsigned i = 0; i < p->decimals; i++)
 		unit *= 10;
@@ -299,11 +296,7 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	ns = (unsigned __int128)st->count * period / unit;
 
 	m->value[0] = (int64_t)((st->count + unit / 2) / unit);
-	/* cpu/nanoseconds is an int64: 2^63 ns is 292 years of samples. */
-	if (ns > INT64_MAX)
-		fatal(EXIT_INPUT, "%s: a count of %s samples at %llu ns each does not fit pprof's int64 values",
-		      p->path, count_text(p, st->count, t, sizeof t),
-		      (unsigned long long)period);
+	/* pprof_values_fit() saw that it fits. */
 	m->value[1] = (int64_t)ns;
 	/* What the kernel counted: the weights, where it sent them. */
 	if (tab && p->meta.weight_ns)
@@ -343,7 +336,37 @@ static void comment(struct strings *s, Perftools__Profiles__Profile *pr,
 	pr->comment[pr->n_comment++] = str(s, line);
 }
 
-void pprof_gzip(struct buf *out, const uint8_t *data, size_t len)
+/* Whether every sample's values fit pprof's int64s, checked before
+ * anything is built: false with the reason in @err. */
+static bool pprof_values_fit(const struct profile *p, uint64_t period,
+			     char *err, size_t errlen)
+{
+	uint64_t unit = 1;
+	char t[32];
+
+	for (unsigned i = 0; i < p->decimals; i++)
+		unit *= 10;
+	for (size_t i = 0; i < p->nstacks; i++) {
+		const struct stack *st = &p->stacks[i];
+
+		/* cpu/nanoseconds is an int64: 2^63 ns is 292 years of
+		 * samples. */
+		if ((unsigned __int128)st->count * period / unit > INT64_MAX) {
+			snprintf(err, errlen, "%s: a count of %s samples at %llu ns each does not fit pprof's int64 values",
+				 p->path, count_text(p, st->count, t, sizeof t),
+				 (unsigned long long)period);
+			return false;
+		}
+		if (p->meta.unit_us && st->count > INT64_MAX / 1000) {
+			snprintf(err, errlen, "%s: %llu us does not fit pprof's int64 nanoseconds",
+				 p->path, (unsigned long long)st->count);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool pprof_gzip(struct buf *out, const uint8_t *data, size_t len)
 {
 	z_stream z;
 	int rc;
@@ -352,7 +375,7 @@ void pprof_gzip(struct buf *out, const uint8_t *data, size_t len)
 	/* 16 + 15: a gzip wrapper (header and CRC), 32 KiB window. */
 	if (deflateInit2(&z, Z_BEST_COMPRESSION, Z_DEFLATED, 16 + 15, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK)
-		fatal(EXIT_INPUT, "zlib: cannot start compressing");
+		return false;
 	out->len = 0;
 	out->cap = deflateBound(&z, len) + 64;
 	out->p = xrealloc(out->p, out->cap);
@@ -361,10 +384,9 @@ void pprof_gzip(struct buf *out, const uint8_t *data, size_t len)
 	z.next_out = (Bytef *)out->p;
 	z.avail_out = (uInt)out->cap;
 	rc = deflate(&z, Z_FINISH);
-	if (rc != Z_STREAM_END)
-		fatal(EXIT_INPUT, "zlib: compression failed (%d)", rc);
 	out->len = z.total_out;
 	deflateEnd(&z);
+	return rc == Z_STREAM_END;
 }
 
 /* The Mapping of @t's image, and the tables an address view fills as
@@ -434,12 +456,15 @@ static void pprof_free(Perftools__Profiles__Profile *pr, struct strings *s)
 void report_pprof(struct buf *out, const struct profile *p,
 		  uint64_t hz_default, struct image *im)
 {
-	report_pprof_stamped(out, p, hz_default, im, NULL);
+	char err[512];
+
+	if (!report_pprof_stamped(out, p, hz_default, im, NULL, err, sizeof err))
+		fatal(EXIT_INPUT, "%s", err);
 }
 
-void report_pprof_stamped(struct buf *out, const struct profile *p,
+bool report_pprof_stamped(struct buf *out, const struct profile *p,
 			  uint64_t hz_default, struct image *im,
-			  const struct pprof_stamp *stamp)
+			  const struct pprof_stamp *stamp, char *err, size_t errlen)
 {
 	struct addr_tables tables = { .im = im }, *t = im ? &tables : NULL;
 	Perftools__Profiles__Profile pr = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -453,7 +478,10 @@ void report_pprof_stamped(struct buf *out, const struct profile *p,
 	struct strings s = { { 0 } };
 	uint8_t *packed;
 	size_t len;
+	bool ok;
 
+	if (!pprof_values_fit(p, period, err, errlen))
+		return false;
 	str(&s, "");
 	pr.n_sample_type = m->unit_us ? 3 : 2;
 	pr.sample_type = xmalloc(3 * sizeof *pr.sample_type);
@@ -547,10 +575,13 @@ void report_pprof_stamped(struct buf *out, const struct profile *p,
 	len = perftools__profiles__profile__get_packed_size(&pr);
 	packed = xmalloc(len);
 	perftools__profiles__profile__pack(&pr, packed);
-	pprof_gzip(out, packed, len);
+	ok = pprof_gzip(out, packed, len);
 	free(packed);
+	if (!ok)
+		snprintf(err, errlen, "zlib: cannot compress the profile");
 	/* kprof-report writes one output and leaves the rest to the
 	 * process; a stamped profile by name is one of many. */
 	if (stamp && !t)
 		pprof_free(&pr, &s);
+	return ok;
 }

@@ -107,6 +107,20 @@ void folded_load(struct profile *p, const char *path, struct names *names,
  * @err; @p then holds what was read so far, for folded_free(). */
 bool folded_parse(struct profile *p, const char *path, FILE *f,
 		  struct names *names, bool strip_pid, char *err, size_t errlen);
+/* Caps of a reader of input it does not trust (kprof-collect): 0 is
+ * none. */
+struct folded_limits {
+	uint64_t lines;		/* data lines */
+	size_t frames;		/* frames in one line */
+	size_t names;		/* distinct frame names */
+	unsigned flags;		/* FOLDED_READ_KERNEL, FOLDED_READ_WEIGHED */
+};
+/* The block in @text (@len bytes: a reply; what follows its end line is
+ * ignored), read in place under @lim's caps; an error as
+ * folded_parse()'s, and no begin line is one. */
+bool folded_parse_text(struct profile *p, const char *path, const char *text,
+		       size_t len, struct names *names,
+		       const struct folded_limits *lim, char *err, size_t errlen);
 /* Free what the reader allocated in @p (not its names). */
 void folded_free(struct profile *p);
 
@@ -229,15 +243,17 @@ struct pprof_stamp {
 	const char *const *keys, *const *values;
 	size_t nlabels;
 };
-/* @len bytes of @data gzipped into @out. */
-void pprof_gzip(struct buf *out, const uint8_t *data, size_t len);
+/* @len bytes of @data gzipped into @out; false when zlib fails. */
+bool pprof_gzip(struct buf *out, const uint8_t *data, size_t len);
 /* kprof-report merge ARGS... (merge.c): argv[0] is "merge". */
 int report_merge(int argc, char **argv);
 /* report_pprof() stamped with @stamp; with no image it frees all it
- * built, so a long-running program may call it again and again. */
-void report_pprof_stamped(struct buf *out, const struct profile *p,
+ * built, so a long-running program may call it again and again.  Never
+ * exits on what @p holds: false, with the reason in @err (one line), when
+ * a value does not fit pprof's int64s or zlib fails. */
+bool report_pprof_stamped(struct buf *out, const struct profile *p,
 			  uint64_t hz_default, struct image *im,
-			  const struct pprof_stamp *stamp);
+			  const struct pprof_stamp *stamp, char *err, size_t errlen);
 
 /* perf annotate's view: each of @nfn functions named in @fns (or the
  * @n hottest by self samples when @nfn is 0), its source lines with the
@@ -261,5 +277,9 @@ void outfile_write(const char *path, const struct buf *b);
  * host crash leaves the old file or the whole new one; without, a
  * process that dies still leaves no half file. */
 int outfile_put(const char *path, const struct buf *b, bool durable);
+/* The same, @path relative to the folder open as @dirfd (AT_FDCWD: the
+ * working folder): kprof-collect writes into a folder it opened
+ * without following links, and never through one. */
+int outfile_put_at(int dirfd, const char *path, const struct buf *b, bool durable);
 
 #endif

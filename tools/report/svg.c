@@ -24,6 +24,31 @@
 /* A frame whose share moved less than this (points) is white. */
 #define DIFF_FLAT 0.1
 
+/* A frame to visit: its node, the same path in BEFORE's tree (diff; NULL
+ * when absent there), its row and the samples left of it.  The walks run
+ * on a stack of these on the heap, not on the C stack, so that a line of
+ * 100,000 frames draws instead of overflowing it (issue 51). */
+struct visit {
+	const struct node *n, *b;
+	unsigned depth;
+	uint64_t start;
+};
+
+struct visits {
+	struct visit *v;
+	size_t len, cap;
+};
+
+static void visit_push(struct visits *vs, const struct node *n, const struct node *b,
+		       unsigned depth, uint64_t start)
+{
+	if (vs->len == vs->cap) {
+		vs->cap = vs->cap ? 2 * vs->cap : 64;
+		vs->v = xrealloc(vs->v, vs->cap * sizeof *vs->v);
+	}
+	vs->v[vs->len++] = (struct visit){ n, b, depth, start };
+}
+
 struct svg {
 	struct buf *out;
 	const struct profile *p;	/* whose widths */
@@ -46,22 +71,26 @@ static bool too_narrow(const struct svg *s, const struct node *n)
 
 /* Rows the drawn frames need (the depth of the tree without what is too
  * narrow to draw), and the samples of the frames not drawn. */
-static unsigned prepass(struct svg *s, const struct node *n)
+static unsigned prepass(struct svg *s, const struct node *root)
 {
+	struct visits vs = { 0 };
 	unsigned d = 0;
 
-	for (size_t i = 0; i < n->nkids; i++) {
-		unsigned k;
+	visit_push(&vs, root, NULL, 1, 0);
+	while (vs.len) {
+		struct visit v = vs.v[--vs.len];
 
-		if (too_narrow(s, n->kids[i])) {
-			s->pruned += n->kids[i]->total;
-			continue;
+		if (v.depth > d)
+			d = v.depth;
+		for (size_t i = 0; i < v.n->nkids; i++) {
+			if (too_narrow(s, v.n->kids[i]))
+				s->pruned += v.n->kids[i]->total;
+			else
+				visit_push(&vs, v.n->kids[i], NULL, v.depth + 1, 0);
 		}
-		k = prepass(s, n->kids[i]);
-		if (k > d)
-			d = k;
 	}
-	return d + 1;
+	free(vs.v);
+	return d;
 }
 
 /* Hundredths of a pixel at @samples from the left edge. */
@@ -141,14 +170,22 @@ static double change_of(const struct svg *s, const struct node *n,
 	       (b ? share(b->total, s->before->total) : 0.0);
 }
 
-static void max_change(struct svg *s, const struct node *n, const struct node *b)
+static void max_change(struct svg *s, const struct node *root, const struct node *broot)
 {
-	double c = fabs(change_of(s, n, b));
+	struct visits vs = { 0 };
 
-	if (c > s->max_change)
-		s->max_change = c;
-	for (size_t i = 0; i < n->nkids; i++)
-		max_change(s, n->kids[i], b ? tree_child(b, n->kids[i]->name) : NULL);
+	visit_push(&vs, root, broot, 0, 0);
+	while (vs.len) {
+		struct visit v = vs.v[--vs.len];
+		double c = fabs(change_of(s, v.n, v.b));
+
+		if (c > s->max_change)
+			s->max_change = c;
+		for (size_t i = 0; i < v.n->nkids; i++)
+			visit_push(&vs, v.n->kids[i],
+				   v.b ? tree_child(v.b, v.n->kids[i]->name) : NULL, 0, 0);
+	}
+	free(vs.v);
 }
 
 /* Characters of a label that fit a frame @w100 hundredths of a px wide;
@@ -172,8 +209,9 @@ static void frame_label(struct buf *out, const char *name, long fit)
 	}
 }
 
-static void frame(struct svg *s, const struct node *n, const struct node *b,
-		  unsigned depth, uint64_t start)
+/* Frame @n's <g>: its rect, title and label. */
+static void frame_draw(struct svg *s, const struct node *n, const struct node *b,
+		       unsigned depth, uint64_t start)
 {
 	struct buf *out = s->out;
 	const char *name = node_name(s, n);
@@ -182,8 +220,6 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 	unsigned row = s->o->inverted ? depth : s->rows - 1 - depth;
 	long y = (long)(s->top + row * FRAME_H) * 100;
 	unsigned rgb[3];
-	struct node **kids;
-	uint64_t at = start;
 	char t[32];
 
 	if (s->before)
@@ -213,20 +249,43 @@ static void frame(struct svg *s, const struct node *n, const struct node *b,
 		buf_add(out, "</text>", 7);
 	}
 	buf_add(out, "</g>\n", 5);
+}
 
-	if (!n->nkids)
-		return;
-	kids = xmalloc(n->nkids * sizeof *kids);
-	memcpy(kids, n->kids, n->nkids * sizeof *kids);
+/* Every frame from @root up, parents before their children and
+ * siblings left to right by name (flamegraph.pl's order): the children
+ * go on the stack right to left. */
+static void frames(struct svg *s, const struct node *root, const struct node *broot)
+{
+	struct visits vs = { 0 };
+	struct node **kids = NULL;
+	size_t cap = 0;
+
+	visit_push(&vs, root, broot, 0, 0);
 	sort_names = s->p->names;
-	qsort(kids, n->nkids, sizeof *kids, kid_cmp);
-	for (size_t i = 0; i < n->nkids; i++) {
-		if (!too_narrow(s, kids[i]))
-			frame(s, kids[i], b ? tree_child(b, kids[i]->name) : NULL,
-			      depth + 1, at);
-		at += kids[i]->total;
+	while (vs.len) {
+		struct visit v = vs.v[--vs.len];
+		const struct node *n = v.n;
+		uint64_t at = v.start;
+
+		frame_draw(s, n, v.b, v.depth, v.start);
+		if (n->nkids > cap) {
+			cap = n->nkids;
+			kids = xrealloc(kids, cap * sizeof *kids);
+		}
+		memcpy(kids, n->kids, n->nkids * sizeof *kids);
+		qsort(kids, n->nkids, sizeof *kids, kid_cmp);
+		/* A frame's own samples are right of its children. */
+		for (size_t i = 0; i < n->nkids; i++)
+			at += kids[i]->total;
+		for (size_t i = n->nkids; i-- > 0;) {
+			at -= kids[i]->total;
+			if (!too_narrow(s, kids[i]))
+				visit_push(&vs, kids[i], v.b ? tree_child(v.b, kids[i]->name) : NULL,
+					   v.depth + 1, at);
+		}
 	}
 	free(kids);
+	free(vs.v);
 }
 
 /* Click a frame to zoom into it, "Reset Zoom" to undo, "Search" for a
@@ -439,7 +498,7 @@ static void svg_write(struct svg *s, const char *title)
 			   "text-anchor=\"end\"> </text>\n", w - PAD, h - 12);
 	}
 	buf_add(out, "<g id=\"frames\">\n", 16);
-	frame(s, root, broot, 0, 0);
+	frames(s, root, broot);
 	buf_add(out, "</g>\n", 5);
 	if (s->o->script) {
 		buf_printf(out, "<script type=\"text/ecmascript\"><![CDATA[\n"

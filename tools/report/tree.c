@@ -75,17 +75,44 @@ struct node *tree_build(const struct profile *p, size_t root_name)
 	return root;
 }
 
+/* A stack of nodes to visit: the walks below run on it, not on the C
+ * stack, so that a stack of 100,000 frames (a hostile kernel's line)
+ * takes heap, not a thread's 8 MiB (issue 51). */
+struct node_stack {
+	const struct node **n;
+	unsigned *depth;
+	size_t len, cap;
+};
+
+static void node_push(struct node_stack *st, const struct node *n, unsigned depth)
+{
+	if (st->len == st->cap) {
+		st->cap = st->cap ? 2 * st->cap : 64;
+		st->n = xrealloc(st->n, st->cap * sizeof *st->n);
+		st->depth = xrealloc(st->depth, st->cap * sizeof *st->depth);
+	}
+	st->n[st->len] = n;
+	st->depth[st->len++] = depth;
+}
+
 unsigned tree_depth(const struct node *n)
 {
+	struct node_stack st = { 0 };
 	unsigned d = 0;
 
-	for (size_t i = 0; i < n->nkids; i++) {
-		unsigned k = tree_depth(n->kids[i]);
+	node_push(&st, n, 1);
+	while (st.len) {
+		const struct node *m = st.n[--st.len];
+		unsigned k = st.depth[st.len];
 
 		if (k > d)
 			d = k;
+		for (size_t i = 0; i < m->nkids; i++)
+			node_push(&st, m->kids[i], k + 1);
 	}
-	return d + 1;
+	free(st.n);
+	free(st.depth);
+	return d;
 }
 
 void func_counts(const struct profile *p, struct func_counts *fc)
@@ -113,10 +140,19 @@ void func_counts(const struct profile *p, struct func_counts *fc)
 
 void tree_free(struct node *n)
 {
+	struct node_stack st = { 0 };
+
 	if (!n)
 		return;
-	for (size_t i = 0; i < n->nkids; i++)
-		tree_free(n->kids[i]);
-	free(n->kids);
-	free(n);
+	node_push(&st, n, 0);
+	while (st.len) {
+		struct node *m = (struct node *)st.n[--st.len];
+
+		for (size_t i = 0; i < m->nkids; i++)
+			node_push(&st, m->kids[i], 0);
+		free(m->kids);
+		free(m);
+	}
+	free(st.n);
+	free(st.depth);
 }
