@@ -32,6 +32,8 @@
 #include "hal/pmu.h"
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
+#include "prof/sampler.h"
+#include "prof/stat.h"
 #include "lib/race_point.h"
 #include "x86_model.h"
 
@@ -39,8 +41,20 @@
 
 #define SERR	0x80
 
+/* Which script a run plays. */
+enum script {
+	/* Probe, `stat`'s counters opened, read and closed through the
+	 * backend, then one profile run with a sample in it. */
+	SCRIPT_PLAIN,
+	/* A `stat` session whose stop the CPU misses (the session gives up
+	 * on it and releases the counters), then a profile run whose first
+	 * sample is throttled: hal_pmu_set_period() from inside the NMI. */
+	SCRIPT_STAT_THEN_PROFILE,
+};
+
 /* What one run does, and what it saw. */
 struct sweep {
+	enum script script;
 	/* Outer points (not inside a handler): 0 never, else the 1-based
 	 * point at which it happens. */
 	unsigned overflow_at, deliver_at, foreign_at;
@@ -120,14 +134,58 @@ static void tick_cpu0(void)
 	kernel_tick(&tf);
 }
 
-/* Probe, stat, then one profile run with a sample in it. */
+/* The CPU's throttle one sample short of a full window of handlers far
+ * over budget: the next claimed overflow doubles the period from inside
+ * the NMI. */
+static void throttle_next_sample(void)
+{
+	struct throttle *t = &prof_cpus[0].throttle;
+
+	for (unsigned i = 0; i < THROTTLE_SAMPLES - 1; i++)
+		t->cost[i] = 1000000;
+	t->n = THROTTLE_SAMPLES - 1;
+	t->start_ns = fake_now_ns;
+}
+
+/* A `stat` session through its own calls, on CPU 0's ticks; the stop's
+ * tick never comes, and the session releases the counters without it. */
+static void stat_missing_its_stop(void)
+{
+	if (stat_start() < 0) {
+		fail_run("stat did not start");
+		return;
+	}
+	tick_cpu0();			/* opens */
+	stat_wait_open(0, NULL, NULL);
+	model_run(1000);
+	stat_stop();
+	if (stat_wait_closed(0, NULL, NULL) != 1)
+		fail_run("the CPU closed stat's counters without a tick");
+	stat_end();
+}
+
+/* The script's part before the profile. */
+static void run_prelude(enum script script)
+{
+	bool open[HAL_PMU_COUNT_MAX];
+	uint64_t v[HAL_PMU_COUNT_MAX];
+
+	if (script == SCRIPT_STAT_THEN_PROFILE) {
+		stat_missing_its_stop();
+		return;
+	}
+	hal_pmu_count_open(open);
+	hal_pmu_count_read(v);
+	hal_pmu_count_close();
+}
+
+/* Probe, the script's prelude, then one profile run with a sample in
+ * it. */
 static void run_script(enum model_part part, const struct sweep *plan)
 {
 	struct prof_options opt = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT, false };
 	struct hal_pmu_info info;
 	struct prof_cpu_stats st;
-	bool open[HAL_PMU_COUNT_MAX];
-	uint64_t v[HAL_PMU_COUNT_MAX];
 
 	sw = *plan;
 	sw.point = sw.inner = sw.claimed = sw.ours = 0;
@@ -143,16 +201,18 @@ static void run_script(enum model_part part, const struct sweep *plan)
 	hal_pmu_probe(&info);
 	if (!info.counts)
 		fail_run("the probe did not prove the counter");
-	hal_pmu_count_open(open);
-	hal_pmu_count_read(v);
-	hal_pmu_count_close();
+	run_prelude(plan->script);
 
 	if (prof_start_with(&opt) < 0) {
 		fail_run("the profiler did not start");
 		return;
 	}
 	tick_cpu0();			/* arms */
+	if (!model_counter_enabled() || !prof_cpu_armed(0))
+		fail_run("the tick did not leave the counter armed and counting");
 	prof_wait_armed(0, NULL, NULL);
+	if (plan->script == SCRIPT_STAT_THEN_PROFILE)
+		throttle_next_sample();
 	model_run(model_tsc_hz / 1000);	/* one period: an overflow */
 	sweep_point();			/* an instant later */
 	prof_stop();
@@ -202,19 +262,27 @@ static void run_one(enum model_part part, const struct sweep *plan,
 			 plan->foreign_at, plan->foreign_inner_at);
 }
 
-static void sweep_part(enum model_part part, const char *name)
+static const char *const script_name[] = {
+	[SCRIPT_PLAIN] = "plain",
+	[SCRIPT_STAT_THEN_PROFILE] = "stat missed stop -> profile, throttled",
+};
+
+static void sweep_part_script(enum model_part part, const char *name,
+			      enum script script)
 {
-	struct sweep plan = { 0 };
+	struct sweep plan = { .script = script };
 	struct tally t = { 0 };
 	unsigned n, inner;
 
-	fake_ncpus = 1;
-	fake_cpu_boot(0);
-	/* The points of a run in which nothing is forced, and of one
+		/* The points of a run in which nothing is forced, and of one
 	 * handler. */
 	run_script(part, &plan);
-	ck_assert_msg(!sw.failure[0], "%s: plain run: %s", name, sw.failure);
+	ck_assert_msg(!sw.failure[0], "%s, %s: plain run: %s", name, script_name[script],
+		      sw.failure);
 	n = sw.point;
+	/* The stat script's sample doubled the period from inside its NMI. */
+	if (script == SCRIPT_STAT_THEN_PROFILE)
+		ck_assert_uint_eq(prof_cpus[0].throttled, 2 * (model_tsc_hz / 1000));
 	plan.overflow_at = plan.deliver_at = 1;
 	plan.foreign_inner_at = ~0u;
 	run_script(part, &plan);
@@ -222,8 +290,8 @@ static void sweep_part(enum model_part part, const char *name)
 
 	for (unsigned o = 1; o <= n; o++) {
 		for (unsigned d = o; d <= n + 1; d++) {
-			plan = (struct sweep){ .overflow_at = o, .deliver_at = d,
-					       .foreign_reason = SERR };
+			plan = (struct sweep){ .script = script, .overflow_at = o,
+					       .deliver_at = d, .foreign_reason = SERR };
 			run_one(part, &plan, &t, &t.single);
 			/* Another source's NMI, collapsed into ours. */
 			plan.foreign_at = o;
@@ -235,24 +303,92 @@ static void sweep_part(enum model_part part, const char *name)
 		}
 		/* Another source's NMI alone: one the handler can name, and
 		 * one it cannot. */
-		plan = (struct sweep){ .foreign_at = o, .foreign_reason = SERR };
+		plan = (struct sweep){ .script = script, .foreign_at = o,
+				       .foreign_reason = SERR };
 		run_one(part, &plan, &t, &t.foreign);
 		plan.foreign_reason = 0;
 		run_one(part, &plan, &t, &t.foreign);
 		/* Latched behind our handler, at each of its points. */
 		for (unsigned k = 1; k <= inner; k++) {
-			plan = (struct sweep){ .overflow_at = o, .deliver_at = o,
-					       .foreign_inner_at = k };
+			plan = (struct sweep){ .script = script, .overflow_at = o,
+					       .deliver_at = o, .foreign_inner_at = k };
 			run_one(part, &plan, &t, &t.latched);
 		}
 	}
-	printf("x86pmu race: %s: %u points, %u interleavings (%u overflow x delivery, "
+	printf("x86pmu race: %s, %s: %u points, %u interleavings (%u overflow x delivery, "
 	       "%u with another NMI collapsed, %u with one latched, %u another NMI alone), "
-	       "%u failed\n", name, n, t.runs, t.single, t.collapsed, t.latched,
+	       "%u failed\n", name, script_name[script], n, t.runs, t.single, t.collapsed, t.latched,
 	       t.foreign, t.failures);
-	ck_assert_msg(t.failures == 0, "%s: %u of %u interleavings failed; first: %s",
-		      name, t.failures, t.runs, t.first);
+	ck_assert_msg(t.failures == 0, "%s, %s: %u of %u interleavings failed; first: %s",
+		      name, script_name[script], t.failures, t.runs, t.first);
 }
+
+static void sweep_part(enum model_part part, const char *name)
+{
+	fake_ncpus = 1;
+	fake_cpu_boot(0);
+	sweep_part_script(part, name, SCRIPT_PLAIN);
+	sweep_part_script(part, name, SCRIPT_STAT_THEN_PROFILE);
+}
+
+/* Item 1 of issue 52, on the modelled parts: a CPU that missed `stat`'s
+ * stop, then a profile of 20 periods at 1 kHz.  Every period is an NMI
+ * claimed and a sample stored: the CPU is not silently absent. */
+static void stat_then_profile_counts(enum model_part part, const char *name)
+{
+	struct prof_options opt = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT, false };
+	struct hal_pmu_info info;
+	struct prof_cpu_stats st;
+	bool armed, counts;
+
+	fake_ncpus = 1;
+	fake_cpu_boot(0);
+	sw = (struct sweep){ 0 };
+	model_init(part, 1);
+	model_tsc_hz = 40000000;
+	model_nmi_tf = &nmi_tf;
+	backend_reset();
+	model_delivered_hook = on_delivered;
+	hal_pmu_probe(&info);
+	ck_assert(info.counts);
+	stat_missing_its_stop();
+	ck_assert_int_eq(prof_start_with(&opt), 0);
+	tick_cpu0();
+	prof_wait_armed(0, NULL, NULL);
+	armed = prof_cpu_armed(0);
+	counts = model_counter_enabled();
+	for (unsigned i = 0; i < 20; i++) {
+		model_run(model_tsc_hz / 1000);
+		model_deliver_nmi();
+	}
+	prof_cpu_stats(0, &st);
+	ck_assert_msg(armed && counts && sw.ours == 20 && st.stored == 20 && !st.errors,
+		      "%s: after the tick: armed %d, counter counts: %d -- 20 periods of a "
+		      "1 kHz run: %u NMIs delivered, %u stored, %llu errors", name, armed,
+		      counts, sw.ours, st.stored, (unsigned long long)st.errors);
+	ck_assert_msg(!sw.failure[0], "%s: %s", name, sw.failure);
+	prof_stop();
+	tick_cpu0();
+	prof_end();
+}
+
+START_TEST(test_intel_v2_stat_missed_stop_then_profile_counts)
+{
+	stat_then_profile_counts(MODEL_INTEL_V2, "intel v2");
+}
+END_TEST
+
+START_TEST(test_amd_zen2_stat_missed_stop_then_profile_counts)
+{
+	stat_then_profile_counts(MODEL_AMD_ZEN2, "amd zen2");
+}
+END_TEST
+
+START_TEST(test_amd_zen4_stat_missed_stop_then_profile_counts)
+{
+	stat_then_profile_counts(MODEL_AMD_ZEN4, "amd zen4 perfmonv2");
+}
+END_TEST
 
 START_TEST(test_intel_v2_every_interleaving_holds)
 {
@@ -291,6 +427,9 @@ static Suite *race_suite(void)
 
 	/* Tens of thousands of runs each; slower under the sanitizers. */
 	tcase_set_timeout(tc, 600);
+	tcase_add_test(tc, test_intel_v2_stat_missed_stop_then_profile_counts);
+	tcase_add_test(tc, test_amd_zen2_stat_missed_stop_then_profile_counts);
+	tcase_add_test(tc, test_amd_zen4_stat_missed_stop_then_profile_counts);
 	tcase_add_test(tc, test_intel_v2_every_interleaving_holds);
 	tcase_add_test(tc, test_intel_v4_every_interleaving_holds);
 	tcase_add_test(tc, test_intel_v5_every_interleaving_holds);

@@ -340,8 +340,12 @@ int hal_pmu_arm(uint64_t period)
 	struct a64_pmu_cpu *pc = pmu_self();
 
 	pmu_probe_self(pc);
-	if (pc->verdict != V_COUNTS || !period || pc->counting)
+	if (pc->verdict != V_COUNTS || !period)
 		return -ENODEV;
+	/* `stat` holds the cycle counter: arming would reprogram it under
+	 * the count, and its close would stop ours. */
+	if (__atomic_load_n(&pc->counting, __ATOMIC_RELAXED))
+		return -EBUSY;
 	pc->period = period;
 	pc->claimed_run = 0;
 	pc->used = true;

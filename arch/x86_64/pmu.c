@@ -579,20 +579,28 @@ void hal_pmu_probe(struct hal_pmu_info *info)
  * overflow it could not see claimed as owed.  So every NMI the counter
  * raised is claimed exactly once, and none other is. */
 
+static bool count_on[HAL_MAX_CPUS];
+
 int hal_pmu_arm(uint64_t period)
 {
 	struct x86_pmu_cpu *pc = pmu_self();
+	uint64_t owed;
 
 	pmu_probe_self(pc);
 	if (pc->verdict != V_COUNTS || !period)
 		return -ENODEV;
-	pc->period = period;
-	pc->used = true;
+	/* `stat` has the same counter enabled (fixed counter 1, PERF_CTL0):
+	 * its close would stop ours. */
+	if (count_on[hal_cpu_id()])
+		return -EBUSY;
+	__atomic_store_n(&pc->period, period, __ATOMIC_RELAXED);
+	__atomic_store_n(&pc->used, true, __ATOMIC_RELAXED);
 	pmu_lvt_nmi(pc);
 	/* A PMI the last disarm owes keeps its credit while it can still
 	 * land; an expired one must not make a foreign NMI ours. */
-	if (pc->late_until && x86_hw_tsc() >= pc->late_until)
-		pc->late_until = 0;
+	owed = __atomic_load_n(&pc->late_until, __ATOMIC_RELAXED);
+	if (owed && x86_hw_tsc() >= owed)
+		__atomic_store_n(&pc->late_until, 0, __ATOMIC_RELAXED);
 	x86_pmu->program(-period);
 	__atomic_store_n(&pc->state, X86_RUNNING, __ATOMIC_RELAXED);
 	race_point("x86-pmu");
@@ -605,7 +613,7 @@ int hal_pmu_arm(uint64_t period)
  * overflowed; below zero again, a period from its next overflow. */
 static void pmu_reset_overflow(struct x86_pmu_cpu *pc)
 {
-	x86_pmu->rewrite(-pc->period);
+	x86_pmu->rewrite(-__atomic_load_n(&pc->period, __ATOMIC_RELAXED));
 	x86_pmu->clear();
 }
 
@@ -615,11 +623,15 @@ static void pmu_owe_overflow(struct x86_pmu_cpu *pc)
 {
 	uint64_t start;
 
-	pc->late_until = x86_hw_tsc() + us_to_tsc(LATE_WINDOW_US);
+	__atomic_store_n(&pc->late_until, x86_hw_tsc() + us_to_tsc(LATE_WINDOW_US),
+			 __ATOMIC_RELAXED);
 	race_point("x86-pmu");
+	/* The credit is stored before landed is read: an NMI between the
+	 * two finds the credit, one before it set landed. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* Claimed between the status read and the credit: none owed. */
 	if (__atomic_load_n(&pc->landed, __ATOMIC_ACQUIRE)) {
-		pc->late_until = 0;
+		__atomic_store_n(&pc->late_until, 0, __ATOMIC_RELAXED);
 		race_point("x86-pmu");
 		return;
 	}
@@ -680,7 +692,7 @@ bool hal_pmu_ack(void)
  * period (the NMI is taken within a few hundred cycles). */
 uint64_t hal_pmu_sample_events(void)
 {
-	return pmu_self()->period;
+	return __atomic_load_n(&pmu_self()->period, __ATOMIC_RELAXED);
 }
 
 /* The profiler's throttle, from inside our NMI: the ack rewrote the
@@ -694,7 +706,7 @@ int hal_pmu_set_period(uint64_t period)
 		return -ENODEV;
 	if (!period || period >= (pmu_mask() >> 1))
 		return -ERANGE;
-	pc->period = period;
+	__atomic_store_n(&pc->period, period, __ATOMIC_RELAXED);
 	x86_pmu->rewrite(-period);
 	return 0;
 }
@@ -705,6 +717,39 @@ static uint64_t tsc_to_ns(uint64_t ticks)
 	uint64_t hz = x86_hw_tsc_hz();
 
 	return hz >= 1000 ? ticks * 1000000 / (hz / 1000) : 0;
+}
+
+/* A count the NMI path keeps and lscpu reads from another CPU. */
+static void pmu_count(uint64_t *n)
+{
+	__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/* An NMI nothing else claimed, at TSC @now: the PMI the last disarm
+ * owes, while its credit lasts (once: the credit is spent either way).
+ * The owed PMI is claimed even when a hardware error came with it: NMIs
+ * collapse, and the error is reported all the same. */
+static unsigned pmu_claim_owed(struct x86_pmu_cpu *pc, uint64_t now)
+{
+	uint64_t owed = __atomic_load_n(&pc->late_until, __ATOMIC_RELAXED);
+
+	if (!owed)
+		return 0;
+	__atomic_store_n(&pc->late_until, 0, __ATOMIC_RELAXED);
+	if (now >= owed)
+		return 0;
+	pmu_count(&pc->late_nmis);
+	return X86_NMI_LATE;
+}
+
+/* An NMI of no source: on a CPU whose counter has been armed, not fatal
+ * (X86_NMI_UNKNOWN).  A PMI can come later than any credit (a hypervisor
+ * that holds a vCPU, an SMI), and Linux's rule for an NMI of no known
+ * reason where a harmless source exists is the same: count it and go
+ * on.  A CPU whose counter never ran has no such source: 0, fatal. */
+static unsigned pmu_unknown_verdict(const struct x86_pmu_cpu *pc)
+{
+	return __atomic_load_n(&pc->used, __ATOMIC_RELAXED) ? X86_NMI_UNKNOWN : 0;
 }
 
 unsigned x86_pmu_nmi(struct trap_frame *tf)
@@ -726,19 +771,13 @@ unsigned x86_pmu_nmi(struct trap_frame *tf)
 	if (found & X86_NMI_STOP_OR_OVERFLOW) {
 		if (__atomic_load_n(&pc->state, __ATOMIC_RELAXED) == X86_RUNNING)
 			kernel_pmu_took(tsc_to_ns(t1 - t0));
-	} else if (pc->late_until) {
-		/* Once.  The owed PMI is claimed even when a hardware error
-		 * came with it: NMIs collapse, and the error is reported all
-		 * the same. */
-		if (t1 < pc->late_until) {
-			found |= X86_NMI_LATE;
-			pc->late_nmis++;
-		}
-		pc->late_until = 0;
+	} else {
+		found |= pmu_claim_owed(pc, t1);
 	}
-	if (!found)
-		pc->unknown_nmis++;
-	return found;
+	if (found)
+		return found;
+	pmu_count(&pc->unknown_nmis);
+	return pmu_unknown_verdict(pc);
 }
 
 /* lscpu: a line per CPU, then the NMIs no source claimed. */
@@ -751,8 +790,10 @@ void hal_pmu_facts(struct hal_pmu_facts *f)
 	if (n > HAL_MAX_CPUS)
 		n = HAL_MAX_CPUS;
 	for (unsigned cpu = 0; cpu < n; cpu++) {
-		f->unknown_nmis += x86_pmu_cpus[cpu].unknown_nmis;
-		f->late_nmis += x86_pmu_cpus[cpu].late_nmis;
+		f->unknown_nmis += __atomic_load_n(&x86_pmu_cpus[cpu].unknown_nmis,
+						   __ATOMIC_RELAXED);
+		f->late_nmis += __atomic_load_n(&x86_pmu_cpus[cpu].late_nmis,
+						__ATOMIC_RELAXED);
 	}
 }
 
@@ -769,8 +810,6 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 }
 
 /* ---- counting (`stat`): cycles and instructions ---- */
-
-static bool count_on[HAL_MAX_CPUS];
 
 unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
 {

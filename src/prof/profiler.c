@@ -68,6 +68,9 @@ static size_t prof_fold_chains = PROF_FOLD_CHAINS;
  * Changed under the drain claim only. */
 static struct prof_data *prof_open_interval;
 static uint64_t interval_dropped0[HAL_MAX_CPUS];
+/* Each CPU's drop count as the collect took it into the session's total:
+ * the last interval closes against the same figures. */
+static uint64_t collect_dropped[HAL_MAX_CPUS];
 
 /* ---- the probe and the session: task context ---- */
 
@@ -551,6 +554,30 @@ static uint64_t prof_cpu_time_ns(uint64_t t)
 	return per ? count_to_ns(t, per) : 0;
 }
 
+/* The CPUs whose drops the books count: every CPU of the run whose
+ * samples the drains take (all but those that never armed in time, which
+ * contribute nothing), whether or not it answered the stop -- what a
+ * CPU that missed the stop dropped before it was left out was counted in
+ * an interval already.  One mask for the session's total and for every
+ * interval of a rotating session, so that the intervals' drops add up to
+ * the total's. */
+static uint32_t prof_drop_cpus(void)
+{
+	return run_cpus & ~run_unarmed;
+}
+
+/* @cpu's drops in this run so far: 0 for a CPU outside the books, or one
+ * whose tick has not begun the run (its count is an older run's). */
+static uint64_t prof_cpu_dropped_now(unsigned cpu)
+{
+	const struct prof_cpu *c = &prof_cpus[cpu];
+
+	if (!((prof_drop_cpus() >> cpu) & 1) ||
+	    __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
+		return 0;
+	return __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
+}
+
 void prof_collect(void)
 {
 	struct prof_data *d = &prof_data;
@@ -570,11 +597,16 @@ void prof_collect(void)
 	d->arm_wait_ns = run_arm_wait_ns;
 	d->run_cpus = run_cpus & ~skip;
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		collect_dropped[cpu] = prof_cpu_dropped_now(cpu);
+		d->dropped += collect_dropped[cpu];
+	}
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		struct prof_cpu *c = &prof_cpus[cpu];
 
 		if (!((d->run_cpus >> cpu) & 1))
 			continue;
-		d->dropped += c->dropped;
+		if (c->arm_failed)
+			d->arm_failed |= 1u << cpu;
 		d->errors += c->errors;
 		if (c->throttled > throttled)
 			throttled = c->throttled;
@@ -618,15 +650,12 @@ int prof_interval_prepare(struct prof_data *iv, size_t limit)
  * from 0 once gen_seen names it).  Under the drain claim. */
 static void prof_interval_close_books(struct prof_data *iv)
 {
+	bool collected = collected_gen == data_gen;
+
 	iv->run_cpus = run_cpus & ~(run_unarmed | run_missing);
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		struct prof_cpu *c = &prof_cpus[cpu];
-		uint64_t now;
+		uint64_t now = collected ? collect_dropped[cpu] : prof_cpu_dropped_now(cpu);
 
-		if (!((run_cpus >> cpu) & 1) ||
-		    __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
-			continue;
-		now = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
 		iv->dropped += now - interval_dropped0[cpu];
 		interval_dropped0[cpu] = now;
 	}
