@@ -5,23 +5,32 @@
  * run on a modelled CPU (tests/x86_model.c) that acts at every point:
  * before and after each MSR access, TSC read and APIC write, and at
  * every store the NMI path reads (race_point(), compiled into the code
- * under test only here).  One script -- probe, stat open/read/close,
- * arm, a sample, disarm -- runs again and again; each run makes the
- * counter overflow at one point and delivers its PMI at the same or a
- * later one, or raises another source's NMI there.
+ * under test only here).  Two scripts -- probe, stat open/read/close,
+ * arm, a sample, disarm; and a `stat` session whose stop the CPU
+ * misses, then a profile whose sample is throttled (hal_pmu_set_period()
+ * inside the NMI) -- run again and again; each run makes the counter
+ * overflow at one point and delivers its PMI at the same or a later
+ * one, or raises another source's NMI there.  Beside those: an overflow
+ * whose NMI is in flight (status set, not yet pending) while another
+ * NMI is taken, landing at each later point (Linux's back-to-back
+ * case); an overflow at each point of another source's handler (its
+ * PMI latched behind it); and a PMI the disarm left pending landing 1,
+ * 10, 100 and 500 us after hal_pmu_disarm() returned, and past the
+ * credit.
  *
- * After every run: each NMI our counter raised was claimed once, no NMI
- * of another source was claimed, no counter counts after the disarm, and
- * the run's books balance (claimed = stored + dropped + late).
+ * After every run: each NMI our counter raised was claimed exactly once
+ * (by its own delivery, or by an NMI taken while its status showed) or
+ * landed past the credit, none of ours was fatal, no NMI of another
+ * source was claimed unless our status showed, no counter counts after
+ * the disarm, and the run's books balance (claimed = stored + dropped +
+ * late).
  *
  * Two NMIs of ours are never pending together on x86: the status bit
  * and the pending NMI are both sticky, and the APIC masks the LVT entry
- * at each PMI until the handler unmasks it.  What can be pending at
- * once is ours and another's -- in one delivery (NMIs collapse), or the
- * other's latched while ours is handled -- and both are swept.  The
- * counter never overflows inside our own handler: after the ack's
- * rewrite it is a whole period (at least thousands of cycles, the
- * throttle's bound) from its next overflow. */
+ * at each PMI until the handler unmasks it.  The counter never
+ * overflows inside our own handler: until the ack rewrites it, it has
+ * just passed zero; after, it is a whole period (at least thousands of
+ * cycles, the throttle's bound) from its next overflow. */
 #include <check.h>
 #include <stdio.h>
 #include <string.h>
@@ -59,14 +68,33 @@ struct sweep {
 	 * point at which it happens. */
 	unsigned overflow_at, deliver_at, foreign_at;
 	uint8_t foreign_reason;		/* its port 0x61 bits */
-	/* The other source's NMI raised at this point of the first
-	 * handler (latched behind it); 0 never. */
-	unsigned foreign_inner_at;
+	/* An overflow whose NMI is in flight from @inflight_at (its status
+	 * set, the NMI not yet pending) until @land_at: another NMI may be
+	 * taken meanwhile (Linux's back-to-back case). */
+	unsigned inflight_at, land_at;
+	/* At this point of the handlers (counted across the run): the other
+	 * source's NMI raised (latched behind it), or our counter
+	 * overflowing (its PMI latched behind it); 0 never. */
+	unsigned foreign_inner_at, overflow_inner_at;
+	/* The PMI still pending when hal_pmu_disarm() returned lands this
+	 * many microseconds later; 0: at the end of the run. */
+	unsigned late_us;
 	unsigned point, inner;
 	unsigned claimed;		/* kernel_nmi() claimed the NMI */
+	unsigned claims;		/* ... or the backend's credit did */
 	unsigned ours;			/* deliveries holding our PMI */
+	unsigned unclaimed_past_credit;	/* ours, landing after the credit */
+	bool handler_overflowed;	/* the counter overflowed in this handler */
+	unsigned delivered;		/* NMIs handled so far */
+	unsigned foreign_handler;	/* 1 + deliveries before the other NMI's */
 	char failure[300];
 };
+
+/* The backend owes a claim for this long after its disarm saw an
+ * overflow it could not claim (doc/profiler.md, "The counter's rules"):
+ * a PMI that lands later may go unclaimed -- counted as unknown, never
+ * fatal. */
+#define CREDIT_US 1000
 
 static struct sweep sw;
 
@@ -76,18 +104,42 @@ static void fail_run(const char *what)
 		snprintf(sw.failure, sizeof(sw.failure), "%s", what);
 }
 
+static void sweep_inner_point(void)
+{
+	sw.inner++;
+	if (sw.inner == sw.foreign_inner_at)
+		model_raise_nmi(SERR);
+	/* Only in another source's handler, the first of the run: in ours
+	 * the counter has just passed zero, 2^48 cycles from its next
+	 * overflow until the ack rewrites it, a period after. */
+	if (sw.inner == sw.overflow_inner_at && sw.delivered + 1 == sw.foreign_handler &&
+	    !model_in_our_nmi()) {
+		model_force_overflow();
+		sw.handler_overflowed = model_our_status();
+	}
+}
+
 static void sweep_point(void)
 {
 	if (model_in_nmi()) {
-		if (++sw.inner == sw.foreign_inner_at)
-			model_raise_nmi(SERR);
+		sweep_inner_point();
 		return;
 	}
 	sw.point++;
 	if (sw.point == sw.overflow_at)
 		model_force_overflow();
-	if (sw.point == sw.foreign_at)
+	if (sw.point == sw.inflight_at) {
+		model_defer_pmi = true;
+		model_force_overflow();
+		model_defer_pmi = false;
+	}
+	if (sw.point == sw.foreign_at) {
 		model_raise_nmi(sw.foreign_reason);
+		sw.foreign_handler = sw.delivered + 1;
+		sw.inner = 0;
+	}
+	if (sw.point == sw.land_at)
+		model_land_pmi();
 	if (sw.point >= sw.deliver_at && model_nmi_pending())
 		model_deliver_nmi();
 }
@@ -98,19 +150,38 @@ void race_point(const char *site)
 	sweep_point();
 }
 
+/* Every NMI our counter raised is claimed exactly once -- by its own
+ * delivery, or by an NMI taken while its status showed (after which its
+ * own delivery finds nothing: unknown, and survived) -- or lands after
+ * the credit (unknown, survived).  No NMI of ours is ever fatal, and no
+ * other NMI is claimed unless our status showed when it was taken or
+ * came up while it was handled (or, for the credit, while our PMI was in
+ * flight). */
 static void on_delivered(bool pmi, uint8_t reason, int found)
 {
 	unsigned f = (unsigned)found;
+	bool claimed = f & (X86_NMI_STOP_OR_OVERFLOW | X86_NMI_LATE);
 
 	if (f & X86_NMI_STOP_OR_OVERFLOW)
 		sw.claimed++;
+	if (claimed)
+		sw.claims++;
 	if (pmi) {
 		sw.ours++;
-		if (!(f & (X86_NMI_STOP_OR_OVERFLOW | X86_NMI_LATE)))
+		if (!f)
+			fail_run("an NMI our counter raised was found to be nothing: fatal");
+		else if (claimed || sw.claims >= model_pmis)
+			;	/* its own, or claimed before it landed */
+		else if (sw.late_us > CREDIT_US)
+			sw.unclaimed_past_credit++;
+		else
 			fail_run("an NMI our counter raised was not claimed");
-	} else if (f & (X86_NMI_STOP_OR_OVERFLOW | X86_NMI_LATE)) {
+	} else if (claimed && !model_entry_status && !sw.handler_overflowed &&
+		   !((f & X86_NMI_LATE) && sw.inflight_at)) {
 		fail_run("an NMI of another source was claimed as ours");
 	}
+	sw.handler_overflowed = false;
+	sw.delivered++;
 	if ((reason & SERR) && !(f & X86_NMI_SERR))
 		fail_run("the SERR that came with an NMI was not reported");
 }
@@ -188,7 +259,10 @@ static void run_script(enum model_part part, const struct sweep *plan)
 	struct prof_cpu_stats st;
 
 	sw = *plan;
-	sw.point = sw.inner = sw.claimed = sw.ours = 0;
+	sw.point = sw.inner = sw.claimed = sw.claims = sw.ours = 0;
+	sw.unclaimed_past_credit = 0;
+	sw.handler_overflowed = false;
+	sw.delivered = sw.foreign_handler = 0;
 	sw.failure[0] = '\0';
 	model_init(part, 1);
 	/* A slow clock keeps the disarm's bounded wait to a few points. */
@@ -219,14 +293,22 @@ static void run_script(enum model_part part, const struct sweep *plan)
 	tick_cpu0();			/* disarms */
 	if (model_counter_enabled())
 		fail_run("the counter counts after the disarm");
+	if (plan->late_us) {
+		model_tsc += model_tsc_hz / 1000000 * plan->late_us;
+		model_land_pmi();
+		model_deliver_nmi();
+	}
 	prof_wait_stopped(0, NULL, NULL);
 	prof_collect();
 	/* What is still pending arrives now, however late. */
 	model_point_hook = NULL;
+	model_land_pmi();
 	model_deliver_nmi();
 	prof_cpu_stats(0, &st);
 	if (sw.claimed != st.stored + st.dropped + st.late)
 		fail_run("the books do not balance: claimed != stored + dropped + late");
+	if (sw.claims + sw.unclaimed_past_credit != model_pmis)
+		fail_run("the PMIs raised were not each claimed once (or landed past the credit)");
 	if (model_counter_enabled())
 		fail_run("the counter counts after the run");
 	if (prof_cpu_armed(0))
@@ -243,8 +325,9 @@ static void run_script(enum model_part part, const struct sweep *plan)
 
 struct tally {
 	unsigned runs, single, foreign, collapsed, latched;
+	unsigned inflight, inner_overflow, late;
 	unsigned failures;
-	char first[400];
+	char first[640];
 };
 
 static void run_one(enum model_part part, const struct sweep *plan,
@@ -257,9 +340,41 @@ static void run_one(enum model_part part, const struct sweep *plan,
 		return;
 	if (!t->failures++)
 		snprintf(t->first, sizeof(t->first),
-			 "%s (overflow at point %u, delivered from %u, other NMI at %u, inner %u)",
+			 "%s (overflow at point %u, delivered from %u, other NMI at %u, inner %u; "
+			 "in flight %u-%u, overflow in a handler at %u, %u us after disarm)",
 			 sw.failure, plan->overflow_at, plan->deliver_at,
-			 plan->foreign_at, plan->foreign_inner_at);
+			 plan->foreign_at, plan->foreign_inner_at, plan->inflight_at,
+			 plan->land_at, plan->overflow_inner_at, plan->late_us);
+}
+
+/* Microseconds after hal_pmu_disarm() returned at which a PMI it left
+ * pending lands: within the credit, and one past it. */
+static const unsigned late_us[] = { 1, 10, 100, 500, 2 * CREDIT_US };
+
+/* From outer point @o of @n, the dimensions issue 52 added: an overflow
+ * in flight when another NMI is taken, landing at each later point; an
+ * overflow at each point @inner of another NMI's handler; a PMI left
+ * pending by the disarm landing late. */
+static void sweep_new_dimensions(enum model_part part, enum script script,
+				 unsigned o, unsigned n, unsigned inner, struct tally *t)
+{
+	struct sweep plan;
+
+	for (unsigned d = o; d <= n + 1; d++) {
+		plan = (struct sweep){ .script = script, .inflight_at = o, .land_at = d,
+				       .foreign_at = o, .deliver_at = o };
+		run_one(part, &plan, t, &t->inflight);
+	}
+	for (unsigned k = 1; k <= inner; k++) {
+		plan = (struct sweep){ .script = script, .foreign_at = o, .deliver_at = o,
+				       .overflow_inner_at = k };
+		run_one(part, &plan, t, &t->inner_overflow);
+	}
+	for (unsigned i = 0; i < sizeof(late_us) / sizeof(late_us[0]); i++) {
+		plan = (struct sweep){ .script = script, .overflow_at = o,
+				       .deliver_at = n + 1, .late_us = late_us[i] };
+		run_one(part, &plan, t, &t->late);
+	}
 }
 
 static const char *const script_name[] = {
@@ -314,11 +429,14 @@ static void sweep_part_script(enum model_part part, const char *name,
 					       .deliver_at = o, .foreign_inner_at = k };
 			run_one(part, &plan, &t, &t.latched);
 		}
+		sweep_new_dimensions(part, script, o, n, inner, &t);
 	}
 	printf("x86pmu race: %s, %s: %u points, %u interleavings (%u overflow x delivery, "
-	       "%u with another NMI collapsed, %u with one latched, %u another NMI alone), "
-	       "%u failed\n", name, script_name[script], n, t.runs, t.single, t.collapsed, t.latched,
-	       t.foreign, t.failures);
+	       "%u with another NMI collapsed, %u with one latched, %u another NMI alone, "
+	       "%u in flight behind another NMI, %u overflowing inside a handler, "
+	       "%u landing late after disarm), %u failed\n", name, script_name[script], n,
+	       t.runs, t.single, t.collapsed, t.latched, t.foreign, t.inflight,
+	       t.inner_overflow, t.late, t.failures);
 	ck_assert_msg(t.failures == 0, "%s, %s: %u of %u interleavings failed; first: %s",
 		      name, script_name[script], t.failures, t.runs, t.first);
 }
