@@ -619,6 +619,22 @@ START_TEST(test_stat_amd_wrap)
 }
 END_TEST
 
+/* `stat` asks for the events' widths before any CPU probed: the answer
+ * is the part's, not a default. */
+START_TEST(test_stat_width_before_any_probe)
+{
+	const char *names[HAL_PMU_COUNT_MAX];
+	unsigned bits[HAL_PMU_COUNT_MAX];
+
+	setup(MODEL_INTEL_V2);
+	model_fixed_width = 40;
+	ck_assert_uint_eq(hal_pmu_count_events(names, bits), 2);
+	ck_assert_uint_eq(bits[0], 40);
+	ck_assert_uint_eq(bits[1], 40);
+	no_violations();
+}
+END_TEST
+
 START_TEST(test_stat_not_counted_without_counter)
 {
 	bool open[HAL_PMU_COUNT_MAX] = { 0 };
@@ -691,6 +707,7 @@ static Suite *x86pmu_suite(void)
 	tcase_add_test(tc, test_stat_intel_wrap);
 	tcase_add_test(tc, test_stat_amd_wrap);
 	tcase_add_test(tc, test_stat_not_counted_without_counter);
+	tcase_add_test(tc, test_stat_width_before_any_probe);
 	suite_add_tcase(s, tc);
 	return s;
 }

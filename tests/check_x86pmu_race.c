@@ -39,6 +39,7 @@
 #include "fake_hal.h"
 #include "hal/entry.h"
 #include "hal/pmu.h"
+#include "kernel/kernel.h"
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
 #include "prof/sampler.h"
@@ -191,8 +192,8 @@ static void backend_reset(void)
 {
 	kmemset(x86_pmu_cpus, 0, sizeof(x86_pmu_cpus));
 	kmemset(count_on, 0, sizeof(count_on));
-	x86_pmu = NULL;
-	x86_pmu_width = 0;
+	kmemset(x86_pmu_choices, 0, sizeof(x86_pmu_choices));
+	x86_pmu_chosen = NULL;
 }
 
 static struct trap_frame nmi_tf = { .ip = 0x1234 };
@@ -508,6 +509,133 @@ START_TEST(test_amd_zen4_stat_missed_stop_then_profile_counts)
 }
 END_TEST
 
+/* Two CPUs choose the backend at once: CPU 0 asks for `stat`'s events
+ * and probes; at each of its points (the choice's own included) CPU 1
+ * does the same, arms, overflows and claims its sample, then CPU 0 goes
+ * on.  Both prove their counters, agree on the backend and the width,
+ * and nothing either touched faults. */
+struct two_cpus {
+	unsigned at, point;
+	bool in_cpu1;
+	char failure[300];
+};
+
+static struct two_cpus two;
+
+static void two_fail(const char *what)
+{
+	if (!two.failure[0])
+		snprintf(two.failure, sizeof(two.failure), "%s", what);
+}
+
+/* What a CPU does first: `stat`'s question, then the probe. */
+static void first_questions(unsigned *bits0)
+{
+	const char *names[HAL_PMU_COUNT_MAX];
+	unsigned bits[HAL_PMU_COUNT_MAX];
+	struct hal_pmu_info info;
+
+	hal_pmu_count_events(names, bits);
+	*bits0 = bits[0];
+	hal_pmu_probe(&info);
+	if (!info.counts)
+		two_fail("a CPU's probe did not prove its counter");
+}
+
+static void cpu1_whole(void)
+{
+	unsigned bits;
+
+	two.in_cpu1 = true;
+	model_set_cpu(1);
+	fake_cpu = 1;
+	first_questions(&bits);
+	if (bits != model_fixed_width && pmu_ops() == &intel_ops)
+		two_fail("cpu 1: stat's width is not the part's");
+	if (hal_pmu_arm(1000) < 0) {
+		two_fail("cpu 1 did not arm");
+	} else {
+		model_run(1000);
+		if (!model_nmi_pending())
+			two_fail("cpu 1's counter did not overflow into an NMI");
+		if (!(model_deliver_nmi() & X86_NMI_STOP_OR_OVERFLOW))
+			two_fail("cpu 1's overflow was not claimed");
+		hal_pmu_disarm();
+	}
+	model_set_cpu(0);
+	fake_cpu = 0;
+	two.in_cpu1 = false;
+}
+
+static void two_cpus_point(void)
+{
+	if (two.in_cpu1 || model_in_nmi())
+		return;
+	if (++two.point == two.at)
+		cpu1_whole();
+}
+
+static bool two_cpus_kernel_nmi(struct trap_frame *tf)
+{
+	(void)tf;
+	return hal_pmu_ack();
+}
+
+static void two_cpus_first_probe(enum model_part part, const char *name)
+{
+	unsigned n = 0, bits, runs = 0;
+
+	fake_ncpus = 2;
+	fake_cpu_boot(0);
+	kernel_on_nmi(two_cpus_kernel_nmi);
+	for (unsigned at = 1; at == 1 || at <= n + 1; at++) {
+		two = (struct two_cpus){ .at = at };
+		model_init(part, 2);
+		model_fixed_width = 40;
+		model_tsc_hz = 40000000;
+		model_nmi_tf = &nmi_tf;
+		backend_reset();
+		model_point_hook = two_cpus_point;
+		model_set_cpu(0);
+		fake_cpu = 0;
+		first_questions(&bits);
+		if (two.point < at)
+			cpu1_whole();		/* after CPU 0's last point */
+		if (bits != model_fixed_width && pmu_ops() == &intel_ops)
+			two_fail("cpu 0: stat's width is not the part's");
+		if (x86_pmu_cpus[0].verdict != V_COUNTS || x86_pmu_cpus[1].verdict != V_COUNTS)
+			two_fail("a CPU's verdict is not proven");
+		if (model_violations)
+			two_fail(model_violation);
+		model_point_hook = NULL;
+		ck_assert_msg(!two.failure[0], "%s: cpu 1 at point %u of cpu 0's first probe: %s",
+			      name, at, two.failure);
+		if (at == 1)
+			n = two.point;
+		runs++;
+	}
+	printf("x86pmu race: %s, two CPUs' first probe: %u points, %u interleavings, 0 failed\n",
+	       name, n, runs);
+}
+
+START_TEST(test_intel_v2_two_cpus_first_probe)
+{
+	two_cpus_first_probe(MODEL_INTEL_V2, "intel v2");
+}
+END_TEST
+
+START_TEST(test_amd_zen2_two_cpus_first_probe)
+{
+	two_cpus_first_probe(MODEL_AMD_ZEN2, "amd zen2");
+}
+END_TEST
+
+START_TEST(test_amd_zen4_two_cpus_first_probe)
+{
+	two_cpus_first_probe(MODEL_AMD_ZEN4, "amd zen4 perfmonv2");
+}
+END_TEST
+
 START_TEST(test_intel_v2_every_interleaving_holds)
 {
 	sweep_part(MODEL_INTEL_V2, "intel v2");
@@ -548,6 +676,9 @@ static Suite *race_suite(void)
 	tcase_add_test(tc, test_intel_v2_stat_missed_stop_then_profile_counts);
 	tcase_add_test(tc, test_amd_zen2_stat_missed_stop_then_profile_counts);
 	tcase_add_test(tc, test_amd_zen4_stat_missed_stop_then_profile_counts);
+	tcase_add_test(tc, test_intel_v2_two_cpus_first_probe);
+	tcase_add_test(tc, test_amd_zen2_two_cpus_first_probe);
+	tcase_add_test(tc, test_amd_zen4_two_cpus_first_probe);
 	tcase_add_test(tc, test_intel_v2_every_interleaving_holds);
 	tcase_add_test(tc, test_intel_v4_every_interleaving_holds);
 	tcase_add_test(tc, test_intel_v5_every_interleaving_holds);

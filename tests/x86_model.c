@@ -99,9 +99,11 @@ static bool is_intel(void)
 	       part == MODEL_MSR_FAULTS || part == MODEL_NO_PMU;
 }
 
+unsigned model_fixed_width = 48;
+
 static unsigned fixed_width(void)
 {
-	return 48;
+	return model_fixed_width;
 }
 
 /* Which MSRs the modelled part implements (a plain access to any other
@@ -164,6 +166,7 @@ void model_init(enum model_part p, unsigned n)
 	model_tsc = 1000000;
 	model_deliver_on_access = false;
 	model_defer_pmi = false;
+	model_fixed_width = 48;
 	model_pmis = 0;
 	model_entry_status = false;
 	model_point_hook = NULL;

@@ -25,6 +25,10 @@ enum model_part {
 
 #define MODEL_CPUS 4
 
+/* Intel's fixed counters' width (CPUID 0xA EDX[12:5]); 48 after
+ * model_init(). */
+extern unsigned model_fixed_width;
+
 /* Set up @ncpus CPUs of @part; CPU 0 is current. */
 void model_init(enum model_part part, unsigned ncpus);
 /* Make CPU @cpu the one the backend runs on; the test's hal_cpu_id()
