@@ -608,8 +608,8 @@ void prof_collect(void)
 		if (c->arm_failed)
 			d->arm_failed |= 1u << cpu;
 		d->errors += c->errors;
-		if (c->throttled > throttled)
-			throttled = c->throttled;
+		if (__atomic_load_n(&c->throttled, __ATOMIC_RELAXED) > throttled)
+			throttled = __atomic_load_n(&c->throttled, __ATOMIC_RELAXED);
 		if (c->t1 > c->t0 && c->idle1 >= c->idle0) {
 			d->cpu_ns[cpu] = c->t1 - c->t0;
 			d->cpu_idle_ns[cpu] = c->idle1 - c->idle0;
@@ -716,8 +716,8 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
 	const struct prof_cpu *c = &prof_cpus[cpu];
 
 	st->stored = (uint32_t)(__atomic_load_n(&c->head, __ATOMIC_ACQUIRE) - c->start);
-	st->dropped = c->dropped;
-	st->late = c->late;
+	st->dropped = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
+	st->late = __atomic_load_n(&c->late, __ATOMIC_RELAXED);
 	st->errors = c->errors;
 	st->gen = c->gen_seen;
 	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);
