@@ -381,6 +381,17 @@ static void tally_print(const char *name, const char *script, unsigned points,
 	fflush(stdout);
 }
 
+/* The points of a run whose counter overflows at point @o and whose PMI
+ * is not delivered before the run ends (itself a run of the sweep). */
+static unsigned run_points(enum model_part part, enum script script, unsigned o,
+			   struct tally *t)
+{
+	struct sweep plan = { .script = script, .overflow_at = o, .deliver_at = ~0u };
+
+	run_one(part, &plan, t, DIM_SINGLE);
+	return sw.point;
+}
+
 /* Microseconds after hal_pmu_disarm() returned at which a PMI it left
  * pending lands: within the credit, and one past it. */
 static const unsigned late_us[] = { 1, 10, 100, 500, 2 * CREDIT_US };
@@ -406,7 +417,7 @@ static void sweep_new_dimensions(enum model_part part, enum script script,
 	}
 	for (unsigned i = 0; i < sizeof(late_us) / sizeof(late_us[0]); i++) {
 		plan = (struct sweep){ .script = script, .overflow_at = o,
-				       .deliver_at = n + 1, .late_us = late_us[i] };
+				       .deliver_at = ~0u, .late_us = late_us[i] };
 		run_one(part, &plan, t, DIM_LATE);
 	}
 }
@@ -442,14 +453,21 @@ static unsigned sweep_part_script(enum model_part part, const char *name,
 	inner = sw.inner + 1;
 
 	for (unsigned o = 1; o <= n; o++) {
-		for (unsigned d = o; d <= n + 1; d++) {
+		/* Sized per run: an overflow pending at the disarm adds the
+		 * points of its wait (Zen 2: 50 us), each a place to land. */
+		unsigned n_o = run_points(part, script, o, &t);
+
+		if (n_o < n)
+			n_o = n;
+
+		for (unsigned d = o; d <= n_o + 1; d++) {
 			plan = (struct sweep){ .script = script, .overflow_at = o,
 					       .deliver_at = d, .foreign_reason = SERR };
 			run_one(part, &plan, &t, DIM_SINGLE);
 			/* Another source's NMI, collapsed into ours. */
 			plan.foreign_at = o;
 			run_one(part, &plan, &t, DIM_COLLAPSED);
-			if (d <= n) {
+			if (d <= n_o) {
 				plan.foreign_at = d;
 				run_one(part, &plan, &t, DIM_COLLAPSED);
 			}
@@ -467,7 +485,7 @@ static unsigned sweep_part_script(enum model_part part, const char *name,
 					       .deliver_at = o, .foreign_inner_at = k };
 			run_one(part, &plan, &t, DIM_LATCHED);
 		}
-		sweep_new_dimensions(part, script, o, n, inner, &t);
+		sweep_new_dimensions(part, script, o, n_o, inner, &t);
 	}
 	tally_print(name, script_name[script], n, &t);
 	if (t.failures)
