@@ -635,6 +635,30 @@ START_TEST(test_stat_width_before_any_probe)
 }
 END_TEST
 
+/* While `stat` counts on a CPU the counter is not armed under it: the
+ * arm is refused, and the count goes on. */
+START_TEST(test_arm_refused_while_counting)
+{
+	bool open[HAL_PMU_COUNT_MAX];
+	uint64_t v[HAL_PMU_COUNT_MAX], w[HAL_PMU_COUNT_MAX];
+
+	setup(MODEL_AMD_ZEN4);
+	probe();
+	hal_pmu_count_open(open);
+	ck_assert(open[0]);
+	hal_pmu_count_read(v);
+	ck_assert_int_eq(hal_pmu_arm(1000), -EBUSY);
+	model_run(5000);
+	hal_pmu_count_read(w);
+	ck_assert_uint_ge(w[0] - v[0], 5000);
+	ck_assert(!model_nmi_pending());
+	hal_pmu_count_close();
+	ck_assert_int_eq(hal_pmu_arm(1000), 0);
+	disarm();
+	no_violations();
+}
+END_TEST
+
 START_TEST(test_stat_not_counted_without_counter)
 {
 	bool open[HAL_PMU_COUNT_MAX] = { 0 };
@@ -708,6 +732,7 @@ static Suite *x86pmu_suite(void)
 	tcase_add_test(tc, test_stat_amd_wrap);
 	tcase_add_test(tc, test_stat_not_counted_without_counter);
 	tcase_add_test(tc, test_stat_width_before_any_probe);
+	tcase_add_test(tc, test_arm_refused_while_counting);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -145,10 +145,17 @@ static void sweep_point(void)
 		model_deliver_nmi();
 }
 
+static void two_cpus_point(void);
+
+/* The stores the NMI path reads, and the backend's choice: points of
+ * whichever sweep runs. */
 void race_point(const char *site)
 {
 	(void)site;
-	sweep_point();
+	if (model_point_hook == two_cpus_point)
+		two_cpus_point();
+	else
+		sweep_point();
 }
 
 /* Every NMI our counter raised is claimed exactly once -- by its own
