@@ -221,6 +221,54 @@ CHECK_TEST("stat", test_stat_and_profile_exclude_each_other)
 }
 END_TEST
 
+/* A CPU that missed `stat`'s stop still counts when the session gives
+ * up on it and releases the counters.  The next profile arms that CPU on
+ * its first tick all the same: the tick closes the stale count first (a
+ * counter busy counting refuses to arm, as arm64's does). */
+CHECK_TEST("stat", test_stat_missed_stop_then_profile_arms_every_cpu)
+{
+	ck_assert_int_eq(stat_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
+	stat_stop();
+	pt_tick(0, PT_CPU_IDLE);		/* cpu 1 misses the stop */
+	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 1u << 1);
+	stat_end();
+	ck_assert(fake_count_is_open[1]);
+
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	ck_assert(!fake_count_is_open[1]);
+	ck_assert_msg(prof_cpu_armed(1) && fake_pmu_running[1],
+		      "cpu 1 after its tick: armed %d, counter running %d",
+		      prof_cpu_armed(1), fake_pmu_running[1]);
+	prof_end();
+}
+END_TEST
+
+/* And the other way: a CPU still armed for a profile that stopped
+ * without it opens `stat`'s counters only after its disarm. */
+CHECK_TEST("stat", test_profile_missed_stop_then_stat_counts)
+{
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	prof_stop();
+	pt_tick(0, PT_CPU_IDLE);		/* cpu 1 misses the stop */
+	ck_assert_uint_eq(prof_wait_stopped(0, NULL, NULL), 1u << 1);
+	prof_end();
+	ck_assert(fake_pmu_running[1]);
+
+	ck_assert_int_eq(stat_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
+	ck_assert(!fake_pmu_running[1] && !prof_cpu_armed(1));
+	ck_assert(fake_count_is_open[1]);
+	stat_end();
+}
+END_TEST
+
 CHECK_TEST("stat", test_stat_arguments_rejected)
 {
 	expect_error("stat 0", "stat: window must be 1-10000 ms (got 0)\n");

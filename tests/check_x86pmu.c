@@ -373,7 +373,7 @@ START_TEST(test_intel_status_masked_to_our_counter)
 	arm(1000000);
 	model_set_msr(0x38e, 1ull << 0 | 1ull << 32);
 	model_raise_nmi(0);
-	ck_assert_int_eq(model_deliver_nmi(), 0);
+	ck_assert_int_eq(model_deliver_nmi(), X86_NMI_UNKNOWN);
 	ck_assert_uint_eq(stub_samples, 0);
 	no_violations();
 }
@@ -391,7 +391,7 @@ START_TEST(test_intel_late_overflow_claimed_once)
 	ck_assert_int_eq(model_deliver_nmi(), 8);	/* late, no sample */
 	ck_assert_uint_eq(stub_samples, 0);
 	model_raise_nmi(0);
-	ck_assert_int_eq(model_deliver_nmi(), 0);	/* the next is unknown */
+	ck_assert_int_eq(model_deliver_nmi(), X86_NMI_UNKNOWN);	/* the next is unknown */
 	ck_assert(strstr(lscpu(), "1 unknown 1 late\n"));
 	no_violations();
 }
@@ -409,7 +409,7 @@ START_TEST(test_amd_zen2_disarm_waits_for_inflight_overflow)
 	ck_assert(model_msr(0xc0010201) >> 47 & 1);	/* cannot read as overflowed */
 	model_deliver_on_access = false;
 	model_raise_nmi(0);
-	ck_assert_int_eq(model_deliver_nmi(), 0);	/* no credit left */
+	ck_assert_int_eq(model_deliver_nmi(), X86_NMI_UNKNOWN);	/* no credit left */
 	no_violations();
 }
 END_TEST
@@ -423,7 +423,7 @@ START_TEST(test_amd_zen2_late_overflow_claimed_once)
 	disarm();		/* waited; the NMI did not come in time */
 	ck_assert_int_eq(model_deliver_nmi(), 8);
 	model_raise_nmi(0);
-	ck_assert_int_eq(model_deliver_nmi(), 0);
+	ck_assert_int_eq(model_deliver_nmi(), X86_NMI_UNKNOWN);
 	no_violations();
 }
 END_TEST
@@ -476,6 +476,29 @@ START_TEST(test_unknown_nmi_counted)
 	model_raise_nmi(0);
 	ck_assert_int_eq(model_deliver_nmi(), 0);
 	ck_assert(strstr(lscpu(), "1 unknown 0 late\n"));
+}
+END_TEST
+
+/* The rule for an NMI no source claims (doc/profiler.md, "Unknown
+ * NMIs"): fatal on a CPU whose counter never ran; once it has, counted
+ * and survived -- a PMI that lands after its credit ran out (a vCPU the
+ * hypervisor held for more than a millisecond) is such an NMI. */
+START_TEST(test_unknown_nmi_fatal_until_counter_ran)
+{
+	setup(MODEL_INTEL_V2);
+	probe();
+	model_raise_nmi(0);
+	ck_assert_int_eq(model_deliver_nmi(), 0);
+	arm(1000);
+	model_run(1000);		/* overflow: its NMI held back */
+	disarm();
+	model_tsc += model_tsc_hz;	/* a second later: the credit is gone */
+	ck_assert_int_eq(model_deliver_nmi(), X86_NMI_UNKNOWN);
+	ck_assert(strstr(lscpu(), "2 unknown 0 late\n"));
+	/* A hardware error is still one, and still says so. */
+	model_raise_nmi(0x80);
+	ck_assert_int_eq(model_deliver_nmi(), X86_NMI_SERR);
+	no_violations();
 }
 END_TEST
 
@@ -596,6 +619,46 @@ START_TEST(test_stat_amd_wrap)
 }
 END_TEST
 
+/* `stat` asks for the events' widths before any CPU probed: the answer
+ * is the part's, not a default. */
+START_TEST(test_stat_width_before_any_probe)
+{
+	const char *names[HAL_PMU_COUNT_MAX];
+	unsigned bits[HAL_PMU_COUNT_MAX];
+
+	setup(MODEL_INTEL_V2);
+	model_fixed_width = 40;
+	ck_assert_uint_eq(hal_pmu_count_events(names, bits), 2);
+	ck_assert_uint_eq(bits[0], 40);
+	ck_assert_uint_eq(bits[1], 40);
+	no_violations();
+}
+END_TEST
+
+/* While `stat` counts on a CPU the counter is not armed under it: the
+ * arm is refused, and the count goes on. */
+START_TEST(test_arm_refused_while_counting)
+{
+	bool open[HAL_PMU_COUNT_MAX];
+	uint64_t v[HAL_PMU_COUNT_MAX], w[HAL_PMU_COUNT_MAX];
+
+	setup(MODEL_AMD_ZEN4);
+	probe();
+	hal_pmu_count_open(open);
+	ck_assert(open[0]);
+	hal_pmu_count_read(v);
+	ck_assert_int_eq(hal_pmu_arm(1000), -EBUSY);
+	model_run(5000);
+	hal_pmu_count_read(w);
+	ck_assert_uint_ge(w[0] - v[0], 5000);
+	ck_assert(!model_nmi_pending());
+	hal_pmu_count_close();
+	ck_assert_int_eq(hal_pmu_arm(1000), 0);
+	disarm();
+	no_violations();
+}
+END_TEST
+
 START_TEST(test_stat_not_counted_without_counter)
 {
 	bool open[HAL_PMU_COUNT_MAX] = { 0 };
@@ -661,12 +724,15 @@ static Suite *x86pmu_suite(void)
 	tcase_add_test(tc, test_serr_with_overflow_both_seen);
 	tcase_add_test(tc, test_late_credit_does_not_hide_serr);
 	tcase_add_test(tc, test_unknown_nmi_counted);
+	tcase_add_test(tc, test_unknown_nmi_fatal_until_counter_ran);
 	tcase_add_test(tc, test_panic_stop_answered_first);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("stat");
 	tcase_add_test(tc, test_stat_intel_wrap);
 	tcase_add_test(tc, test_stat_amd_wrap);
 	tcase_add_test(tc, test_stat_not_counted_without_counter);
+	tcase_add_test(tc, test_stat_width_before_any_probe);
+	tcase_add_test(tc, test_arm_refused_while_counting);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -83,11 +83,17 @@ int hal_pmu_arm(uint64_t period)
 {
 	unsigned cpu = hal_cpu_id();
 
-	fake_pmu_logf("cpu%u arm period=%llu armed=%d\n", cpu,
-		      (unsigned long long)period, prof_cpu_armed(cpu));
+	fake_pmu_logf("cpu%u arm period=%llu armed=%d%s\n", cpu,
+		      (unsigned long long)period, prof_cpu_armed(cpu),
+		      fake_count_is_open[cpu] ? " refused: counting" : "");
+	/* As arm64 does (hal/pmu.h): the counters are `stat`'s while open. */
+	if (fake_count_is_open[cpu])
+		return -EBUSY;
+	if (fake_pmu_fail_ops)
+		return -EIO;
 	fake_pmu_running[cpu] = true;
 	fake_pmu_period[cpu] = period;
-	return fake_pmu_fail_ops ? -EIO : 0;
+	return 0;
 }
 
 int hal_pmu_disarm(void)

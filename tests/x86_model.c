@@ -63,8 +63,10 @@ struct model_cpu {
 	uint32_t xapic_lvtpc;
 	bool nmi_pending, in_nmi;
 	bool pmi;		/* a PMI is in the pending NMI */
+	bool pmi_parked;	/* raised, its NMI not yet pending */
 	uint8_t reason;		/* port 0x61 bits of the pending NMI */
 	uint8_t reason_now;	/* ... of the NMI being handled */
+	bool pmi_now;		/* our PMI is in the NMI being handled */
 };
 
 static struct model_cpu cpus[MODEL_CPUS];
@@ -75,6 +77,9 @@ static unsigned ntouched;
 
 uint64_t model_tsc;
 uint64_t model_tsc_hz = 2000000000ull;
+unsigned model_pmis;
+bool model_defer_pmi;
+bool model_entry_status;
 bool model_deliver_on_access;
 void (*model_point_hook)(void);
 void (*model_delivered_hook)(bool pmi, uint8_t reason, int found);
@@ -94,9 +99,11 @@ static bool is_intel(void)
 	       part == MODEL_MSR_FAULTS || part == MODEL_NO_PMU;
 }
 
+unsigned model_fixed_width = 48;
+
 static unsigned fixed_width(void)
 {
-	return 48;
+	return model_fixed_width;
 }
 
 /* Which MSRs the modelled part implements (a plain access to any other
@@ -158,6 +165,10 @@ void model_init(enum model_part p, unsigned n)
 	model_violation[0] = '\0';
 	model_tsc = 1000000;
 	model_deliver_on_access = false;
+	model_defer_pmi = false;
+	model_fixed_width = 48;
+	model_pmis = 0;
+	model_entry_status = false;
 	model_point_hook = NULL;
 	model_delivered_hook = NULL;
 	for (unsigned i = 0; i < n; i++) {
@@ -235,8 +246,33 @@ static void pmi(void)
 		model_set_msr(0x834, lvt | 1u << 16);
 	else
 		cpus[cur].xapic_lvtpc = lvt | 1u << 16;
+	model_pmis++;
+	if (model_defer_pmi) {
+		cpus[cur].pmi_parked = true;
+		return;
+	}
 	cpus[cur].nmi_pending = true;
 	cpus[cur].pmi = true;
+}
+
+void model_land_pmi(void)
+{
+	if (!cpus[cur].pmi_parked)
+		return;
+	cpus[cur].pmi_parked = false;
+	cpus[cur].nmi_pending = true;
+	cpus[cur].pmi = true;
+}
+
+bool model_our_status(void)
+{
+	if (is_intel())
+		return model_msr(0x38e) >> 33 & 1;
+	if (part == MODEL_AMD_ZEN4)
+		return model_msr(0xc0000300) & 1;
+	/* Zen 2 has no status: an overflow is a counter armed to interrupt
+	 * that has passed zero (its top bit clear). */
+	return (model_msr(0xc0010200) >> 20 & 1) && !(model_msr(0xc0010201) >> 47 & 1);
 }
 
 /* Add @n to counter MSR @ctr of @bits; true when it wrapped. */
@@ -310,6 +346,8 @@ int model_deliver_nmi(void)
 		c->pmi = false;
 		c->reason = 0;
 		c->reason_now = reason;
+		model_entry_status = model_our_status();
+		c->pmi_now = pmi;
 		c->in_nmi = true;
 		found = (int)x86_pmu_nmi(model_nmi_tf);
 		c->in_nmi = false;
@@ -323,6 +361,11 @@ int model_deliver_nmi(void)
 bool model_in_nmi(void)
 {
 	return cpus[cur].in_nmi;
+}
+
+bool model_in_our_nmi(void)
+{
+	return cpus[cur].in_nmi && cpus[cur].pmi_now;
 }
 
 bool model_counter_enabled(void)

@@ -25,6 +25,10 @@ enum model_part {
 
 #define MODEL_CPUS 4
 
+/* Intel's fixed counters' width (CPUID 0xA EDX[12:5]); 48 after
+ * model_init(). */
+extern unsigned model_fixed_width;
+
 /* Set up @ncpus CPUs of @part; CPU 0 is current. */
 void model_init(enum model_part part, unsigned ncpus);
 /* Make CPU @cpu the one the backend runs on; the test's hal_cpu_id()
@@ -54,6 +58,8 @@ void model_raise_nmi(uint8_t reason);
 extern bool model_deliver_on_access;
 /* An NMI handler runs on the current CPU. */
 bool model_in_nmi(void);
+/* ... for an NMI that holds our counter's PMI. */
+bool model_in_our_nmi(void);
 struct trap_frame;
 extern struct trap_frame *model_nmi_tf;
 
@@ -72,6 +78,18 @@ extern void (*model_delivered_hook)(bool pmi, uint8_t reason, int found);
 void model_force_overflow(void);
 /* The sampling counter would count a cycle now. */
 bool model_counter_enabled(void);
+/* PMIs the sampling counter raised since model_init(). */
+extern unsigned model_pmis;
+/* Set: a PMI sets the status and masks the LVT entry as always, but its
+ * NMI is in flight -- not pending until model_land_pmi() (Linux's
+ * back-to-back case: another NMI may be taken meanwhile). */
+extern bool model_defer_pmi;
+void model_land_pmi(void);
+/* The sampling counter shows an overflow (Intel and Zen 4: its global
+ * status bit; Zen 2: armed to interrupt and past zero). */
+bool model_our_status(void);
+/* model_our_status() as the last NMI delivered was taken. */
+extern bool model_entry_status;
 
 /* The modelled state, for the tests to read and set. */
 uint64_t model_msr(uint32_t msr);

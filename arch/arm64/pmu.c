@@ -75,6 +75,20 @@ struct a64_pmu_cpu {
 static struct a64_pmu_cpu a64_pmu_cpus[HAL_MAX_CPUS];
 static uint64_t a64_pmu_rate;		/* cycles/s, the first probe's */
 
+/* Add @n to a count the PMU interrupt keeps and another context (lscpu,
+ * `stat`'s read, the tick) reads or resets: relaxed atomics, never a
+ * plain access the compiler may split or cache. */
+static void pmu_count_add(uint64_t *count, uint64_t n)
+{
+	__atomic_store_n(count, __atomic_load_n(count, __ATOMIC_RELAXED) + n,
+			 __ATOMIC_RELAXED);
+}
+
+static uint64_t pmu_count_get(const uint64_t *count)
+{
+	return __atomic_load_n(count, __ATOMIC_RELAXED);
+}
+
 static struct a64_pmu_cpu *pmu_self(void)
 {
 	return &a64_pmu_cpus[hal_cpu_id()];
@@ -340,10 +354,14 @@ int hal_pmu_arm(uint64_t period)
 	struct a64_pmu_cpu *pc = pmu_self();
 
 	pmu_probe_self(pc);
-	if (pc->verdict != V_COUNTS || !period || pc->counting)
+	if (pc->verdict != V_COUNTS || !period)
 		return -ENODEV;
-	pc->period = period;
-	pc->claimed_run = 0;
+	/* `stat` holds the cycle counter: arming would reprogram it under
+	 * the count, and its close would stop ours. */
+	if (__atomic_load_n(&pc->counting, __ATOMIC_RELAXED))
+		return -EBUSY;
+	__atomic_store_n(&pc->period, period, __ATOMIC_RELAXED);
+	__atomic_store_n(&pc->claimed_run, 0, __ATOMIC_RELAXED);
 	pc->used = true;
 	pmu_disable(PMU_CYCLE);
 	pmu_overflow_clear(PMU_CYCLE);
@@ -417,22 +435,23 @@ bool hal_pmu_ack(void)
 {
 	struct a64_pmu_cpu *pc = pmu_self();
 	bool running = __atomic_load_n(&pc->running, __ATOMIC_RELAXED);
+	uint64_t period;
 
 	if (!running && !__atomic_load_n(&pc->disarming, __ATOMIC_RELAXED))
 		return false;
 	if (!pmu_overflowed() || !pmu_irq_enabled())
 		return false;
 	pmu_overflow_clear(PMU_CYCLE);
-	pc->sample_events = pc->period;
-	if (running)
-		pc->sample_events = pmu_rearm(pc->period);
+	period = pmu_count_get(&pc->period);
+	__atomic_store_n(&pc->sample_events, running ? pmu_rearm(period) : period,
+			 __ATOMIC_RELAXED);
 	isb();
 	return true;
 }
 
 uint64_t hal_pmu_sample_events(void)
 {
-	return pmu_self()->sample_events;
+	return pmu_count_get(&pmu_self()->sample_events);
 }
 
 /* The profiler's throttle, from inside the PMU interrupt: the ack
@@ -446,7 +465,7 @@ int hal_pmu_set_period(uint64_t period)
 		return -ENODEV;
 	if (!period || period >= (1ull << 62))
 		return -ERANGE;
-	pc->period = period;
+	__atomic_store_n(&pc->period, period, __ATOMIC_RELAXED);
 	pmu_cycle_write(-period);
 	isb();
 	return 0;
@@ -467,19 +486,19 @@ void a64_pmu_irq(struct trap_frame *tf)
 		return;
 	if (kernel_nmi(tf)) {
 		t1 = pmu_ticks();
-		pc->claimed++;
-		pc->claimed_run++;
-		pc->cost_ticks += t1 - t0;
-		pc->cost_n++;
+		pmu_count_add(&pc->claimed, 1);
+		pmu_count_add(&pc->claimed_run, 1);
+		pmu_count_add(&pc->cost_ticks, t1 - t0);
+		pmu_count_add(&pc->cost_n, 1);
 		if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED))
 			kernel_pmu_took(ticks_to_ns(t1 - t0));
 		return;
 	}
 	if (__atomic_load_n(&pc->running, __ATOMIC_RELAXED) ||
 	    __atomic_load_n(&pc->disarming, __ATOMIC_RELAXED))
-		pc->no_overflow++;
+		pmu_count_add(&pc->no_overflow, 1);
 	else
-		pc->unarmed++;
+		pmu_count_add(&pc->unarmed, 1);
 }
 
 /* ---- lscpu: the GIC, the counter's rate, stat's width, then a line
@@ -519,21 +538,22 @@ void hal_pmu_facts(struct hal_pmu_facts *f)
 void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 {
 	const struct a64_pmu_cpu *pc = &a64_pmu_cpus[cpu];
+	uint64_t cost_n = pmu_count_get(&pc->cost_n);
 
 	f->verdict = (enum hal_pmu_verdict)pc->verdict;
 	f->used = pc->used;
 	if (pc->verdict == V_NONE || pc->verdict == V_CLAIMED)
 		kstrlcpy(f->why, pc->why, sizeof(f->why));
 	f->irqs = true;
-	f->claimed = pc->claimed;
-	f->claimed_run = pc->claimed_run;
-	f->no_overflow = pc->no_overflow;
-	f->unarmed = pc->unarmed;
+	f->claimed = pmu_count_get(&pc->claimed);
+	f->claimed_run = pmu_count_get(&pc->claimed_run);
+	f->no_overflow = pmu_count_get(&pc->no_overflow);
+	f->unarmed = pmu_count_get(&pc->unarmed);
 	f->spurious = a64_cpus[cpu].spurious;
 	f->disarm_timeouts = pc->disarm_timeouts;
-	if (pc->cost_n && hal_cycles_per_sec())
-		f->cycles_per_sample = pc->cost_ticks * a64_pmu_rate / hal_cycles_per_sec() /
-				       pc->cost_n;
+	if (cost_n && hal_cycles_per_sec())
+		f->cycles_per_sample = pmu_count_get(&pc->cost_ticks) * a64_pmu_rate /
+				       hal_cycles_per_sec() / cost_n;
 }
 
 /* ---- counting (`stat`): CPU_CYCLES on the cycle counter, 64 bits
@@ -561,7 +581,7 @@ static void pmu_insn_open(struct a64_pmu_cpu *pc)
 	uint64_t pmcr = A64_SYSREG_READ(pmcr_el0) & ~(uint64_t)PMCR_LP;
 
 	pc->insn_long = pmu_has_long_events();
-	pc->insn_wraps = 0;
+	__atomic_store_n(&pc->insn_wraps, 0, __ATOMIC_RELAXED);
 	A64_SYSREG_WRITE(pmcr_el0, pc->insn_long ? pmcr | PMCR_LP : pmcr);
 	A64_SYSREG_WRITE(pmevtyper0_el0, PMU_FILTER_EL1 | EVENT_INST_RETIRED);
 	A64_SYSREG_WRITE(pmevcntr0_el0, 0);
@@ -584,7 +604,7 @@ static bool pmu_insn_fold(struct a64_pmu_cpu *pc)
 	/* The flag is down before the next read of it (the read loop) or
 	 * the EOI (the interrupt: a level line still up would fire again). */
 	isb();
-	pc->insn_wraps++;
+	pmu_count_add(&pc->insn_wraps, 1);
 	return true;
 }
 
@@ -610,7 +630,7 @@ static uint64_t pmu_insn_read(struct a64_pmu_cpu *pc)
 	} while (pmu_insn_fold(pc));
 	if (!was_masked)
 		a64_daif_unmask_irq();
-	return pc->insn_wraps << 32 | lo;
+	return pmu_count_get(&pc->insn_wraps) << 32 | lo;
 }
 
 /* From a64_pmu_irq: the PMU interrupt while `stat` counts with a 32-bit

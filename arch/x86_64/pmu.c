@@ -114,9 +114,45 @@ struct x86_pmu_cpu {
 } __attribute__((aligned(HAL_CACHELINE)));
 
 static struct x86_pmu_cpu x86_pmu_cpus[HAL_MAX_CPUS];
-static const struct x86_pmu_ops *x86_pmu;	/* chosen by the first probe */
-static unsigned x86_pmu_width;			/* bits of the counter */
-static struct x86_pmu_claim x86_pmu_first;	/* the first probe's claim */
+
+/* The backend, as the first CPU to choose one chose it: each CPU fills
+ * its own and offers it with one compare-and-swap, so two CPUs choosing
+ * at once (bring-up, `stat`'s first hal_pmu_count_events()) never mix
+ * halves of their answers, and a reader that sees the pointer sees the
+ * whole. */
+struct x86_pmu_choice {
+	const struct x86_pmu_ops *ops;
+	unsigned width;				/* bits of the counter */
+	struct x86_pmu_claim first;		/* the claim it was chosen on */
+};
+
+static struct x86_pmu_choice x86_pmu_choices[HAL_MAX_CPUS];
+static const struct x86_pmu_choice *x86_pmu_chosen;
+
+static const struct x86_pmu_choice *pmu_choice(void)
+{
+	return __atomic_load_n(&x86_pmu_chosen, __ATOMIC_ACQUIRE);
+}
+
+/* The chosen vendor's table, NULL before any CPU chose. */
+static const struct x86_pmu_ops *pmu_ops(void)
+{
+	const struct x86_pmu_choice *c = pmu_choice();
+
+	return c ? c->ops : NULL;
+}
+
+/* Only once a backend is chosen (every caller below is past a verdict
+ * or a chosen table). */
+static unsigned pmu_width(void)
+{
+	return pmu_choice()->width;
+}
+
+static const struct x86_pmu_claim *pmu_first(void)
+{
+	return &pmu_choice()->first;
+}
 
 static struct x86_pmu_cpu *pmu_self(void)
 {
@@ -125,7 +161,7 @@ static struct x86_pmu_cpu *pmu_self(void)
 
 static uint64_t pmu_mask(void)
 {
-	return x86_pmu_width >= 64 ? ~0ull : (1ull << x86_pmu_width) - 1;
+	return pmu_width() >= 64 ? ~0ull : (1ull << pmu_width()) - 1;
 }
 
 static uint64_t us_to_tsc(uint64_t us)
@@ -318,17 +354,17 @@ static void intel_count_start(void)
 	uint64_t g = x86_hw_rdmsr(MSR_IA32_PERF_GLOBAL_CTRL);
 
 	f &= ~(FIXED_CTRL_FIELD(0) | FIXED_CTRL_FIELD(1));
-	if (x86_pmu_first.fixed0)
+	if (pmu_first()->fixed0)
 		f |= FIXED_CTRL_OS(0);
 	x86_hw_wrmsr(MSR_IA32_FIXED_CTR_CTRL, f | FIXED_CTRL_OS(1));
-	g |= GLOBAL_FIXED(1) | (x86_pmu_first.fixed0 ? GLOBAL_FIXED(0) : 0);
+	g |= GLOBAL_FIXED(1) | (pmu_first()->fixed0 ? GLOBAL_FIXED(0) : 0);
 	x86_hw_wrmsr(MSR_IA32_PERF_GLOBAL_CTRL, g);
 }
 
 static void intel_count_read(uint64_t v[2])
 {
 	v[0] = x86_hw_rdmsr(MSR_IA32_FIXED_CTR1);
-	v[1] = x86_pmu_first.fixed0 ? x86_hw_rdmsr(MSR_IA32_FIXED_CTR0) : 0;
+	v[1] = pmu_first()->fixed0 ? x86_hw_rdmsr(MSR_IA32_FIXED_CTR0) : 0;
 }
 
 static void intel_count_stop(void)
@@ -359,7 +395,7 @@ static const struct x86_pmu_ops intel_ops = {
 
 static bool amd_v2(void)
 {
-	return x86_pmu_first.amd_perfmon_v2;
+	return pmu_first()->amd_perfmon_v2;
 }
 
 static uint64_t amd_ctr0(void)
@@ -478,7 +514,7 @@ static void amd_count_stop(void)
 /* One set of functions for both: they ask amd_v2() where PerfMonV2's
  * global registers matter.  Two tables because the report names the
  * counter, and a disarm of the legacy one, which has no global status,
- * waits for its NMI (x86_pmu == &amd_ops below). */
+ * waits for its NMI (pmu_ops() == &amd_ops below). */
 #define AMD_OPS(label) {			\
 	.name = label,				\
 	.prove = amd_prove,			\
@@ -511,19 +547,32 @@ static void pmu_lvt_nmi(const struct x86_pmu_cpu *pc)
 /* ---- the probe: per CPU, cached ---- */
 
 /* Choose the ops table from the first CPU's claim: the vendor does not
- * change from one CPU to the next. */
+ * change from one CPU to the next.  Any context on the calling CPU. */
 static void pmu_choose(const struct x86_pmu_claim *c)
 {
-	if (x86_pmu || !(intel_claims(c) || amd_claims(c)))
+	struct x86_pmu_choice *mine = &x86_pmu_choices[hal_cpu_id()];
+	const struct x86_pmu_choice *none = NULL;
+
+	if (pmu_choice() || !(intel_claims(c) || amd_claims(c)))
 		return;
-	x86_pmu_first = *c;
+	mine->first = *c;
 	if (intel_claims(c)) {
-		x86_pmu_width = c->fixed_width;
-		x86_pmu = &intel_ops;
+		mine->width = c->fixed_width;
+		mine->ops = &intel_ops;
 	} else {
-		x86_pmu_width = AMD_WIDTH;
-		x86_pmu = c->amd_perfmon_v2 ? &amd_v2_ops : &amd_ops;
+		mine->width = AMD_WIDTH;
+		mine->ops = c->amd_perfmon_v2 ? &amd_v2_ops : &amd_ops;
 	}
+	race_point("x86-pmu-choose");
+	__atomic_compare_exchange_n(&x86_pmu_chosen, &none, mine, false,
+				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+/* The calling CPU's claim, and the backend chosen on it if none is. */
+static void pmu_choose_self(struct x86_pmu_claim *c)
+{
+	pmu_read_cpuid(c);
+	pmu_choose(c);
 }
 
 /* The calling CPU's counter, once: interrupts off, no PMI. */
@@ -534,9 +583,8 @@ static void pmu_probe_self(struct x86_pmu_cpu *pc)
 
 	if (pc->verdict != V_UNKNOWN)
 		return;
-	pmu_read_cpuid(c);
-	pmu_choose(c);
-	if (!x86_pmu || !(intel_claims(c) || amd_claims(c))) {
+	pmu_choose_self(c);
+	if (!pmu_ops() || !(intel_claims(c) || amd_claims(c))) {
 		pc->verdict = V_NONE;
 		kstrlcpy(pc->why, c->version || c->amd_core_ext ?
 			 "no counter this backend can drive" : "nothing claimed",
@@ -545,7 +593,7 @@ static void pmu_probe_self(struct x86_pmu_cpu *pc)
 	}
 	pc->x2apic = x86_hw_rdmsr_safe(MSR_IA32_APIC_BASE, &base) == 0 &&
 		     (base & APIC_BASE_X2APIC);
-	pc->verdict = x86_pmu->prove(pc->why, sizeof(pc->why)) == 0 ? V_COUNTS
+	pc->verdict = pmu_ops()->prove(pc->why, sizeof(pc->why)) == 0 ? V_COUNTS
 								     : V_CLAIMED;
 }
 
@@ -563,7 +611,7 @@ void hal_pmu_probe(struct hal_pmu_info *info)
 	info->events_per_sec = x86_hw_tsc_hz();
 	if (info->counts)
 		ksnprintf(info->source, sizeof(info->source), "pmu/nmi %s",
-			  x86_pmu->name);
+			  pmu_ops()->name);
 	else if (pc->verdict == V_CLAIMED)
 		kstrlcpy(info->why_not, pc->why, sizeof(info->why_not));
 }
@@ -579,25 +627,33 @@ void hal_pmu_probe(struct hal_pmu_info *info)
  * overflow it could not see claimed as owed.  So every NMI the counter
  * raised is claimed exactly once, and none other is. */
 
+static bool count_on[HAL_MAX_CPUS];
+
 int hal_pmu_arm(uint64_t period)
 {
 	struct x86_pmu_cpu *pc = pmu_self();
+	uint64_t owed;
 
 	pmu_probe_self(pc);
 	if (pc->verdict != V_COUNTS || !period)
 		return -ENODEV;
-	pc->period = period;
-	pc->used = true;
+	/* `stat` has the same counter enabled (fixed counter 1, PERF_CTL0):
+	 * its close would stop ours. */
+	if (count_on[hal_cpu_id()])
+		return -EBUSY;
+	__atomic_store_n(&pc->period, period, __ATOMIC_RELAXED);
+	__atomic_store_n(&pc->used, true, __ATOMIC_RELAXED);
 	pmu_lvt_nmi(pc);
 	/* A PMI the last disarm owes keeps its credit while it can still
 	 * land; an expired one must not make a foreign NMI ours. */
-	if (pc->late_until && x86_hw_tsc() >= pc->late_until)
-		pc->late_until = 0;
-	x86_pmu->program(-period);
+	owed = __atomic_load_n(&pc->late_until, __ATOMIC_RELAXED);
+	if (owed && x86_hw_tsc() >= owed)
+		__atomic_store_n(&pc->late_until, 0, __ATOMIC_RELAXED);
+	pmu_ops()->program(-period);
 	__atomic_store_n(&pc->state, X86_RUNNING, __ATOMIC_RELAXED);
 	race_point("x86-pmu");
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	x86_pmu->enable();
+	pmu_ops()->enable();
 	return 0;
 }
 
@@ -605,8 +661,8 @@ int hal_pmu_arm(uint64_t period)
  * overflowed; below zero again, a period from its next overflow. */
 static void pmu_reset_overflow(struct x86_pmu_cpu *pc)
 {
-	x86_pmu->rewrite(-pc->period);
-	x86_pmu->clear();
+	pmu_ops()->rewrite(-__atomic_load_n(&pc->period, __ATOMIC_RELAXED));
+	pmu_ops()->clear();
 }
 
 /* The overflow stop() left showing had raised its PMI (the LVT entry
@@ -615,15 +671,19 @@ static void pmu_owe_overflow(struct x86_pmu_cpu *pc)
 {
 	uint64_t start;
 
-	pc->late_until = x86_hw_tsc() + us_to_tsc(LATE_WINDOW_US);
+	__atomic_store_n(&pc->late_until, x86_hw_tsc() + us_to_tsc(LATE_WINDOW_US),
+			 __ATOMIC_RELAXED);
 	race_point("x86-pmu");
+	/* The credit is stored before landed is read: an NMI between the
+	 * two finds the credit, one before it set landed. */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* Claimed between the status read and the credit: none owed. */
 	if (__atomic_load_n(&pc->landed, __ATOMIC_ACQUIRE)) {
-		pc->late_until = 0;
+		__atomic_store_n(&pc->late_until, 0, __ATOMIC_RELAXED);
 		race_point("x86-pmu");
 		return;
 	}
-	if (x86_pmu != &amd_ops)
+	if (pmu_ops() != &amd_ops)
 		return;
 	/* AMD without global status: once the count is rewritten nothing
 	 * says an overflow was there, so wait, bounded, for the NMI to
@@ -645,8 +705,8 @@ int hal_pmu_disarm(void)
 	 * no NMI rewrites the count, and an overflow is still claimed. */
 	__atomic_store_n(&pc->state, X86_STOPPING, __ATOMIC_RELEASE);
 	race_point("x86-pmu");
-	x86_pmu->stop();
-	if (x86_pmu->overflowed())
+	pmu_ops()->stop();
+	if (pmu_ops()->overflowed())
 		pmu_owe_overflow(pc);
 	pmu_reset_overflow(pc);
 	__atomic_store_n(&pc->state, X86_IDLE, __ATOMIC_RELEASE);
@@ -659,9 +719,9 @@ bool hal_pmu_ack(void)
 	struct x86_pmu_cpu *pc = pmu_self();
 	unsigned state = __atomic_load_n(&pc->state, __ATOMIC_ACQUIRE);
 
-	if (!x86_pmu || state == X86_IDLE)
+	if (!pmu_ops() || state == X86_IDLE)
 		return false;
-	if (!x86_pmu->overflowed() &&
+	if (!pmu_ops()->overflowed() &&
 	    !(state == X86_STOPPING && __atomic_load_n(&pc->late_until, __ATOMIC_RELAXED)))
 		return false;
 	pmu_reset_overflow(pc);
@@ -680,7 +740,7 @@ bool hal_pmu_ack(void)
  * period (the NMI is taken within a few hundred cycles). */
 uint64_t hal_pmu_sample_events(void)
 {
-	return pmu_self()->period;
+	return __atomic_load_n(&pmu_self()->period, __ATOMIC_RELAXED);
 }
 
 /* The profiler's throttle, from inside our NMI: the ack rewrote the
@@ -690,12 +750,12 @@ int hal_pmu_set_period(uint64_t period)
 {
 	struct x86_pmu_cpu *pc = pmu_self();
 
-	if (!x86_pmu || __atomic_load_n(&pc->state, __ATOMIC_RELAXED) != X86_RUNNING)
+	if (!pmu_ops() || __atomic_load_n(&pc->state, __ATOMIC_RELAXED) != X86_RUNNING)
 		return -ENODEV;
 	if (!period || period >= (pmu_mask() >> 1))
 		return -ERANGE;
-	pc->period = period;
-	x86_pmu->rewrite(-period);
+	__atomic_store_n(&pc->period, period, __ATOMIC_RELAXED);
+	pmu_ops()->rewrite(-period);
 	return 0;
 }
 
@@ -705,6 +765,39 @@ static uint64_t tsc_to_ns(uint64_t ticks)
 	uint64_t hz = x86_hw_tsc_hz();
 
 	return hz >= 1000 ? ticks * 1000000 / (hz / 1000) : 0;
+}
+
+/* A count the NMI path keeps and lscpu reads from another CPU. */
+static void pmu_count(uint64_t *n)
+{
+	__atomic_store_n(n, __atomic_load_n(n, __ATOMIC_RELAXED) + 1, __ATOMIC_RELAXED);
+}
+
+/* An NMI nothing else claimed, at TSC @now: the PMI the last disarm
+ * owes, while its credit lasts (once: the credit is spent either way).
+ * The owed PMI is claimed even when a hardware error came with it: NMIs
+ * collapse, and the error is reported all the same. */
+static unsigned pmu_claim_owed(struct x86_pmu_cpu *pc, uint64_t now)
+{
+	uint64_t owed = __atomic_load_n(&pc->late_until, __ATOMIC_RELAXED);
+
+	if (!owed)
+		return 0;
+	__atomic_store_n(&pc->late_until, 0, __ATOMIC_RELAXED);
+	if (now >= owed)
+		return 0;
+	pmu_count(&pc->late_nmis);
+	return X86_NMI_LATE;
+}
+
+/* An NMI of no source: on a CPU whose counter has been armed, not fatal
+ * (X86_NMI_UNKNOWN).  A PMI can come later than any credit (a hypervisor
+ * that holds a vCPU, an SMI), and Linux's rule for an NMI of no known
+ * reason where a harmless source exists is the same: count it and go
+ * on.  A CPU whose counter never ran has no such source: 0, fatal. */
+static unsigned pmu_unknown_verdict(const struct x86_pmu_cpu *pc)
+{
+	return __atomic_load_n(&pc->used, __ATOMIC_RELAXED) ? X86_NMI_UNKNOWN : 0;
 }
 
 unsigned x86_pmu_nmi(struct trap_frame *tf)
@@ -726,19 +819,13 @@ unsigned x86_pmu_nmi(struct trap_frame *tf)
 	if (found & X86_NMI_STOP_OR_OVERFLOW) {
 		if (__atomic_load_n(&pc->state, __ATOMIC_RELAXED) == X86_RUNNING)
 			kernel_pmu_took(tsc_to_ns(t1 - t0));
-	} else if (pc->late_until) {
-		/* Once.  The owed PMI is claimed even when a hardware error
-		 * came with it: NMIs collapse, and the error is reported all
-		 * the same. */
-		if (t1 < pc->late_until) {
-			found |= X86_NMI_LATE;
-			pc->late_nmis++;
-		}
-		pc->late_until = 0;
+	} else {
+		found |= pmu_claim_owed(pc, t1);
 	}
-	if (!found)
-		pc->unknown_nmis++;
-	return found;
+	if (found)
+		return found;
+	pmu_count(&pc->unknown_nmis);
+	return pmu_unknown_verdict(pc);
 }
 
 /* lscpu: a line per CPU, then the NMIs no source claimed. */
@@ -751,8 +838,10 @@ void hal_pmu_facts(struct hal_pmu_facts *f)
 	if (n > HAL_MAX_CPUS)
 		n = HAL_MAX_CPUS;
 	for (unsigned cpu = 0; cpu < n; cpu++) {
-		f->unknown_nmis += x86_pmu_cpus[cpu].unknown_nmis;
-		f->late_nmis += x86_pmu_cpus[cpu].late_nmis;
+		f->unknown_nmis += __atomic_load_n(&x86_pmu_cpus[cpu].unknown_nmis,
+						   __ATOMIC_RELAXED);
+		f->late_nmis += __atomic_load_n(&x86_pmu_cpus[cpu].late_nmis,
+						__ATOMIC_RELAXED);
 	}
 }
 
@@ -770,13 +859,16 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 
 /* ---- counting (`stat`): cycles and instructions ---- */
 
-static bool count_on[HAL_MAX_CPUS];
-
+/* `stat` asks before any CPU may have probed: the width is the chosen
+ * backend's, chosen here from this CPU's claim if need be. */
 unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
 {
+	struct x86_pmu_claim c;
+
+	pmu_choose_self(&c);
 	names[0] = "cycles";
 	names[1] = "instructions";
-	bits[0] = bits[1] = x86_pmu_width ? x86_pmu_width : 48;
+	bits[0] = bits[1] = pmu_choice() ? pmu_width() : 48;
 	return 2;
 }
 
@@ -788,23 +880,23 @@ void hal_pmu_count_open(bool open[])
 	open[0] = open[1] = false;
 	if (pc->verdict != V_COUNTS || pc->state != X86_IDLE)
 		return;
-	x86_pmu->count_start();
+	pmu_ops()->count_start();
 	count_on[hal_cpu_id()] = true;
 	open[0] = true;
-	open[1] = x86_pmu != &intel_ops || x86_pmu_first.fixed0;
+	open[1] = pmu_ops() != &intel_ops || pmu_first()->fixed0;
 }
 
 void hal_pmu_count_read(uint64_t values[])
 {
 	values[0] = values[1] = 0;
 	if (count_on[hal_cpu_id()])
-		x86_pmu->count_read(values);
+		pmu_ops()->count_read(values);
 }
 
 void hal_pmu_count_close(void)
 {
 	if (!count_on[hal_cpu_id()])
 		return;
-	x86_pmu->count_stop();
+	pmu_ops()->count_stop();
 	count_on[hal_cpu_id()] = false;
 }

@@ -42,10 +42,14 @@ uint32_t x86_hw_xapic_read(unsigned reg);
 #define X86_NMI_SERR		2u	/* port 0x61 bit 7 */
 #define X86_NMI_IOCHK		4u	/* port 0x61 bit 6 */
 #define X86_NMI_LATE		8u	/* an overflow after disarm */
+#define X86_NMI_UNKNOWN		16u	/* no source, but this CPU's counter
+					 * has run: counted, not fatal */
 
 /* Every source of the NMI being handled, checked every time: x86 NMIs
- * collapse into one delivery, so one source never hides another.  0
- * when none claimed it (counted as unknown).  NMI context. */
+ * collapse into one delivery, so one source never hides another.  When
+ * none claimed it, counted as unknown, and 0 -- or X86_NMI_UNKNOWN where
+ * this CPU's counter has been armed (a PMI later than its credit is then
+ * possible, and harmless).  NMI context. */
 unsigned x86_pmu_nmi(struct trap_frame *tf);
 
 #endif

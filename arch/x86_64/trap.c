@@ -166,7 +166,9 @@ void x86_trap_panic(const struct trap_frame *tf, const char *what)
 /* Every source, every time (pmu.c): the panic stop and the profiler's
  * overflow through kernel_nmi(), then port 0x61's hardware errors.  A
  * hardware error is reported even when an overflow came with it; an NMI
- * nobody claims is counted (lscpu) and panics. */
+ * nobody claims is counted (lscpu) and panics -- unless this CPU's
+ * counter has run, when it may be a PMI later than its credit: counted,
+ * and the kernel goes on (doc/profiler.md, "Unknown NMIs"). */
 static void trap_nmi(struct trap_frame *tf)
 {
 	unsigned found = x86_pmu_nmi(tf);

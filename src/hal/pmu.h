@@ -43,7 +43,9 @@ void hal_pmu_probe(struct hal_pmu_info *info);
  * profiler's interrupt (an NMI where there is one), every @period events.
  * Called from the calling CPU's tick, interrupts off.  Never sleeps.
  * Returns 0, or a negative errno when the platform refused (the profiler
- * counts it in the report). */
+ * names the CPU in the report): -EBUSY while the CPU's counters are open
+ * for counting (hal_pmu_count_open() to hal_pmu_count_close()), where
+ * the two share hardware -- arming never takes counters from `stat`. */
 int hal_pmu_arm(uint64_t period);
 
 /* Stop the calling CPU's counter, acknowledge any overflow it shows and,
@@ -155,8 +157,10 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f);
 unsigned hal_pmu_count_events(const char *names[], unsigned bits[]);
 
 /* Open and start every event on the calling CPU.  open[i] says whether
- * event i could be opened; one that could not is "not counted".  From
- * the calling CPU's tick, interrupts off.  Never sleeps. */
+ * event i could be opened; one that could not is "not counted" (so is
+ * every event while the profiler's counter is armed, where the two share
+ * hardware).  From the calling CPU's tick, interrupts off.  Never
+ * sleeps. */
 void hal_pmu_count_open(bool open[]);
 
 /* Raw counts of the calling CPU's open events (0 for those not open).

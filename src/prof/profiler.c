@@ -68,6 +68,9 @@ static size_t prof_fold_chains = PROF_FOLD_CHAINS;
  * Changed under the drain claim only. */
 static struct prof_data *prof_open_interval;
 static uint64_t interval_dropped0[HAL_MAX_CPUS];
+/* Each CPU's drop count as the collect took it into the session's total:
+ * the last interval closes against the same figures. */
+static uint64_t collect_dropped[HAL_MAX_CPUS];
 
 /* ---- the probe and the session: task context ---- */
 
@@ -568,6 +571,30 @@ static uint64_t prof_cpu_time_ns(uint64_t t)
 	return per ? count_to_ns(t, per) : 0;
 }
 
+/* The CPUs whose drops the books count: every CPU of the run whose
+ * samples the drains take (all but those that never armed in time, which
+ * contribute nothing), whether or not it answered the stop -- what a
+ * CPU that missed the stop dropped before it was left out was counted in
+ * an interval already.  One mask for the session's total and for every
+ * interval of a rotating session, so that the intervals' drops add up to
+ * the total's. */
+static uint32_t prof_drop_cpus(void)
+{
+	return run_cpus & ~run_unarmed;
+}
+
+/* @cpu's drops in this run so far: 0 for a CPU outside the books, or one
+ * whose tick has not begun the run (its count is an older run's). */
+static uint64_t prof_cpu_dropped_now(unsigned cpu)
+{
+	const struct prof_cpu *c = &prof_cpus[cpu];
+
+	if (!((prof_drop_cpus() >> cpu) & 1) ||
+	    __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
+		return 0;
+	return __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
+}
+
 void prof_collect(void)
 {
 	struct prof_data *d = &prof_data;
@@ -587,14 +614,19 @@ void prof_collect(void)
 	d->arm_wait_ns = run_arm_wait_ns;
 	d->run_cpus = run_cpus & ~skip;
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		collect_dropped[cpu] = prof_cpu_dropped_now(cpu);
+		d->dropped += collect_dropped[cpu];
+	}
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		struct prof_cpu *c = &prof_cpus[cpu];
 
 		if (!((d->run_cpus >> cpu) & 1))
 			continue;
-		d->dropped += c->dropped;
+		if (c->arm_failed)
+			d->arm_failed |= 1u << cpu;
 		d->errors += c->errors;
-		if (c->throttled > throttled)
-			throttled = c->throttled;
+		if (__atomic_load_n(&c->throttled, __ATOMIC_RELAXED) > throttled)
+			throttled = __atomic_load_n(&c->throttled, __ATOMIC_RELAXED);
 		if (c->t1 > c->t0 && c->idle1 >= c->idle0) {
 			d->cpu_ns[cpu] = c->t1 - c->t0;
 			d->cpu_idle_ns[cpu] = c->idle1 - c->idle0;
@@ -635,15 +667,12 @@ int prof_interval_prepare(struct prof_data *iv, size_t limit)
  * from 0 once gen_seen names it).  Under the drain claim. */
 static void prof_interval_close_books(struct prof_data *iv)
 {
+	bool collected = collected_gen == data_gen;
+
 	iv->run_cpus = run_cpus & ~(run_unarmed | run_missing);
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		struct prof_cpu *c = &prof_cpus[cpu];
-		uint64_t now;
+		uint64_t now = collected ? collect_dropped[cpu] : prof_cpu_dropped_now(cpu);
 
-		if (!((run_cpus >> cpu) & 1) ||
-		    __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
-			continue;
-		now = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
 		iv->dropped += now - interval_dropped0[cpu];
 		interval_dropped0[cpu] = now;
 	}
@@ -704,8 +733,8 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
 	const struct prof_cpu *c = &prof_cpus[cpu];
 
 	st->stored = (uint32_t)(__atomic_load_n(&c->head, __ATOMIC_ACQUIRE) - c->start);
-	st->dropped = c->dropped;
-	st->late = c->late;
+	st->dropped = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
+	st->late = __atomic_load_n(&c->late, __ATOMIC_RELAXED);
 	st->errors = c->errors;
 	st->gen = c->gen_seen;
 	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);

@@ -66,6 +66,11 @@ static void report_missing(struct out *o, const struct prof_data *in)
 			   (unsigned long long)(in->wait_ns / 1000000),
 			   n == 1 ? "its" : "their");
 	}
+	if (in->arm_failed) {
+		n = report_cpu_list(o, in->arm_failed);
+		out_printf(o, " could not arm %s counter (busy or not proven); %s nothing\n",
+			   n == 1 ? "its" : "their", n == 1 ? "it contributes" : "they contribute");
+	}
 	if (in->errors)
 		out_printf(o, "%llu counter arm/disarm error%s: the counter may have missed samples\n",
 			   (unsigned long long)in->errors, in->errors == 1 ? "" : "s");

@@ -37,6 +37,7 @@ struct prof_data {
 	uint32_t unarmed;		/* CPUs that never armed: left out */
 	uint64_t arm_wait_ns;
 	uint64_t errors;		/* the counter failed to arm or disarm */
+	uint32_t arm_failed;		/* CPUs whose counter would not arm */
 	uint64_t throttled_hz;
 	uint32_t run_cpus;		/* CPUs of the run whose samples count */
 	uint64_t dropped;		/* lost to a full ring, every task */

@@ -40,6 +40,16 @@
 struct prof_cpu prof_cpus[HAL_MAX_CPUS];
 struct stat_cpu stat_cpus[HAL_MAX_CPUS];
 
+/* Add one to a count this CPU's overflow interrupt and its tick both
+ * write, and task context reads: one writer at a time (the NMI nests
+ * inside the tick, never the reverse), so a relaxed load and store, but
+ * never a plain access the compiler may split or cache. */
+static void prof_count_one(uint64_t *count)
+{
+	__atomic_store_n(count, __atomic_load_n(count, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
+}
+
 /* ---- sampling: interrupts off, lock-free, allocation-free ---- */
 
 static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
@@ -57,7 +67,7 @@ static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
 	if ((int64_t)(tail - c->start) < 0)
 		tail = c->start;
 	if (head - tail >= prof_cap) {
-		c->dropped++;
+		prof_count_one(&c->dropped);
 		return;
 	}
 	slot = c->ring + (head % prof_cap) * stride;
@@ -78,14 +88,19 @@ static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
 static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
 {
 	c->start = c->head;
-	c->dropped = 0;
-	c->late = 0;
+	__atomic_store_n(&c->dropped, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->late, 0, __ATOMIC_RELAXED);
 	c->errors = 0;
-	c->throttled = 0;
+	c->arm_failed = false;
+	__atomic_store_n(&c->throttled, 0, __ATOMIC_RELAXED);
 	/* The drain reads start once it sees the new generation. */
 	__atomic_store_n(&c->gen_seen, gen, __ATOMIC_RELEASE);
 }
 
+/* A refusal (the counter busy counting, or unproven on this CPU) leaves
+ * the CPU unarmed, so that its next tick tries again, and marks it for
+ * the report's header: counted as an error once per run, never silently
+ * absent. */
 static void prof_cpu_arm(struct prof_cpu *c)
 {
 	/* The throttle's window starts with the counter, at the run's
@@ -97,8 +112,16 @@ static void prof_cpu_arm(struct prof_cpu *c)
 	__atomic_store_n(&c->armed, true, __ATOMIC_RELAXED);
 	race_point("prof-armed");
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (hal_pmu_arm(prof_period) < 0)
+	if (hal_pmu_arm(prof_period) == 0) {
+		c->arm_failed = false;
+		return;
+	}
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
+	race_point("prof-armed");
+	if (!c->arm_failed)
 		c->errors++;
+	c->arm_failed = true;
 }
 
 static void prof_cpu_disarm(struct prof_cpu *c)
@@ -219,7 +242,7 @@ bool prof_nmi(struct trap_frame *tf)
 	    gen == __atomic_load_n(&prof_open_gen, __ATOMIC_ACQUIRE))
 		prof_sample(c, tf, weight);
 	else
-		c->late++;
+		prof_count_one(&c->late);
 	return true;
 }
 
@@ -238,8 +261,8 @@ void prof_pmu_took(uint64_t ns)
 	if (throttle_close(&c->throttle, hal_clock_ns()) && period <= UINT64_MAX / 2 &&
 	    hal_pmu_set_period(period * 2) == 0) {
 		c->throttle.period = period * 2;
-		if (period * 2 > c->throttled)
-			c->throttled = period * 2;
+		if (period * 2 > __atomic_load_n(&c->throttled, __ATOMIC_RELAXED))
+			__atomic_store_n(&c->throttled, period * 2, __ATOMIC_RELAXED);
 	}
 }
 
@@ -274,32 +297,51 @@ static void stat_cpu_read_end(struct stat_cpu *c)
 	stat_cpu_close(c);
 }
 
+/* A CPU whose events are still open from a session that has stopped
+ * (it missed the stop, or the session gave up waiting) closes them
+ * before anything else on its tick: the counters are the profiler's the
+ * moment the session releases them, and arming must never find them
+ * counting, nor a stale close stop the counter a run just armed.  The
+ * end is read only for the session that stopped last. */
+static void stat_answer_stop(void)
+{
+	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];
+	unsigned stopped;
+
+	if (!c->is_open || __atomic_load_n(&stat_gen, __ATOMIC_ACQUIRE))
+		return;
+	stopped = __atomic_load_n(&stat_stop_gen, __ATOMIC_ACQUIRE);
+	if (stopped && c->open_gen == stopped && c->close_gen != stopped) {
+		stat_cpu_read_end(c);
+		__atomic_store_n(&c->close_gen, stopped, __ATOMIC_RELEASE);
+		return;
+	}
+	stat_cpu_close(c);
+}
+
 static void stat_tick(void)
 {
 	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];
 	unsigned gen = __atomic_load_n(&stat_gen, __ATOMIC_ACQUIRE);
-	unsigned stopped;
 
-	if (gen) {
-		if (c->open_gen != gen) {
-			stat_cpu_open(c);
-			__atomic_store_n(&c->open_gen, gen, __ATOMIC_RELEASE);
-		}
-		return;
-	}
-	stopped = __atomic_load_n(&stat_stop_gen, __ATOMIC_ACQUIRE);
-	if (stopped && c->is_open && c->open_gen == stopped && c->close_gen != stopped) {
-		stat_cpu_read_end(c);
-		__atomic_store_n(&c->close_gen, stopped, __ATOMIC_RELEASE);
+	if (gen && c->open_gen != gen) {
+		stat_cpu_open(c);
+		__atomic_store_n(&c->open_gen, gen, __ATOMIC_RELEASE);
 	}
 }
 
 /* ---- the kernel's hooks ---- */
 
-/* The tick's share of profiling and of counting, in that order, as
- * kernel_tick() called them before the profiler had a room of its own. */
+/* The tick's share of profiling and of counting.  Each answers a stop
+ * it missed before the other may start: a stale `stat` closes its events
+ * first, then the profiler disarms a stale run or arms a new one (which
+ * it answers its own stale stop before), and only then may `stat` open.
+ * So on one CPU the counter is never armed and counting at once, in
+ * whatever order the sessions came and went (the backends refuse both
+ * besides: hal/pmu.h). */
 static void sampler_tick(struct trap_frame *tf)
 {
+	stat_answer_stop();
 	prof_tick(tf);
 	stat_tick();
 }

@@ -21,7 +21,9 @@
 
 /* One CPU's share.  Only that CPU writes it while a run is on (from its
  * tick and its overflow interrupt); the report reads it once the CPU has
- * acknowledged the stop.  Each CPU's share starts a cache line of its
+ * acknowledged the stop.  What the overflow interrupt writes and other
+ * contexts read (dropped, late, throttled, and the atomics marked) is
+ * accessed with relaxed atomics everywhere.  Each CPU's share starts a cache line of its
  * own: a sample on one CPU must not pull the line another CPU is
  * writing its own sample into. */
 struct prof_cpu {
@@ -38,6 +40,7 @@ struct prof_cpu {
 	unsigned armed_gen;		/* the last run it acknowledged arming for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
 	bool armed;			/* the counter's overflows are ours */
+	bool arm_failed;		/* the backend refused its last arm */
 	/* The clock and the scheduler's idle time when it armed and when
 	 * it acknowledged the stop: its idle share of the window. */
 	uint64_t t0, idle0, t1, idle1;
