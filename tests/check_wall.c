@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "check_main.h"
+#include "prof/offcpu.h"
 #include "sim_fixture.h"
 #include "work/sleepy_test.h"
 
@@ -406,6 +407,78 @@ START_TEST(test_wall_views_leave_the_shell_stack_room)
 }
 END_TEST
 
+/* Two tasks yielding to each other on one CPU, as fast as the
+ * scheduler switches (tens of thousands a second on ksim, more than the
+ * rings hold between drains): every task's books stay whole -- each
+ * pingpong task's states sum to its time alive, all of it running or
+ * runnable -- whatever records the rings lost (issue 52: "alive 1011.7
+ * ms, charged 265.0 ms"). */
+START_TEST(test_wall_books_whole_at_any_switch_rate)
+{
+	int pids[2];
+	char *out;
+	long window;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start pingpong", pids, 2), 2);
+	sleep_ms(100);
+	out = run_ok("profile 1000 all wall", 60000);
+	window = atol(strstr(out, "profiled ") + 9);
+	free(out);
+	out = run_ok("profile show tasks", 20000);
+	for (unsigned k = 0; k < 2; k++) {
+		struct tline t;
+
+		ck_assert_msg(task_line(out, pids[k], &t), "no line for %d: %s", pids[k], out);
+		assert_states_sum(&t, pids[k]);
+		ck_assert_msg(t.alive > window * 0.99 && t.alive < window * 1.01 + 1,
+			      "pid %d alive %.1f ms of a %ld ms window", pids[k], t.alive, window);
+		ck_assert_msg(t.blocked < t.alive * 0.01 + 0.2,
+			      "pingpong %d blocked %.1f ms of %.1f ms alive: %s", pids[k],
+			      t.blocked, t.alive, out);
+	}
+	free(out);
+	run_expect("work stop", "pingpong truth:");
+}
+END_TEST
+
+static unsigned hook_calls(void)
+{
+	unsigned n = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		n += __atomic_load_n(&offcpu_cpus[cpu].hook_seq, __ATOMIC_ACQUIRE);
+	return n;
+}
+
+/* Nobody profiles the wall: no switch calls the hook, before a wall
+ * run, between runs, or after one (issue 53: it walked the outgoing
+ * stack at every switch of the kernel's life); during one, every
+ * switch does. */
+START_TEST(test_wall_hook_only_during_a_wall_run)
+{
+	int pids[2];
+	unsigned before;
+	char *out;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start pingpong", pids, 2), 2);
+	before = hook_calls();
+	sleep_ms(200);
+	ck_assert_uint_eq(hook_calls(), before);
+	free(run_ok("profile 200 all", 30000));
+	ck_assert_uint_eq(hook_calls(), before);
+	out = run_ok("profile 200 all wall", 30000);
+	ck_assert_msg(strstr(out, "profiled "), "%s", out);
+	free(out);
+	ck_assert_uint_gt(hook_calls(), before);
+	before = hook_calls();
+	sleep_ms(200);
+	ck_assert_uint_eq(hook_calls(), before);
+	run_expect("work stop", "pingpong truth:");
+}
+END_TEST
+
 static Suite *wall_suite(void)
 {
 	Suite *s = suite_create("wall");
@@ -419,6 +492,8 @@ static Suite *wall_suite(void)
 	tcase_add_test(tc, test_wall_cpu_that_never_switches);
 	tcase_add_test(tc, test_wall_wait_that_began_before_the_window);
 	tcase_add_test(tc, test_wall_views_leave_the_shell_stack_room);
+	tcase_add_test(tc, test_wall_books_whole_at_any_switch_rate);
+	tcase_add_test(tc, test_wall_hook_only_during_a_wall_run);
 	suite_add_tcase(s, tc);
 	return s;
 }
