@@ -41,3 +41,8 @@ endif
 # kprof-collect on a fleet of ksims (issue 43): figures only, by hand:
 # KPROF_BUILDDIR=$PWD ../bench/collect-fleet [N [INTERVAL_S [SECONDS]]].
 EXTRA_DIST += %reldir%/collect-fleet
+
+# Instructions per context switch under QEMU -icount shift=0 (issue 53),
+# from a kernel's build folder, by hand: ../bench/switch-icount [SECONDS]
+# (KPROF_ARCH=arm64 in the arm64 one).
+EXTRA_DIST += %reldir%/switch-icount

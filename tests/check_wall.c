@@ -442,6 +442,95 @@ START_TEST(test_wall_books_whole_at_any_switch_rate)
 }
 END_TEST
 
+/* The depth asked is the depth used: a wait that began before the
+ * window is walked at the window's start, at its run's depth -- not
+ * left as the switch that began it walked it, at whatever depth the
+ * wall run before had asked (issue 53: depth=2 stuck until the next
+ * run).  profd blocks between sessions, its chain three frames long. */
+START_TEST(test_wall_wait_before_the_window_walked_at_its_depth)
+{
+	char *out, *line, *save;
+	unsigned blocked = 0;
+
+	start_machine();
+	run_expect("profile start wall depth=2", "profile: started");
+	sleep_ms(150);
+	run_expect("profile stop", "profile: stopped");
+	sleep_ms(100);
+	out = run_ok("profile 300 all wall folded", 30000);
+	ck_assert_msg(strstr(out, "# depth=8\n"), "%s", out);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct fline f;
+
+		if (!fold_line(line, &f) || !strstr(line, "-profd;[blocked];"))
+			continue;
+		ck_assert_msg(f.frames >= 3 && strstr(line, ";task_trampoline;prof_drainer "),
+			      "profd's wait cut short: %s", line);
+		blocked++;
+	}
+	ck_assert_msg(blocked > 0, "no blocked line of profd: %s", out);
+	free(out);
+}
+END_TEST
+
+/* ---- a switch held up inside the hook (lib/race_point.h) ---- */
+
+/* Milliseconds a switch stalls right after it claimed an interval the
+ * window's end cut, and how many did: a vCPU or a ksim thread the host
+ * deschedules there. */
+static unsigned claim_stall_ms;
+static unsigned claim_stalls;
+
+void race_point(const char *site)
+{
+	unsigned ms = __atomic_load_n(&claim_stall_ms, __ATOMIC_RELAXED);
+
+	if (ms && strcmp(site, "offcpu-claimed") == 0) {
+		__atomic_fetch_add(&claim_stalls, 1, __ATOMIC_RELAXED);
+		sleep_ms(ms);
+	}
+}
+
+/* A switch that claimed its task's interval across the window's end
+ * and stalls 30 ms before it charges it: the collect waits for it, and
+ * every task's books come out whole (issue 52: 168 of 736 rows short,
+ * "sleepy/1: alive 36.0 ms, charged 22.7 ms"). */
+START_TEST(test_wall_collect_waits_for_a_stalled_claim)
+{
+	unsigned rows = 0;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start sleepy 2", (int[2]){ 0 }, 2), 2);
+	__atomic_store_n(&claim_stall_ms, 30, __ATOMIC_RELAXED);
+	/* Until a few switches have stalled: each run's end cuts some. */
+	for (unsigned run = 0; run < 8 && __atomic_load_n(&claim_stalls, __ATOMIC_RELAXED) < 3;
+	     run++) {
+		char *out, *line, *save;
+
+		free(run_ok("profile 200 all wall", 30000));
+		out = run_ok("profile show tasks", 20000);
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			struct tline t;
+			char row[512];
+			int pid = atoi(line);
+
+			/* task_line() finds a row by its "\nPID ". */
+			snprintf(row, sizeof(row), "\n%s\n", line);
+			if (!strstr(line, ": alive ") || !task_line(row, pid, &t))
+				continue;
+			assert_states_sum(&t, pid);
+			rows++;
+		}
+		free(out);
+	}
+	__atomic_store_n(&claim_stall_ms, 0, __ATOMIC_RELAXED);
+	fprintf(stderr, "stalled claims: %u, task rows: %u\n", claim_stalls, rows);
+	ck_assert_uint_ge(claim_stalls, 1);
+	ck_assert_uint_gt(rows, 0);
+	run_expect("work stop", "sleepy truth:");
+}
+END_TEST
+
 static unsigned hook_calls(void)
 {
 	unsigned n = 0;
@@ -494,6 +583,8 @@ static Suite *wall_suite(void)
 	tcase_add_test(tc, test_wall_views_leave_the_shell_stack_room);
 	tcase_add_test(tc, test_wall_books_whole_at_any_switch_rate);
 	tcase_add_test(tc, test_wall_hook_only_during_a_wall_run);
+	tcase_add_test(tc, test_wall_wait_before_the_window_walked_at_its_depth);
+	tcase_add_test(tc, test_wall_collect_waits_for_a_stalled_claim);
 	suite_add_tcase(s, tc);
 	return s;
 }

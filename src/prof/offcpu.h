@@ -54,7 +54,7 @@ enum offcpu_kind {
 #define OFFCPU_PENDING (UINT64_MAX - 1)
 
 struct offcpu_cpu {
-	/* OFFCPU_RING_RECORDS * OFFCPU_STRIDE words (606,208 bytes), at
+	/* OFFCPU_RING_RECORDS * OFFCPU_STRIDE words (589,824 bytes), at
 	 * the first wall session, never freed: a switch that read the
 	 * run's generation before it was cleared may still be writing. */
 	uintptr_t *ring;
