@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "check_main.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
 #include "prof/offcpu.h"
 #include "sim_fixture.h"
 #include "work/sleepy_test.h"
@@ -475,25 +477,67 @@ END_TEST
 
 /* ---- a switch held up inside the hook (lib/race_point.h) ---- */
 
-/* Milliseconds a switch stalls right after it claimed an interval the
- * window's end cut, and how many did: a vCPU or a ksim thread the host
- * deschedules there. */
-static unsigned claim_stall_ms;
-static unsigned claim_stalls;
+/* A switch held up right after it claimed an interval the window's
+ * end cut (a vCPU or a ksim thread the host deschedules there), past
+ * the collect's scan, which lost the claim to it.  To make one for
+ * sure, the collect is held before its scan and wakes a task blocked
+ * on CPU 1 since before the window (made at the first hold): its
+ * switch-in claims its wait, and stays held until the collect has
+ * scanned (2 s at most). */
+static bool stall_on;
+static bool collect_held, collect_scanned;
+static unsigned late_claims;
+static struct task *waiter;
+
+static void waiter_body(void *arg)
+{
+	(void)arg;
+	for (;;)
+		sched_block();
+}
+
+static void stall_claim(void)
+{
+	if (!__atomic_load_n(&collect_held, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_fetch_add(&late_claims, 1, __ATOMIC_RELEASE);
+	for (unsigned ms = 0; ms < 2000 && !__atomic_load_n(&collect_scanned, __ATOMIC_ACQUIRE); ms++)
+		sleep_ms(1);
+}
+
+/* The collect, before its scan: until a switch claimed meanwhile. */
+static void hold_collect(void)
+{
+	unsigned before = __atomic_load_n(&late_claims, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&collect_scanned, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&collect_held, true, __ATOMIC_RELEASE);
+	if (!waiter) {
+		waiter = task_create("waiter", waiter_body, NULL, 1);
+	} else {
+		sched_wake(waiter);
+		for (unsigned ms = 0; ms < 2000 &&
+		     __atomic_load_n(&late_claims, __ATOMIC_ACQUIRE) == before; ms++)
+			sleep_ms(1);
+	}
+	__atomic_store_n(&collect_held, false, __ATOMIC_RELEASE);
+}
 
 void race_point(const char *site)
 {
-	unsigned ms = __atomic_load_n(&claim_stall_ms, __ATOMIC_RELAXED);
-
-	if (ms && strcmp(site, "offcpu-claimed") == 0) {
-		__atomic_fetch_add(&claim_stalls, 1, __ATOMIC_RELAXED);
-		sleep_ms(ms);
-	}
+	if (!__atomic_load_n(&stall_on, __ATOMIC_ACQUIRE))
+		return;
+	if (strcmp(site, "offcpu-claimed") == 0)
+		stall_claim();
+	else if (strcmp(site, "wall-before-scan") == 0)
+		hold_collect();
+	else if (strcmp(site, "wall-after-scan") == 0)
+		__atomic_store_n(&collect_scanned, true, __ATOMIC_RELEASE);
 }
 
 /* A switch that claimed its task's interval across the window's end
- * and stalls 30 ms before it charges it: the collect waits for it, and
- * every task's books come out whole (issue 52: 168 of 736 rows short,
+ * and stalls before it charges it, past the collect's scan: the collect
+ * waits for it, and every task's books come out whole (issue 52: 168 of 736 rows short,
  * "sleepy/1: alive 36.0 ms, charged 22.7 ms"). */
 START_TEST(test_wall_collect_waits_for_a_stalled_claim)
 {
@@ -501,14 +545,22 @@ START_TEST(test_wall_collect_waits_for_a_stalled_claim)
 
 	start_machine();
 	ck_assert_uint_eq(work_start("work start sleepy 2", (int[2]){ 0 }, 2), 2);
-	__atomic_store_n(&claim_stall_ms, 30, __ATOMIC_RELAXED);
-	/* Until a few switches have stalled: each run's end cuts some. */
-	for (unsigned run = 0; run < 8 && __atomic_load_n(&claim_stalls, __ATOMIC_RELAXED) < 3;
-	     run++) {
+	__atomic_store_n(&stall_on, true, __ATOMIC_RELEASE);
+	/* The first run makes the waiter, the next ones wake it. */
+	for (unsigned run = 0; run < 3; run++) {
 		char *out, *line, *save;
 
 		free(run_ok("profile 200 all wall", 30000));
 		out = run_ok("profile show tasks", 20000);
+		/* Woken in the hold: its wait across the end is in its books. */
+		if (run > 0) {
+			struct tline t;
+
+			ck_assert_msg(task_line(out, waiter->pid, &t), "no row for the waiter %d: %s",
+				      waiter->pid, out);
+			ck_assert_msg(t.blocked > t.alive * 0.99 - 0.2,
+				      "waiter blocked %.1f ms of %.1f ms alive", t.blocked, t.alive);
+		}
 		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 			struct tline t;
 			char row[512];
@@ -523,9 +575,9 @@ START_TEST(test_wall_collect_waits_for_a_stalled_claim)
 		}
 		free(out);
 	}
-	__atomic_store_n(&claim_stall_ms, 0, __ATOMIC_RELAXED);
-	fprintf(stderr, "stalled claims: %u, task rows: %u\n", claim_stalls, rows);
-	ck_assert_uint_ge(claim_stalls, 1);
+	__atomic_store_n(&stall_on, false, __ATOMIC_RELEASE);
+	fprintf(stderr, "claims held past the scan: %u, task rows: %u\n", late_claims, rows);
+	ck_assert_uint_eq(late_claims, 2);
 	ck_assert_uint_gt(rows, 0);
 	run_expect("work stop", "sleepy truth:");
 }

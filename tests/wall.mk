@@ -5,14 +5,14 @@
 # a CPU that never switches, a wait that began before the window, a
 # switch rate past the rings', a switch stalled inside the hook).  The
 # views name functions: the image carries its own table.  The switch
-# hook is built into it with its race points (lib/race_point.h), so
-# that a test can stall a switch at one; the library's copy is not
-# linked.
+# hook and the wall books are built into it with their race points
+# (lib/race_point.h), so that a test can stall a switch or the collect
+# at one; the library's copies are not linked.
 if PLATFORM_SIM
 check_PROGRAMS += %reldir%/check_wall
 TESTS += %reldir%/check_wall
 %canon_reldir%_check_wall_SOURCES = %reldir%/check_wall.c $(SIM_TEST_SOURCES) \
-	src/prof/offcpu.c
+	src/prof/offcpu.c src/prof/wall.c
 %canon_reldir%_check_wall_CFLAGS = $(SIM_TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_wall_LDADD = $(SIM_TEST_LDADD)
 %canon_reldir%_check_wall_LDFLAGS = -Wc,-no-pie

@@ -13,6 +13,7 @@
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
+#include "lib/race_point.h"
 #include "prof/offcpu.h"
 #include "prof/report.h"
 
@@ -699,7 +700,10 @@ int wall_collect(struct prof_wall *w, const struct prof_data *d,
 
 	/* Every switch that read the window still open has finished. */
 	wall_grace(w);
+	/* A test holds the session here: switches meanwhile claim first. */
+	race_point("wall-before-scan");
 	err = wall_charge_open(w, note);
+	race_point("wall-after-scan");
 	/* Every switch that claimed an interval before the scan did has
 	 * finished: its books and its record are in. */
 	wall_grace(w);
