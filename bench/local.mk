@@ -43,3 +43,8 @@ endif
 # The shell's stack headroom after each profile view (issue 60), by hand:
 # KPROF_BUILDDIR=$PWD ../bench/stack-headroom [RUNS [HZ]].
 EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom
+
+# Instructions per context switch under QEMU -icount shift=0 (issue 53),
+# from a kernel's build folder, by hand: ../bench/switch-icount [SECONDS]
+# (KPROF_ARCH=arm64 in the arm64 one).
+EXTRA_DIST += %reldir%/switch-icount

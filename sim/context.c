@@ -139,6 +139,17 @@ void hal_context_switch(void **save, void *to)
 	sim_stack_arrived(&self, fake_stack);
 }
 
+/* The ucontext swapcontext() filled in, in hal_context_switch()'s
+ * frame on the stopped task's stack. */
+void hal_context_saved_regs(const void *ctx, struct hal_context_regs *r)
+{
+	const struct sim_context *c = ctx;
+
+	r->pc = (uintptr_t)c->uc.uc_mcontext.gregs[REG_RIP];
+	r->fp = (uintptr_t)c->uc.uc_mcontext.gregs[REG_RBP];
+	r->sp = (uintptr_t)c->uc.uc_mcontext.gregs[REG_RSP];
+}
+
 void hal_context_release(void *stack, size_t size)
 {
 #if SIM_ASAN_FIBERS

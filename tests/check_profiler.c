@@ -277,7 +277,7 @@ START_TEST(test_wall_tick_weight_only_since_switch_in)
 	start_open(1);
 	w = wall_begin(1, PROF_DEPTH_DEFAULT, 1);
 	ck_assert_ptr_nonnull(w);
-	wall_open(w, fake_now_ns);
+	wall_open(w);
 	t = task_create("busy", task_body, NULL, 0);
 	ck_assert_ptr_nonnull(t);
 	fake_now_ns += 10000000;
@@ -301,7 +301,7 @@ START_TEST(test_wall_tick_weight_only_since_switch_in)
 	ck_assert_int_eq(r.pid, t->pid);
 	ck_assert_uint_eq(r.weight, 3000000);
 	stop_and_settle(1);
-	wall_close(w, fake_now_ns);
+	wall_close(w);
 	prof_collect();
 	ck_assert_int_eq(wall_collect(w, prof_last(), note_pid), 0);
 	wall_free(w);

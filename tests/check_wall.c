@@ -12,6 +12,9 @@
 #include <time.h>
 
 #include "check_main.h"
+#include "kernel/sched.h"
+#include "kernel/task.h"
+#include "prof/offcpu.h"
 #include "sim_fixture.h"
 #include "work/sleepy_test.h"
 
@@ -406,6 +409,217 @@ START_TEST(test_wall_views_leave_the_shell_stack_room)
 }
 END_TEST
 
+/* Two tasks yielding to each other on one CPU, as fast as the
+ * scheduler switches (tens of thousands a second on ksim, more than the
+ * rings hold between drains): every task's books stay whole -- each
+ * pingpong task's states sum to its time alive, all of it running or
+ * runnable -- whatever records the rings lost (issue 52: "alive 1011.7
+ * ms, charged 265.0 ms"). */
+START_TEST(test_wall_books_whole_at_any_switch_rate)
+{
+	int pids[2];
+	char *out;
+	long window;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start pingpong", pids, 2), 2);
+	sleep_ms(100);
+	out = run_ok("profile 1000 all wall", 60000);
+	window = atol(strstr(out, "profiled ") + 9);
+	free(out);
+	out = run_ok("profile show tasks", 20000);
+	for (unsigned k = 0; k < 2; k++) {
+		struct tline t;
+
+		ck_assert_msg(task_line(out, pids[k], &t), "no line for %d: %s", pids[k], out);
+		assert_states_sum(&t, pids[k]);
+		ck_assert_msg(t.alive > window * 0.99 && t.alive < window * 1.01 + 1,
+			      "pid %d alive %.1f ms of a %ld ms window", pids[k], t.alive, window);
+		ck_assert_msg(t.blocked < t.alive * 0.01 + 0.2,
+			      "pingpong %d blocked %.1f ms of %.1f ms alive: %s", pids[k],
+			      t.blocked, t.alive, out);
+	}
+	free(out);
+	run_expect("work stop", "pingpong truth:");
+}
+END_TEST
+
+/* The depth asked is the depth used: a wait that began before the
+ * window is walked at the window's start, at its run's depth -- not
+ * left as the switch that began it walked it, at whatever depth the
+ * wall run before had asked (issue 53: depth=2 stuck until the next
+ * run).  profd blocks between sessions, its chain three frames long. */
+START_TEST(test_wall_wait_before_the_window_walked_at_its_depth)
+{
+	char *out, *line, *save;
+	unsigned blocked = 0;
+
+	start_machine();
+	run_expect("profile start wall depth=2", "profile: started");
+	sleep_ms(150);
+	run_expect("profile stop", "profile: stopped");
+	sleep_ms(100);
+	out = run_ok("profile 300 all wall folded", 30000);
+	ck_assert_msg(strstr(out, "# depth=8\n"), "%s", out);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct fline f;
+
+		if (!fold_line(line, &f) || !strstr(line, "-profd;[blocked];"))
+			continue;
+		ck_assert_msg(f.frames >= 3 && strstr(line, ";task_trampoline;prof_drainer "),
+			      "profd's wait cut short: %s", line);
+		blocked++;
+	}
+	ck_assert_msg(blocked > 0, "no blocked line of profd: %s", out);
+	free(out);
+}
+END_TEST
+
+/* ---- a switch held up inside the hook (lib/race_point.h) ---- */
+
+/* A switch held up right after it claimed an interval the window's
+ * end cut (a vCPU or a ksim thread the host deschedules there), past
+ * the collect's scan, which lost the claim to it.  To make one for
+ * sure, the collect is held before its scan and wakes a task blocked
+ * on CPU 1 since before the window (made at the first hold): its
+ * switch-in claims its wait, and stays held until the collect has
+ * scanned (2 s at most). */
+static bool stall_on;
+static bool collect_held, collect_scanned;
+static unsigned late_claims;
+static struct task *waiter;
+
+static void waiter_body(void *arg)
+{
+	(void)arg;
+	for (;;)
+		sched_block();
+}
+
+static void stall_claim(void)
+{
+	if (!__atomic_load_n(&collect_held, __ATOMIC_ACQUIRE))
+		return;
+	__atomic_fetch_add(&late_claims, 1, __ATOMIC_RELEASE);
+	for (unsigned ms = 0; ms < 2000 && !__atomic_load_n(&collect_scanned, __ATOMIC_ACQUIRE); ms++)
+		sleep_ms(1);
+}
+
+/* The collect, before its scan: until a switch claimed meanwhile. */
+static void hold_collect(void)
+{
+	unsigned before = __atomic_load_n(&late_claims, __ATOMIC_ACQUIRE);
+
+	__atomic_store_n(&collect_scanned, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&collect_held, true, __ATOMIC_RELEASE);
+	if (!waiter) {
+		waiter = task_create("waiter", waiter_body, NULL, 1);
+	} else {
+		sched_wake(waiter);
+		for (unsigned ms = 0; ms < 2000 &&
+		     __atomic_load_n(&late_claims, __ATOMIC_ACQUIRE) == before; ms++)
+			sleep_ms(1);
+	}
+	__atomic_store_n(&collect_held, false, __ATOMIC_RELEASE);
+}
+
+void race_point(const char *site)
+{
+	if (!__atomic_load_n(&stall_on, __ATOMIC_ACQUIRE))
+		return;
+	if (strcmp(site, "offcpu-claimed") == 0)
+		stall_claim();
+	else if (strcmp(site, "wall-before-scan") == 0)
+		hold_collect();
+	else if (strcmp(site, "wall-after-scan") == 0)
+		__atomic_store_n(&collect_scanned, true, __ATOMIC_RELEASE);
+}
+
+/* A switch that claimed its task's interval across the window's end
+ * and stalls before it charges it, past the collect's scan: the collect
+ * waits for it, and every task's books come out whole (issue 52: 168 of 736 rows short,
+ * "sleepy/1: alive 36.0 ms, charged 22.7 ms"). */
+START_TEST(test_wall_collect_waits_for_a_stalled_claim)
+{
+	unsigned rows = 0;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start sleepy 2", (int[2]){ 0 }, 2), 2);
+	__atomic_store_n(&stall_on, true, __ATOMIC_RELEASE);
+	/* The first run makes the waiter, the next ones wake it. */
+	for (unsigned run = 0; run < 3; run++) {
+		char *out, *line, *save;
+
+		free(run_ok("profile 200 all wall", 30000));
+		out = run_ok("profile show tasks", 20000);
+		/* Woken in the hold: its wait across the end is in its books. */
+		if (run > 0) {
+			struct tline t;
+
+			ck_assert_msg(task_line(out, waiter->pid, &t), "no row for the waiter %d: %s",
+				      waiter->pid, out);
+			ck_assert_msg(t.blocked > t.alive * 0.99 - 0.2,
+				      "waiter blocked %.1f ms of %.1f ms alive", t.blocked, t.alive);
+		}
+		for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+			struct tline t;
+			char row[512];
+			int pid = atoi(line);
+
+			/* task_line() finds a row by its "\nPID ". */
+			snprintf(row, sizeof(row), "\n%s\n", line);
+			if (!strstr(line, ": alive ") || !task_line(row, pid, &t))
+				continue;
+			assert_states_sum(&t, pid);
+			rows++;
+		}
+		free(out);
+	}
+	__atomic_store_n(&stall_on, false, __ATOMIC_RELEASE);
+	fprintf(stderr, "claims held past the scan: %u, task rows: %u\n", late_claims, rows);
+	ck_assert_uint_eq(late_claims, 2);
+	ck_assert_uint_gt(rows, 0);
+	run_expect("work stop", "sleepy truth:");
+}
+END_TEST
+
+static unsigned hook_calls(void)
+{
+	unsigned n = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		n += __atomic_load_n(&offcpu_cpus[cpu].hook_seq, __ATOMIC_ACQUIRE);
+	return n;
+}
+
+/* Nobody profiles the wall: no switch calls the hook, before a wall
+ * run, between runs, or after one (issue 53: it walked the outgoing
+ * stack at every switch of the kernel's life); during one, every
+ * switch does. */
+START_TEST(test_wall_hook_only_during_a_wall_run)
+{
+	int pids[2];
+	unsigned before;
+	char *out;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start pingpong", pids, 2), 2);
+	before = hook_calls();
+	sleep_ms(200);
+	ck_assert_uint_eq(hook_calls(), before);
+	free(run_ok("profile 200 all", 30000));
+	ck_assert_uint_eq(hook_calls(), before);
+	out = run_ok("profile 200 all wall", 30000);
+	ck_assert_msg(strstr(out, "profiled "), "%s", out);
+	free(out);
+	ck_assert_uint_gt(hook_calls(), before);
+	before = hook_calls();
+	sleep_ms(200);
+	ck_assert_uint_eq(hook_calls(), before);
+	run_expect("work stop", "pingpong truth:");
+}
+END_TEST
+
 static Suite *wall_suite(void)
 {
 	Suite *s = suite_create("wall");
@@ -419,6 +633,10 @@ static Suite *wall_suite(void)
 	tcase_add_test(tc, test_wall_cpu_that_never_switches);
 	tcase_add_test(tc, test_wall_wait_that_began_before_the_window);
 	tcase_add_test(tc, test_wall_views_leave_the_shell_stack_room);
+	tcase_add_test(tc, test_wall_books_whole_at_any_switch_rate);
+	tcase_add_test(tc, test_wall_hook_only_during_a_wall_run);
+	tcase_add_test(tc, test_wall_wait_before_the_window_walked_at_its_depth);
+	tcase_add_test(tc, test_wall_collect_waits_for_a_stalled_claim);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -60,6 +60,18 @@ void hal_context_switch(void **save, void *to)
 	a64_context_swap(save, to);
 }
 
+/* The frame a64_context_swap() pushed: the link register (its return
+ * into hal_context_switch()), the frame record's pointer, and above it
+ * the stack the context resumes on. */
+void hal_context_saved_regs(const void *ctx, struct hal_context_regs *r)
+{
+	const struct a64_switch_frame *f = ctx;
+
+	r->pc = f->x30;
+	r->fp = f->x29;
+	r->sp = (uintptr_t)(f + 1);
+}
+
 /* Nothing is kept about a stack outside it. */
 void hal_context_release(void *stack, size_t size)
 {

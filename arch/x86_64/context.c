@@ -37,6 +37,18 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
 	return f;
 }
 
+/* The frame hal_context_switch() pushed: its return address into the
+ * scheduler, the scheduler's frame pointer, and above it the stack the
+ * context resumes on. */
+void hal_context_saved_regs(const void *ctx, struct hal_context_regs *r)
+{
+	const struct x86_switch_frame *f = ctx;
+
+	r->pc = f->ret;
+	r->fp = f->rbp;
+	r->sp = (uintptr_t)(f + 1);
+}
+
 /* Nothing is kept about a stack outside it. */
 void hal_context_release(void *stack, size_t size)
 {

@@ -21,6 +21,20 @@ void *hal_context_prepare(void *stack, size_t size, void (*entry)(void *),
  * dead task's last switch: that context is never resumed. */
 void hal_context_switch(void **save, void *to);
 
+/* What a stack walk needs of a context hal_context_switch() saved and
+ * no switch has resumed since: the address it resumes at, its frame
+ * pointer and its stack pointer (its frames lie at or above it). */
+struct hal_context_regs {
+	uintptr_t pc, fp, sp;
+};
+
+/* The registers of saved context @ctx (a handle hal_context_switch()
+ * stored).  Any context, any CPU: reads only the saved frame, which
+ * lies on the stopped task's stack; the caller makes sure the context
+ * is not resumed meanwhile, or checks afterwards that it was not
+ * (kernel/task.h's switch_seq).  Never faults on a saved context. */
+void hal_context_saved_regs(const void *ctx, struct hal_context_regs *r);
+
 /* The stack [stack, stack + size) of a context that will never run again
  * goes back to the heap: forget whatever the platform kept about it (the
  * simulator's AddressSanitizer build unpoisons the frames left on it).

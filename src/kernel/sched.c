@@ -91,6 +91,9 @@ static void sched_finish_switch(struct cpu *c)
 	struct task *prev = c->last_prev;
 
 	__atomic_store_n(&c->current, c->switch_to, __ATOMIC_RELAXED);
+	/* Its context is saved: a walk from another CPU may read it now. */
+	if (prev)
+		__atomic_store_n(&prev->switch_seq, prev->switch_seq + 1, __ATOMIC_RELEASE);
 	if (prev && prev->state == TASK_DEAD)
 		__atomic_store_n(&prev->off_cpu, true, __ATOMIC_RELEASE);
 	c->last_prev = NULL;
@@ -181,6 +184,12 @@ static void schedule(const struct trap_frame *tf, uintptr_t fp)
 	c->switch_to = next;
 	c->switch_tf = tf;
 	c->switch_fp = fp;
+	prev->off_tf = tf;
+	prev->off_fp = fp;
+	/* Odd from here until it is off again: a walk of its saved stack
+	 * that began before sees the change and drops what it read. */
+	__atomic_store_n(&next->switch_seq, next->switch_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
 	sched_call_switch_hook(prev, next);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);

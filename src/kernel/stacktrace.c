@@ -26,8 +26,8 @@
  * hops between stacks. */
 #define MAX_CROSSINGS 4
 
-static size_t trap_chain(const struct trap_frame *tf, uintptr_t *out, size_t max,
-			 unsigned crossings);
+static size_t trap_chain(const struct trap_frame *tf, const struct stack_bounds *on,
+			 uintptr_t *out, size_t max, unsigned crossings);
 
 /* An exception handler the entry called with the frame pointer marked
  * (hal_trap_frame_at()) made the record at @fp, or is frame 0 and has
@@ -45,7 +45,7 @@ static size_t cross_exception(const struct trap_frame *tf, size_t size, uintptr_
 	if (crossings >= MAX_CROSSINGS || at <= fp || at % WORD || at >= b->hi ||
 	    b->hi - at < size)
 		return 0;
-	return trap_chain(tf, out, max, crossings + 1);
+	return trap_chain(tf, NULL, out, max, crossings + 1);
 }
 
 /* The frame-pointer walk, with every frame required to sit strictly above
@@ -132,8 +132,8 @@ static STACK_READER uintptr_t caller_from_rule(const struct trap_frame *tf,
 
 /* The chain of an interrupted state, the outermost trap's or one a walk
  * crossed into (@crossings so far). */
-static size_t trap_chain(const struct trap_frame *tf, uintptr_t *out, size_t max,
-			 unsigned crossings)
+static size_t trap_chain(const struct trap_frame *tf, const struct stack_bounds *on,
+			 uintptr_t *out, size_t max, unsigned crossings)
 {
 	struct stack_bounds b;
 	struct sym_cfa rule;
@@ -144,7 +144,13 @@ static size_t trap_chain(const struct trap_frame *tf, uintptr_t *out, size_t max
 		return 0;
 	out[0] = hal_trap_ip(tf);
 	n = 1;
-	if (!stacktrace_bounds_for(sp, &b) || b.hi - b.lo < FRAME_RECORD)
+	if (on && (sp < on->lo || sp >= on->hi))
+		return n;
+	if (on)
+		b = *on;
+	else if (!stacktrace_bounds_for(sp, &b))
+		return n;
+	if (b.hi - b.lo < FRAME_RECORD)
 		return n;
 	/* Frames may only sit at or above the interrupted sp. */
 	if (b.lo < sp)
@@ -171,5 +177,11 @@ static size_t trap_chain(const struct trap_frame *tf, uintptr_t *out, size_t max
 size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
 			    size_t max)
 {
-	return trap_chain(tf, out, max, 0);
+	return trap_chain(tf, NULL, out, max, 0);
+}
+
+size_t stacktrace_from_trap_on(const struct trap_frame *tf, const struct stack_bounds *b,
+			       uintptr_t *out, size_t max)
+{
+	return trap_chain(tf, b, out, max, 0);
 }

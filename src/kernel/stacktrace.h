@@ -46,6 +46,13 @@ bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b);
 size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
 			    size_t max);
 
+/* The same for a state saved on a stack other than the calling CPU's
+ * (an off-CPU task's preemption, walked from another CPU): its frames
+ * must lie in @b.  An exception crossed on the way is taken with the
+ * calling CPU's bounds, as stacktrace_from_trap() takes it. */
+size_t stacktrace_from_trap_on(const struct trap_frame *tf, const struct stack_bounds *b,
+			       uintptr_t *out, size_t max);
+
 /* hal_trap_frame_at() on a platform whose trap entry marks its handler's
  * frame record as hal/trap.h says (the frame pointer = the frame's
  * address + 1, the return address = the entry's own, @entry_ra): the

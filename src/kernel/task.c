@@ -155,6 +155,15 @@ void task_for_each(void (*fn)(struct task *t, void *ctx), void *ctx)
 	spin_unlock_irqrestore(&task_lock, flags);
 }
 
+void task_for_each_all(void (*fn)(struct task *t, void *ctx), void *ctx)
+{
+	unsigned long flags = spin_lock_irqsave(&task_lock);
+
+	for (struct task *t = task_list; t; t = t->all_next)
+		fn(t, ctx);
+	spin_unlock_irqrestore(&task_lock, flags);
+}
+
 struct task *task_guard_owner(uintptr_t addr)
 {
 	struct task *t = task_current();
@@ -207,8 +216,10 @@ void task_reap(void)
 
 	for (struct task **pp = &task_list; *pp;) {
 		struct task *t = *pp;
+		/* A wall run holds a dead task until it has its books. */
 		if (t->state == TASK_DEAD &&
-		    __atomic_load_n(&t->off_cpu, __ATOMIC_ACQUIRE)) {
+		    __atomic_load_n(&t->off_cpu, __ATOMIC_ACQUIRE) &&
+		    !__atomic_load_n(&t->wall_hold, __ATOMIC_ACQUIRE)) {
 			*pp = t->all_next;
 			t->all_next = dead;
 			dead = t;

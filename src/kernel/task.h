@@ -11,6 +11,7 @@
 #include "hal/mem.h"
 
 struct out;
+struct trap_frame;
 
 #define TASK_NAME_MAX 16
 /* AddressSanitizer's redzones about double a frame (the shell's
@@ -59,15 +60,34 @@ struct task {
 	uint64_t runtime;	/* hal_cpu_time() units spent running */
 	struct task *rq_next;	/* run queue or sleep list of its CPU */
 	struct task *all_next;	/* the global task list */
+	/* Why it last gave up its CPU, stored by the scheduler at every
+	 * switch-out: the preempted state (on its own stack, valid while it
+	 * is off) or the frame of the scheduler call it made, so that its
+	 * stack can be walked while it waits (sched_task_wait_frames()). */
+	const struct trap_frame *off_tf;
+	uintptr_t off_fp;
+	/* Bumped by its CPU at each switch: odd from the moment a switch
+	 * picks it to run until the switch that takes it off has saved its
+	 * context, even while it is off with its context saved.  A walk of
+	 * its saved stack from another CPU reads it before and after. */
+	unsigned switch_seq;
 	/* Off-CPU profiling's slot.  The scheduler stamps wake_ns (when it
-	 * last became runnable) and born_ns; the hook sched_on_switch()
-	 * registered writes the rest, on the task's own CPU with interrupts
-	 * off, at each switch: when it came on and went off its CPU and the
-	 * stack it went off with, so that a wait that began before a wall
-	 * profile opened still has its stack and its start. */
+	 * last became runnable) and born_ns; the wall run's switch hook
+	 * (prof/offcpu.c, registered only while a wall run is on) writes
+	 * the rest, on the task's own CPU with interrupts off: when it came
+	 * on and went off its CPU and the stack it went off with.  A wall
+	 * run sets them for every task at its window's start. */
 	uint64_t born_ns, wake_ns, in_ns, off_ns;
 	bool on_cpu;		/* between a switch-in and a switch-out */
 	unsigned wall_crossed;	/* the wall run whose end its interval crossed */
+	/* The wall run @wall_gen's books of this task: nanoseconds in each
+	 * state (running, runnable, blocked) inside the window, added at
+	 * each of its switches by its own CPU. */
+	unsigned wall_gen;
+	uint64_t wall_ns[3];
+	/* A wall run that has yet to take the books of this dead task:
+	 * task_reap() leaves it until the run clears this. */
+	unsigned wall_hold;
 	uint32_t off_nframes;
 	uintptr_t off_frames[TASK_OFF_FRAMES];
 };
@@ -98,6 +118,9 @@ uint64_t task_runtime_self(void);
 /* Walk every task under the task list lock (interrupts off): @fn must be
  * quick and must not allocate or sleep. */
 void task_for_each(void (*fn)(struct task *t, void *ctx), void *ctx);
+
+/* The same over every task, dead ones not yet freed included. */
+void task_for_each_all(void (*fn)(struct task *t, void *ctx), void *ctx);
 
 /* The calling CPU's task when @addr lies in the guard page below its
  * stack, else NULL.  Only that task can have run into it: tasks are

@@ -372,7 +372,10 @@ static uint64_t fold_key(struct fold *f, const struct prof_record *r,
 	if (n > f->depth - 1)
 		n = f->depth - 1;
 	k->lo = k->hi = 0;
-	if (foreign && ip - lo >= span) {
+	if (ip == FOLD_UNKNOWN) {
+		k->leaf = FOLD_UNKNOWN;
+		k->name = NULL;
+	} else if (foreign && ip - lo >= span) {
 		k->leaf = FOLD_FOREIGN;
 		k->name = f->foreign;
 	} else {
@@ -531,7 +534,7 @@ static uintptr_t fold_caller_fn(uintptr_t ra)
 	struct sym_hit hit;
 	uintptr_t off;
 
-	if (ra == FOLD_FOREIGN)
+	if (ra == FOLD_FOREIGN || ra == FOLD_UNKNOWN)
 		return ra;
 	return sym_resolve(ra, true, &hit, &off) ? hit.start : ra;
 }
@@ -542,6 +545,8 @@ void fold_frame_name(char *buf, size_t size, uintptr_t fn)
 
 	if (fn == FOLD_FOREIGN && hal_trap_foreign_name())
 		kstrlcpy(buf, hal_trap_foreign_name(), size);
+	else if (fn == FOLD_UNKNOWN)
+		kstrlcpy(buf, "[unknown stack]", size);
 	else if (sym_lookup(fn, &hit) && hit.start == fn)
 		kstrlcpy(buf, hit.name, size);
 	else

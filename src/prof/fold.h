@@ -17,6 +17,9 @@
  * platform names such code (hal_trap_foreign_name()): samples in host
  * libraries make one leaf, not one per address.  No image starts at 1. */
 #define FOLD_FOREIGN ((uintptr_t)1)
+/* A frame standing for a stack nobody recorded: a wall run's time whose
+ * switch record its ring had no room for (prof/wall.c). */
+#define FOLD_UNKNOWN ((uintptr_t)2)
 
 /* fold_chain.cpu of a table that merges CPUs. */
 #define FOLD_CPU_ANY 0xffffu

@@ -1,32 +1,36 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The scheduler's switch hook: everything off-CPU profiling does at a
- * switch, on the switching CPU with interrupts off, still on the
- * outgoing task's stack.  The sampler's rules hold here too: no lock,
- * no allocation, no symbol lookup, only this CPU's ring and the two
- * tasks' slots (only this CPU switches them: tasks are pinned).
+/* The scheduler's switch hook while a wall run is on: everything
+ * off-CPU profiling does at a switch, on the switching CPU with
+ * interrupts off, still on the outgoing task's stack.  The sampler's
+ * rules hold here too: no lock, no allocation, no symbol lookup, only
+ * this CPU's ring and the two tasks' slots (only this CPU switches
+ * them: tasks are pinned).
  *
- * Always, wall run or not: the times in each task's slot and the stack
- * a task leaves with, so that a wait that began before a window opens
- * still has both.  While a wall run is on: the records (offcpu.h). */
+ * Nothing runs here without a wall run: the hook is registered by the
+ * run's begin and taken away by its collect (offcpu_register()), and
+ * the stacks of the waits that began before the window are walked at
+ * the window's start through the tasks' saved contexts
+ * (offcpu_walk_waiting()), not at every switch of the machine's life. */
 #include "prof/offcpu.h"
 
+#include "hal/context.h"
 #include "hal/timer.h"
 #include "kernel/sched.h"
 #include "kernel/stacktrace.h"
 #include "kernel/task.h"
 #include "lib/kstring.h"
+#include "lib/race_point.h"
+#include "prof/wall.h"
 
 struct offcpu_cpu offcpu_cpus[HAL_MAX_CPUS];
 unsigned offcpu_gen;
-uint64_t offcpu_until = UINT64_MAX;
+uint64_t offcpu_start = OFFCPU_UNSET;
+uint64_t offcpu_until = OFFCPU_UNSET;
 unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
 
-/* The stack @t leaves its CPU with: after a preemption the preempted
- * state's chain, else from the frame of the scheduler call it made, so
- * that frame 0 is that call (its return address - 1). */
-static void offcpu_walk(const struct cpu *c, struct task *t)
+void offcpu_walk_leaving(struct task *t, unsigned depth)
 {
-	unsigned depth = __atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED);
+	const struct cpu *c = this_cpu();
 	struct stack_bounds b = { t->stack_lo, t->stack_hi };
 	size_t n = 0;
 
@@ -46,82 +50,235 @@ static void offcpu_walk(const struct cpu *c, struct task *t)
 	t->off_nframes = (uint32_t)n;
 }
 
-/* One record into this CPU's ring, unless the interval began after the
- * window closed, or crosses its end and the collect charged it. */
-static void offcpu_emit(unsigned gen, struct task *t, enum offcpu_kind kind,
-			unsigned flags, uint64_t a, uint64_t b, uint64_t end,
+/* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
+ * the state the scheduler kept (task->off_tf, off_fp) inside the stack
+ * its saved context says is live. */
+static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
+{
+	struct hal_context_regs r;
+	struct stack_bounds b = { t->stack_lo, t->stack_hi };
+	uintptr_t tf = (uintptr_t)t->off_tf, fp = t->off_fp;
+	size_t n;
+
+	hal_context_saved_regs(t->ctx, &r);
+	if (r.sp < b.lo || r.sp >= b.hi)
+		return 0;
+	/* Nothing below the saved stack pointer is a live frame. */
+	b.lo = r.sp;
+	if (tf)
+		return tf >= b.lo && tf < b.hi
+			       ? stacktrace_from_trap_on(t->off_tf, &b, out, depth) : 0;
+	if (fp >= b.lo && fp < b.hi) {
+		n = stacktrace_from_fp(fp, &b, out, depth);
+		if (n)
+			out[0] -= 1;	/* the call, as offcpu_walk_leaving() */
+		return n;
+	}
+	/* No scheduler call recorded: the chain the saved frame starts. */
+	out[0] = r.pc;
+	return 1 + (depth > 1 ? stacktrace_from_fp(r.fp, &b, out + 1, depth - 1) : 0);
+}
+
+int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth)
+{
+	unsigned seq = __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE);
+	size_t n;
+
+	if (depth > PROF_MAX_FRAMES)
+		depth = PROF_MAX_FRAMES;
+	if ((seq & 1) || !t->ctx || !depth)
+		return -1;
+	race_point("offcpu-walk-waiting");
+	n = offcpu_walk_saved(t, out, depth);
+	/* Read the stack before the count again: a task that ran meanwhile
+	 * may have overwritten the frames the walk read. */
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	if (__atomic_load_n(&t->switch_seq, __ATOMIC_RELAXED) != seq)
+		return -1;
+	return (int)n;
+}
+
+/* The window as the session published it, [*start, *until).  The
+ * session sets either bound with interrupts off: OFFCPU_PENDING, the
+ * clock, the value.  A hook that read the clock before this load and
+ * still sees the old value read it before the session did: its
+ * interval ended before the bound.  One that sees the pending mark
+ * waits the few instructions until the value is there. */
+static void offcpu_window(uint64_t *start, uint64_t *until)
+{
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	while ((*start = __atomic_load_n(&offcpu_start, __ATOMIC_ACQUIRE)) == OFFCPU_PENDING)
+		hal_cpu_relax();
+	while ((*until = __atomic_load_n(&offcpu_until, __ATOMIC_ACQUIRE)) == OFFCPU_PENDING)
+		hal_cpu_relax();
+}
+
+/* The part of [a, b) inside [start, until); nothing before the window
+ * opens. */
+static uint64_t offcpu_clip(uint64_t a, uint64_t b, uint64_t start, uint64_t until)
+{
+	if (start == OFFCPU_UNSET)
+		return 0;
+	if (a < start)
+		a = start;
+	if (b > until)
+		b = until;
+	return b > a ? b - a : 0;
+}
+
+/* The books of run @gen in @t's slot: another run's are left behind. */
+static void offcpu_books_of(struct task *t, unsigned gen)
+{
+	if (t->wall_gen == gen)
+		return;
+	for (unsigned s = 0; s < WALL_STATES; s++)
+		t->wall_ns[s] = 0;
+}
+
+/* One record into this CPU's ring; a full ring loses the stack only:
+ * the time is in the task's books already. */
+static void offcpu_emit(unsigned gen, const struct task *t, enum offcpu_kind kind,
+			unsigned flags, uint64_t ns_a, uint64_t ns_b,
 			const uintptr_t *frames, uint32_t n)
 {
 	struct offcpu_cpu *oc = &offcpu_cpus[hal_cpu_id()];
-	uint64_t until = __atomic_load_n(&offcpu_until, __ATOMIC_ACQUIRE);
 	uint64_t head = oc->head, tail;
 	uintptr_t *slot;
 
-	if (!oc->ring || a >= until)
-		return;
-	if (end > until && !offcpu_claim_crossing(t, gen))
+	if (!oc->ring)
 		return;
 	tail = __atomic_load_n(&oc->tail, __ATOMIC_ACQUIRE);
 	if (head - tail >= OFFCPU_RING_RECORDS) {
-		oc->dropped++;
+		/* Read by the session while this CPU writes it. */
+		__atomic_store_n(&oc->dropped, oc->dropped + 1, __ATOMIC_RELAXED);
 		return;
 	}
 	slot = oc->ring + (head % OFFCPU_RING_RECORDS) * OFFCPU_STRIDE;
 	slot[0] = (uintptr_t)(uint32_t)t->pid | (uintptr_t)n << 32;
 	slot[1] = (uintptr_t)gen | (uintptr_t)kind << 32 | (uintptr_t)flags << 40;
-	slot[2] = a;
-	slot[3] = b;
-	slot[4] = end;
+	slot[2] = ns_a;
+	slot[3] = ns_b;
 	for (uint32_t i = 0; i < n; i++)
 		slot[OFFCPU_RECORD_HEAD + i] = frames[i];
 	/* The record is whole before the drain can take it. */
 	__atomic_store_n(&oc->head, head + 1, __ATOMIC_RELEASE);
 }
 
-static void offcpu_leave(const struct cpu *c, struct task *t, uint64_t now,
-			 unsigned gen)
+/* May the interval of @t that ends at @end be charged?  One that
+ * crosses the window's end only by whichever claims it first, this
+ * switch or the collect.  Claimed before any stamp of the slot changes
+ * (the collect reads them before its own claim). */
+static bool offcpu_may_charge(struct task *t, unsigned gen, uint64_t end, uint64_t until)
+{
+	if (end <= until)
+		return true;
+	if (!offcpu_claim_crossing(t, gen))
+		return false;
+	/* A test widens the window between the claim and the record. */
+	race_point("offcpu-claimed");
+	return true;
+}
+
+static void offcpu_leave(struct task *t, uint64_t now, unsigned gen,
+			 uint64_t start, uint64_t until)
 {
 	bool dead = t->state == TASK_DEAD;
+	/* A run that began before the hook was registered began before
+	 * the window: clipped to its start. */
+	uint64_t a = t->wall_gen == gen ? t->in_ns : 0;
+	uint64_t ns = offcpu_clip(a, now, start, until);
 
 	if (!dead)
-		offcpu_walk(c, t);
-	if (gen)
-		offcpu_emit(gen, t, OFFCPU_RUN, dead ? OFFCPU_DIED : 0, t->in_ns, 0,
-			    now, t->off_frames, dead ? 0 : t->off_nframes);
+		offcpu_walk_leaving(t, __atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED));
+	offcpu_books_of(t, gen);
+	if (ns && offcpu_may_charge(t, gen, now, until)) {
+		t->wall_ns[WALL_CPU] += ns;
+		offcpu_emit(gen, t, OFFCPU_RUN, 0, ns, 0, t->off_frames,
+			    dead ? 0 : t->off_nframes);
+	}
 	t->off_ns = now;
-	/* Preempted or yielding: runnable from now on. */
-	if (t->state == TASK_RUNNABLE)
-		t->wake_ns = now;
+	/* Until the run has taken its books, the reaper leaves it. */
+	if (dead)
+		__atomic_store_n(&t->wall_hold, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->on_cpu, false, __ATOMIC_RELEASE);
 }
 
-static void offcpu_enter(struct task *t, uint64_t now, unsigned gen)
+static void offcpu_enter(struct task *t, uint64_t now, unsigned gen,
+			 uint64_t start, uint64_t until)
 {
-	/* A task's first run ends the wait it was born into: its stack is
-	 * its entry function's, which has not run yet. */
-	bool born = t->in_ns == 0;
+	/* Its first run ends the wait it was born into, at its entry
+	 * function, which has not run yet. */
+	bool born = t->switch_seq == 1, fresh = t->wall_gen == gen;
 	uintptr_t entry = (uintptr_t)t->fn;
+	uint64_t a = born ? t->born_ns : fresh ? t->off_ns : 0;
+	uint64_t wake = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
+	uint64_t blocked, runnable;
 
-	if (gen)
-		offcpu_emit(gen, t, OFFCPU_WAIT, born ? OFFCPU_BORN : 0, t->off_ns,
-			    t->wake_ns, now, born ? &entry : t->off_frames,
-			    born ? 1 : t->off_nframes);
+	/* Woken before it went off (preempted, or yielding): runnable
+	 * from the switch-out. */
+	if (wake < a)
+		wake = a;
+	if (wake > now)
+		wake = now;
+	blocked = offcpu_clip(a, wake, start, until);
+	runnable = offcpu_clip(wake, now, start, until);
+	offcpu_books_of(t, gen);
+	if ((blocked || runnable) && offcpu_may_charge(t, gen, now, until)) {
+		t->wall_ns[WALL_BLOCKED] += blocked;
+		t->wall_ns[WALL_RUNNABLE] += runnable;
+		if (born)
+			offcpu_emit(gen, t, OFFCPU_WAIT, 0, blocked, runnable, &entry, 1);
+		else if (fresh)
+			offcpu_emit(gen, t, OFFCPU_WAIT, 0, blocked, runnable, t->off_frames,
+				    t->off_nframes);
+		else
+			offcpu_emit(gen, t, OFFCPU_WAIT, OFFCPU_START_STACK, blocked,
+				    runnable, NULL, 0);
+	}
 	t->in_ns = now;
+	__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->on_cpu, true, __ATOMIC_RELEASE);
 }
 
 void offcpu_switch(struct task *prev, struct task *next)
 {
-	unsigned gen = __atomic_load_n(&offcpu_gen, __ATOMIC_ACQUIRE);
-	uint64_t now = hal_clock_ns();
+	struct offcpu_cpu *oc = &offcpu_cpus[hal_cpu_id()];
+	uint64_t now, start, until;
+	unsigned gen;
 
-	if (!prev->is_idle)
-		offcpu_leave(this_cpu(), prev, now, gen);
-	if (!next->is_idle)
-		offcpu_enter(next, now, gen);
+	/* Odd from before anything of the run is read: the session's grace
+	 * periods wait for it (wall.c). */
+	__atomic_store_n(&oc->hook_seq, oc->hook_seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	gen = __atomic_load_n(&offcpu_gen, __ATOMIC_ACQUIRE);
+	if (gen) {
+		now = hal_clock_ns();
+		offcpu_window(&start, &until);
+		if (!prev->is_idle)
+			offcpu_leave(prev, now, gen, start, until);
+		if (!next->is_idle)
+			offcpu_enter(next, now, gen, start, until);
+	}
+	__atomic_store_n(&oc->hook_seq, oc->hook_seq + 1, __ATOMIC_RELEASE);
 }
 
 void offcpu_init(void)
 {
-	sched_on_switch(offcpu_switch);
+	/* Nothing to do at a switch until a wall run registers the hook. */
+	offcpu_register(0);
+}
+
+void offcpu_register(unsigned gen)
+{
+	if (gen) {
+		/* The run's generation before the hook that reads it. */
+		__atomic_store_n(&offcpu_gen, gen, __ATOMIC_RELEASE);
+		sched_on_switch(offcpu_switch);
+	} else {
+		sched_on_switch(NULL);
+		/* A hook that loaded the pointer before it went may still
+		 * run: it finds no run and does nothing. */
+		__atomic_store_n(&offcpu_gen, 0, __ATOMIC_RELEASE);
+	}
 }

@@ -4,15 +4,18 @@
  * with the session that reads it (wall.c: task context).  Private to
  * src/prof.
  *
- * Every switch stamps the tasks' slots (kernel/task.h): when each came
- * on and went off its CPU, and the stack a task leaves with.  While a
- * wall run is on, each switch also writes two records into the
- * switching CPU's ring: the running interval that ends, and the wait
- * that ends (off -> wake blocked, wake -> in runnable) with the stack
- * it waited at.  The session clips them to its window.  The one
- * interval of each task that the window's end cuts is charged once:
- * by the switch that ends it or by the session's collect, whichever
- * claims it first (task->wall_crossed). */
+ * The hook is registered only while a wall run is on.  At each switch
+ * it adds the interval that ends (the outgoing task's run, the incoming
+ * task's wait: blocked from its switch-out to its wake, runnable from
+ * the wake), clipped to the window, to that task's books in its own
+ * slot (task->wall_ns): the books need nothing else, at any switch
+ * rate.  It also writes one record into the switching CPU's ring: the
+ * same nanoseconds with the stack the task ran or waited at.  A record
+ * the ring has no room for loses only its stack: the collect charges
+ * the time the records left out to "[unknown stack]".  The one
+ * interval of each task that the window's end cuts is charged once: by
+ * the switch that ends it or by the session's collect, whichever claims
+ * it first (task->wall_crossed). */
 #ifndef KPROF_PROF_OFFCPU_H
 #define KPROF_PROF_OFFCPU_H
 
@@ -26,39 +29,50 @@
 _Static_assert(TASK_OFF_FRAMES >= PROF_MAX_FRAMES,
 	       "a task's slot holds the deepest walk a profile asks for");
 
-/* A record: pid and frame count, the run and its kind, three times
- * (a, b, end), then PROF_MAX_FRAMES frames. */
-#define OFFCPU_RECORD_HEAD 5
+/* A record: pid and frame count, the run, its kind and flags, two
+ * nanosecond counts (running; or blocked and runnable), then
+ * PROF_MAX_FRAMES frames. */
+#define OFFCPU_RECORD_HEAD 4
 #define OFFCPU_STRIDE (OFFCPU_RECORD_HEAD + PROF_MAX_FRAMES)
 /* Records a CPU's ring holds: drained every PROF_DRAIN_MS, so 2048
- * switches of 50 ms each CPU, 40000 a second. */
+ * records of 50 ms each CPU, 40000 a second; past that only stacks are
+ * lost, never time. */
 #define OFFCPU_RING_RECORDS 2048
 
 enum offcpu_kind {
-	OFFCPU_RUN,	/* on its CPU from a to end; b unused */
-	OFFCPU_WAIT,	/* off from a, woken at b, back on at end */
+	OFFCPU_RUN,	/* ns_a running */
+	OFFCPU_WAIT,	/* ns_a blocked, then ns_b runnable */
 };
-/* A run ended by the task's exit; a wait that began at its birth. */
-#define OFFCPU_DIED 1u
-#define OFFCPU_BORN 2u
+/* A wait whose stack the window's start walked (wall.c keeps it): the
+ * task went off its CPU before the hook was registered. */
+#define OFFCPU_START_STACK 1u
+
+/* offcpu_start before the window opens (no interval is charged) and
+ * offcpu_until while it is open; OFFCPU_PENDING for the instant the
+ * session reads the clock to set one of them (offcpu_window()). */
+#define OFFCPU_UNSET UINT64_MAX
+#define OFFCPU_PENDING (UINT64_MAX - 1)
 
 struct offcpu_cpu {
-	/* OFFCPU_RING_RECORDS * OFFCPU_STRIDE words (606,208 bytes), at
+	/* OFFCPU_RING_RECORDS * OFFCPU_STRIDE words (589,824 bytes), at
 	 * the first wall session, never freed: a switch that read the
 	 * run's generation before it was cleared may still be writing. */
 	uintptr_t *ring;
 	uint64_t head;		/* records written: release store */
 	uint64_t tail;		/* records the drain took: release store */
 	uint64_t dropped;	/* ring full, every run */
+	/* Odd while this CPU is inside the hook: the session's grace
+	 * periods (wall.c) wait for a CPU seen odd to move on. */
+	unsigned hook_seq;
 } __attribute__((aligned(HAL_CACHELINE)));
 
 extern struct offcpu_cpu offcpu_cpus[HAL_MAX_CPUS];
 
 /* The wall run, as the session publishes it: its generation (0: none,
- * no record written), the end of its window (UINT64_MAX while open) and
- * the frames a walk takes. */
+ * the hook does nothing), its window [start, until) and the frames a
+ * walk takes. */
 extern unsigned offcpu_gen;
-extern uint64_t offcpu_until;
+extern uint64_t offcpu_start, offcpu_until;
 extern unsigned offcpu_depth;
 
 /* One record, unpacked. */
@@ -68,7 +82,7 @@ struct offcpu_record {
 	unsigned gen;
 	enum offcpu_kind kind;
 	unsigned flags;
-	uint64_t a, b, end;
+	uint64_t ns_a, ns_b;
 	const uintptr_t *frames;
 };
 
@@ -81,9 +95,8 @@ static inline void offcpu_unpack(const uintptr_t *slot, struct offcpu_record *r)
 	r->gen = (unsigned)(uint32_t)slot[1];
 	r->kind = (enum offcpu_kind)((slot[1] >> 32) & 0xff);
 	r->flags = (unsigned)((slot[1] >> 40) & 0xff);
-	r->a = slot[2];
-	r->b = slot[3];
-	r->end = slot[4];
+	r->ns_a = slot[2];
+	r->ns_b = slot[3];
 	r->frames = slot + OFFCPU_RECORD_HEAD;
 }
 
@@ -100,11 +113,25 @@ static inline bool offcpu_claim_crossing(struct task *t, unsigned gen)
 	return false;
 }
 
-/* Register the switch hook (sched_on_switch()).  prof_init(). */
+/* Boot: no hook.  prof_init(). */
 void offcpu_init(void);
 
+/* Register the switch hook (sched_on_switch()) for run @gen, or
+ * (@gen 0) take it away.  The session, task context. */
+void offcpu_register(unsigned gen);
+
 /* The switch hook itself, for tests and the bench. */
-struct task;
 void offcpu_switch(struct task *prev, struct task *next);
+
+/* The stack @t leaves its CPU with, @depth frames at most, into its
+ * slot (off_frames): the preempted state's chain, else from the frame
+ * of the scheduler call it made, frame 0 being that call.  On @t's CPU
+ * at its switch-out. */
+void offcpu_walk_leaving(struct task *t, unsigned depth);
+
+/* The same for @t off its CPU, walked from another CPU through its
+ * saved context, into @out: the count, or -1 when @t ran meanwhile (or
+ * is on its CPU).  Under the task list lock. */
+int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth);
 
 #endif

@@ -403,9 +403,7 @@ uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 
 	run_unarmed = pending;
 	run_arm_wait_ns = budget_ns;
-	run_start_ns = hal_clock_ns();
-	if (prof_data.wall)
-		wall_open(prof_data.wall, run_start_ns);
+	run_start_ns = prof_data.wall ? wall_open(prof_data.wall) : hal_clock_ns();
 	/* From here on the run's samples are stored. */
 	__atomic_store_n(&prof_open_gen, run_gen, __ATOMIC_RELEASE);
 	return pending;
@@ -420,15 +418,10 @@ void prof_stop(void)
 	 * buffer for) the run before, erasing this run's samples of a CPU
 	 * that missed that earlier stop.  So the stop generation first... */
 	__atomic_store_n(&prof_stop_gen, run_gen, __ATOMIC_RELEASE);
-	run_stop_ns = hal_clock_ns();
+	run_stop_ns = prof_data.wall ? wall_close(prof_data.wall) : hal_clock_ns();
 	/* A window that never opened measured nothing. */
 	if (__atomic_load_n(&prof_open_gen, __ATOMIC_RELAXED) != run_gen)
 		run_start_ns = run_stop_ns;
-	if (prof_data.wall) {
-		if (!prof_data.wall->start_ns)
-			wall_open(prof_data.wall, run_start_ns);
-		wall_close(prof_data.wall, run_stop_ns);
-	}
 	/* ...then, for prof_tick() and prof_nmi(), the end of sampling. */
 	__atomic_store_n(&prof_gen, 0, __ATOMIC_RELEASE);
 }

@@ -8,10 +8,12 @@
 
 #include "kernel/backtrace.h"
 #include "kernel/heap.h"
+#include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
+#include "lib/race_point.h"
 #include "prof/offcpu.h"
 #include "prof/report.h"
 
@@ -46,13 +48,93 @@ static int wall_rings_alloc(uint32_t cpus)
 	return 0;
 }
 
+/* ---- grace periods: waiting out the hook on the other CPUs ---- */
+
+/* How long a grace period waits for a CPU to leave the hook: far longer
+ * than a switch, even on a host that deschedules the CPU inside it. */
+#define WALL_GRACE_NS 2000000000ull
+
+struct wall_grace {
+	unsigned seq[HAL_MAX_CPUS];
+	uint32_t inside;
+};
+
+static uint32_t wall_grace_left(void *arg)
+{
+	struct wall_grace *g = arg;
+	uint32_t left = 0;
+
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if (((g->inside >> cpu) & 1) &&
+		    __atomic_load_n(&offcpu_cpus[cpu].hook_seq, __ATOMIC_ACQUIRE) == g->seq[cpu])
+			left |= 1u << cpu;
+	g->inside = left;
+	return left;
+}
+
+/* Wait until every CPU inside the hook now has left it: whatever it
+ * read of the run before this call, it has finished writing.  A hook
+ * that enters after it sees everything the session stored before
+ * (offcpu_switch()'s fence and this one). */
+static void wall_grace(struct prof_wall *w)
+{
+	struct wall_grace g = { { 0 }, 0 };
+
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
+		unsigned seq = __atomic_load_n(&offcpu_cpus[cpu].hook_seq, __ATOMIC_ACQUIRE);
+
+		if (seq & 1) {
+			g.seq[cpu] = seq;
+			g.inside |= 1u << cpu;
+		}
+	}
+	if (g.inside)
+		w->grace_missed |= sched_wait_cpus(wall_grace_left, &g, WALL_GRACE_NS,
+						   sched_pause_tick, NULL);
+}
+
+/* ---- the run's life ---- */
+
+/* A task off its CPU at the window's start, and the stack it waits at. */
+struct wall_start {
+	int32_t pid;
+	bool on_cpu;
+	bool blocked;			/* off and not woken */
+	bool walked;			/* else its stack is unknown */
+	uint64_t wake_ns;		/* its last wake then */
+	uint32_t nframes;
+	uintptr_t frames[PROF_MAX_FRAMES];
+};
+
+#define WALL_STARTS (2 * WALL_TASKS)
+
+static void wall_release_hold(struct task *t, void *ctx)
+{
+	(void)ctx;
+	if (__atomic_load_n(&t->wall_hold, __ATOMIC_RELAXED))
+		__atomic_store_n(&t->wall_hold, 0, __ATOMIC_RELEASE);
+}
+
+/* The hook away, and every task it held for the books let go. */
+static void wall_unregister(struct prof_wall *w)
+{
+	if (__atomic_load_n(&offcpu_gen, __ATOMIC_ACQUIRE) != w->gen)
+		return;
+	offcpu_register(0);
+	wall_grace(w);
+	task_for_each_all(wall_release_hold, NULL);
+}
+
 void wall_free(struct prof_wall *w)
 {
 	if (!w)
 		return;
+	wall_unregister(w);
 	for (unsigned s = 0; s < WALL_STATES; s++)
 		fold_free(&w->fold[s]);
 	fold_free(&w->run_stacks);
+	kfree(w->starts);
 	kfree(w);
 }
 
@@ -69,7 +151,8 @@ struct prof_wall *wall_begin(unsigned gen, unsigned depth, uint32_t cpus)
 	for (unsigned s = 0; s < WALL_STATES; s++)
 		ok &= fold_init(&w->fold[s], PROF_FOLD_CHAINS, depth) == 0;
 	ok &= fold_init(&w->run_stacks, PROF_FOLD_CHAINS, depth) == 0;
-	if (!ok) {
+	w->starts = kmalloc(WALL_STARTS * sizeof(*w->starts));
+	if (!ok || !w->starts) {
 		wall_free(w);
 		return NULL;
 	}
@@ -78,42 +161,106 @@ struct prof_wall *wall_begin(unsigned gen, unsigned depth, uint32_t cpus)
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		struct offcpu_cpu *oc = &offcpu_cpus[cpu];
 
-		w->dropped0[cpu] = oc->dropped;
+		w->dropped0[cpu] = __atomic_load_n(&oc->dropped, __ATOMIC_RELAXED);
 		/* What an older run left unread is not this run's. */
 		if (oc->ring)
 			__atomic_store_n(&oc->tail, __atomic_load_n(&oc->head, __ATOMIC_ACQUIRE),
 					 __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&offcpu_depth, depth, __ATOMIC_RELAXED);
-	__atomic_store_n(&offcpu_until, UINT64_MAX, __ATOMIC_RELEASE);
-	/* From here on every switch writes records of this run. */
-	__atomic_store_n(&offcpu_gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&offcpu_start, OFFCPU_UNSET, __ATOMIC_RELEASE);
+	__atomic_store_n(&offcpu_until, OFFCPU_UNSET, __ATOMIC_RELEASE);
+	/* From here on every switch keeps the books of this run. */
+	offcpu_register(gen);
 	return w;
 }
 
-void wall_open(struct prof_wall *w, uint64_t start_ns)
+/* Under the task list lock: a task off its CPU since before the hook's
+ * first switch of it, and the stack it waits at. */
+static void wall_walk_start(struct task *t, void *ctx)
 {
-	w->start_ns = start_ns;
+	struct prof_wall *w = ctx;
+	struct wall_start *e;
+	unsigned seq, spins = 0;
+	int n;
+
+	if (t->is_idle || t->state == TASK_DEAD ||
+	    __atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) == w->gen)
+		return;		/* the hook has its stamps */
+	seq = __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE);
+	if (seq == 0)
+		return;		/* never ran: it waits at its entry */
+	if (w->nstarts == WALL_STARTS)
+		return;
+	e = &w->starts[w->nstarts++];
+	e->pid = t->pid;
+	e->on_cpu = false;
+	e->walked = false;
+	e->nframes = 0;
+	e->blocked = t->state == TASK_SLEEPING || t->state == TASK_BLOCKED;
+	e->wake_ns = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
+	/* Leaving its CPU right now: its switch-out is a few instructions. */
+	while ((seq & 1) && t->state != TASK_RUNNING && spins++ < 100000) {
+		hal_cpu_relax();
+		seq = __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE);
+	}
+	if (seq & 1) {
+		e->on_cpu = true;
+		return;
+	}
+	/* A task woken and run while it is walked: once more, then its
+	 * stack stays unknown. */
+	for (unsigned tries = 0; tries < 2; tries++) {
+		n = offcpu_walk_waiting(t, e->frames, __atomic_load_n(&offcpu_depth,
+									__ATOMIC_RELAXED));
+		if (n >= 0) {
+			e->nframes = (uint32_t)n;
+			e->walked = true;
+			return;
+		}
+	}
 }
 
-void wall_close(struct prof_wall *w, uint64_t stop_ns)
+static const struct wall_start *wall_start_of(const struct prof_wall *w, int32_t pid)
 {
-	w->stop_ns = stop_ns;
-	/* A switch that reads this charges only up to it, and an interval
-	 * it cuts only once (offcpu_claim_crossing()). */
-	__atomic_store_n(&offcpu_until, stop_ns, __ATOMIC_RELEASE);
+	for (unsigned i = 0; i < w->nstarts; i++)
+		if (w->starts[i].pid == pid)
+			return &w->starts[i];
+	return NULL;
 }
 
-/* The part of [a, b) inside the window. */
-static uint64_t wall_clip(const struct prof_wall *w, uint64_t a, uint64_t b)
+/* Take the clock into a bound of the window the hook reads
+ * (offcpu_window()): the pending mark first, so that a hook reading the
+ * old value read its own clock before this one. */
+static uint64_t wall_publish_now(uint64_t *bound)
 {
-	uint64_t stop = w->stop_ns ? w->stop_ns : UINT64_MAX;
+	unsigned long flags = hal_irq_save();
+	uint64_t now;
 
-	if (a < w->start_ns)
-		a = w->start_ns;
-	if (b > stop)
-		b = stop;
-	return b > a ? b - a : 0;
+	__atomic_store_n(bound, OFFCPU_PENDING, __ATOMIC_SEQ_CST);
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	now = hal_clock_ns();
+	__atomic_store_n(bound, now, __ATOMIC_RELEASE);
+	hal_irq_restore(flags);
+	return now;
+}
+
+uint64_t wall_open(struct prof_wall *w)
+{
+	/* Every switch that began before the hook was there is over: a
+	 * task's parity is now whether it is on its CPU. */
+	wall_grace(w);
+	task_for_each(wall_walk_start, w);
+	w->start_ns = wall_publish_now(&offcpu_start);
+	return w->start_ns;
+}
+
+uint64_t wall_close(struct prof_wall *w)
+{
+	w->stop_ns = wall_publish_now(&offcpu_until);
+	if (!w->start_ns)
+		w->start_ns = w->stop_ns;
+	return w->stop_ns;
 }
 
 static struct wall_task *wall_task_of(struct prof_wall *w, int32_t pid)
@@ -127,10 +274,11 @@ static struct wall_task *wall_task_of(struct prof_wall *w, int32_t pid)
 	return &w->tasks[w->ntasks++];
 }
 
-/* @ns of task @pid in state @s, at @frames (running time goes to the
- * run stacks until the collect splits it). */
-static void wall_charge(struct prof_wall *w, enum wall_state s, int32_t pid,
-			const uintptr_t *frames, uint32_t n, uint64_t ns, unsigned cpu)
+/* @ns of task @pid in state @s at @frames: the stacks' side of the
+ * books (running time goes to the run stacks until the collect splits
+ * it). */
+static void wall_stack(struct prof_wall *w, enum wall_state s, int32_t pid,
+		       const uintptr_t *frames, uint32_t n, uint64_t ns, unsigned cpu)
 {
 	struct wall_task *t;
 	struct prof_record r;
@@ -138,11 +286,9 @@ static void wall_charge(struct prof_wall *w, enum wall_state s, int32_t pid,
 	if (!ns)
 		return;
 	t = wall_task_of(w, pid);
-	if (!t) {
-		w->other_ns += ns;
-		return;
-	}
-	t->ns[s] += ns;
+	if (!t)
+		return;		/* its books go to other_ns */
+	t->stacked[s] += ns;
 	r.pid = pid;
 	r.nframes = n;
 	r.weight = ns;
@@ -152,34 +298,128 @@ static void wall_charge(struct prof_wall *w, enum wall_state s, int32_t pid,
 	(void)fold_add_cpu(s == WALL_CPU ? &w->run_stacks : &w->fold[s], &r, cpu);
 }
 
-static void wall_take(struct prof_wall *w, const struct offcpu_record *r,
-		      unsigned cpu)
+static const uintptr_t wall_unknown_frame = FOLD_UNKNOWN;
+
+/* A wait's stack: the record's own, or the one the window's start
+ * walked, or unknown. */
+static void wall_wait_frames(const struct prof_wall *w, const struct offcpu_record *r,
+			     const uintptr_t **frames, uint32_t *n)
 {
-	struct wall_task *t;
-	uint64_t wake;
+	const struct wall_start *e;
+
+	*frames = r->frames;
+	*n = r->nframes;
+	if (!(r->flags & OFFCPU_START_STACK))
+		return;
+	e = wall_start_of(w, r->pid);
+	if (e && e->walked && e->nframes) {
+		*frames = e->frames;
+		*n = e->nframes;
+	} else {
+		*frames = &wall_unknown_frame;
+		*n = 1;
+	}
+}
+
+static void wall_take(struct prof_wall *w, const struct offcpu_record *r, unsigned cpu)
+{
+	const uintptr_t *frames;
+	uint32_t n;
 
 	if (r->kind == OFFCPU_RUN) {
-		wall_charge(w, WALL_CPU, r->pid, r->frames, r->nframes,
-			    wall_clip(w, r->a, r->end), cpu);
-		if ((r->flags & OFFCPU_DIED) && r->end >= w->start_ns &&
-		    (t = wall_task_of(w, r->pid))) {
-			t->died = true;
-			t->died_ns = r->end;
-		}
+		wall_stack(w, WALL_CPU, r->pid, r->frames, r->nframes, r->ns_a, cpu);
 		return;
 	}
-	/* Blocked from the switch-out to the wake, runnable from the wake
-	 * (the switch-out itself after a preemption) to the switch-in. */
-	wake = r->b < r->a ? r->a : r->b > r->end ? r->end : r->b;
-	wall_charge(w, WALL_BLOCKED, r->pid, r->frames, r->nframes,
-		    wall_clip(w, r->a, wake), cpu);
-	wall_charge(w, WALL_RUNNABLE, r->pid, r->frames, r->nframes,
-		    wall_clip(w, wake, r->end), cpu);
-	if ((r->flags & OFFCPU_BORN) && r->a >= w->start_ns &&
-	    (t = wall_task_of(w, r->pid))) {
-		t->born = true;
-		t->born_ns = r->a;
+	wall_wait_frames(w, r, &frames, &n);
+	wall_stack(w, WALL_BLOCKED, r->pid, frames, n, r->ns_a, cpu);
+	wall_stack(w, WALL_RUNNABLE, r->pid, frames, n, r->ns_b, cpu);
+}
+
+/* A task's books as its slot kept them, and its birth and exit. */
+struct wall_book {
+	int32_t pid;
+	uint64_t ns[WALL_STATES];
+	uint64_t born_ns, died_ns;
+	bool died;
+};
+
+static void wall_book(struct prof_wall *w, const struct wall_book *b)
+{
+	struct wall_task *t = wall_task_of(w, b->pid);
+	/* A drain takes the books of tasks gone while the window is open. */
+	uint64_t stop = w->stop_ns ? w->stop_ns : UINT64_MAX;
+
+	if (!t) {
+		for (unsigned s = 0; s < WALL_STATES; s++)
+			w->other_ns += b->ns[s];
+		return;
 	}
+	for (unsigned s = 0; s < WALL_STATES; s++)
+		t->ns[s] += b->ns[s];
+	if (b->born_ns >= w->start_ns && b->born_ns < stop) {
+		t->born = true;
+		t->born_ns = b->born_ns;
+	}
+	if (b->died && b->died_ns >= w->start_ns && b->died_ns <= stop) {
+		t->died = true;
+		t->died_ns = b->died_ns;
+	}
+}
+
+/* Books copied under the task list lock, charged after it. */
+struct wall_books {
+	const struct prof_wall *w;
+	struct wall_book *b;
+	size_t n, cap;
+	bool dead_only;		/* a drain: the tasks gone, whose books are final */
+	uint64_t lost;
+};
+
+static void wall_copy_books(struct task *t, void *ctx)
+{
+	struct wall_books *bk = ctx;
+	struct wall_book *b;
+	bool dead = t->state == TASK_DEAD && __atomic_load_n(&t->off_cpu, __ATOMIC_ACQUIRE);
+
+	if (t->is_idle || __atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) != bk->w->gen ||
+	    (bk->dead_only && !dead))
+		return;
+	if (bk->n == bk->cap) {
+		bk->lost++;
+		return;
+	}
+	b = &bk->b[bk->n++];
+	b->pid = t->pid;
+	for (unsigned s = 0; s < WALL_STATES; s++)
+		b->ns[s] = t->wall_ns[s];
+	b->born_ns = t->born_ns;
+	b->died = dead;
+	b->died_ns = t->off_ns;
+	if (dead) {
+		/* Taken: never again, and the reaper may have it. */
+		__atomic_store_n(&t->wall_gen, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->wall_hold, 0, __ATOMIC_RELEASE);
+	}
+}
+
+/* Take the books of the tasks gone into @w, a few at a time (a drain
+ * runs on a task's stack). */
+static void wall_take_dead_books(struct prof_wall *w, void (*note)(int pid))
+{
+	struct wall_book buf[16];
+	struct wall_books bk = { w, buf, 0, 16, true, 0 };
+
+	do {
+		bk.n = 0;
+		bk.lost = 0;
+		task_for_each_all(wall_copy_books, &bk);
+		for (size_t i = 0; i < bk.n; i++) {
+			note(bk.b[i].pid);
+			wall_book(w, &bk.b[i]);
+		}
+		/* Each task taken is let go: a pass that had no room for
+		 * all of them goes on with the rest. */
+	} while (bk.lost);
 }
 
 static void wall_drain_cpu(struct prof_wall *w, unsigned cpu, void (*note)(int pid))
@@ -204,14 +444,21 @@ static void wall_drain_cpu(struct prof_wall *w, unsigned cpu, void (*note)(int p
 	__atomic_store_n(&oc->tail, tail, __ATOMIC_RELEASE);
 }
 
-void wall_drain(struct prof_wall *w, uint32_t cpus, void (*note)(int pid))
+static void wall_drain_rings(struct prof_wall *w, uint32_t cpus, void (*note)(int pid))
 {
-	/* Records before the window opened wait for its start. */
-	if (!w || !w->start_ns)
-		return;
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
 		if ((cpus >> cpu) & 1)
 			wall_drain_cpu(w, cpu, note);
+}
+
+void wall_drain(struct prof_wall *w, uint32_t cpus, void (*note)(int pid))
+{
+	/* Nothing is charged before the window opens. */
+	if (!w || !w->start_ns)
+		return;
+	wall_drain_rings(w, cpus, note);
+	/* The books of tasks gone, so that the reaper may free them. */
+	wall_take_dead_books(w, note);
 }
 
 /* ---- the collect: intervals the window's end cut ---- */
@@ -219,8 +466,9 @@ void wall_drain(struct prof_wall *w, uint32_t cpus, void (*note)(int pid))
 /* A task's interval open at the window's end, copied under the task
  * list lock and charged after it (charging may allocate). */
 struct wall_open {
-	int32_t pid;
-	struct offcpu_record r;
+	struct wall_book b;
+	enum wall_state s0, s1;		/* the states of b.ns[s0], b.ns[s1] */
+	uint32_t nframes;
 	uintptr_t frames[PROF_MAX_FRAMES];
 };
 
@@ -231,48 +479,109 @@ struct wall_scan {
 	uint64_t lost;
 };
 
-/* Under the task list lock, interrupts off.  A switch on another CPU
- * now ends after the window (the collect runs after it), so it claims
- * the interval before it charges it: of the two, the first claim
- * charges.  Its slot's times are written after its claim, and the
- * running flag after the times, so what is read here before the claim
- * is the interval the claim is for. */
+/* The part of [a, b) inside the window. */
+static uint64_t wall_clip(const struct prof_wall *w, uint64_t a, uint64_t b)
+{
+	if (a < w->start_ns)
+		a = w->start_ns;
+	if (b > w->stop_ns)
+		b = w->stop_ns;
+	return b > a ? b - a : 0;
+}
+
+/* Where @t is at the window's end: on its CPU since @a, or off since
+ * @a and woken at @wake (@a: not woken), and the stack it waits at;
+ * from its stamps when the hook switched it in this run, else from the
+ * window's start (it has not switched since). */
+static bool wall_open_state(const struct wall_scan *sc, struct task *t, struct wall_open *e,
+			    uint64_t *a, uint64_t *wake)
+{
+	const struct wall_start *st;
+	bool blocked = t->state == TASK_SLEEPING || t->state == TASK_BLOCKED;
+	bool on;
+
+	e->nframes = 1;
+	e->frames[0] = (uintptr_t)t->fn;
+	*wake = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) == sc->w->gen) {
+		on = __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
+		*a = on ? t->in_ns : t->off_ns;
+		if (!on) {
+			e->nframes = t->off_nframes > PROF_MAX_FRAMES ? PROF_MAX_FRAMES
+								      : t->off_nframes;
+			kmemcpy(e->frames, t->off_frames, e->nframes * sizeof(e->frames[0]));
+		}
+		/* Not woken since it went off, or runnable from then on. */
+		if (blocked || *wake < *a)
+			*wake = blocked ? UINT64_MAX : *a;
+		return on;
+	}
+	if (__atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE) == 0) {
+		*a = t->born_ns;	/* never ran: waits at its entry */
+		if (*wake < *a)
+			*wake = *a;
+		return false;
+	}
+	*a = 0;				/* since before the window */
+	st = wall_start_of(sc->w, t->pid);
+	on = st ? st->on_cpu : __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE) & 1;
+	if (on)
+		return true;
+	e->nframes = st && st->walked && st->nframes ? st->nframes : 0;
+	if (e->nframes)
+		kmemcpy(e->frames, st->frames, e->nframes * sizeof(e->frames[0]));
+	else
+		e->frames[e->nframes++] = FOLD_UNKNOWN;
+	/* Blocked at the start: until a wake since, if any.  Runnable at
+	 * the start: throughout. */
+	if (st ? st->blocked && *wake == st->wake_ns : blocked)
+		*wake = UINT64_MAX;
+	else if (st && !st->blocked)
+		*wake = 0;
+	return false;
+}
+
+/* Under the task list lock, interrupts off, after a grace period: a
+ * switch on another CPU now ends after the window, so it claims the
+ * interval before it charges it: of the two, the first claim charges.
+ * Its slot's times are written after its claim, and the running flag
+ * and the run after the times, so what is read here before the claim
+ * is the interval the claim is for.  A task that exits and has not
+ * switched out yet is running its last interval. */
 static void wall_scan_task(struct task *t, void *ctx)
 {
 	struct wall_scan *sc = ctx;
 	struct wall_open *e;
+	uint64_t a, wake, end = sc->w->stop_ns;
 	bool on;
 
-	if (t->is_idle)
+	if (t->is_idle ||
+	    (t->state == TASK_DEAD && __atomic_load_n(&t->off_cpu, __ATOMIC_ACQUIRE)))
 		return;
 	if (sc->n == sc->cap) {
 		sc->lost++;
 		return;
 	}
 	e = &sc->open[sc->n];
-	on = __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
-	e->pid = t->pid;
-	e->r.pid = t->pid;
-	e->r.a = on ? t->in_ns : t->off_ns;
-	e->r.end = sc->w->stop_ns;
-	if (e->r.a >= e->r.end)
-		return;		/* the switch that began it after the end charged the rest */
-	e->r.kind = on ? OFFCPU_RUN : OFFCPU_WAIT;
-	e->r.flags = !on && t->in_ns == 0 ? OFFCPU_BORN : 0;
-	e->r.b = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
-	/* Not woken since it went off: blocked to the end. */
-	if (e->r.b < e->r.a || e->r.b > e->r.end)
-		e->r.b = e->r.end;
-	if (on || t->in_ns == 0) {
-		/* Running: the split takes its samples' chains; a task that
-		 * has not run yet waits at its entry. */
-		e->frames[0] = (uintptr_t)t->fn;
-		e->r.nframes = 1;
+	kmemset(&e->b, 0, sizeof(e->b));
+	e->b.pid = t->pid;
+	on = wall_open_state(sc, t, e, &a, &wake);
+	if (on) {
+		e->s0 = e->s1 = WALL_CPU;
+		e->b.ns[WALL_CPU] = wall_clip(sc->w, a, end);
 	} else {
-		e->r.nframes = t->off_nframes > PROF_MAX_FRAMES ? PROF_MAX_FRAMES
-								: t->off_nframes;
-		kmemcpy(e->frames, t->off_frames, e->r.nframes * sizeof(e->frames[0]));
+		if (wake < a)
+			wake = a;
+		if (wake > end)
+			wake = end;
+		e->s0 = WALL_BLOCKED;
+		e->s1 = WALL_RUNNABLE;
+		e->b.ns[WALL_BLOCKED] = wall_clip(sc->w, a, wake);
+		e->b.ns[WALL_RUNNABLE] = wall_clip(sc->w, wake, end);
 	}
+	e->b.born_ns = t->born_ns;
+	if (!e->b.ns[e->s0] && !e->b.ns[e->s1])
+		return;		/* the switch that began it after the end charged the rest */
 	if (!offcpu_claim_crossing(t, sc->w->gen))
 		return;
 	sc->n++;
@@ -328,33 +637,87 @@ static void wall_split_by_stacks(struct prof_wall *w, const struct wall_task *t)
 			(void)fold_merge(&w->fold[WALL_CPU], &w->run_stacks.chains[i]);
 }
 
-int wall_collect(struct prof_wall *w, const struct prof_data *d,
-		 void (*note)(int pid))
+/* Time of each task's books that no record gave a stack: a record its
+ * CPU's ring had no room for.  Charged to "[unknown stack]". */
+static void wall_charge_unknown(struct prof_wall *w)
+{
+	for (unsigned i = 0; i < w->ntasks; i++) {
+		struct wall_task *t = &w->tasks[i];
+
+		for (unsigned s = 0; s < WALL_STATES; s++)
+			if (t->ns[s] > t->stacked[s])
+				wall_stack(w, s, t->pid, &wall_unknown_frame, 1,
+					   t->ns[s] - t->stacked[s], 0);
+	}
+}
+
+/* The intervals the window's end cut: claimed by the scan, charged to
+ * the books and the stacks. */
+static int wall_charge_open(struct prof_wall *w, void (*note)(int pid))
 {
 	struct wall_scan sc = { w, NULL, 0, 2 * WALL_TASKS, 0 };
 
 	sc.open = kmalloc(sc.cap * sizeof(*sc.open));
 	if (!sc.open)
 		return -ENOMEM;
-	task_for_each(wall_scan_task, &sc);
+	task_for_each_all(wall_scan_task, &sc);
 	w->open_lost = sc.lost;
 	for (size_t i = 0; i < sc.n; i++) {
-		sc.open[i].r.frames = sc.open[i].frames;
-		note(sc.open[i].pid);
-		wall_take(w, &sc.open[i].r, 0);
+		struct wall_open *e = &sc.open[i];
+
+		note(e->b.pid);
+		wall_book(w, &e->b);
+		wall_stack(w, e->s0, e->b.pid, e->frames, e->nframes, e->b.ns[e->s0], 0);
+		if (e->s1 != e->s0)
+			wall_stack(w, e->s1, e->b.pid, e->frames, e->nframes, e->b.ns[e->s1], 0);
 	}
 	kfree(sc.open);
-	/* A switch between the session's last drain and the scan may have
-	 * claimed a task's crossing interval first (the scan then skipped
-	 * it) and written its record after that drain: take it now.  No
-	 * later switch writes one: the scan holds every other claim. */
-	wall_drain(w, w->cpus, note);
+	return 0;
+}
+
+/* Every task's books, copied at once. */
+static int wall_take_all_books(struct prof_wall *w, void (*note)(int pid))
+{
+	struct wall_books bk = { w, NULL, 0, 4 * WALL_TASKS, false, 0 };
+
+	bk.b = kmalloc(bk.cap * sizeof(*bk.b));
+	if (!bk.b)
+		return -ENOMEM;
+	task_for_each_all(wall_copy_books, &bk);
+	for (size_t i = 0; i < bk.n; i++) {
+		note(bk.b[i].pid);
+		wall_book(w, &bk.b[i]);
+	}
+	w->open_lost += bk.lost;
+	kfree(bk.b);
+	return 0;
+}
+
+int wall_collect(struct prof_wall *w, const struct prof_data *d,
+		 void (*note)(int pid))
+{
+	int err;
+
+	/* Every switch that read the window still open has finished. */
+	wall_grace(w);
+	/* A test holds the session here: switches meanwhile claim first. */
+	race_point("wall-before-scan");
+	err = wall_charge_open(w, note);
+	race_point("wall-after-scan");
+	/* Every switch that claimed an interval before the scan did has
+	 * finished: its books and its record are in. */
+	wall_grace(w);
+	if (!err)
+		err = wall_take_all_books(w, note);
+	wall_drain_rings(w, w->cpus, note);
+	wall_charge_unknown(w);
 	for (unsigned i = 0; i < w->ntasks; i++)
 		if (!wall_split_task(w, &w->tasks[i], &d->fold))
 			wall_split_by_stacks(w, &w->tasks[i]);
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
-		w->dropped += offcpu_cpus[cpu].dropped - w->dropped0[cpu];
-	/* No switch writes records of this run any more. */
-	__atomic_store_n(&offcpu_gen, 0, __ATOMIC_RELEASE);
-	return 0;
+		w->dropped += __atomic_load_n(&offcpu_cpus[cpu].dropped, __ATOMIC_RELAXED) -
+			      w->dropped0[cpu];
+	/* No switch does anything for a wall run any more. */
+	wall_unregister(w);
+	return err;
 }

@@ -24,7 +24,8 @@ enum wall_state { WALL_CPU, WALL_RUNNABLE, WALL_BLOCKED, WALL_STATES };
 
 struct wall_task {
 	int32_t pid;
-	uint64_t ns[WALL_STATES];	/* clipped to the window */
+	uint64_t ns[WALL_STATES];	/* the books, clipped to the window */
+	uint64_t stacked[WALL_STATES];	/* of which the records gave a stack */
 	bool born, died;		/* inside the window */
 	uint64_t born_ns, died_ns;
 };
@@ -45,6 +46,11 @@ struct prof_wall {
 	struct fold run_stacks;
 	unsigned ntasks;
 	struct wall_task tasks[WALL_TASKS];
+	/* The stacks of the tasks off their CPU at the window's start,
+	 * walked through their saved contexts (wall_open()). */
+	struct wall_start *starts;
+	unsigned nstarts;
+	uint32_t grace_missed;	/* CPUs that never left the hook in a grace period */
 	bool incomplete;	/* the collect ran out of memory */
 	uint64_t open_lost;	/* tasks past the collect's room: their waits
 				 * open at the end are left out */
@@ -54,16 +60,19 @@ struct prof_wall {
 const char *wall_state_name(enum wall_state s);
 
 /* A new wall run @gen walking @depth frames on CPUs @cpus: allocate the
- * rings (once, never freed) and the books.  Returns NULL when out of
- * memory.  The session's holder, before the run's generation. */
+ * rings (once, never freed) and the books, and register the switch
+ * hook.  Returns NULL when out of memory.  The session's holder, before
+ * the run's generation. */
 struct prof_wall *wall_begin(unsigned gen, unsigned depth, uint32_t cpus);
 
-/* The window opened at @start_ns: records from now on are charged. */
-void wall_open(struct prof_wall *w, uint64_t start_ns);
+/* Open the window now: walk the stacks of the tasks waiting already,
+ * then take the clock.  Returns the window's start; intervals from then
+ * on are charged.  Task context. */
+uint64_t wall_open(struct prof_wall *w);
 
-/* The window closed at @stop_ns: no switch after it writes a record of
- * an interval that began after it. */
-void wall_close(struct prof_wall *w, uint64_t stop_ns);
+/* Close the window now: returns its end (the start too, when it never
+ * opened).  No switch charges past it.  Any context. */
+uint64_t wall_close(struct prof_wall *w);
 
 /* Take what CPUs @cpus wrote since the last drain; @note(@pid) is told
  * each task seen (the session keeps its name).  Under the session's
@@ -71,12 +80,17 @@ void wall_close(struct prof_wall *w, uint64_t stop_ns);
 void wall_drain(struct prof_wall *w, uint32_t cpus, void (*note)(int pid));
 
 /* After the last drain: charge each task's interval the window's end
- * cut, take what the switches wrote meanwhile, split running time over
- * the session's sampled chains of @d, and stop the switches writing
- * records.  Under the session's drain claim.  Returns 0 or -ENOMEM. */
+ * cut, take every task's books and what the switches wrote meanwhile,
+ * charge time no record gave a stack to "[unknown stack]", split
+ * running time over the session's sampled chains of @d, and take the
+ * switch hook away.  Under the session's drain claim, task context
+ * (it waits for the other CPUs to leave the hook).  Returns 0 or
+ * -ENOMEM. */
 int wall_collect(struct prof_wall *w, const struct prof_data *d,
 		 void (*note)(int pid));
 
+/* Free @w; a run never collected takes the hook away first.  Task
+ * context. */
 void wall_free(struct prof_wall *w);
 
 /* The views of a wall session (`profile show text|tasks|folded`). */

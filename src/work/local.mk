@@ -3,6 +3,7 @@
 # to find.
 src_libkprof_la_SOURCES += \
 	%reldir%/deep.c \
+	%reldir%/pingpong.c \
 	%reldir%/sleepy.c %reldir%/sleepy_test.h \
 	%reldir%/split.c %reldir%/split_test.h \
 	%reldir%/work.c %reldir%/work.h

@@ -14,7 +14,7 @@
 #define WORK_STOP_POLL_MS 10
 
 const struct workload *const workloads[] = { &work_split, &work_spin, &work_deep,
-						 &work_sleepy, NULL };
+						 &work_sleepy, &work_pingpong, NULL };
 
 static struct spinlock work_lock = SPINLOCK_INIT;
 static const struct workload *running;
@@ -59,6 +59,11 @@ static void work_release(void)
 	__atomic_store_n(&busy, false, __ATOMIC_RELEASE);
 }
 
+static unsigned work_tasks_per_cpu(const struct workload *w)
+{
+	return w->tasks_per_cpu > 1 ? w->tasks_per_cpu : 1;
+}
+
 int work_start(const struct workload *w, unsigned ntasks)
 {
 	if (ntasks == 0 || ntasks > hal_cpu_count())
@@ -73,11 +78,12 @@ int work_start(const struct workload *w, unsigned ntasks)
 	if (w->begin)
 		w->begin();
 	npids = 0;
-	for (unsigned cpu = 0; cpu < ntasks; cpu++) {
+	for (unsigned i = 0; i < ntasks * work_tasks_per_cpu(w); i++) {
+		unsigned cpu = i / work_tasks_per_cpu(w);
 		char name[TASK_NAME_MAX];
 		struct task *t;
 
-		ksnprintf(name, sizeof(name), "%s/%u", w->name, cpu);
+		ksnprintf(name, sizeof(name), "%s/%u", w->name, i);
 		t = task_create(name, work_task, (void *)w, cpu);
 		if (!t) {
 			running = w;

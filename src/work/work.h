@@ -10,7 +10,7 @@
 
 struct out;
 
-#define WORK_MAX_TASKS HAL_MAX_CPUS
+#define WORK_MAX_TASKS (2 * HAL_MAX_CPUS)
 
 struct workload {
 	const char *name;
@@ -28,19 +28,23 @@ struct workload {
 	const char *param;
 	unsigned param_min, param_max, param_default;
 	void (*set_param)(unsigned value);
+	/* Tasks on each CPU it runs on: 0 or 1 for one, 2 for a pair that
+	 * shares its CPU (pingpong). */
+	unsigned tasks_per_cpu;
 };
 
 extern const struct workload work_split;
 extern const struct workload work_spin;
 extern const struct workload work_deep;
 extern const struct workload work_sleepy;
+extern const struct workload work_pingpong;
 
 /* Every workload, NULL-terminated. */
 extern const struct workload *const workloads[];
 
 const struct workload *work_find(const char *name);
 
-/* Start @w as @ntasks tasks, one on each of CPUs 0 .. ntasks-1.  Returns
+/* Start @w on CPUs 0 .. ntasks-1, its tasks_per_cpu tasks on each.  Returns
  * 0, -EBUSY when a workload is running, -EINVAL for a bad count, -ENOMEM. */
 int work_start(const struct workload *w, unsigned ntasks);
 
