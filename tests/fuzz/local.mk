@@ -73,6 +73,10 @@ nodist_%canon_reldir%_fuzz_collect_SOURCES = tools/report/profile.pb-c.c
 %canon_reldir%_fuzz_collect_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools \
 	-I$(top_srcdir)/tools/report -Itools/report $(REPORT_FOR_BUILD_CFLAGS)
 %canon_reldir%_fuzz_collect_LDFLAGS = $(KP_FUZZ_LDFLAGS)
+# The generated header is in no source list automake orders compiles by,
+# and `make fuzz` is not a target BUILT_SOURCES covers: name it, or a
+# fresh build folder compiles pprof.c before protoc-c has written it.
+$(%canon_reldir%_fuzz_collect_OBJECTS): tools/report/profile.pb-c.h
 
 fuzz: $(FUZZ_PROGS)
 	@set -e; for name in $(FUZZ_NAMES); do \
