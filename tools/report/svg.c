@@ -272,6 +272,8 @@ static void frames(struct svg *s, const struct node *root, const struct node *br
 			cap = n->nkids;
 			kids = xrealloc(kids, cap * sizeof *kids);
 		}
+		if (!n->nkids)
+			continue;	/* a leaf: kids may still be NULL */
 		memcpy(kids, n->kids, n->nkids * sizeof *kids);
 		qsort(kids, n->nkids, sizeof *kids, kid_cmp);
 		/* A frame's own samples are right of its children. */
