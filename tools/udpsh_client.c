@@ -19,8 +19,6 @@
 
 #define UC_LINE_MAX 4095
 #define UC_DGRAM_MAX 65536
-/* The most reply bytes kept. */
-#define UC_REPLY_MAX (16u << 20)
 #define STALE_RETRIES 3
 /* Silence before the request goes again, doubling up to the second. */
 #define RESEND_FIRST_MS 400
@@ -64,6 +62,7 @@ int udpsh_client_connect(struct udpsh_client *c, const char *target,
 	c->err[0] = '\0';
 	c->rbuf = NULL;
 	c->io = NULL;
+	c->reply_max = UC_REPLY_MAX;
 	if (n >= sizeof(host)) {
 		uc_say(c, "host name too long: %s", target);
 		return -2;
@@ -253,20 +252,28 @@ static int kx_room(struct udpsh_client *c, struct kx *x, unsigned num)
 	return 0;
 }
 
-/* Keep reply datagram @num's @n payload bytes (a second copy is dropped). */
+/* The most reply bytes @c keeps: its reply_max, within UC_REPLY_MAX. */
+static size_t kx_reply_max(const struct udpsh_client *c)
+{
+	return c->reply_max && c->reply_max < UC_REPLY_MAX ? c->reply_max : UC_REPLY_MAX;
+}
+
+/* Keep reply datagram @num's @n payload bytes (a second copy is dropped).
+ * The parts kept so far are counted before this one is: past the cap,
+ * the exchange ends here, holding no more than the cap. */
 static int kx_keep(struct udpsh_client *c, struct kx *x, unsigned num,
 		   const uint8_t *p, size_t n)
 {
-	int rc = kx_room(c, x, num);
+	int rc;
 
-	if (rc)
-		return rc;
-	if (x->part[num])
+	if (num < x->nparts && x->part[num])
 		return 0;
-	if (x->bytes + n > UC_REPLY_MAX) {
-		uc_say(c, "reply longer than %u bytes; nothing printed", UC_REPLY_MAX);
-		return UC_ERROR;
+	if (x->bytes + n > kx_reply_max(c)) {
+		uc_say(c, "reply longer than %zu bytes; nothing printed", kx_reply_max(c));
+		return UC_TOO_LONG;
 	}
+	if ((rc = kx_room(c, x, num)))
+		return rc;
 	if (!(x->part[num] = malloc(n ? n : 1))) {
 		uc_say(c, "out of memory");
 		return UC_ERROR;

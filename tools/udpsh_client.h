@@ -25,7 +25,14 @@ enum {
 	UC_BAD_REPLY,		/* datagrams that cannot be one reply: a number
 				 * above the last, two lasts, two boots (said
 				 * in err); nothing of it is kept */
+	UC_TOO_LONG,		/* the reply's parts passed the client's
+				 * reply_max as they came (said in err);
+				 * nothing of it is kept, the rest not read */
 };
+
+/* The most reply bytes a client keeps: its reply_max's default and
+ * ceiling. */
+#define UC_REPLY_MAX (16u << 20)
 
 /* An exchange's whole life, ticket round and resends included, is at
  * most this many times its timeout: news restarts the silence clock,
@@ -61,6 +68,12 @@ struct udpsh_client {
 	uint8_t *rbuf;
 	/* NULL (what udpsh_client_connect sets): the socket. */
 	const struct udpsh_client_io *io;
+	/* The most reply bytes an exchange keeps, counted as each part
+	 * comes: one more ends it (UC_TOO_LONG) before the part is
+	 * kept, so a peer that sends more costs no more memory than this.
+	 * udpsh_client_connect sets UC_REPLY_MAX; 0, or more than that,
+	 * is taken as UC_REPLY_MAX.  Set it between exchanges, never during one. */
+	size_t reply_max;
 };
 
 /* A UDP socket connected to HOST[:PORT] (@default_port without one).
@@ -80,8 +93,9 @@ int udpsh_client_connect(struct udpsh_client *c, const char *target,
  * 0..last has come, all of one boot; a stale answer midway (the shell
  * rebooted) drops what came and starts over with its ticket.  On 0 and
  * UC_FAILED *@reply holds the reply (malloc'd, NUL-terminated, prompt
- * included) and *@reply_len its length; else a UC_ code, and c->err
- * says why where there is more to say than the code. */
+ * included) and *@reply_len its length, at most c->reply_max; else a
+ * UC_ code, and c->err says why where there is more to say than the
+ * code. */
 int udpsh_client_exchange(struct udpsh_client *c, const char *cmd, size_t len,
 			  int timeout_ms, char **reply, size_t *reply_len);
 

@@ -122,6 +122,9 @@ static void *target_thread(void *arg)
 	}
 }
 
+/* The help and doc/kprof-collect.1 say "4 x --timeout". */
+_Static_assert(UDPSH_CLIENT_DEADLINE_FACTOR == 4, "the help names the client's deadline factor");
+
 static void usage(FILE *f)
 {
 	fputs("Usage: kprof-collect --targets FILE --out DIR [--interval 10s] [--hz N]\n"
@@ -143,7 +146,8 @@ static void usage(FILE *f)
 	      "  --max-bytes N     or keep at most N bytes of them per target\n"
 	      "  --max-reply N     refuse an interval's reply above N bytes, 4096-16777216\n"
 	      "                    (default: what depth x hz x cpus x interval can produce)\n"
-	      "  --timeout S       silence before an exchange gives up, 1-60 s (default 3)\n"
+	      "  --timeout S       silence before an exchange gives up, 1-60 s (default 3);\n"
+	      "                    an exchange ends within 4 x S in all\n"
 	      "  --quiet           no status line per interval\n"
 	      "  --help, --version\n"
 	      "\n"
@@ -213,6 +217,7 @@ static bool name_ok(const char *n)
 static int target_line(char *line, size_t lineno)
 {
 	char *save, *w[4];
+	struct interval_caps caps;
 	struct target *t;
 	int n = 0, k;
 
@@ -266,6 +271,10 @@ static int target_line(char *line, size_t lineno)
 		fprintf(stderr, "%s: %s:%zu: %s\n", COLLECT_PROG, opts.targets, lineno, t->c.err);
 		return k == -2 ? EXIT_USAGE : COLLECT_EXIT_FAIL;
 	}
+	/* A reply above the cap ends its exchange as its parts come
+	 * (UC_TOO_LONG): never held whole, and joined, first. */
+	interval_caps(&caps, opts.hz, opts.depth, opts.interval_ns, opts.max_reply);
+	t->c.reply_max = (size_t)caps.reply_max;
 	ntargets++;
 	return 0;
 }

@@ -82,8 +82,8 @@ static void silent(struct target *t, int rc)
 
 	/* Datagrams that cannot be one reply are no silence: whatever
 	 * the kernel kept, what it sent was not it. */
-	gap_open(t, rc == UC_BAD_REPLY ? "bad-reply" : rc == UC_INCOMPLETE ? "incomplete" :
-		 rc == UC_BUSY ? "busy" : "unreachable");
+	gap_open(t, rc == UC_BAD_REPLY ? "bad-reply" : rc == UC_TOO_LONG ? "too-large" :
+		 rc == UC_INCOMPLETE ? "incomplete" : rc == UC_BUSY ? "busy" : "unreachable");
 
 	t->backoff_ns = t->backoff_ns ? t->backoff_ns * 2 : opts.interval_ns;
 	if (t->backoff_ns > cap)
@@ -93,6 +93,7 @@ static void silent(struct target *t, int rc)
 		fprintf(stderr, "%s: %s: %s%s%s; retrying with back-off\n", COLLECT_PROG, t->name,
 			rc == UC_REFUSED ? "refused (nothing listens)" :
 			rc == UC_BUSY ? "busy" : rc == UC_BAD_REPLY ? "bad reply" :
+			rc == UC_TOO_LONG ? "reply too large" :
 			rc == UC_INCOMPLETE ? "incomplete reply" : "no answer",
 			t->c.err[0] ? ": " : "", t->c.err);
 }
@@ -226,12 +227,6 @@ static int64_t rotate_block(struct target *t, uint64_t seq, const char *reply, s
 	char err[256];
 	uint64_t got;
 
-	if (len > caps->reply_max) {
-		snprintf(err, sizeof(err), "a reply of %zu bytes, more than the %" PRIu64 " this session can produce (--max-reply)",
-			 len, caps->reply_max);
-		interval_refuse(t, seq, "too-large", err);
-		return 0;
-	}
 	if (!interval_parse(t, reply, len, &iv, err, sizeof(err))) {
 		interval_refuse(t, seq, "refused", err);
 		return 0;
@@ -251,7 +246,7 @@ static int64_t rotate_block(struct target *t, uint64_t seq, const char *reply, s
  * stored, or -1 when the target said nothing usable this round. */
 static int64_t rotate(struct target *t, uint64_t seq)
 {
-	char cmd[64], *reply = NULL;
+	char cmd[64], err[256], *reply = NULL;
 	struct interval_caps caps;
 	unsigned long long m;
 	size_t len;
@@ -261,7 +256,16 @@ static int64_t rotate(struct target *t, uint64_t seq)
 	interval_caps(&caps, opts.hz, opts.depth, opts.interval_ns, opts.max_reply);
 	for (int tries = 0; tries < 3; tries++) {
 		snprintf(cmd, sizeof(cmd), "profile rotate %" PRIu64 " folded", seq);
-		if ((rc = ask_len(t, cmd, &reply, &len))) {
+		if ((rc = ask_len(t, cmd, &reply, &len)) == UC_TOO_LONG) {
+			/* The client stopped reading it at the cap
+			 * (main.c set it to caps.reply_max). */
+			snprintf(err, sizeof(err), "a reply of more than %zu bytes, more than this session can produce (--max-reply); not read further",
+				 t->c.reply_max);
+			t->backoff_ns = 0;
+			interval_refuse(t, seq, "too-large", err);
+			return 0;
+		}
+		if (rc) {
 			/* It may have cut: the same SEQ again gets the kept one. */
 			t->refetch = true;
 			silent(t, rc);
@@ -272,8 +276,7 @@ static int64_t rotate(struct target *t, uint64_t seq)
 			free(reply);
 			return -1;
 		}
-		if (len > caps.reply_max ||
-		    strncmp(reply, FOLDED_BEGIN_LINE "\n", sizeof(FOLDED_BEGIN_LINE)) == 0) {
+		if (strncmp(reply, FOLDED_BEGIN_LINE "\n", sizeof(FOLDED_BEGIN_LINE)) == 0) {
 			got = rotate_block(t, seq, reply, len, &caps);
 			free(reply);
 			return got;
