@@ -17,10 +17,8 @@ KP_KERNEL_CFLAGS = $(AM_CFLAGS) $(KP_SRC_CFLAGS) -fasynchronous-unwind-tables
 # are not in src/).
 KP_KERNEL_COMMON_SOURCES = \
 	%reldir%/common/cycle_cpu_time.c \
-	%reldir%/common/kernel_trap.c
-# hal/netdev.h for a kernel whose only NIC is virtio-net (arm64; x86
-# chooses between virtio-net and an 82574L in its own netdev.c).
-KP_KERNEL_VIRTIO_NETDEV_SOURCES = %reldir%/common/virtio_hal_netdev.c
+	%reldir%/common/kernel_trap.c \
+	%reldir%/common/netdev_hal.c %reldir%/common/netdev_hal.h
 
 if !PLATFORM_SIM
 KP_KERNEL_LINK_FLAGS = -nostdlib -static -no-pie -Wl,-T,$(KP_LDSCRIPT) \

@@ -17,7 +17,6 @@ noinst_LIBRARIES = %reldir%/libarm64.a
 %canon_reldir%_libarm64_a_CFLAGS = $(KP_KERNEL_CFLAGS)
 %canon_reldir%_libarm64_a_CCASFLAGS = $(AM_CPPFLAGS) -I$(srcdir)/%reldir%
 %canon_reldir%_libarm64_a_SOURCES = $(KP_KERNEL_COMMON_SOURCES) \
-	$(KP_KERNEL_VIRTIO_NETDEV_SOURCES) \
 	%reldir%/a64.h \
 	%reldir%/irqflags.h \
 	%reldir%/boot.S \

@@ -1,24 +1,24 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* hal/netdev.h on QEMU virt's virtio-mmio: this file walks the slots the
- * device tree names, skips the empty ones (device ID 0) and those of
- * other devices, and hands the first virtio-net, version 1 (legacy) or 2,
- * to the portable driver (src/drivers/virtio/) with its register window
- * as a struct virtio_bus (the HAL's side is src/drivers/virtio/
- * virtio_netdev.c).  The identity map makes a buffer's address its
- * bus address.
+/* The arm64 kernel's network device, on QEMU virt's virtio-mmio: this
+ * file walks the slots the device tree names, skips the empty ones
+ * (device ID 0) and those of other devices, and hands the first
+ * virtio-net, version 1 (legacy) or 2, to the portable driver
+ * (src/drivers/virtio/virtio_netdev.c) as a transport on its register
+ * window, with this file's calls (struct virtio_netdev_platform);
+ * arch/common/netdev_hal.c serves hal/netdev.h through the device the
+ * driver returns.  The identity map makes a buffer's address its bus
+ * address.
  *
  * The slot's SPI is routed through the GIC to the CPU that starts the
  * device (the stack's receive task is pinned there); the handler only
  * acknowledges the device's interrupt status and wakes that task, which
  * polls the ring (hal/netdev.h).  With no usable SPI the task polls at
  * each tick instead. */
-#include "hal/netdev.h"
-
 #include "drivers/virtio/virtio_netdev.h"
-#include "hal/entry.h"
 #include "kernel/console.h"
 #include "lib/errno.h"
 #include "lib/out.h"
+#include "../common/netdev_hal.h"
 #include "a64.h"
 
 /* A register window smaller than this has no configuration space. */
@@ -28,6 +28,7 @@ static struct {
 	struct a64_vmmio_slot slot;
 	unsigned slots, empty;		/* what the tree had: for the boot line */
 	bool irq;			/* the SPI is on, else the task polls */
+	struct virtio_transport t;
 } vnet;
 
 static uint32_t a64_vio_read(const struct virtio_bus *b, unsigned off, unsigned width)
@@ -90,9 +91,9 @@ static int vnet_open(const struct a64_vmmio_slot *s, struct virtio_transport *t)
 	return virtio_mmio_init(t, &bus);
 }
 
-/* The first virtio-net among the device tree's slots; without one the
- * boot says so here, once. */
-bool virtio_netdev_find(struct virtio_transport *t)
+/* The first virtio-net among the device tree's slots, as transport @t;
+ * without one the boot says so here, once. */
+static bool vnet_find(struct virtio_transport *t)
 {
 	struct a64_vmmio_slot s;
 
@@ -117,7 +118,7 @@ bool virtio_netdev_find(struct virtio_transport *t)
 	return false;
 }
 
-void virtio_netdev_failed(int err, const struct virtio_net *n)
+static void a64_vio_failed(int err, const struct virtio_net *n)
 {
 	out_printf(&out_console, "virtio-net: mmio at 0x%lx would not set up (error %d, queue sizes %u/%u); no network\n",
 		   (unsigned long)vnet.slot.base, err, n->rx.size, n->tx.size);
@@ -129,14 +130,13 @@ bool a64_netdev_irq(unsigned intid)
 {
 	if (!vnet.irq || intid != vnet.slot.intid)
 		return false;
-	virtio_netdev_irq();
-	net_rx_wake();
+	arch_netdev_irq();
 	return true;
 }
 
 /* The slot's SPI, through the GIC to the calling CPU (the stack's
  * receive task is pinned there). */
-bool virtio_netdev_route(const struct virtio_transport *t)
+static bool a64_vio_route(const struct virtio_transport *t)
 {
 	vnet.irq = vnet.slot.intid >= 32;
 	if (vnet.irq)
@@ -146,4 +146,17 @@ bool virtio_netdev_route(const struct virtio_transport *t)
 		   vnet.irq ? "intid " : "no spi (intid ", vnet.slot.intid,
 		   vnet.irq ? (vnet.slot.edge ? " edge" : " level") : "); polling each tick");
 	return vnet.irq;
+}
+
+static const struct virtio_netdev_platform a64_vio_platform = {
+	.t = &vnet.t,
+	.failed = a64_vio_failed,
+	.route = a64_vio_route,
+};
+
+struct netdev *arch_netdev_probe(void)
+{
+	if (!vnet_find(&vnet.t))
+		return NULL;
+	return virtio_netdev_probe(&a64_vio_platform);
 }

@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The 82574L's platform side (src/drivers/e1000e/e1000e_netdev.h): find
- * 8086:10D3 on PCI, map its memory BAR 0 (128 KiB of registers)
- * uncached, and route its interrupt: MSI when the part offers it (it
- * always does; a real PC's INTx would need ACPI _PRT routing), INTx
- * through the I/O APIC otherwise.  The identity map makes a buffer's
+/* The 82574L's platform side (src/drivers/e1000e/e1000e_netdev.h), the
+ * attach of netdev.c's PCI ID table entry for 8086:10D3: map its memory
+ * BAR 0 (128 KiB of registers) uncached, hand the driver that window
+ * and this file's calls (struct e1000e_platform), and route its
+ * interrupt: MSI when the part offers it (it always does; a real PC's
+ * INTx would need ACPI _PRT routing), INTx through the I/O APIC
+ * otherwise.  The identity map makes a buffer's
  * address its bus address. */
 #include "drivers/e1000e/e1000e_netdev.h"
 
-#include "hal/entry.h"
 #include "kernel/console.h"
 #include "lib/errno.h"
 #include "lib/out.h"
@@ -18,6 +19,8 @@ static struct {
 	uint32_t mmio, size;
 	uint8_t irq;
 } e1k;
+
+static struct e1000e_platform x86_e1k_platform;
 
 static uint32_t x86_e1k_read(const struct e1000e_bus *b, unsigned off)
 {
@@ -41,31 +44,7 @@ static void x86_e1k_delay_us(const struct e1000e_bus *b, unsigned us)
 	x86_delay_us(us);
 }
 
-bool e1000e_netdev_find(struct e1000e_bus *bus)
-{
-	if (!x86_pci_find(E1000E_VENDOR, E1000E_DEVICE, &e1k.dev, &e1k.fn))
-		return false;
-	e1k.mmio = x86_pci_mem_bar(e1k.dev, e1k.fn, 0, &e1k.size);
-	if (!e1k.mmio || e1k.size < 0x10000) {
-		out_printf(&out_console, "e1000e: 82574L at 00:%02x.%u has no usable memory BAR 0; no network\n",
-			   e1k.dev, e1k.fn);
-		return false;
-	}
-	x86_mem_uncached(e1k.mmio, (uint64_t)e1k.mmio + e1k.size);
-	e1k.irq = x86_pci_irq(e1k.dev, e1k.fn);
-	/* Memory decoding and bus mastering (the part reads our rings). */
-	x86_pci_write32(e1k.dev, e1k.fn, 0x04,
-			(x86_pci_read32(e1k.dev, e1k.fn, 0x04) & 0xffff) | 0x6);
-	bus->read = x86_e1k_read;
-	bus->write = x86_e1k_write;
-	bus->dma_addr = x86_e1k_dma_addr;
-	bus->delay_us = x86_e1k_delay_us;
-	bus->base = e1k.mmio;
-	bus->ctx = 0;
-	return true;
-}
-
-void e1000e_netdev_failed(int err)
+static void x86_e1k_failed(int err)
 {
 	out_printf(&out_console, "e1000e: 82574L at 00:%02x.%u, mmio 0x%x: set-up failed (%s); no network\n",
 		   e1k.dev, e1k.fn, e1k.mmio,
@@ -82,7 +61,7 @@ static const char *e1k_route(void)
 	return 0;
 }
 
-bool e1000e_netdev_route(const struct e1000e *e)
+static bool x86_e1k_route(const struct e1000e *e)
 {
 	const char *how = e1k_route();
 	const uint8_t *m = e->mac;
@@ -99,8 +78,30 @@ bool e1000e_netdev_route(const struct e1000e *e)
 	return how != 0;
 }
 
-void x86_e1000e_irq(void)
+struct netdev *x86_e1000e_attach(const struct x86_pci_fn *f)
 {
-	e1000e_netdev_irq();
-	net_rx_wake();
+	struct e1000e_platform *p = &x86_e1k_platform;
+
+	e1k.dev = f->dev;
+	e1k.fn = f->fn;
+	e1k.mmio = x86_pci_mem_bar(e1k.dev, e1k.fn, 0, &e1k.size);
+	if (!e1k.mmio || e1k.size < 0x10000) {
+		out_printf(&out_console, "e1000e: 82574L at 00:%02x.%u has no usable memory BAR 0; no network\n",
+			   e1k.dev, e1k.fn);
+		return 0;
+	}
+	x86_mem_uncached(e1k.mmio, (uint64_t)e1k.mmio + e1k.size);
+	e1k.irq = x86_pci_irq(e1k.dev, e1k.fn);
+	/* Memory decoding and bus mastering (the part reads our rings). */
+	x86_pci_write32(e1k.dev, e1k.fn, 0x04,
+			(x86_pci_read32(e1k.dev, e1k.fn, 0x04) & 0xffff) | 0x6);
+	p->bus.read = x86_e1k_read;
+	p->bus.write = x86_e1k_write;
+	p->bus.dma_addr = x86_e1k_dma_addr;
+	p->bus.delay_us = x86_e1k_delay_us;
+	p->bus.base = e1k.mmio;
+	p->bus.ctx = 0;
+	p->failed = x86_e1k_failed;
+	p->route = x86_e1k_route;
+	return e1000e_netdev_probe(p);
 }

@@ -1,32 +1,92 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* hal/netdev.h on QEMU's virtio-net-pci, through the legacy interface of
- * the transitional device (1af4:1000): this file finds it on PCI, gives
- * the portable glue (src/drivers/virtio/virtio_netdev.c) its I/O BAR 0
- * as a register window, routes its interrupt and says what it found.
- * The identity map makes a buffer's address its bus address.
+/* The x86 kernel's network device: which NIC on PCI to drive, by a table
+ * of the PCI IDs a driver here serves (x86_nics[]), and the platform
+ * side of QEMU's virtio-net-pci through the legacy interface of the
+ * transitional device (1af4:1000).  The 82574L's platform side is
+ * e1000e.c; a third NIC is one more entry and its driver.  A network
+ * controller present but in no entry gets one boot line naming it and
+ * what is supported, rather than silence.
  *
- * The device's INTx line goes through the I/O APIC to X86_VEC_NET; the
+ * virtio-net: this file gives the portable driver (src/drivers/virtio/
+ * virtio_netdev.c) its I/O BAR 0 as a register window, routes its INTx
+ * line through the I/O APIC to X86_VEC_NET and says what it found.  The
  * handler only reads the ISR (which lowers the line) and wakes the
- * stack's receive task.  With no usable line the task polls at each
- * tick instead.  Without a virtio-net, the Intel 82574L (e1000e.c)
- * serves hal/netdev.h: this file chooses, by PCI ID. */
-#include "hal/netdev.h"
-
-#include "drivers/e1000e/e1000e_netdev.h"
+ * stack's receive task; with no usable line the task polls at each
+ * tick instead.  The identity map makes a buffer's address its bus
+ * address. */
+#include "drivers/e1000e/e1000e.h"
 #include "drivers/virtio/virtio_netdev.h"
-#include "hal/entry.h"
-#include "lib/out.h"
 #include "kernel/console.h"
+#include "lib/out.h"
+#include "../common/netdev_hal.h"
 #include "x86.h"
 
 #define VIRTIO_VENDOR		0x1af4
 #define VIRTIO_NET_LEGACY	0x1000
 
+/* A NIC a driver here serves.  One device is driven at a time
+ * (X86_VEC_NET is its alone): the first entry found on PCI whose
+ * driver takes it, in table order, QEMU's usual virtio-net first. */
+struct x86_nic {
+	uint16_t vendor, device;
+	const char *name;	/* for the unsupported NIC's boot line */
+	struct netdev *(*attach)(const struct x86_pci_fn *f);
+};
+
+static const struct x86_nic x86_nics[] = {
+	{ VIRTIO_VENDOR, VIRTIO_NET_LEGACY, "virtio-net", x86_virtio_net_attach },
+	{ E1000E_VENDOR, E1000E_DEVICE, "e1000e", x86_e1000e_attach },
+};
+
+#define X86_NICS (sizeof(x86_nics) / sizeof(x86_nics[0]))
+
+static const struct x86_nic *x86_nic_of(const struct x86_pci_fn *f)
+{
+	for (unsigned i = 0; i < X86_NICS; i++)
+		if (x86_nics[i].vendor == f->vendor && x86_nics[i].device == f->device)
+			return &x86_nics[i];
+	return 0;
+}
+
+/* One line for a network controller no entry serves: QEMU's default
+ * e1000 (8086:100e) would otherwise leave the boot silent about why
+ * there is no network. */
+static bool x86_nic_say_unsupported(const struct x86_pci_fn *f, void *ctx)
+{
+	(void)ctx;
+	if (f->class != X86_PCI_CLASS_NETWORK || x86_nic_of(f))
+		return false;
+	out_printf(&out_console, "net: network controller %04x:%04x at 00:%02x.%u is not supported (supported:",
+		   f->vendor, f->device, f->dev, f->fn);
+	for (unsigned i = 0; i < X86_NICS; i++)
+		out_printf(&out_console, "%s %s %04x:%04x", i ? "," : "",
+			   x86_nics[i].name, x86_nics[i].vendor, x86_nics[i].device);
+	out_puts(&out_console, ")\n");
+	return false;
+}
+
+struct netdev *arch_netdev_probe(void)
+{
+	struct netdev *d = 0;
+
+	(void)x86_pci_each(x86_nic_say_unsupported, 0);
+	for (unsigned i = 0; i < X86_NICS && !d; i++) {
+		struct x86_pci_fn f;
+
+		if (x86_pci_find(x86_nics[i].vendor, x86_nics[i].device, &f))
+			d = x86_nics[i].attach(&f);
+	}
+	return d;
+}
+
+/* ---- virtio-net's platform side ---- */
+
 /* Where the device is: for the boot lines. */
 static struct {
-	unsigned dev, fn;
+	struct x86_pci_fn f;
 	uint16_t io;
 	uint8_t irq;
+	struct virtio_transport t;
 } vnet;
 
 static uint32_t x86_vio_read(const struct virtio_bus *b, unsigned off, unsigned width)
@@ -56,33 +116,7 @@ static uint64_t x86_vio_dma_addr(const struct virtio_bus *b, const void *p)
 	return (uintptr_t)p;
 }
 
-/* The legacy virtio-net on PCI, its I/O BAR 0 as @t's register
- * window, I/O decoding and bus mastering on. */
-bool virtio_netdev_find(struct virtio_transport *t)
-{
-	struct virtio_bus bus = {
-		.read = x86_vio_read,
-		.write = x86_vio_write,
-		.dma_addr = x86_vio_dma_addr,
-	};
-
-	if (!x86_pci_find(VIRTIO_VENDOR, VIRTIO_NET_LEGACY, &vnet.dev, &vnet.fn))
-		return false;
-	vnet.io = x86_pci_io_bar(vnet.dev, vnet.fn, 0);
-	if (!vnet.io) {
-		out_puts(&out_console, "virtio-net: no I/O BAR 0; no network\n");
-		return false;
-	}
-	vnet.irq = x86_pci_irq(vnet.dev, vnet.fn);
-	/* I/O decoding and bus mastering (the device reads our rings). */
-	x86_pci_write32(vnet.dev, vnet.fn, 0x04,
-			(x86_pci_read32(vnet.dev, vnet.fn, 0x04) & 0xffff) | 0x5);
-	bus.base = vnet.io;
-	virtio_pci_legacy_init(t, &bus);
-	return true;
-}
-
-void virtio_netdev_failed(int err, const struct virtio_net *n)
+static void x86_vio_failed(int err, const struct virtio_net *n)
 {
 	(void)err;
 	out_printf(&out_console, "virtio-net: queue set-up failed (io 0x%x, sizes %u/%u); no network\n",
@@ -90,63 +124,47 @@ void virtio_netdev_failed(int err, const struct virtio_net *n)
 }
 
 /* The INTx line through the I/O APIC to X86_VEC_NET. */
-bool virtio_netdev_route(const struct virtio_transport *t)
+static bool x86_vio_route(const struct virtio_transport *t)
 {
 	bool routed = vnet.irq != 0 && x86_ioapic_route(vnet.irq, X86_VEC_NET, true);
 
 	(void)t;
 	if (routed)
 		out_printf(&out_console, "virtio-net: legacy at 00:%02x.%u, io 0x%x, irq %u\n",
-			   vnet.dev, vnet.fn, vnet.io, vnet.irq);
+			   vnet.f.dev, vnet.f.fn, vnet.io, vnet.irq);
 	else
 		out_printf(&out_console, "virtio-net: legacy at 00:%02x.%u, io 0x%x, no interrupt line; polling each tick\n",
-			   vnet.dev, vnet.fn, vnet.io);
+			   vnet.f.dev, vnet.f.fn, vnet.io);
 	return routed;
 }
 
-/* The NIC driven, chosen by PCI ID on first need: virtio-net if there
- * is one (QEMU's usual), else an 82574L (e1000e.c; what a real PC may
- * have).  One at a time: X86_VEC_NET is the one device's. */
-static enum { NIC_NONE, NIC_VIRTIO, NIC_E1000E } nic = NIC_NONE;
+static const struct virtio_netdev_platform x86_vio_platform = {
+	.t = &vnet.t,
+	.failed = x86_vio_failed,
+	.route = x86_vio_route,
+};
 
-/* The line (or message) is the device's alone (X86_VEC_NET). */
-void x86_netdev_irq(void)
+/* The legacy virtio-net at @f, its I/O BAR 0 as the transport's
+ * register window, I/O decoding and bus mastering on. */
+struct netdev *x86_virtio_net_attach(const struct x86_pci_fn *f)
 {
-	if (nic == NIC_E1000E) {
-		x86_e1000e_irq();
-	} else if (nic == NIC_VIRTIO) {
-		virtio_netdev_irq();
-		net_rx_wake();
+	struct virtio_bus bus = {
+		.read = x86_vio_read,
+		.write = x86_vio_write,
+		.dma_addr = x86_vio_dma_addr,
+	};
+
+	vnet.f = *f;
+	vnet.io = x86_pci_io_bar(f->dev, f->fn, 0);
+	if (!vnet.io) {
+		out_puts(&out_console, "virtio-net: no I/O BAR 0; no network\n");
+		return 0;
 	}
-}
-
-/* hal/netdev.h: the portable glue's, for the device found. */
-bool hal_netdev_present(void)
-{
-	if (nic == NIC_NONE)
-		nic = virtio_netdev_present() ? NIC_VIRTIO :
-		      e1000e_netdev_present() ? NIC_E1000E : NIC_NONE;
-	return nic != NIC_NONE;
-}
-
-void hal_netdev_mac(uint8_t mac[6])
-{
-	if (nic == NIC_E1000E)
-		e1000e_netdev_mac(mac);
-	else
-		virtio_netdev_mac(mac);
-}
-
-int hal_netdev_send(const void *frame, size_t len)
-{
-	if (nic == NIC_E1000E)
-		return e1000e_netdev_send(frame, len);
-	return virtio_netdev_send(frame, len);
-}
-
-const struct netdev_rx *hal_netdev_start(void)
-{
-	if (nic == NIC_E1000E)
-		return e1000e_netdev_start();
-	return virtio_netdev_start();
+	vnet.irq = x86_pci_irq(f->dev, f->fn);
+	/* I/O decoding and bus mastering (the device reads our rings). */
+	x86_pci_write32(f->dev, f->fn, 0x04,
+			(x86_pci_read32(f->dev, f->fn, 0x04) & 0xffff) | 0x5);
+	bus.base = vnet.io;
+	virtio_pci_legacy_init(&vnet.t, &bus);
+	return virtio_netdev_probe(&x86_vio_platform);
 }

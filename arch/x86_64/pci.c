@@ -38,30 +38,55 @@ void x86_pci_write32(unsigned dev, unsigned fn, unsigned off, uint32_t v)
 	spin_unlock_irqrestore(&pci_lock, flags);
 }
 
-bool x86_pci_find(uint16_t vendor, uint16_t device, unsigned *dev, unsigned *fn)
+bool x86_pci_each(bool (*visit)(const struct x86_pci_fn *f, void *ctx), void *ctx)
 {
-	uint32_t want = (uint32_t)device << 16 | vendor;
+	struct x86_pci_fn f;
 
-	for (unsigned d = 0; d < PCI_DEVS; d++) {
-		for (unsigned f = 0; f < 8; f++) {
-			uint32_t id = x86_pci_read32(d, f, 0);
+	for (f.dev = 0; f.dev < PCI_DEVS; f.dev++) {
+		for (f.fn = 0; f.fn < 8; f.fn++) {
+			uint32_t id = x86_pci_read32(f.dev, f.fn, 0);
 
 			if (id == 0xffffffffu) {
-				if (f == 0)
+				if (f.fn == 0)
 					break;	/* no device in this slot */
 				continue;
 			}
-			if (id == want) {
-				*dev = d;
-				*fn = f;
+			f.vendor = (uint16_t)id;
+			f.device = (uint16_t)(id >> 16);
+			f.class = (uint8_t)(x86_pci_read32(f.dev, f.fn, 0x08) >> 24);
+			if (visit(&f, ctx))
 				return true;
-			}
 			/* Not multi-function: functions 1-7 are absent. */
-			if (f == 0 && !(x86_pci_read32(d, 0, 0x0c) & 0x00800000u))
+			if (f.fn == 0 && !(x86_pci_read32(f.dev, 0, 0x0c) & 0x00800000u))
 				break;
 		}
 	}
 	return false;
+}
+
+struct pci_want {
+	uint16_t vendor, device;
+	struct x86_pci_fn found;
+};
+
+static bool pci_is_wanted(const struct x86_pci_fn *f, void *ctx)
+{
+	struct pci_want *w = ctx;
+
+	if (f->vendor != w->vendor || f->device != w->device)
+		return false;
+	w->found = *f;
+	return true;
+}
+
+bool x86_pci_find(uint16_t vendor, uint16_t device, struct x86_pci_fn *f)
+{
+	struct pci_want w = { .vendor = vendor, .device = device };
+
+	if (!x86_pci_each(pci_is_wanted, &w))
+		return false;
+	*f = w.found;
+	return true;
 }
 
 /* Where the next unassigned I/O BAR goes: above the ISA and chipset

@@ -11,6 +11,7 @@
 #include "kernel/stacktrace.h"
 #include "kernel/task.h"
 #include "lib/out.h"
+#include "../common/netdev_hal.h"
 #include "pmu_hw.h"
 #include "x86.h"
 
@@ -193,7 +194,7 @@ void x86_trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (v == X86_VEC_NET) {
-		x86_netdev_irq();
+		arch_netdev_irq();	/* the one NIC driven, by MSI or INTx */
 		x86_lapic_eoi();
 		return;
 	}

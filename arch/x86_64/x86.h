@@ -365,9 +365,22 @@ void x86_trap_dispatch(struct trap_frame *tf);
  * bus 0 only: enough for QEMU's pc machine.  @off is 4-byte aligned. */
 uint32_t x86_pci_read32(unsigned dev, unsigned fn, unsigned off);
 void x86_pci_write32(unsigned dev, unsigned fn, unsigned off, uint32_t v);
-/* The first function on bus 0 with @vendor:@device; false when none.
- * Sets *@dev and *@fn. */
-bool x86_pci_find(uint16_t vendor, uint16_t device, unsigned *dev, unsigned *fn);
+/* A function on bus 0 as x86_pci_each() finds it. */
+struct x86_pci_fn {
+	unsigned dev, fn;
+	uint16_t vendor, device;
+	uint8_t class;		/* the base class: 0x02 a network controller */
+};
+
+#define X86_PCI_CLASS_NETWORK	0x02
+
+/* Call @visit on each function present on bus 0, in slot order, until
+ * it returns true: true then, false when it never does. */
+bool x86_pci_each(bool (*visit)(const struct x86_pci_fn *f, void *ctx), void *ctx);
+
+/* The first function on bus 0 with @vendor:@device, in *@f; false when
+ * none. */
+bool x86_pci_find(uint16_t vendor, uint16_t device, struct x86_pci_fn *f);
 
 /* The port of I/O BAR @bar, assigned here when the firmware left it at
  * 0; 0 when it is a memory BAR or cannot be placed.  Boot CPU, once per
@@ -399,12 +412,14 @@ bool x86_pci_msi_enable(unsigned dev, unsigned fn, uint8_t vector);
  * below 4 GiB: device registers (mem.c). */
 void x86_mem_uncached(uint64_t lo, uint64_t hi);
 
-/* The network device's interrupt (netdev.c), from x86_trap_dispatch()
- * for X86_VEC_NET: the one NIC driven, by MSI or its INTx line. */
-void x86_netdev_irq(void);
-
-/* The 82574L's side of netdev.c (e1000e.c): the interrupt's work. */
-void x86_e1000e_irq(void);
+/* The NIC drivers' platform sides, each the attach of one entry of
+ * netdev.c's PCI ID table: hand the driver function @f as its platform
+ * struct and return what its probe returned (NULL having said why).
+ * Task context, boot CPU, once.  virtio-net: netdev.c; 82574L:
+ * e1000e.c. */
+struct netdev;
+struct netdev *x86_virtio_net_attach(const struct x86_pci_fn *f);
+struct netdev *x86_e1000e_attach(const struct x86_pci_fn *f);
 
 /* Route ISA/PCI interrupt line @gsi of the I/O APIC to @vector on the
  * calling CPU; level-triggered when @level.  False when the machine has

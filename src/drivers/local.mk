@@ -7,6 +7,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/e1000e/e1000e.c %reldir%/e1000e/e1000e.h \
 	%reldir%/e1000e/e1000e_netdev.c %reldir%/e1000e/e1000e_netdev.h \
 	%reldir%/fw_cfg/fw_cfg.c %reldir%/fw_cfg/fw_cfg.h \
+	%reldir%/netdev.h \
 	%reldir%/virtio/mmio.c \
 	%reldir%/virtio/pci_legacy.c \
 	%reldir%/virtio/transport.c \

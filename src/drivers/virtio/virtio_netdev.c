@@ -1,72 +1,67 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* hal/netdev.h on a virtio-net: see virtio_netdev.h.  The interrupt
+/* A virtio-net as a network device: see virtio_netdev.h.  The interrupt
  * handler only acknowledges, and the platform then wakes the stack's
- * receive task (net_rx_wake(): the stack is above the drivers), which
- * polls the ring (hal/netdev.h); with no usable line the task polls at
- * each tick instead. */
+ * receive task, which polls the ring (hal/netdev.h); with no usable line
+ * the task polls at each tick instead. */
 #include "drivers/virtio/virtio_netdev.h"
 
 #include "hal/netdev.h"
-#include "lib/errno.h"
 #include "lib/kstring.h"
 
 static struct {
-	bool present;
-	struct virtio_transport t;
+	struct netdev dev;
+	const struct virtio_netdev_platform *plat;
 	struct virtio_net net;
 } vnet;
 
 static struct netdev_rx vnet_rx = { .poll = virtio_net_poll, .dev = &vnet.net };
 
-/* Find the device and have the driver set it up, short of DRIVER_OK
- * (virtio_netdev_start's).  Once, on first need. */
-static void vnet_probe(void)
+static void vnet_mac(struct netdev *d, uint8_t mac[6])
 {
-	static bool probed;
-	int err;
-
-	if (probed)
-		return;
-	probed = true;
-	if (!virtio_netdev_find(&vnet.t))
-		return;
-	err = virtio_net_probe(&vnet.net, &vnet.t);
-	if (err) {
-		virtio_netdev_failed(err, &vnet.net);
-		return;
-	}
-	vnet.present = true;
+	(void)d;
+	kmemcpy(mac, vnet.net.mac, 6);
 }
 
-bool virtio_netdev_present(void)
+static int vnet_send(struct netdev *d, const void *frame, size_t len)
 {
-	vnet_probe();
-	return vnet.present;
-}
-
-void virtio_netdev_mac(uint8_t mac[6])
-{
-	if (vnet.present)
-		kmemcpy(mac, vnet.net.mac, 6);
-	else
-		kmemset(mac, 0, 6);
-}
-
-int virtio_netdev_send(const void *frame, size_t len)
-{
-	if (!vnet.present)
-		return -ENOSYS;
+	(void)d;
 	return virtio_net_send(&vnet.net, frame, len);
 }
 
-void virtio_netdev_irq(void)
+static void vnet_irq(struct netdev *d)
 {
+	(void)d;
 	virtio_net_irq(&vnet.net);
 }
 
-const struct netdev_rx *virtio_netdev_start(void)
+static const struct netdev_rx *vnet_start(struct netdev *d)
 {
-	vnet_rx.irq = virtio_netdev_route(&vnet.t);
+	(void)d;
+	vnet_rx.irq = vnet.plat->route(vnet.plat->t);
 	virtio_net_start(&vnet.net);
 	return &vnet_rx;
+}
+
+static const struct netdev_ops vnet_ops = {
+	.mac = vnet_mac,
+	.send = vnet_send,
+	.start = vnet_start,
+	.irq = vnet_irq,
+};
+
+struct netdev *virtio_netdev_probe(const struct virtio_netdev_platform *p)
+{
+	int err;
+
+	if (vnet.plat)
+		return NULL;	/* one at a time: the state is this file's */
+	err = virtio_net_probe(&vnet.net, p->t);
+	if (err) {
+		p->failed(err, &vnet.net);
+		return NULL;
+	}
+	vnet.plat = p;
+	vnet.dev.ops = &vnet_ops;
+	vnet.dev.driver = "virtio-net";
+	return &vnet.dev;
 }
