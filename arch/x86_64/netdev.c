@@ -81,7 +81,7 @@ struct netdev *arch_netdev_probe(void)
 
 /* ---- virtio-net's platform side ---- */
 
-/* Where the device is: for the boot lines. */
+/* Where the device is (for the boot lines), and its transport. */
 static struct {
 	struct x86_pci_fn f;
 	uint16_t io;
