@@ -6,6 +6,7 @@
 FUZZ_SECONDS = 60
 FUZZ_NAMES = net_rx shell fdt cmdline folded udpsh_client collect
 FUZZ_RUNS = 10000000
+FUZZ_RUN_TARGETS = $(FUZZ_NAMES:%=fuzz-run-%)
 EXTRA_DIST += %reldir%/corpus %reldir%/make-seeds.py %reldir%/fuzz-long
 
 if ENABLE_FUZZ
@@ -78,14 +79,19 @@ nodist_%canon_reldir%_fuzz_collect_SOURCES = tools/report/profile.pb-c.c
 # fresh build folder compiles pprof.c before protoc-c has written it.
 $(%canon_reldir%_fuzz_collect_OBJECTS): tools/report/profile.pb-c.h
 
-fuzz: $(FUZZ_PROGS)
-	@set -e; for name in $(FUZZ_NAMES); do \
-		mkdir -p %reldir%/work-$$name; \
-		echo "fuzz: $$name for $(FUZZ_SECONDS) s"; \
-		./%reldir%/fuzz_$$name -max_total_time=$(FUZZ_SECONDS) \
-			-print_final_stats=1 -artifact_prefix=%reldir%/work-$$name/ \
-			%reldir%/work-$$name $(srcdir)/%reldir%/corpus/$$name; \
-	done
+# One make target per fuzzer, so that `make -jN fuzz` runs N at once, each
+# on a core of its own for the whole FUZZ_SECONDS (.ci/run: -j2).  Each
+# prints its output when it ends, so that two runs' lines do not mix.
+fuzz: $(FUZZ_RUN_TARGETS)
+$(FUZZ_RUN_TARGETS): fuzz-run-%: %reldir%/fuzz_%
+	@mkdir -p %reldir%/work-$*
+	@echo "fuzz: $* for $(FUZZ_SECONDS) s"
+	@./%reldir%/fuzz_$* -max_total_time=$(FUZZ_SECONDS) \
+		-print_final_stats=1 -artifact_prefix=%reldir%/work-$*/ \
+		%reldir%/work-$* $(srcdir)/%reldir%/corpus/$* \
+		>%reldir%/work-$*.out 2>&1; \
+	rc=$$?; cat %reldir%/work-$*.out; \
+	echo "fuzz: $* exit $$rc"; exit $$rc
 
 # Each target until FUZZ_RUNS executions (issue 27: 10M), with a summary of
 # executions, coverage and crashes.  Long: the shell target alone takes
@@ -96,4 +102,4 @@ else
 fuzz fuzz-long:
 	@echo "$@: configure with CC=clang --enable-sim --enable-fuzz (in a build folder of its own)"; exit 1
 endif
-.PHONY: fuzz fuzz-long
+.PHONY: fuzz fuzz-long $(FUZZ_RUN_TARGETS)

@@ -42,6 +42,7 @@ class Folded:
         self.stacks = stacks
         self.meta = meta
         self.total = sum(stacks.values())
+        self._paths = {}
 
     def self_counts(self):
         c = {}
@@ -57,12 +58,17 @@ class Folded:
         return c
 
     def paths(self, root="all"):
-        """{(root, frame, ...): samples} for every prefix: the flame graph."""
+        """{(root, frame, ...): samples} for every prefix: the flame graph.
+        Built once per root (50,000 deep stacks take seconds) and shared:
+        callers read it, never change it."""
+        if root in self._paths:
+            return self._paths[root]
         p = {}
         for st, n in self.stacks.items():
             for i in range(len(st) + 1):
                 key = (root,) + st[:i]
                 p[key] = p.get(key, 0) + n
+        self._paths[root] = p
         return p
 
     def top(self):
@@ -125,6 +131,10 @@ def zipf_folded(path, nstacks, seed):
     names = ["fn_%04d" % i for i in range(3000)]
     callees = {}
     weights = [1.0 / (k + 1) ** 1.2 for k in range(12)]
+    # Per number of callees, the running sums random.choices() would
+    # make of the weights at every call (the same draws, made once).
+    cum = {n: list(itertools.accumulate(weights[:n])) for n in range(2, 13)}
+    wsum = {n: sum(weights[:n]) for n in range(2, 13)}
     tasks = ["%d-task%d" % (i + 1, i) for i in range(8)]
     stacks = {}
     while len(stacks) < nstacks:
@@ -134,9 +144,8 @@ def zipf_folded(path, nstacks, seed):
             if f not in callees:
                 callees[f] = rnd.sample(names, rnd.randint(2, 12))
             kids = callees[f]
-            w = weights[:len(kids)]
-            k = rnd.choices(range(len(kids)), weights=w)[0]
-            prob *= w[k] / sum(w)
+            k = rnd.choices(range(len(kids)), cum_weights=cum[len(kids)])[0]
+            prob *= weights[k] / wsum[len(kids)]
             f = kids[k]
             st.append(f)
         stacks[tuple(st)] = max(1, int(1e7 * prob))
