@@ -11,7 +11,7 @@
 #include "prof/profiler.h"
 #include "lib/out.h"
 #include "net/net.h"
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 #include "check_main.h"
 
 static char msgs[2048];

@@ -18,8 +18,8 @@
 #include "lib/sha256.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
-#include "shell/udpsh.h"
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/udpsh.h"
+#include "shell/udpsh/wire.h"
 #include "check_main.h"
 #include "shell_testcmds.h"
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The UDP shell core (shell/udpsh.h) served on src/net's UDP
- * (shell/udpsh_net.h).  Datagrams
+/* The UDP shell core (shell/udpsh/udpsh.h) served on src/net's UDP
+ * (shell/udpsh/net.h).  Datagrams
  * are queued by net_rx()'s task and run by a task of their own, because a
  * command may take seconds (a profile takes up to 2 s) and the receive
  * path must keep going meanwhile. */
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 
 #include "hal/firmware.h"
 #include "kernel/random.h"
@@ -18,7 +18,7 @@
 #include "lib/out.h"
 #include "net/net.h"
 #include "net/wire.h"
-#include "shell/udpsh_serving.h"
+#include "shell/udpsh/serving.h"
 
 /* An admitted request (udpsh_admit()) with its command copied in. */
 struct netsh_item {
@@ -35,7 +35,7 @@ static unsigned netsh_head, netsh_count;
 static struct task *netsh_task;
 static uint16_t netsh_port;
 static bool netsh_serving;	/* bound: udpsh_net_open() succeeded */
-static char netsh_name[24];	/* for `net` (shell/udpsh_serving.h) */
+static char netsh_name[24];	/* for `net` (shell/udpsh/serving.h) */
 
 void udpsh_net_reset(void)
 {

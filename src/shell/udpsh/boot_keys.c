@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell's configuration from kernel command-line words
- * (shell/udpsh_net.h): udpsh=, udpsh.allow=, udpsh.key=. */
-#include "shell/udpsh_net.h"
+ * (shell/udpsh/net.h): udpsh=, udpsh.allow=, udpsh.key=. */
+#include "shell/udpsh/net.h"
 
 #include "kernel/cmdline.h"
 #include "lib/errno.h"

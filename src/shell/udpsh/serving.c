@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "shell/udpsh_serving.h"
+#include "shell/udpsh/serving.h"
 
 #include "lib/errno.h"
 

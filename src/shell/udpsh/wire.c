@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The keyed UDP shell's wire format (shell/udpsh_wire.h), built into the
+/* The keyed UDP shell's wire format (shell/udpsh/wire.h), built into the
  * kernel and into tools/kshell alike. */
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 
 #include "lib/bytes.h"
 #include "lib/errno.h"

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The UDP shell core: see udpsh.h for the protocol. */
-#include "shell/udpsh.h"
+#include "shell/udpsh/udpsh.h"
 
 #include "hal/timer.h"
 #include "lib/bytes.h"

@@ -52,7 +52,7 @@
  * .authenticated is false).
  *
  * With a key (udpsh_key_set()) every datagram either way is framed and
- * authenticated as shell/udpsh_wire.h says, and a request runs only when
+ * authenticated as shell/udpsh/wire.h says, and a request runs only when
  * it spends an unspent ticket of this boot:
  *
  *  - A request without one (ticket 0, an old boot's nonce, a ticket never
@@ -101,7 +101,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 
 /* Largest reply datagram: an Ethernet MTU of 1500 less IPv4 and UDP
  * headers, so a reply is never fragmented. */
