@@ -4,7 +4,10 @@ src_libkprof_la_SOURCES += \
 	%reldir%/shell.c %reldir%/shell.h \
 	%reldir%/input.c \
 	%reldir%/console.c \
-	%reldir%/udpsh/udpsh.c %reldir%/udpsh/udpsh.h \
+	%reldir%/udpsh/udpsh.h %reldir%/udpsh/internal.h \
+	%reldir%/udpsh/admit.c %reldir%/udpsh/allow.c \
+	%reldir%/udpsh/reply.c %reldir%/udpsh/cookie.c \
+	%reldir%/udpsh/tickets.c \
 	%reldir%/udpsh/wire.c %reldir%/udpsh/wire.h \
 	%reldir%/udpsh/serving.c %reldir%/udpsh/serving.h \
 	%reldir%/udpsh/boot_keys.c \

@@ -1,6 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The UDP shell's configuration from kernel command-line words
- * (shell/udpsh/net.h): udpsh=, udpsh.allow=, udpsh.key=. */
+/* The UDP shell's boot keys: its configuration from kernel command-line
+ * words (shell/udpsh/net.h): udpsh=, udpsh.allow=, udpsh.key=.
+ *
+ * What it guarantees: a malformed word changes nothing and says so in
+ * one line, naming the value that stays; udpsh.key's value is never
+ * printed, right or wrong; a key of one byte repeated (a placeholder) is
+ * refused; an allowlist of /0 is taken but warned about.
+ * Against: a mistyped or placeholder key that would leave the shell open
+ * or weak, and a key leaking into a boot log. */
 #include "shell/udpsh/net.h"
 
 #include "kernel/cmdline.h"

@@ -3,7 +3,18 @@
  * (shell/udpsh/net.h).  Datagrams
  * are queued by net_rx()'s task and run by a task of their own, because a
  * command may take seconds (a profile takes up to 2 s) and the receive
- * path must keep going meanwhile. */
+ * path must keep going meanwhile.
+ *
+ * What it guarantees: a datagram from outside the allowlist, a keyed
+ * first fragment, or a request that may not run never takes one of the
+ * UDPSH_NET_QUEUE slots, and a full queue is answered busy; the receive
+ * path never waits (only the shell's task waits, once, for ARP); the
+ * shell does not start without a key unless udpsh.key=none asked for it
+ * out loud; the boot nonce and the cookie secret mix the host's seed in
+ * when the firmware has one, so they differ from boot to boot under a
+ * fixed QEMU -seed.
+ * Against: floods of the receive path from allowed or forged sources,
+ * and a request recorded in one boot replayed in the next. */
 #include "shell/udpsh/net.h"
 
 #include "hal/firmware.h"

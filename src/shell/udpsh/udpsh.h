@@ -3,6 +3,15 @@
  * in, reply datagrams out through a callback.  The simulator feeds it from
  * a loopback socket, the kernel from src/net's UDP.
  *
+ * One concern a file, each file's head saying what it guarantees and
+ * against whom: admit.c (the two halves, admit and serve), allow.c (the
+ * allowlist), reply.c (output into datagrams; the keyless bound),
+ * cookie.c (keyless cookies), tickets.c (keyed: tickets, replay, kept
+ * replies, the rate of short answers), wire.c (the keyed framing and
+ * its MAC); for the kernel's transport net.c (on src/net's UDP) and
+ * boot_keys.c (udpsh=, udpsh.allow=, udpsh.key=); serving.c lists the
+ * shells that serve, for `net`.
+ *
  * Protocol, one exchange per datagram:
  *  - A datagram is one command, with or without one trailing line end
  *    ("\n", "\r\n" or "\r").  It runs with remote = true, so serial-only
