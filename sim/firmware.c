@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 #include "hal/firmware.h"
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 #include "../tools/keyfile.h"
 #include "sim/sim.h"
 

@@ -16,9 +16,9 @@
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
-#include "shell/udpsh.h"
-#include "shell/udpsh_net.h"
-#include "shell/udpsh_serving.h"
+#include "shell/udpsh/udpsh.h"
+#include "shell/udpsh/net.h"
+#include "shell/udpsh/serving.h"
 #include "sim/sim.h"
 
 /* How often the UDP shell task looks for datagrams: a sleep ends at the

@@ -11,7 +11,7 @@
 #include "prof/profiler.h"
 #include "lib/out.h"
 #include "net/net.h"
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 #include "check_main.h"
 
 static char msgs[2048];
@@ -167,6 +167,42 @@ START_TEST(test_cmdline_udpsh_key_never_echoed)
 }
 END_TEST
 
+/* Keys whose owner reads every one of them with one word parser
+ * (.word: net_config_word(), udpsh_config_word()) are handed their own
+ * name: each word lands in its own setting, and a value too long for the
+ * parser's buffer is refused naming its key. */
+START_TEST(test_cmdline_word_keys_reach_their_owner_by_name)
+{
+	static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
+	char word[300];
+
+	net_config_reset();
+	udpsh_config_reset();
+	ck_assert_int_eq(parse("ip=10.0.2.20/24 gw=10.0.2.1 net.gw_mac=52:54:00:12:34:56 "
+			       "net.arp_ttl=30 udpsh=6000 udpsh.allow=127.0.0.1 "
+			       "udpsh.key=000102030405060708090a0b0c0d0e0f"), 0);
+	ck_assert_str_eq(msgs, "");
+	ck_assert_uint_eq(net_config()->ip, 0x0a000214);
+	ck_assert_uint_eq(net_config()->prefix, 24);
+	ck_assert_uint_eq(net_config()->gw, 0x0a000201);
+	ck_assert(net_config()->gw_mac_set);
+	ck_assert_mem_eq(net_config()->gw_mac, mac, 6);
+	ck_assert(net_config()->arp_ttl_ns == 30ull * 1000000000ull);
+	ck_assert_uint_eq(udpsh_config()->port, 6000);
+	ck_assert_str_eq(udpsh_config()->allow, "127.0.0.1/32");
+	ck_assert_uint_eq(udpsh_config()->key_len, 16);
+
+	memset(word, 0, sizeof(word));
+	memcpy(word, "net.arp_ttl=", 12);
+	memset(word + 12, '1', CMDLINE_WORD_MAX);
+	ck_assert_int_eq(parse(word), 1);
+	ck_assert_str_eq(msgs, "cmdline: net.arp_ttl= is 192 bytes, too long; ignored\n");
+	ck_assert(net_config()->arp_ttl_ns == 30ull * 1000000000ull);
+	net_config_reset();
+	udpsh_config_reset();
+}
+END_TEST
+
 /* A word its owner takes with a notice: the notice is a line reported
  * (found by fuzz_cmdline: the count once left it out). */
 START_TEST(test_cmdline_owner_notice_counted)
@@ -213,6 +249,7 @@ static Suite *cmdline_suite(void)
 	tcase_add_test(tc, test_cmdline_next_command_splits_and_trims);
 	tcase_add_test(tc, test_cmdline_profile_source_chooses_the_sampler);
 	tcase_add_test(tc, test_cmdline_udpsh_key_never_echoed);
+	tcase_add_test(tc, test_cmdline_word_keys_reach_their_owner_by_name);
 	tcase_add_test(tc, test_cmdline_owner_notice_counted);
 	suite_add_tcase(s, tc);
 	return s;

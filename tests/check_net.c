@@ -17,10 +17,10 @@
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "net/net.h"
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
-#include "shell/udpsh_serving.h"
+#include "shell/udpsh/serving.h"
 #include "check_main.h"
 #include "test_wire.h"
 
@@ -1161,7 +1161,7 @@ START_TEST(test_udpsh_long_output_split_at_lines)
 	learn_gw();
 	ck_assert_int_eq(udpsh_net_open(), 0);
 	/* Keyless, the first answer is at most 3x the request on the wire,
-	 * and says which cookie gets the whole reply (udpsh.h). */
+	 * and says which cookie gets the whole reply (shell/udpsh/udpsh.h). */
 	rx(udp_gw(frame, SHELL_PORT, "lines 100"));
 	udpsh_net_run_queued();
 	replies(buf, sizeof(buf), &n);

@@ -356,7 +356,7 @@ static size_t udp(uint8_t *f, const uint8_t *dst_mac, uint16_t dport, const char
 static void shell_once(const uint8_t *ksim_mac, const char *cmd, char *reply, size_t size);
 
 /* Send one UDP shell command and gather the reply up to the prompt.  A
- * keyless reply cut at 3x the request (shell/udpsh.h) says which cookie
+ * keyless reply cut at 3x the request (shell/udpsh/udpsh.h) says which cookie
  * gets it whole: asked again with it. */
 static void shell(const uint8_t *ksim_mac, const char *cmd, char *reply, size_t size)
 {

@@ -17,7 +17,7 @@
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "net/net.h"
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 #include "net/iperf.h"
 #include "net/netload.h"
 #include "shell/netload_args.h"

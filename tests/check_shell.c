@@ -16,6 +16,8 @@
 #include "check_main.h"
 #include "shell_testcmds.h"
 
+unsigned crash_runs, args_runs;
+
 static int tcmd_fail(struct shell_ctx *sh, int argc, char **argv)
 {
 	(void)argc;

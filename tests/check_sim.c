@@ -25,7 +25,7 @@
 #include "prof/profiler.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
-#include "shell/udpsh.h"
+#include "shell/udpsh/udpsh.h"
 #include "sim_fixture.h"
 #include "check_main.h"
 

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Wire helpers for the scripts that play the network around ksim and the
 UDP shell: Ethernet/ARP/IPv4/UDP frames, the UDP shell's authenticated
-framing (src/shell/udpsh_wire.h), ksim as a child process.
+framing (src/shell/udpsh/wire.h), ksim as a child process.
 
 Only 127.0.0.1 is ever used on the host; the addresses inside frames are
 the simulated network's (10.0.2.0/24 by default) and never leave ksim's
@@ -27,7 +27,7 @@ ATTACKER_MAC = bytes.fromhex("02badbadbad1")
 BCAST = b"\xff" * 6
 SHELL_PORT = 5555
 
-# The keyed wire (src/shell/udpsh_wire.h, doc/shell.md "The keyed wire").
+# The keyed wire (src/shell/udpsh/wire.h, doc/shell.md "The keyed wire").
 MAGIC = b"KPA2"
 HDR, MAC = 48, 32
 KIND_REQUEST, KIND_REPLY = 1, 2

@@ -1,14 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Commands shared by the shell suites' own command tables (check_shell,
- * check_udpsh), each counting its runs; a suite's setup zeroes the
- * counters it checks. */
+ * the check_udpsh_* suites through udpsh_testlib.c), each counting its
+ * runs; a suite's setup zeroes the counters it checks.  The counters are
+ * defined once in each program, beside its table. */
 #ifndef KPROF_TESTS_SHELL_TESTCMDS_H
 #define KPROF_TESTS_SHELL_TESTCMDS_H
 
 #include "lib/out.h"
 #include "shell/shell.h"
 
-static unsigned crash_runs, args_runs;
+extern unsigned crash_runs, args_runs;
 
 /* args: prints the word count and each word in brackets. */
 static inline int tcmd_args(struct shell_ctx *sh, int argc, char **argv)

@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 
 /* Why a file or folder owned as @st says may not hold a key, or NULL:
  * only we or root may own it (ssh's rule), else its owner could change

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* kshell: talk to a kernel's UDP shell (src/shell/udpsh.h).
+/* kshell: talk to a kernel's UDP shell (src/shell/udpsh/udpsh.h).
  *
  *   kshell [-t SECONDS] [-k KEYFILE] [-o FILE] [HOST[:PORT]] [COMMAND...]
  *   kshell --check-key FILE | --init-key | --help | --version
@@ -15,7 +15,7 @@
  *
  * With a key (-k FILE, else $KSHELL_KEY_FILE, else $KSHELL_KEY, else the
  * default key file of tools/keyfile.h: 16-64 bytes in hex; keyless only
- * with --insecure, warned each run) it speaks the keyed protocol of src/shell/udpsh_wire.h:
+ * with --insecure, warned each run) it speaks the keyed protocol of src/shell/udpsh/wire.h:
  * each request carries a fresh random request id, and only reply
  * datagrams that verify under the key and carry that id are taken.  The
  * first answer is stale and hands out a ticket; the command goes again
@@ -61,7 +61,7 @@
 #include "config.h"
 #include "lib/bytes.h"
 #include "lib/sha256.h"
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 #include "folded_read.h"
 #include "keyfile.h"
 #include "udpsh_client.h"
@@ -183,7 +183,7 @@ static int kshell_connect(const char *target)
 
 /* --- the key ---------------------------------------------------------- */
 
-/* The kernel's own parser (src/shell/udpsh_wire.c); never printed. */
+/* The kernel's own parser (src/shell/udpsh/wire.c); never printed. */
 static bool key_parse(const char *t, size_t len)
 {
 	int n = udpsh_key_parse(t, len, ks.c.key);
@@ -397,7 +397,7 @@ static int folded_save(const char *text, size_t size, const char *path)
 #define COOKIE_HINT ": start the request with it\n" PROMPT
 #define COOKIE_HEX 16
 /* A shell takes a cookie in the 64 s step that made it and the next
- * (src/shell/udpsh.h): one younger than this is still good. */
+ * (src/shell/udpsh/udpsh.h): one younger than this is still good. */
 #define COOKIE_FRESH_MS 60000
 /* What asks a keyless shell for a cookie: a command that changes nothing
  * and whose reply is always longer than 3 times the request. */
@@ -461,7 +461,7 @@ static int plain_collect(int fd, const char *cmd, size_t len, int timeout_ms, ch
 					progname, timeout_ms / 1000);
 			break;
 		}
-		/* A keyless shell marks each reply datagram (udpsh.h). */
+		/* A keyless shell marks each reply datagram (shell/udpsh/udpsh.h). */
 		if (n > 0 && (unsigned char)buf[0] == UDPSH_REPLY_MARK) {
 			memmove(buf, buf + 1, (size_t)n - 1);
 			n--;
@@ -492,7 +492,7 @@ static int plain_collect(int fd, const char *cmd, size_t len, int timeout_ms, ch
 }
 
 /* A keyless shell bounds its answer to 3 times the request until the
- * address shows it receives (src/shell/udpsh.h), and says so with a
+ * address shows it receives (src/shell/udpsh/udpsh.h), and says so with a
  * cookie at the end of the cut reply.  Asking a command again with the
  * cookie would run it twice (a profile window, say), so the cookie is
  * fetched first, with COOKIE_PROBE, whose reply is dropped, unless the

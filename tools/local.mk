@@ -46,14 +46,14 @@ CLEANFILES += *.symtab.* tests/*.symtab.* bench/*.symtab.*
 
 # tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
 # program installed with the kernel or the simulator.
-# HMAC-SHA256 and the keyed wire format (src/shell/udpsh_wire.h): the
+# HMAC-SHA256 and the keyed wire format (src/shell/udpsh/wire.h): the
 # kernel's own code.
 # The folded reader (folded_read.[ch]) is kprof-report's too.
 KSHELL_SOURCES = %reldir%/kshell.c %reldir%/keyfile.c %reldir%/keyfile.h \
 	%reldir%/udpsh_client.c %reldir%/udpsh_client.h \
 	%reldir%/folded_read.c %reldir%/folded_read.h \
 	src/lib/sha256.c src/lib/kstring.c \
-	src/shell/udpsh_wire.c
+	src/shell/udpsh/wire.c
 if PLATFORM_ARM64
 # The arm64 kernel is cross-built, but its UDP shell is spoken to from
 # this machine (make check's QEMU tests, the README): kshell is built
@@ -64,7 +64,7 @@ CLEANFILES += %reldir%/kshell
 KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
 	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/folded_read.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
-	$(top_srcdir)/src/shell/udpsh_wire.c
+	$(top_srcdir)/src/shell/udpsh/wire.c
 %reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h \
 		$(top_srcdir)/%reldir%/folded_read.h
 	@$(MKDIR_P) tools
@@ -144,7 +144,7 @@ KPROF_COLLECT_C = $(top_srcdir)/%reldir%/collect/main.c \
 	$(top_srcdir)/%reldir%/collect/interval.c \
 	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/keyfile.c \
 	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
-	$(top_srcdir)/src/shell/udpsh_wire.c \
+	$(top_srcdir)/src/shell/udpsh/wire.c \
 	$(KPROF_REPORT_LIB_C)
 bin_SCRIPTS += $(KPROF_COLLECT)
 dist_man_MANS += doc/kprof-collect.1

@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 
 /* How an exchange ended, besides 0 (the reply came whole). */
 enum {

@@ -21,7 +21,7 @@
 #include "net/net.h"
 #include "prof/profiler.h"
 #include "shell/shell.h"
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 
 /* How long the boot waits for the other CPUs to join the scheduler. */
 #define INIT_CPUS_WAIT_NS 2000000000ull

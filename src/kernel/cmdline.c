@@ -2,6 +2,7 @@
 #include "kernel/cmdline.h"
 #include "kernel/cmdline_test.h"
 
+#include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 
@@ -138,6 +139,24 @@ bool cmdline_value_fits(char *dst, size_t size, const char *key,
 	return false;
 }
 
+/* Hand the @len bytes at @value to @k's owner: as they are to its set,
+ * or as a string with the key's name to its word handler. */
+static int cmdline_give(const struct cmdline_key *k, const char *value,
+			size_t len, struct out *o)
+{
+	char text[CMDLINE_WORD_MAX];
+	int rc;
+
+	if (k->set)
+		return k->set(value, len, o);
+	if (!cmdline_value_fits(text, sizeof(text), k->name, value, len, o))
+		return -EINVAL;
+	rc = k->word(k->name, text, o);
+	if (k->secret)
+		kmemset(text, 0, sizeof(text));
+	return rc;
+}
+
 /* Hand one well-formed word to its key's owner; an unknown key is
  * reported once, however often it repeats. */
 static void cmdline_apply(const struct cmdline_word *w, struct cmdline_seen *seen,
@@ -146,7 +165,7 @@ static void cmdline_apply(const struct cmdline_word *w, struct cmdline_seen *see
 	const struct cmdline_key *k = cmdline_key_find(w->key, w->key_len);
 
 	if (k)
-		k->set(w->value, w->value_len, o);
+		cmdline_give(k, w->value, w->value_len, o);
 	else if (cmdline_first_unknown(seen, w))
 		out_printf(o, "cmdline: unknown key '%.*s' ignored\n", (int)w->key_len,
 			   w->key);

@@ -18,21 +18,33 @@
 
 struct out;
 
+/* The longest value, terminator included, a key's word handler is given
+ * (a longer one is refused in one line by the parser). */
+#define CMDLINE_WORD_MAX 192
+
 struct cmdline_key {
 	const char *name;
-	/* Take the @len bytes at @value (not terminated; the quotes of a
-	 * quoted value already removed).  Returns 0 when taken, or a
-	 * negative errno after one line on @err saying what was wrong and
-	 * which value stays.  Boot only (and tests); allocates nothing. */
+	/* The owner's handler: set or word, the other NULL.  Either takes
+	 * the value with the quotes of a quoted value already removed and
+	 * returns 0 when taken, or a negative errno after one line on @err
+	 * saying what was wrong and which value stays.  Boot only (and
+	 * tests); allocates nothing.
+	 * set: the @len bytes at @value, not terminated, for a key with a
+	 * parser of its own.
+	 * word: @value as a string (shorter than CMDLINE_WORD_MAX) and @key,
+	 * this entry's own name, for an owner whose keys share one parser of
+	 * key=value words (net_config_word()): one function serves every
+	 * key it owns, with no function per key to say which it is. */
 	int (*set)(const char *value, size_t len, struct out *err);
+	int (*word)(const char *key, const char *value, struct out *err);
 	/* The value is never printed, not even in a malformed word. */
 	bool secret;
 	/* "VALUE  what it does", one line, for `test keys`. */
 	const char *help;
 };
 
-/* Declare @ident as a command-line key: CMDLINE_KEY(net_key_ip, .name =
- * "ip", .set = ..., .help = ...).  Only a pointer goes into the section,
+/* Declare @ident as a command-line key: CMDLINE_KEY(tick_key_hz_entry,
+ * .name = "tick.hz", .set = ..., .help = ...), or with .word = ... .  Only a pointer goes into the section,
  * so no sanitizer pads between entries. */
 #define CMDLINE_KEY(ident, ...)						\
 	static const struct cmdline_key ident = { __VA_ARGS__ };		\

@@ -220,42 +220,13 @@ int net_config_word(const char *key, const char *value, struct out *err)
 	return -ENOENT;
 }
 
-/* The command line's ip= and gw= (kernel/cmdline.h). */
-static int net_key_set(const char *key, const char *value, size_t len,
-		       struct out *err)
-{
-	char text[192];
-
-	if (!cmdline_value_fits(text, sizeof(text), key, value, len, err))
-		return -EINVAL;
-	return net_config_word(key, text, err);
-}
-
-static int net_key_ip(const char *value, size_t len, struct out *err)
-{
-	return net_key_set("ip", value, len, err);
-}
-
-static int net_key_gw(const char *value, size_t len, struct out *err)
-{
-	return net_key_set("gw", value, len, err);
-}
-
-static int net_key_gw_mac(const char *value, size_t len, struct out *err)
-{
-	return net_key_set("net.gw_mac", value, len, err);
-}
-
-static int net_key_arp_ttl(const char *value, size_t len, struct out *err)
-{
-	return net_key_set("net.arp_ttl", value, len, err);
-}
-
-CMDLINE_KEY(net_key_gw_mac_entry, .name = "net.gw_mac", .set = net_key_gw_mac,
+/* The command line's words (kernel/cmdline.h), each through
+ * net_config_word() under its own name. */
+CMDLINE_KEY(net_key_gw_mac_entry, .name = "net.gw_mac", .word = net_config_word,
 	    .help = "MAC  the gateway's MAC, a static ARP entry nothing replaces (default: from ARP)");
-CMDLINE_KEY(net_key_arp_ttl_entry, .name = "net.arp_ttl", .set = net_key_arp_ttl,
+CMDLINE_KEY(net_key_arp_ttl_entry, .name = "net.arp_ttl", .word = net_config_word,
 	    .help = "SECONDS  how long an ARP entry lives unconfirmed, 1-3600 (default 60)");
-CMDLINE_KEY(net_key_ip_entry, .name = "ip", .set = net_key_ip,
+CMDLINE_KEY(net_key_ip_entry, .name = "ip", .word = net_config_word,
 	    .help = "ADDR[/PREFIX][,gw=GW]  this host's address (default 10.0.2.15/24,gw=10.0.2.2)");
-CMDLINE_KEY(net_key_gw_entry, .name = "gw", .set = net_key_gw,
+CMDLINE_KEY(net_key_gw_entry, .name = "gw", .word = net_config_word,
 	    .help = "GW|none  the gateway, inside ip's subnet (default 10.0.2.2)");

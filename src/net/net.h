@@ -13,7 +13,7 @@
  *                             (default ip=10.0.2.15/24,gw=10.0.2.2)
  *   gw=GW | gw=none           the gateway alone; it must lie inside the
  *                             subnet of ip (default 10.0.2.2)
- * (the UDP shell's keys are its own: shell/udpsh_net.h; every key is in
+ * (the UDP shell's keys are its own: shell/udpsh/net.h; every key is in
  * doc/boot.md)
  *
  * A malformed word is reported in one line and the value it would have

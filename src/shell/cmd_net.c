@@ -5,8 +5,8 @@
 #include "net/net.h"
 #include "shell/commands.h"
 #include "shell/shell.h"
-#include "shell/udpsh_net.h"
-#include "shell/udpsh_serving.h"
+#include "shell/udpsh/net.h"
+#include "shell/udpsh/serving.h"
 
 static void cmd_net_config(struct out *o)
 {

@@ -4,11 +4,14 @@ src_libkprof_la_SOURCES += \
 	%reldir%/shell.c %reldir%/shell.h \
 	%reldir%/input.c \
 	%reldir%/console.c \
-	%reldir%/udpsh.c %reldir%/udpsh.h \
-	%reldir%/udpsh_wire.c %reldir%/udpsh_wire.h \
-	%reldir%/udpsh_serving.c %reldir%/udpsh_serving.h \
-	%reldir%/udpsh_config.c \
-	%reldir%/udpsh_net.c %reldir%/udpsh_net.h \
+	%reldir%/udpsh/udpsh.h %reldir%/udpsh/internal.h \
+	%reldir%/udpsh/admit.c %reldir%/udpsh/allow.c \
+	%reldir%/udpsh/reply.c %reldir%/udpsh/cookie.c \
+	%reldir%/udpsh/tickets.c \
+	%reldir%/udpsh/wire.c %reldir%/udpsh/wire.h \
+	%reldir%/udpsh/serving.c %reldir%/udpsh/serving.h \
+	%reldir%/udpsh/boot_keys.c \
+	%reldir%/udpsh/net.c %reldir%/udpsh/net.h \
 	%reldir%/cmd_help.c
 src_libkprof_la_SOURCES += \
 	%reldir%/cmd_ps.c \

@@ -25,7 +25,7 @@ struct shell_ctx {
 	struct out *out;
 	/* The line came over the network: serial-only commands are refused. */
 	bool remote;
-	/* ... with a verified MAC (udpsh.h).  A remote line without one may
+	/* ... with a verified MAC (udpsh/udpsh.h).  A remote line without one may
 	 * come from anyone who can forge an allowed source address: commands
 	 * that act beyond the reply refuse it (shell_refuse_unauthenticated()). */
 	bool authenticated;

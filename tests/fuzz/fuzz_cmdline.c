@@ -26,7 +26,7 @@
 #include "prof/profiler_test.h"
 #include "lib/out.h"
 #include "net/net.h"
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 
 #define FZ_LINE_MAX	4096	/* longer than any boot loader passes */
 

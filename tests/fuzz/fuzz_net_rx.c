@@ -21,7 +21,7 @@
 #include "hal/entry.h"
 #include "hal/netdev.h"
 #include "net/net.h"
-#include "shell/udpsh_net.h"
+#include "shell/udpsh/net.h"
 #include "net/iperf.h"
 #include "net/netload.h"
 #include "net/wire.h"

@@ -19,8 +19,8 @@
 #include "lib/out.h"
 #include "lib/sha256.h"
 #include "shell/shell.h"
-#include "shell/udpsh.h"
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/udpsh.h"
+#include "shell/udpsh/wire.h"
 
 static char fz_last[UDPSH_DGRAM_MAX];
 static size_t fz_last_len, fz_replies;

@@ -37,7 +37,7 @@
 #include <string.h>
 #include <sys/types.h>
 
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 #include "udpsh_client.h"
 
 #define FZ_TIMEOUT_MS 1000

@@ -408,7 +408,7 @@ class Kernel:
         return out[:-len(PROMPT)]
 
 
-# The first byte of every keyless reply datagram (src/shell/udpsh_wire.h).
+# The first byte of every keyless reply datagram (src/shell/udpsh/wire.h).
 REPLY_MARK = b"\x1e"
 
 
@@ -445,7 +445,7 @@ def udp_exchange(port, payload, timeout=COMMAND_TIMEOUT, resend=None):
             out = _exchange_once(s, _with_cookie(cookie, payload), deadline, resend,
                                  lambda r: payload != b"help" and _stale(r, cookie, help_reply))
             # A reply cut at 3x the request names the cookie that gets it
-            # whole, from this address and port (src/shell/udpsh.h); a
+            # whole, from this address and port (src/shell/udpsh/udpsh.h); a
             # new one when ours went out of date.
             m = COOKIE_HINT.search(out) if out is not None else None
             if not m or payload.startswith(b"@"):

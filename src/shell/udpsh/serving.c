@@ -1,5 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "shell/udpsh_serving.h"
+/* The UDP shells serving on this machine (shell/udpsh/serving.h).
+ *
+ * What it guarantees: `net` may read the list and every shell's counters
+ * from any context while a transport adds itself (release, then
+ * acquire); at most UDPSH_SERVING_MAX shells.  Bookkeeping only: no
+ * peer's bytes reach it. */
+#include "shell/udpsh/serving.h"
 
 #include "lib/errno.h"
 

@@ -3,6 +3,15 @@
  * in, reply datagrams out through a callback.  The simulator feeds it from
  * a loopback socket, the kernel from src/net's UDP.
  *
+ * One concern a file, each file's head saying what it guarantees and
+ * against whom: admit.c (the two halves, admit and serve), allow.c (the
+ * allowlist), reply.c (output into datagrams; the keyless bound),
+ * cookie.c (keyless cookies), tickets.c (keyed: tickets, replay, kept
+ * replies, the rate of short answers), wire.c (the keyed framing and
+ * its MAC); for the kernel's transport net.c (on src/net's UDP) and
+ * boot_keys.c (udpsh=, udpsh.allow=, udpsh.key=); serving.c lists the
+ * shells that serve, for `net`.
+ *
  * Protocol, one exchange per datagram:
  *  - A datagram is one command, with or without one trailing line end
  *    ("\n", "\r\n" or "\r").  It runs with remote = true, so serial-only
@@ -52,7 +61,7 @@
  * .authenticated is false).
  *
  * With a key (udpsh_key_set()) every datagram either way is framed and
- * authenticated as shell/udpsh_wire.h says, and a request runs only when
+ * authenticated as shell/udpsh/wire.h says, and a request runs only when
  * it spends an unspent ticket of this boot:
  *
  *  - A request without one (ticket 0, an old boot's nonce, a ticket never
@@ -101,7 +110,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shell/udpsh_wire.h"
+#include "shell/udpsh/wire.h"
 
 /* Largest reply datagram: an Ethernet MTU of 1500 less IPv4 and UDP
  * headers, so a reply is never fragmented. */

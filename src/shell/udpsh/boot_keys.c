@@ -1,7 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The UDP shell's configuration from kernel command-line words
- * (shell/udpsh_net.h): udpsh=, udpsh.allow=, udpsh.key=. */
-#include "shell/udpsh_net.h"
+/* The UDP shell's boot keys: its configuration from kernel command-line
+ * words (shell/udpsh/net.h): udpsh=, udpsh.allow=, udpsh.key=.
+ *
+ * What it guarantees: a malformed word changes nothing and says so in
+ * one line, naming the value that stays; udpsh.key's value is never
+ * printed, right or wrong; a key of one byte repeated (a placeholder) is
+ * refused; an allowlist of /0 is taken but warned about.
+ * Against: a mistyped or placeholder key that would leave the shell open
+ * or weak, and a key leaking into a boot log. */
+#include "shell/udpsh/net.h"
 
 #include "kernel/cmdline.h"
 #include "lib/errno.h"
@@ -117,35 +124,11 @@ int udpsh_config_word(const char *key, const char *value, struct out *err)
 	return -ENOENT;
 }
 
-/* The command line's words (kernel/cmdline.h), through the checks above. */
-static int udpsh_cmdline_set(const char *key, const char *value, size_t len,
-			 struct out *err)
-{
-	char text[192];
-
-	if (!cmdline_value_fits(text, sizeof(text), key, value, len, err))
-		return -EINVAL;
-	return udpsh_config_word(key, text, err);
-}
-
-static int udpsh_key_port(const char *value, size_t len, struct out *err)
-{
-	return udpsh_cmdline_set("udpsh", value, len, err);
-}
-
-static int udpsh_key_allow(const char *value, size_t len, struct out *err)
-{
-	return udpsh_cmdline_set("udpsh.allow", value, len, err);
-}
-
-static int udpsh_key_key(const char *value, size_t len, struct out *err)
-{
-	return udpsh_cmdline_set("udpsh.key", value, len, err);
-}
-
-CMDLINE_KEY(udpsh_key_port_entry, .name = "udpsh", .set = udpsh_key_port,
+/* The command line's words (kernel/cmdline.h), each through the checks
+ * above under its own name. */
+CMDLINE_KEY(udpsh_key_port_entry, .name = "udpsh", .word = udpsh_config_word,
 	    .help = "PORT|off  the UDP shell's port (default 5555)");
-CMDLINE_KEY(udpsh_key_allow_entry, .name = "udpsh.allow", .set = udpsh_key_allow,
+CMDLINE_KEY(udpsh_key_allow_entry, .name = "udpsh.allow", .word = udpsh_config_word,
 	    .help = "CIDR[,CIDR]  sources the UDP shell answers, at most 8 (default 10.0.2.2/32)");
-CMDLINE_KEY(udpsh_key_key_entry, .name = "udpsh.key", .set = udpsh_key_key, .secret = true,
+CMDLINE_KEY(udpsh_key_key_entry, .name = "udpsh.key", .word = udpsh_config_word, .secret = true,
 	    .help = "HEX|none  the UDP shell's key, 16-64 bytes, never printed; none: keyless, warned");

@@ -1,10 +1,21 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The UDP shell core (shell/udpsh.h) served on src/net's UDP
- * (shell/udpsh_net.h).  Datagrams
+/* The UDP shell core (shell/udpsh/udpsh.h) served on src/net's UDP
+ * (shell/udpsh/net.h).  Datagrams
  * are queued by net_rx()'s task and run by a task of their own, because a
  * command may take seconds (a profile takes up to 2 s) and the receive
- * path must keep going meanwhile. */
-#include "shell/udpsh_net.h"
+ * path must keep going meanwhile.
+ *
+ * What it guarantees: a datagram from outside the allowlist, a keyed
+ * first fragment, or a request that may not run never takes one of the
+ * UDPSH_NET_QUEUE slots, and a full queue is answered busy; the receive
+ * path never waits (only the shell's task waits, once, for ARP); the
+ * shell does not start without a key unless udpsh.key=none asked for it
+ * out loud; the boot nonce and the cookie secret mix the host's seed in
+ * when the firmware has one, so they differ from boot to boot under a
+ * fixed QEMU -seed.
+ * Against: floods of the receive path from allowed or forged sources,
+ * and a request recorded in one boot replayed in the next. */
+#include "shell/udpsh/net.h"
 
 #include "hal/firmware.h"
 #include "kernel/random.h"
@@ -18,7 +29,7 @@
 #include "lib/out.h"
 #include "net/net.h"
 #include "net/wire.h"
-#include "shell/udpsh_serving.h"
+#include "shell/udpsh/serving.h"
 
 /* An admitted request (udpsh_admit()) with its command copied in. */
 struct netsh_item {
@@ -35,7 +46,7 @@ static unsigned netsh_head, netsh_count;
 static struct task *netsh_task;
 static uint16_t netsh_port;
 static bool netsh_serving;	/* bound: udpsh_net_open() succeeded */
-static char netsh_name[24];	/* for `net` (shell/udpsh_serving.h) */
+static char netsh_name[24];	/* for `net` (shell/udpsh/serving.h) */
 
 void udpsh_net_reset(void)
 {

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "shell/udpsh.h"
+#include "shell/udpsh/udpsh.h"
 
 #define UDPSH_SERVING_MAX 4
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The keyed UDP shell's wire format, second version: the one definition
- * that the kernel (shell/udpsh.c) and its client (tools/kshell.c) both
+ * that the kernel (src/shell/udpsh/) and its client (tools/kshell.c) both
  * compile.  doc/shell.md ("The keyed wire") shows one request and its
- * reply byte by byte under a published test key; check_udpsh checks that
+ * reply byte by byte under a published test key; check_udpsh_wire checks that
  * example against this code.
  *
  * Every datagram, either way:

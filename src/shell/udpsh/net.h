@@ -3,13 +3,13 @@
  * command line and its binding to the stack.  The shell uses the network;
  * the network never calls the shell.
  *
- * Command-line keys (declared in udpsh_config.c; doc/boot.md):
+ * Command-line keys (declared in boot_keys.c; doc/boot.md):
  *
  *   udpsh=PORT | udpsh=off    the UDP shell's port, 1-65535 (default 5555)
  *   udpsh.allow=CIDR[,CIDR]   sources the UDP shell answers, at most 8
  *                             (default 10.0.2.2/32)
  *   udpsh.key=HEX             the UDP shell's key, 16-64 bytes in hex
- *                             (shell/udpsh.h); the firmware's
+ *                             (shell/udpsh/udpsh.h); the firmware's
  *                             opt/kprof/udpsh.key file wins over it.  Its
  *                             value is never printed, not even when wrong.
  *                             One byte repeated is refused.  udpsh.key=none:
@@ -28,7 +28,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "shell/udpsh.h"
+#include "shell/udpsh/udpsh.h"
 
 struct out;
 

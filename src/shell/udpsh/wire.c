@@ -1,7 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The keyed UDP shell's wire format (shell/udpsh_wire.h), built into the
- * kernel and into tools/kshell alike. */
-#include "shell/udpsh_wire.h"
+/* The keyed UDP shell's wire format (shell/udpsh/wire.h), built into the
+ * kernel and into tools/kshell alike.
+ *
+ * What it guarantees: udpsh_wire_open() takes a datagram only when its
+ * magic, kind and reserved zero bytes are right and its MAC, over every
+ * byte before it, verifies under the key, compared in constant time
+ * (ct_equal()); udpsh_key_parse() and udpsh_key_weak() refuse a key too
+ * short, too long, not hex, or one byte repeated, and print nothing.
+ * Against: anyone without the key who forges or alters a datagram in
+ * either direction, or times the compare to guess a MAC. */
+#include "shell/udpsh/wire.h"
 
 #include "lib/bytes.h"
 #include "lib/errno.h"
