@@ -9,6 +9,7 @@
 #include "kernel/heap.h"
 #include "prof/report.h"
 #include "prof/sampler.h"
+#include "prof/stat.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
@@ -290,6 +291,12 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 	if (prof_busy) {
 		spin_unlock_irqrestore(&prof_lock, flags);
 		return -EBUSY;
+	}
+	/* `stat`'s claim outlives its session while a CPU that missed the
+	 * stop still counts (stat.h). */
+	if (stat_cpus_still_open()) {
+		spin_unlock_irqrestore(&prof_lock, flags);
+		return -EINPROGRESS;
 	}
 	prof_busy = true;
 	prof_probe_locked();

@@ -74,6 +74,12 @@ struct stat_cpu {
 
 extern struct stat_cpu stat_cpus[HAL_MAX_CPUS];
 
+/* The CPUs whose `stat` events are open now: each CPU sets its own bit
+ * on its tick before it opens and clears it after it closes (atomic or
+ * and and); the sessions read it.  While any bit is set, `stat`'s claim
+ * on the counters holds, whatever the session did since (stat.h). */
+extern uint32_t stat_open_cpus;
+
 /* The `stat` session, as stat.c publishes it. */
 extern unsigned stat_gen, stat_stop_gen;
 
