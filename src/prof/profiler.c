@@ -736,8 +736,10 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
 	st->dropped = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
 	st->late = __atomic_load_n(&c->late, __ATOMIC_RELAXED);
 	st->errors = c->errors;
-	st->gen = c->gen_seen;
+	st->gen = __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE);
 	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);
+	st->counter_armed = st->gen &&
+			    __atomic_load_n(&c->counter_gen, __ATOMIC_RELAXED) == st->gen;
 }
 
 bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r)

@@ -235,6 +235,9 @@ struct prof_cpu_stats {
 	uint64_t errors;	/* hal_pmu_arm()/hal_pmu_disarm() failures */
 	unsigned gen;		/* the run its buffer belongs to */
 	bool armed;
+	/* Its counter armed for that run: the backend's counts since its
+	 * last arm (lscpu's "last run") are that run's only then. */
+	bool counter_armed;
 };
 void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st);
 

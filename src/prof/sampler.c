@@ -116,6 +116,7 @@ static void prof_cpu_arm(struct prof_cpu *c)
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	if (hal_pmu_arm(prof_period) == 0) {
 		c->arm_failed = false;
+		__atomic_store_n(&c->counter_gen, c->gen_seen, __ATOMIC_RELAXED);
 		return;
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);

@@ -38,6 +38,7 @@ struct prof_cpu {
 	struct throttle throttle;	/* the counter's period, its window */
 	unsigned gen_seen;		/* the run the buffer belongs to */
 	unsigned armed_gen;		/* the last run it acknowledged arming for */
+	unsigned counter_gen;		/* the last run its counter armed for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
 	bool armed;			/* the counter's overflows are ours */
 	bool arm_failed;		/* the backend refused its last arm */
