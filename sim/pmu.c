@@ -329,18 +329,21 @@ int hal_pmu_arm(uint64_t period)
 
 	if (!c || c->perf_fd < 0)
 		return -ENODEV;
-	c->pmu_asked = period;
+	/* The periods and the last read are the overflow signal's too
+	 * (hal_pmu_set_period(), hal_pmu_sample_events()), which may land
+	 * in the tick that arms: relaxed atomics. */
+	__atomic_store_n(&c->pmu_asked, period, __ATOMIC_RELAXED);
 	if (sim_config.pmu_hz && sim_pmu.events_per_sec)
 		period = sim_pmu.events_per_sec / sim_config.pmu_hz;
 	if (period == 0)
 		period = 1;
-	if (period != c->pmu_period) {
+	if (period != __atomic_load_n(&c->pmu_period, __ATOMIC_RELAXED)) {
 		r = sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_PERIOD, &period);
 		if (r == 0)
-			c->pmu_period = period;
+			__atomic_store_n(&c->pmu_period, period, __ATOMIC_RELAXED);
 	}
 	r = sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0));
-	c->pmu_read = 0;
+	__atomic_store_n(&c->pmu_read, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->pmu_state, SIM_PMU_RUNNING, __ATOMIC_RELEASE);
 	return sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, 0));
 }
@@ -408,22 +411,24 @@ int hal_pmu_set_period(uint64_t period)
 {
 	struct sim_cpu *c = sim_self;
 	unsigned __int128 run;
-	uint64_t actual;
+	uint64_t actual, asked;
 	int r;
 
 	if (!c || c->perf_fd < 0 ||
 	    __atomic_load_n(&c->pmu_state, __ATOMIC_ACQUIRE) != SIM_PMU_RUNNING)
 		return -ENODEV;
-	if (!period || !c->pmu_asked)
+	asked = __atomic_load_n(&c->pmu_asked, __ATOMIC_RELAXED);
+	if (!period || !asked)
 		return -ERANGE;
-	run = (unsigned __int128)c->pmu_period * period / c->pmu_asked;
+	run = (unsigned __int128)__atomic_load_n(&c->pmu_period, __ATOMIC_RELAXED) *
+	      period / asked;
 	if (!run || run > INT64_MAX)
 		return -ERANGE;
 	actual = (uint64_t)run;
 	r = sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_PERIOD, &actual);
 	if (r == 0) {
-		c->pmu_asked = period;
-		c->pmu_period = actual;
+		__atomic_store_n(&c->pmu_asked, period, __ATOMIC_RELAXED);
+		__atomic_store_n(&c->pmu_period, actual, __ATOMIC_RELAXED);
 	}
 	return r;
 }

@@ -17,6 +17,7 @@
 #include "kernel/sched.h"
 #include "prof/stat.h"
 #include "prof/stat_test.h"
+#include "prof/sampler.h"
 #include "lib/errno.h"
 #include "lib/out.h"
 #include "shell/commands.h"
@@ -222,10 +223,11 @@ CHECK_TEST("stat", test_stat_and_profile_exclude_each_other)
 END_TEST
 
 /* A CPU that missed `stat`'s stop still counts when the session gives
- * up on it and releases the counters.  The next profile arms that CPU on
- * its first tick all the same: the tick closes the stale count first (a
- * counter busy counting refuses to arm, as arm64's does). */
-CHECK_TEST("stat", test_stat_missed_stop_then_profile_arms_every_cpu)
+ * up on it.  `stat`'s claim on the counters holds until that CPU has
+ * closed: a profile (or another stat) right after is refused in one
+ * line naming it, changing nothing, and starts once the CPU's tick
+ * closed its events -- then arms every CPU. */
+static void stat_missing_cpu1s_stop(void)
 {
 	ck_assert_int_eq(stat_start(), 0);
 	pt_tick_all(2, PT_CPU_IDLE);
@@ -235,7 +237,72 @@ CHECK_TEST("stat", test_stat_missed_stop_then_profile_arms_every_cpu)
 	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 1u << 1);
 	stat_end();
 	ck_assert(fake_count_is_open[1]);
+	ck_assert_uint_eq(stat_cpus_still_open(), 1u << 1);
+}
 
+CHECK_TEST("stat", test_stat_missed_stop_then_profile_refused_until_closed)
+{
+	stat_missing_cpu1s_stop();
+	ck_assert_int_eq(prof_start(), -EINPROGRESS);
+	ck_assert_int_ne(tl_cmd_run(&tc, cmd_profile, "profile 10"), 0);
+	ck_assert_str_eq(tc.text, "profile: stat's counter still open on cpu 1 "
+			 "(it missed its stop); try again shortly\n");
+	ck_assert_int_ne(run("stat 10"), 0);
+	ck_assert_str_eq(tc.text, "stat: the last stat's counter still open on cpu 1 "
+			 "(it missed its stop); try again shortly\n");
+	/* Nothing changed: no run, nothing armed, cpu 1 still counting. */
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert(!prof_cpu_armed(0) && !prof_cpu_armed(1));
+	ck_assert(!fake_pmu_running[0] && !fake_pmu_running[1]);
+
+	/* That tick closed cpu 1's events: the claim went with them. */
+	ck_assert(!fake_count_is_open[1]);
+	ck_assert_uint_eq(stat_cpus_still_open(), 0);
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	ck_assert_msg(prof_cpu_armed(1) && fake_pmu_running[1],
+		      "cpu 1 after its tick: armed %d, counter running %d",
+		      prof_cpu_armed(1), fake_pmu_running[1]);
+	prof_end();
+}
+END_TEST
+
+/* Two CPUs missed the stop: both named; the claim holds until the last
+ * of them closed. */
+CHECK_TEST("stat", test_stat_claim_released_by_the_last_close)
+{
+	fake_ncpus = 3;
+	fake_cpu_boot(2);
+	ck_assert_int_eq(stat_start(), 0);
+	pt_tick_all(3, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
+	stat_stop();
+	pt_tick(0, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 6);
+	stat_end();
+	ck_assert_int_eq(prof_start(), -EINPROGRESS);
+	ck_assert_int_ne(tl_cmd_run(&tc, cmd_profile, "profile 10"), 0);
+	ck_assert_str_eq(tc.text, "profile: stat's counter still open on cpus 1,2 "
+			 "(they missed their stop); try again shortly\n");
+	pt_tick(2, PT_CPU_IDLE);
+	ck_assert_int_eq(prof_start(), -EINPROGRESS);
+	ck_assert_int_eq(stat_start(), -EINPROGRESS);
+	pt_tick(1, PT_CPU_IDLE);
+	ck_assert_int_eq(stat_start(), 0);
+	stat_end();
+}
+END_TEST
+
+/* The tick closes a stale count before the profiler arms, and a counter
+ * busy counting refuses to arm (as arm64's does): should a profile
+ * start while a CPU still counts (the claim is the first defence, this
+ * the second), that CPU arms on its first tick all the same. */
+CHECK_TEST("stat", test_stat_stale_count_closed_before_the_arm)
+{
+	stat_missing_cpu1s_stop();
+	/* As if the claim had been let go without cpu 1's close. */
+	stat_open_cpus = 0;
 	ck_assert_int_eq(prof_start(), 0);
 	pt_tick_all(2, PT_CPU_IDLE);
 	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);

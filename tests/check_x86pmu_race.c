@@ -227,9 +227,15 @@ static void throttle_next_sample(void)
 }
 
 /* A `stat` session through its own calls, on CPU 0's ticks; the stop's
- * tick never comes, and the session releases the counters without it. */
+ * tick does not come in time, and the session ends without it.  Its
+ * claim on the counters holds until the CPU closed: a profile asked for
+ * meanwhile is refused and changes nothing; the CPU's next tick closes
+ * the count, and the profile may start. */
 static void stat_missing_its_stop(void)
 {
+	struct prof_options opt = { PROF_DEPTH_DEFAULT, 1000, PROF_PID_ALL, PROF_RUN_BOOT, false };
+	bool counting;
+
 	if (stat_start() < 0) {
 		fail_run("stat did not start");
 		return;
@@ -241,6 +247,14 @@ static void stat_missing_its_stop(void)
 	if (stat_wait_closed(0, NULL, NULL) != 1)
 		fail_run("the CPU closed stat's counters without a tick");
 	stat_end();
+	counting = model_counter_enabled();
+	if (prof_start_with(&opt) != -EINPROGRESS)
+		fail_run("a profile started while stat's count was still open");
+	if (prof_cpu_armed(0) || model_counter_enabled() != counting)
+		fail_run("the refused profile changed the counter");
+	tick_cpu0();			/* the missed stop's close */
+	if (stat_cpus_still_open() || model_counter_enabled())
+		fail_run("the tick left stat's count open");
 }
 
 /* The script's part before the profile. */

@@ -89,6 +89,19 @@ static uint64_t pmu_count_get(const uint64_t *count)
 	return __atomic_load_n(count, __ATOMIC_RELAXED);
 }
 
+/* A flag of struct a64_pmu_cpu that the PMU interrupt (a pseudo-NMI on
+ * GICv3, which the tick's "interrupts off" passes) or lscpu on another
+ * CPU reads: relaxed atomics, as the counts above. */
+static bool pmu_flag(const bool *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_RELAXED);
+}
+
+static void pmu_flag_set(bool *flag, bool v)
+{
+	__atomic_store_n(flag, v, __ATOMIC_RELAXED);
+}
+
 static struct a64_pmu_cpu *pmu_self(void)
 {
 	return &a64_pmu_cpus[hal_cpu_id()];
@@ -362,7 +375,7 @@ int hal_pmu_arm(uint64_t period)
 		return -EBUSY;
 	__atomic_store_n(&pc->period, period, __ATOMIC_RELAXED);
 	__atomic_store_n(&pc->claimed_run, 0, __ATOMIC_RELAXED);
-	pc->used = true;
+	pmu_flag_set(&pc->used, true);
 	pmu_disable(PMU_CYCLE);
 	pmu_overflow_clear(PMU_CYCLE);
 	pmu_cycle_write(-period);
@@ -387,7 +400,7 @@ int hal_pmu_disarm(void)
 	struct a64_pmu_cpu *pc = pmu_self();
 	uint64_t start;
 
-	if (!pc->running)
+	if (!pmu_flag(&pc->running))
 		return pc->verdict == V_COUNTS ? 0 : -ENODEV;
 	__atomic_store_n(&pc->disarming, true, __ATOMIC_RELAXED);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -401,7 +414,7 @@ int hal_pmu_disarm(void)
 	start = pmu_ticks();
 	while (a64_gic_ppi_pending(a64_machine.pmu_intid))
 		if (pmu_ticks() - start > us_to_ticks(DISARM_WAIT_US)) {
-			pc->disarm_timeouts++;
+			pmu_count_add(&pc->disarm_timeouts, 1);
 			break;
 		}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
@@ -541,7 +554,7 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 	uint64_t cost_n = pmu_count_get(&pc->cost_n);
 
 	f->verdict = (enum hal_pmu_verdict)pc->verdict;
-	f->used = pc->used;
+	f->used = pmu_flag(&pc->used);
 	if (pc->verdict == V_NONE || pc->verdict == V_CLAIMED)
 		kstrlcpy(f->why, pc->why, sizeof(f->why));
 	f->irqs = true;
@@ -550,7 +563,7 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 	f->no_overflow = pmu_count_get(&pc->no_overflow);
 	f->unarmed = pmu_count_get(&pc->unarmed);
 	f->spurious = a64_cpus[cpu].spurious;
-	f->disarm_timeouts = pc->disarm_timeouts;
+	f->disarm_timeouts = pmu_count_get(&pc->disarm_timeouts);
 	if (cost_n && hal_cycles_per_sec())
 		f->cycles_per_sample = pmu_count_get(&pc->cost_ticks) * a64_pmu_rate /
 				       hal_cycles_per_sec() / cost_n;
@@ -579,16 +592,17 @@ unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
 static void pmu_insn_open(struct a64_pmu_cpu *pc)
 {
 	uint64_t pmcr = A64_SYSREG_READ(pmcr_el0) & ~(uint64_t)PMCR_LP;
+	bool long_events = pmu_has_long_events();
 
-	pc->insn_long = pmu_has_long_events();
+	pmu_flag_set(&pc->insn_long, long_events);
 	__atomic_store_n(&pc->insn_wraps, 0, __ATOMIC_RELAXED);
-	A64_SYSREG_WRITE(pmcr_el0, pc->insn_long ? pmcr | PMCR_LP : pmcr);
+	A64_SYSREG_WRITE(pmcr_el0, long_events ? pmcr | PMCR_LP : pmcr);
 	A64_SYSREG_WRITE(pmevtyper0_el0, PMU_FILTER_EL1 | EVENT_INST_RETIRED);
 	A64_SYSREG_WRITE(pmevcntr0_el0, 0);
 	pmu_overflow_clear(PMU_EVENT0);
 	/* The count's width is set before the count starts. */
 	isb();
-	if (!pc->insn_long)
+	if (!long_events)
 		pmu_irq_enable(PMU_EVENT0);
 	pmu_enable(PMU_EVENT0);
 }
@@ -619,7 +633,7 @@ static uint64_t pmu_insn_read(struct a64_pmu_cpu *pc)
 	bool was_masked = a64_daif() & A64_DAIF_I;
 	uint64_t lo;
 
-	if (pc->insn_long)
+	if (pmu_flag(&pc->insn_long))
 		return A64_SYSREG_READ(pmevcntr0_el0);
 	a64_daif_mask_irq();
 	do {
@@ -639,8 +653,8 @@ static uint64_t pmu_insn_read(struct a64_pmu_cpu *pc)
  * flag a read folded already is dropped here too. */
 static bool pmu_count_irq(struct a64_pmu_cpu *pc)
 {
-	if (!__atomic_load_n(&pc->counting, __ATOMIC_RELAXED) || !pc->count_insn ||
-	    pc->insn_long)
+	if (!pmu_flag(&pc->counting) || !pmu_flag(&pc->count_insn) ||
+	    pmu_flag(&pc->insn_long))
 		return false;
 	pmu_insn_fold(pc);
 	return true;
@@ -649,23 +663,25 @@ static bool pmu_count_irq(struct a64_pmu_cpu *pc)
 void hal_pmu_count_open(bool open[])
 {
 	struct a64_pmu_cpu *pc = pmu_self();
+	bool insn;
 
 	pmu_probe_self(pc);
 	open[0] = open[1] = false;
-	if (pc->verdict != V_COUNTS || pc->running)
+	if (pc->verdict != V_COUNTS || pmu_flag(&pc->running))
 		return;
 	pmu_irq_disable(PMU_CYCLE | PMU_EVENT0);
 	pmu_enable(PMU_CYCLE);
-	pc->count_insn = PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
-			 (A64_SYSREG_READ(pmceid0_el0) & PMCEID0_INST_RETIRED);
+	insn = PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
+	       (A64_SYSREG_READ(pmceid0_el0) & PMCEID0_INST_RETIRED);
+	pmu_flag_set(&pc->count_insn, insn);
 	/* Counting before the overflow interrupt can come: it is ours. */
-	__atomic_store_n(&pc->counting, true, __ATOMIC_RELAXED);
+	pmu_flag_set(&pc->counting, true);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (pc->count_insn)
+	if (insn)
 		pmu_insn_open(pc);
 	isb();
 	open[0] = true;
-	open[1] = pc->count_insn;
+	open[1] = insn;
 }
 
 void hal_pmu_count_read(uint64_t values[])
@@ -673,11 +689,11 @@ void hal_pmu_count_read(uint64_t values[])
 	struct a64_pmu_cpu *pc = pmu_self();
 
 	values[0] = values[1] = 0;
-	if (!pc->counting)
+	if (!pmu_flag(&pc->counting))
 		return;
 	isb();
 	values[0] = pmu_cycle_read();
-	if (pc->count_insn)
+	if (pmu_flag(&pc->count_insn))
 		values[1] = pmu_insn_read(pc);
 }
 
@@ -687,13 +703,13 @@ void hal_pmu_count_close(void)
 {
 	struct a64_pmu_cpu *pc = pmu_self();
 
-	if (!pc->counting)
+	if (!pmu_flag(&pc->counting))
 		return;
-	pmu_disable(PMU_CYCLE | (pc->count_insn ? PMU_EVENT0 : 0));
+	pmu_disable(PMU_CYCLE | (pmu_flag(&pc->count_insn) ? PMU_EVENT0 : 0));
 	pmu_irq_disable(PMU_EVENT0);
 	pmu_overflow_clear(PMU_EVENT0);
 	isb();
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	__atomic_store_n(&pc->counting, false, __ATOMIC_RELAXED);
-	pc->count_insn = false;
+	pmu_flag_set(&pc->counting, false);
+	pmu_flag_set(&pc->count_insn, false);
 }

@@ -850,7 +850,7 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 	const struct x86_pmu_cpu *pc = &x86_pmu_cpus[cpu];
 
 	f->verdict = (enum hal_pmu_verdict)pc->verdict;
-	f->used = pc->used;
+	f->used = __atomic_load_n(&pc->used, __ATOMIC_RELAXED);
 	/* Why a claimed counter did not prove itself; an unclaimed one's
 	 * reason is the claim lscpu already printed. */
 	if (pc->verdict == V_CLAIMED)
@@ -878,7 +878,8 @@ void hal_pmu_count_open(bool open[])
 
 	pmu_probe_self(pc);
 	open[0] = open[1] = false;
-	if (pc->verdict != V_COUNTS || pc->state != X86_IDLE)
+	if (pc->verdict != V_COUNTS ||
+	    __atomic_load_n(&pc->state, __ATOMIC_RELAXED) != X86_IDLE)
 		return;
 	pmu_ops()->count_start();
 	count_on[hal_cpu_id()] = true;

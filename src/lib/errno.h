@@ -18,6 +18,7 @@
 #define EMSGSIZE 90
 #define ENETDOWN 100
 #define ETIMEDOUT 110
+#define EINPROGRESS 115
 #define ESTALE 116
 #define ENOKEY 126
 #define EKEYREJECTED 129

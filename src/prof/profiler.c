@@ -9,6 +9,7 @@
 #include "kernel/heap.h"
 #include "prof/report.h"
 #include "prof/sampler.h"
+#include "prof/stat.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
@@ -291,6 +292,12 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 		spin_unlock_irqrestore(&prof_lock, flags);
 		return -EBUSY;
 	}
+	/* `stat`'s claim outlives its session while a CPU that missed the
+	 * stop still counts (stat.h). */
+	if (stat_cpus_still_open()) {
+		spin_unlock_irqrestore(&prof_lock, flags);
+		return -EINPROGRESS;
+	}
 	prof_busy = true;
 	prof_probe_locked();
 	spin_unlock_irqrestore(&prof_lock, flags);
@@ -322,14 +329,20 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 			run_cpus |= 1u << cpu;
 	if (hz < PROF_HZ_MIN || hz > PROF_HZ_MAX)
 		hz = PROF_COUNTER_HZ;
-	prof_use_counter = prof_run_uses_counter(info, opt->source);
-	prof_period = prof_use_counter ? info->events_per_sec / hz : 0;
+	/* The run's parameters are the sampler's too, which a CPU still in
+	 * the last run's tick or overflow may be reading: relaxed stores,
+	 * published by the generation's release (sampler.h). */
+	__atomic_store_n(&prof_use_counter, prof_run_uses_counter(info, opt->source),
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&prof_period, prof_use_counter ? info->events_per_sec / hz : 0,
+			 __ATOMIC_RELAXED);
 	run_hz = prof_use_counter ? hz : tick_hz();
 	/* A drain of the last run may still be reading the rings at their
 	 * depth and folding into the tables this frees. */
 	prof_drain_wait_claim();
-	prof_depth = depth;
-	prof_cap = PROF_RING_WORDS / (PROF_RECORD_HEAD + depth);
+	__atomic_store_n(&prof_depth, depth, __ATOMIC_RELAXED);
+	__atomic_store_n(&prof_cap, PROF_RING_WORDS / (PROF_RECORD_HEAD + depth),
+			 __ATOMIC_RELAXED);
 	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source, opt->wall },
 			    prof_use_counter ? info->source : tick_source()) < 0) {
 		data_gen = 0;
@@ -522,10 +535,11 @@ static void prof_drain_cpu(unsigned cpu)
 	if (__atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
 		return;
 	if (drain_synced[cpu] != data_gen) {
-		__atomic_store_n(&c->tail, c->start, __ATOMIC_RELEASE);
+		__atomic_store_n(&c->tail, __atomic_load_n(&c->start, __ATOMIC_RELAXED),
+				 __ATOMIC_RELEASE);
 		drain_synced[cpu] = data_gen;
 	}
-	tail = c->tail;
+	tail = __atomic_load_n(&c->tail, __ATOMIC_RELAXED);
 	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
 	for (; tail != head; tail++) {
 		race_point("prof-drain-take");
@@ -617,7 +631,7 @@ void prof_collect(void)
 			continue;
 		if (c->arm_failed)
 			d->arm_failed |= 1u << cpu;
-		d->errors += c->errors;
+		d->errors += __atomic_load_n(&c->errors, __ATOMIC_RELAXED);
 		if (__atomic_load_n(&c->throttled, __ATOMIC_RELAXED) > throttled)
 			throttled = __atomic_load_n(&c->throttled, __ATOMIC_RELAXED);
 		if (c->t1 > c->t0 && c->idle1 >= c->idle0) {
@@ -725,19 +739,22 @@ void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
 {
 	const struct prof_cpu *c = &prof_cpus[cpu];
 
-	st->stored = (uint32_t)(__atomic_load_n(&c->head, __ATOMIC_ACQUIRE) - c->start);
+	st->stored = (uint32_t)(__atomic_load_n(&c->head, __ATOMIC_ACQUIRE) -
+				__atomic_load_n(&c->start, __ATOMIC_RELAXED));
 	st->dropped = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
 	st->late = __atomic_load_n(&c->late, __ATOMIC_RELAXED);
-	st->errors = c->errors;
-	st->gen = c->gen_seen;
+	st->errors = __atomic_load_n(&c->errors, __ATOMIC_RELAXED);
+	st->gen = __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE);
 	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);
+	st->counter_armed = st->gen &&
+			    __atomic_load_n(&c->counter_gen, __ATOMIC_RELAXED) == st->gen;
 }
 
 bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r)
 {
 	const struct prof_cpu *c = &prof_cpus[cpu];
 	uint64_t head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
-	uint64_t idx = c->start + i;
+	uint64_t idx = __atomic_load_n(&c->start, __ATOMIC_RELAXED) + i;
 	const uintptr_t *slot;
 
 	if (!c->ring || idx >= head || head - idx > prof_cap)

@@ -133,7 +133,9 @@ struct prof_options {
 /* Begin a session: run the probe if it has not run, allocate the per-CPU
  * rings the first time (never freed) and the session's fold table, and
  * publish a new run generation.  Returns 0, -EBUSY when another session
- * holds the profiler, -ENODEV when it asks for the counter
+ * holds the profiler, -EINPROGRESS while a CPU of the last `stat` has
+ * not closed its events (stat_cpus_still_open(): nothing changed, try
+ * again), -ENODEV when it asks for the counter
  * (PROF_RUN_PMU) and the counter does not count, -EAGAIN when it asks
  * for another depth while a CPU of the last run has not acknowledged its
  * stop (it may still be writing a sample at the last depth), or
@@ -233,6 +235,9 @@ struct prof_cpu_stats {
 	uint64_t errors;	/* hal_pmu_arm()/hal_pmu_disarm() failures */
 	unsigned gen;		/* the run its buffer belongs to */
 	bool armed;
+	/* Its counter armed for that run: the backend's counts since its
+	 * last arm (lscpu's "last run") are that run's only then. */
+	bool counter_armed;
 };
 void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st);
 

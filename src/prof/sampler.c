@@ -6,8 +6,9 @@
  *   - No allocation, no symbol lookup, no printing: frames are stored
  *     as addresses and resolved later, in task context (fold.c).
  *   - Only this CPU's state: prof_cpus[hal_cpu_id()] and
- *     stat_cpus[hal_cpu_id()], written by this CPU's interrupts alone;
- *     the run's parameters (sampler.h) are read, never written.
+ *     stat_cpus[hal_cpu_id()], written by this CPU's interrupts alone,
+ *     and this CPU's own bit of stat_open_cpus (an atomic or/and); the
+ *     run's parameters (sampler.h) are read, never written.
  *   - Bounded: the only wait is hal_pmu_disarm()'s, tens of us.
  *
  * What it calls outside this file keeps the same rules:
@@ -39,6 +40,7 @@
 
 struct prof_cpu prof_cpus[HAL_MAX_CPUS];
 struct stat_cpu stat_cpus[HAL_MAX_CPUS];
+uint32_t stat_open_cpus;
 
 /* Add one to a count this CPU's overflow interrupt and its tick both
  * write, and task context reads: one writer at a time (the NMI nests
@@ -55,8 +57,12 @@ static void prof_count_one(uint64_t *count)
 static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
 			uint64_t weight)
 {
-	uint64_t head = c->head, stride = PROF_RECORD_HEAD + prof_depth;
+	uint64_t head = __atomic_load_n(&c->head, __ATOMIC_RELAXED);
+	uint64_t start = __atomic_load_n(&c->start, __ATOMIC_RELAXED);
 	uint64_t tail = __atomic_load_n(&c->tail, __ATOMIC_ACQUIRE);
+	unsigned depth = __atomic_load_n(&prof_depth, __ATOMIC_RELAXED);
+	uint64_t cap = __atomic_load_n(&prof_cap, __ATOMIC_RELAXED);
+	uint64_t stride = PROF_RECORD_HEAD + depth;
 	uintptr_t *slot;
 	struct task *t;
 	size_t n;
@@ -64,17 +70,17 @@ static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
 
 	/* Until the drain has caught up with this run, what it has not
 	 * taken of an older one does not count against this one. */
-	if ((int64_t)(tail - c->start) < 0)
-		tail = c->start;
-	if (head - tail >= prof_cap) {
+	if ((int64_t)(tail - start) < 0)
+		tail = start;
+	if (head - tail >= cap) {
 		prof_count_one(&c->dropped);
 		return;
 	}
-	slot = c->ring + (head % prof_cap) * stride;
+	slot = c->ring + (head % cap) * stride;
 	/* The interrupted task: an interrupt runs on its CPU's current. */
 	t = this_cpu()->current;
 	pid = t ? t->pid : 0;
-	n = stacktrace_from_trap(tf, slot + PROF_RECORD_HEAD, prof_depth);
+	n = stacktrace_from_trap(tf, slot + PROF_RECORD_HEAD, depth);
 	slot[0] = (uintptr_t)(uint32_t)pid | (uintptr_t)n << 32;
 	slot[1] = (uintptr_t)weight;
 	/* The record is whole before the drain can take it. */
@@ -87,10 +93,11 @@ static void prof_sample(struct prof_cpu *c, const struct trap_frame *tf,
  * rather than mixing it into either run. */
 static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
 {
-	c->start = c->head;
+	__atomic_store_n(&c->start, __atomic_load_n(&c->head, __ATOMIC_RELAXED),
+			 __ATOMIC_RELAXED);
 	__atomic_store_n(&c->dropped, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->late, 0, __ATOMIC_RELAXED);
-	c->errors = 0;
+	__atomic_store_n(&c->errors, 0, __ATOMIC_RELAXED);
 	c->arm_failed = false;
 	__atomic_store_n(&c->throttled, 0, __ATOMIC_RELAXED);
 	/* The drain reads start once it sees the new generation. */
@@ -103,24 +110,31 @@ static void prof_cpu_reset(struct prof_cpu *c, unsigned gen)
  * absent. */
 static void prof_cpu_arm(struct prof_cpu *c)
 {
+	uint64_t period = __atomic_load_n(&prof_period, __ATOMIC_RELAXED);
+
 	/* The throttle's window starts with the counter, at the run's
-	 * period; its start is the tick's t0, read just after. */
-	throttle_open(&c->throttle, prof_period, 0);
+	 * period.  From the armed store on it is the overflow interrupt's
+	 * alone (prof_pmu_took()): the tick never writes it while armed. */
+	throttle_open(&c->throttle, period, hal_clock_ns());
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	/* Set before the counter starts and cleared after it stops: an
 	 * overflow already in flight when we disarm is still ours, and must
 	 * not be taken for a genuine NMI. */
 	__atomic_store_n(&c->armed, true, __ATOMIC_RELAXED);
 	race_point("prof-armed");
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (hal_pmu_arm(prof_period) == 0) {
+	if (hal_pmu_arm(period) == 0) {
 		c->arm_failed = false;
+		__atomic_store_n(&c->counter_gen,
+				 __atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED),
+				 __ATOMIC_RELAXED);
 		return;
 	}
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
 	race_point("prof-armed");
 	if (!c->arm_failed)
-		c->errors++;
+		prof_count_one(&c->errors);
 	c->arm_failed = true;
 }
 
@@ -129,7 +143,7 @@ static void prof_cpu_disarm(struct prof_cpu *c)
 	/* May deliver a late overflow through kernel_nmi() while it waits:
 	 * armed is still set, so that one is claimed. */
 	if (hal_pmu_disarm() < 0)
-		c->errors++;
+		prof_count_one(&c->errors);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	__atomic_store_n(&c->armed, false, __ATOMIC_RELAXED);
 	race_point("prof-armed");
@@ -142,12 +156,12 @@ static void prof_cpu_stopped(struct prof_cpu *c)
 {
 	unsigned stopped;
 
-	if (c->armed)
+	if (__atomic_load_n(&c->armed, __ATOMIC_RELAXED))
 		prof_cpu_disarm(c);
 	stopped = __atomic_load_n(&prof_stop_gen, __ATOMIC_ACQUIRE);
 	if (!stopped || !c->ring || c->ack == stopped)
 		return;
-	if (c->gen_seen != stopped)
+	if (__atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) != stopped)
 		prof_cpu_reset(c, stopped);
 	c->t1 = hal_clock_ns();
 	c->ct1 = hal_cpu_time();
@@ -186,7 +200,7 @@ void prof_tick(struct trap_frame *tf)
 	}
 	if (!c->ring)
 		return;		/* not running when the run started */
-	if (c->gen_seen != gen) {
+	if (__atomic_load_n(&c->gen_seen, __ATOMIC_RELAXED) != gen) {
 		/* A CPU that missed the last stop is still armed for that
 		 * run, at that run's period: it answers that stop first
 		 * (disarm, acknowledge), so that this run arms it afresh --
@@ -202,19 +216,19 @@ void prof_tick(struct trap_frame *tf)
 	}
 	/* The counter samples; the tick only arms it, never samples,
 	 * before or after arming, so nothing is counted twice. */
-	if (prof_use_counter && !c->armed)
+	if (__atomic_load_n(&prof_use_counter, __ATOMIC_RELAXED) &&
+	    !__atomic_load_n(&c->armed, __ATOMIC_RELAXED))
 		prof_cpu_arm(c);
 	if (c->armed_gen != gen) {
 		c->t0 = hal_clock_ns();
 		c->ct0 = hal_cpu_time();
 		c->tick_ns = c->t0;
-		c->throttle.start_ns = c->t0;
 		c->idle0 = sched_idle_ns();
 		/* The session opens the window once every CPU got here. */
 		__atomic_store_n(&c->armed_gen, gen, __ATOMIC_RELEASE);
 		return;
 	}
-	if (prof_use_counter)
+	if (__atomic_load_n(&prof_use_counter, __ATOMIC_RELAXED))
 		return;
 	now = hal_clock_ns();
 	since = prof_tick_weight(c, now);
@@ -248,13 +262,19 @@ bool prof_nmi(struct trap_frame *tf)
 
 /* ---- the throttle: in the overflow interrupt ---- */
 
+/* The throttle is the tick's while the CPU is disarmed and this
+ * handler's while it is armed (prof_cpu_arm() opens it, then fences,
+ * then stores armed): it is read only once armed is seen. */
 void prof_pmu_took(uint64_t ns)
 {
 	struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
-	uint64_t period = c->throttle.period;
+	uint64_t period;
 
-	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED) || !period ||
-	    !throttle_add(&c->throttle, ns))
+	if (!__atomic_load_n(&c->armed, __ATOMIC_RELAXED))
+		return;
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	period = c->throttle.period;
+	if (!period || !throttle_add(&c->throttle, ns))
 		return;
 	/* The backend refuses a period its counter cannot hold, or a
 	 * counter no longer running (a late overflow while disarming). */
@@ -268,10 +288,25 @@ void prof_pmu_took(uint64_t ns)
 
 /* ---- counting (`stat`): on each CPU's tick ---- */
 
+/* This CPU's bit in stat_open_cpus: set before its events open, cleared
+ * once they are closed, so that no session sees the counters free while
+ * this CPU still counts.  The last CPU to close releases `stat`'s claim
+ * this way, lock-free, from its tick. */
+static void stat_cpu_mark_open(bool open)
+{
+	uint32_t bit = 1u << hal_cpu_id();
+
+	if (open)
+		__atomic_fetch_or(&stat_open_cpus, bit, __ATOMIC_SEQ_CST);
+	else
+		__atomic_fetch_and(&stat_open_cpus, ~bit, __ATOMIC_RELEASE);
+}
+
 static void stat_cpu_close(struct stat_cpu *c)
 {
 	hal_pmu_count_close();
 	c->is_open = false;
+	stat_cpu_mark_open(false);
 }
 
 static void stat_cpu_open(struct stat_cpu *c)
@@ -280,6 +315,7 @@ static void stat_cpu_open(struct stat_cpu *c)
 	if (c->is_open)
 		stat_cpu_close(c);
 	kmemset(c->open, 0, sizeof(c->open));
+	stat_cpu_mark_open(true);
 	hal_pmu_count_open(c->open);
 	c->is_open = true;
 	c->t0 = hal_clock_ns();
@@ -299,10 +335,11 @@ static void stat_cpu_read_end(struct stat_cpu *c)
 
 /* A CPU whose events are still open from a session that has stopped
  * (it missed the stop, or the session gave up waiting) closes them
- * before anything else on its tick: the counters are the profiler's the
- * moment the session releases them, and arming must never find them
- * counting, nor a stale close stop the counter a run just armed.  The
- * end is read only for the session that stopped last. */
+ * before anything else on its tick.  `stat`'s claim holds until it has
+ * (stat_open_cpus), so no profile starts meanwhile; closing first keeps
+ * arming from ever finding the counters counting, nor a stale close
+ * stopping a counter a run just armed, should one start all the same.
+ * The end is read only for the session that stopped last. */
 static void stat_answer_stop(void)
 {
 	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];

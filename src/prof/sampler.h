@@ -8,7 +8,11 @@
  * answered (armed, acknowledged a stop, closed).  The run's parameters
  * (prof_gen and the rest) are written by the session's holder only and
  * published with release stores before the generation that uses them;
- * the sampler reads them with acquire loads. */
+ * the sampler reads them with acquire loads.  Every field the overflow
+ * interrupt shares with another context is a relaxed atomic at every
+ * access (a CPU still in the last run's tick or overflow may read the
+ * parameters as the next run writes them), save the throttle, which the
+ * armed store hands from the tick to the overflow interrupt. */
 #ifndef KPROF_PROF_SAMPLER_H
 #define KPROF_PROF_SAMPLER_H
 
@@ -35,9 +39,13 @@ struct prof_cpu {
 	uint64_t late;			/* claimed outside the window, not kept */
 	uint64_t errors;		/* the platform failed to arm or disarm */
 	uint64_t throttled;		/* the longest throttled period, 0 if none */
-	struct throttle throttle;	/* the counter's period, its window */
+	/* The counter's period and its window: the tick's while disarmed,
+	 * the overflow interrupt's while armed (handed over by the armed
+	 * store, prof_cpu_arm()). */
+	struct throttle throttle;
 	unsigned gen_seen;		/* the run the buffer belongs to */
 	unsigned armed_gen;		/* the last run it acknowledged arming for */
+	unsigned counter_gen;		/* the last run its counter armed for */
 	unsigned ack;			/* the last run whose stop it acknowledged */
 	bool armed;			/* the counter's overflows are ours */
 	bool arm_failed;		/* the backend refused its last arm */
@@ -73,6 +81,12 @@ struct stat_cpu {
 
 
 extern struct stat_cpu stat_cpus[HAL_MAX_CPUS];
+
+/* The CPUs whose `stat` events are open now: each CPU sets its own bit
+ * on its tick before it opens and clears it after it closes (atomic or
+ * and and); the sessions read it.  While any bit is set, `stat`'s claim
+ * on the counters holds, whatever the session did since (stat.h). */
+extern uint32_t stat_open_cpus;
 
 /* The `stat` session, as stat.c publishes it. */
 extern unsigned stat_gen, stat_stop_gen;

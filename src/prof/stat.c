@@ -41,6 +41,10 @@ int stat_start(void)
 
 	if (prof_counters_claim() < 0)
 		return -EBUSY;
+	if (stat_cpus_still_open()) {
+		prof_counters_release();
+		return -EINPROGRESS;
+	}
 	stat_nevents = hal_pmu_count_events(stat_names, stat_bits);
 	if (stat_nevents > HAL_PMU_COUNT_MAX)
 		stat_nevents = HAL_PMU_COUNT_MAX;
@@ -121,10 +125,37 @@ uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ct
 	return stat_unclosed;
 }
 
+/* The session gives the counters back, but a CPU that missed its stop
+ * still counts: stat_open_cpus keeps the claim (stat_start() and
+ * prof_start_as() refuse while a bit is set) until that CPU's tick closes
+ * its events and clears the last bit. */
 void stat_end(void)
 {
 	stat_stop();
 	prof_counters_release();
+}
+
+uint32_t stat_cpus_still_open(void)
+{
+	return __atomic_load_n(&stat_open_cpus, __ATOMIC_ACQUIRE);
+}
+
+void stat_print_still_open(struct out *o, const char *whose)
+{
+	uint32_t mask = stat_cpus_still_open();
+	unsigned n = 0;
+
+	if (!mask) {
+		out_printf(o, "%s was still open on a cpu that missed its stop (closed since); try again\n",
+			   whose);
+		return;
+	}
+	out_printf(o, "%s still open on cpu", whose);
+	for (unsigned cpu = 0; cpu < 32; cpu++)
+		if ((mask >> cpu) & 1)
+			out_printf(o, "%s%u", n++ ? "," : (mask & (mask - 1)) ? "s " : " ", cpu);
+	out_printf(o, " (%s); try again shortly\n",
+		   n == 1 ? "it missed its stop" : "they missed their stop");
 }
 
 void stat_result(unsigned cpu, struct stat_cpu_result *r)

@@ -5,7 +5,9 @@
  * profiler arms; the session holds the one profile lock, since counting
  * and sampling share the counters on real hardware.
  *
- *     stat_start();                   -EBUSY while a profile or stat runs
+ *     stat_start();                   -EBUSY while a profile or stat runs,
+ *                                     -EINPROGRESS while a CPU of the last
+ *                                     stat has not closed
  *     stat_wait_open(budget, ...);    every CPU opened: the window opens
  *     ... the window passes ...
  *     stat_stop();
@@ -29,8 +31,9 @@ struct out;
 /* "Every CPU" for stat_report(). */
 #define STAT_CPU_ALL (-1)
 
-/* Begin a session.  Returns 0, or -EBUSY when a profile or another stat
- * holds the counters.  Task context. */
+/* Begin a session.  Returns 0, -EBUSY when a profile or another stat
+ * holds the counters, or -EINPROGRESS while a CPU of an earlier stat
+ * still counts (stat_cpus_still_open()).  Task context. */
 int stat_start(void);
 
 /* Wait until every CPU has opened its events, at most @budget_ns, calling
@@ -51,7 +54,19 @@ uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ct
  * stat_wait_closed(). */
 void stat_report(struct out *o, int cpu);
 
-/* End the session; the next stat or profile may start. */
+/* End the session.  The next stat or profile may start once every CPU
+ * that opened has closed its events, each on its own tick: a CPU that
+ * missed the stop closes on its next one, and until then the claim on
+ * the counters is still this session's. */
 void stat_end(void);
+
+/* The CPUs whose `stat` events are still open (0 once every CPU closed).
+ * While any is, stat_start() and prof_start_as() refuse with
+ * -EINPROGRESS, changing nothing.  Any context. */
+uint32_t stat_cpus_still_open(void);
+
+/* Say which CPUs those are, in one line: "@whose still open on cpu 1
+ * (it missed its stop); try again shortly".  Task context. */
+void stat_print_still_open(struct out *o, const char *whose);
 
 #endif

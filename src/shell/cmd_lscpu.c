@@ -83,6 +83,17 @@ static void lscpu_proven(struct out *o, unsigned cpu, const struct hal_pmu_cpu_f
 	if (!c->used)
 		return;
 	prof_cpu_stats(cpu, &st);
+	/* The backend counts claims since its last arm: of an older run
+	 * when this CPU's counter did not arm for the last (its vCPU came
+	 * too late, the run sampled on the tick), so not shown beside this
+	 * run's books. */
+	if (!st.counter_armed) {
+		out_printf(o, "cpu %u last run: counter not armed for it; %u stored, %llu dropped, %llu late; %llu disarm waits timed out\n",
+			   cpu, st.stored, (unsigned long long)st.dropped,
+			   (unsigned long long)st.late,
+			   (unsigned long long)c->disarm_timeouts);
+		return;
+	}
 	out_printf(o, "cpu %u last run: %llu claimed; %u stored, %llu dropped, %llu late; %llu disarm waits timed out\n",
 		   cpu, (unsigned long long)c->claimed_run, st.stored,
 		   (unsigned long long)st.dropped, (unsigned long long)st.late,

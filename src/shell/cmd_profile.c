@@ -25,6 +25,7 @@
 #include "kernel/build_id.h"
 #include "kernel/sched.h"
 #include "prof/session.h"
+#include "prof/stat.h"
 #include "prof/wall.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
@@ -313,6 +314,8 @@ static int profile_start_error(struct out *o, int r)
 {
 	if (r == -EBUSY)
 		out_puts(o, "profile: busy\n");
+	else if (r == -EINPROGRESS)
+		stat_print_still_open(o, "profile: stat's counter");
 	else if (r == -ENODEV)
 		out_puts(o, "profile: source=pmu, but the counter does not count\n");
 	else if (r == -EAGAIN)

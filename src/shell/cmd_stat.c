@@ -61,10 +61,16 @@ static int stat_parse(struct out *o, int argc, char **argv, struct stat_args *a)
 int cmd_stat(struct shell_ctx *sh, int argc, char **argv)
 {
 	struct stat_args a;
+	int r;
 
 	if (stat_parse(sh->out, argc, argv, &a) < 0)
 		return 1;
-	if (stat_start() < 0) {
+	r = stat_start();
+	if (r == -EINPROGRESS) {
+		stat_print_still_open(sh->out, "stat: the last stat's counter");
+		return 1;
+	}
+	if (r < 0) {
 		out_puts(sh->out, "stat: busy\n");
 		return 1;
 	}
