@@ -49,31 +49,45 @@ static size_t cross_exception(const struct trap_frame *tf, size_t size, uintptr_
 }
 
 /* The frame-pointer walk, with every frame required to sit strictly above
- * @prev (the highest stack address already read). */
+ * @prev (the highest stack address already read).  The bounds are read
+ * once and the loop calls nothing: only a record whose saved frame
+ * pointer carries hal/trap.h's mark (odd: no frame record sits at an odd
+ * address) is asked whether an exception made it (the switch hook walks
+ * at every switch of a wall run, and the sampler at every sample). */
 static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 		      uintptr_t prev, uintptr_t *out, size_t max,
 		      unsigned crossings)
 {
+	uintptr_t lo = b->lo, hi = b->hi;
 	size_t n = 0;
 
+	if (hi - lo < FRAME_RECORD || fp < lo)
+		return 0;
+	/* Above here a record no longer fits below the top. */
+	hi -= FRAME_RECORD;
 	while (n < max) {
-		const struct trap_frame *tf;
 		const uintptr_t *rec;
-		size_t size;
+		uintptr_t next, ra;
 
-		if (b->hi - b->lo < FRAME_RECORD || fp < b->lo ||
-		    fp > b->hi - FRAME_RECORD || fp <= prev || fp % WORD)
+		if (fp > hi || fp <= prev || fp % WORD)
 			break;
 		rec = (const uintptr_t *)fp;
-		if (!rec[1])
+		ra = rec[1];
+		next = rec[0];
+		if (!ra)
 			break;
-		out[n++] = rec[1];
-		tf = hal_trap_frame_at(rec[1], rec[0], &size);
-		if (tf)
-			return n + cross_exception(tf, size, fp, b, out + n, max - n,
-						   crossings);
+		out[n++] = ra;
+		if (next & 1) {
+			const struct trap_frame *tf;
+			size_t size;
+
+			tf = hal_trap_frame_at(ra, next, &size);
+			if (tf)
+				return n + cross_exception(tf, size, fp, b, out + n,
+							   max - n, crossings);
+		}
 		prev = fp;
-		fp = rec[0];
+		fp = next;
 	}
 	return n;
 }

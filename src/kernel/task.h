@@ -63,14 +63,11 @@ struct task {
 	/* Why it last gave up its CPU, stored by the scheduler at every
 	 * switch-out: the preempted state (on its own stack, valid while it
 	 * is off) or the frame of the scheduler call it made, so that its
-	 * stack can be walked while it waits (sched_task_wait_frames()). */
+	 * stack can be walked while it waits (sched_call_parked()). */
 	const struct trap_frame *off_tf;
 	uintptr_t off_fp;
-	/* Bumped by its CPU at each switch: odd from the moment a switch
-	 * picks it to run until the switch that takes it off has saved its
-	 * context, even while it is off with its context saved.  A walk of
-	 * its saved stack from another CPU reads it before and after. */
-	unsigned switch_seq;
+	/* It has run: set once, by its first instructions. */
+	bool started;
 	/* Off-CPU profiling's slot.  The scheduler stamps wake_ns (when it
 	 * last became runnable) and born_ns; the wall run's switch hook
 	 * (prof/offcpu.c, registered only while a wall run is on) writes
