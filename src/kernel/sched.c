@@ -9,30 +9,42 @@
 
 struct cpu cpus[HAL_MAX_CPUS];
 
-/* What a layer above asked to be told of each switch (sched_on_switch()). */
+/* What a layer above asked to be told of each switch (sched_on_switch()),
+ * and whether there is one: the byte a switch tests. */
 static void (*switch_hook)(struct task *prev, struct task *next);
+static bool switch_hooked;
 
 void sched_on_switch(void (*fn)(struct task *prev, struct task *next))
 {
 	__atomic_store_n(&switch_hook, fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&switch_hooked, fn != NULL, __ATOMIC_RELEASE);
+}
+
+/* The hook, called: out of line, so that a switch without one pays a
+ * compare of its pointer with NULL and a branch. */
+static void __attribute__((noinline, cold)) sched_run_switch_hook(struct task *prev,
+								  struct task *next)
+{
+	void (*hook)(struct task *, struct task *) =
+		__atomic_load_n(&switch_hook, __ATOMIC_RELAXED);
+
+	if (hook)
+		hook(prev, next);
 }
 
 /* Still on @prev's stack, its state already set, before the registers
  * change hands: the hook sees both tasks as they are at the switch.
- * Without a hook this is one load and one branch, all a switch pays for
- * off-CPU profiling besides @prev's off_tf and off_fp (a kernel without
- * code patching has no static key).  Relaxed: the hook publishes nothing
- * through its pointer, and loads whatever it reads with its own order.
- * KPROF_BENCH_NO_SWITCH_HOOK builds the scheduler without either, the
- * baseline of bench/switch-icount. */
+ * Without a hook this is one compare and one branch, all a switch pays
+ * for off-CPU profiling besides the store of @prev->off_why (a kernel
+ * without code patching has no static key).  Relaxed: the hook
+ * publishes nothing through its pointer, and loads whatever it reads
+ * with its own order.  KPROF_BENCH_NO_SWITCH_HOOK builds the scheduler
+ * without either, the baseline of bench/switch-icount. */
 static inline void sched_call_switch_hook(struct task *prev, struct task *next)
 {
 #ifndef KPROF_BENCH_NO_SWITCH_HOOK
-	void (*hook)(struct task *, struct task *) =
-		__atomic_load_n(&switch_hook, __ATOMIC_RELAXED);
-
-	if (__builtin_expect(hook != NULL, 0))
-		hook(prev, next);
+	if (__builtin_expect(__atomic_load_n(&switch_hooked, __ATOMIC_RELAXED), 0))
+		sched_run_switch_hook(prev, next);
 #else
 	(void)prev;
 	(void)next;
@@ -158,14 +170,25 @@ uint64_t sched_idle_ns(void)
 
 /* Pick the next task and switch to it.  Interrupts off; the run queue
  * lock is dropped before the switch: tasks are pinned, so only this CPU
- * ever pops its queue, and wakers from other CPUs only push.  @tf: the
- * state a preemption interrupted; @fp: else the frame of the call that
- * gives up the CPU (the hook's, sched_on_switch()). */
-static void schedule(const struct trap_frame *tf, uintptr_t fp)
+ * ever pops its queue, and wakers from other CPUs only push.  @why: the
+ * frame of the call that gives up the CPU, or the state a preemption
+ * interrupted | TASK_OFF_TRAP (task->off_why; the hook's,
+ * sched_on_switch()). */
+static void schedule(uintptr_t why)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->current, *next;
 	uint64_t now;
+
+#ifndef KPROF_BENCH_NO_SWITCH_HOOK
+	/* Why it leaves, kept while it is off: the stack a wall run's
+	 * window start walks (sched_call_parked()), and the hook's.  Stored
+	 * first, so that the word is not kept across the calls below; a
+	 * task that keeps its CPU never reads it. */
+	prev->off_why = why;
+#else
+	(void)why;
+#endif
 
 	spin_lock(&c->rq_lock);
 	c->need_resched = false;
@@ -193,12 +216,6 @@ static void schedule(const struct trap_frame *tf, uintptr_t fp)
 	sched_account_idle(c, prev, next);
 	c->last_prev = prev;
 	c->switch_to = next;
-#ifndef KPROF_BENCH_NO_SWITCH_HOOK
-	/* Why it leaves, kept while it is off: the stack a wall run's
-	 * window start walks (sched_call_parked()), and the hook's. */
-	prev->off_tf = tf;
-	prev->off_fp = fp;
-#endif
 	sched_call_switch_hook(prev, next);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
@@ -268,7 +285,7 @@ void sched_yield_cpu(void)
 {
 	unsigned long flags = hal_irq_save();
 
-	schedule(NULL, SCHED_CALL_FRAME());
+	schedule(SCHED_CALL_FRAME());
 	hal_irq_restore(flags);
 }
 
@@ -287,7 +304,7 @@ static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns, uintptr_t fp
 	t->rq_next = c->sleepers;
 	c->sleepers = t;
 	spin_unlock(&c->rq_lock);
-	schedule(NULL, fp);
+	schedule(fp);
 	c = this_cpu();
 	spin_lock(&c->rq_lock);
 	woken = t->woken;
@@ -352,7 +369,7 @@ void sched_block(void)
 	}
 	t->state = TASK_BLOCKED;
 	spin_unlock(&c->rq_lock);
-	schedule(NULL, SCHED_CALL_FRAME());
+	schedule(SCHED_CALL_FRAME());
 	hal_irq_restore(flags);
 }
 
@@ -423,7 +440,7 @@ void sched_tick(void)
 void sched_preempt(const struct trap_frame *tf)
 {
 	if (this_cpu()->need_resched)
-		schedule(tf, 0);
+		schedule((uintptr_t)tf | TASK_OFF_TRAP);
 }
 
 void sched_idle_loop(void)
@@ -433,7 +450,7 @@ void sched_idle_loop(void)
 		struct cpu *c = this_cpu();
 
 		if (c->need_resched || c->rq_head)
-			schedule(NULL, 0);
+			schedule(0);
 		else
 			hal_cpu_idle();
 		task_reap_if_due();

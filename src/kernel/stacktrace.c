@@ -59,13 +59,13 @@ static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 		      unsigned crossings)
 {
 	uintptr_t lo = b->lo, hi = b->hi;
-	size_t n = 0;
+	uintptr_t *o = out, *end = out + max;
 
 	if (hi - lo < FRAME_RECORD || fp < lo)
 		return 0;
 	/* Above here a record no longer fits below the top. */
 	hi -= FRAME_RECORD;
-	while (n < max) {
+	while (o < end) {
 		const uintptr_t *rec;
 		uintptr_t next, ra;
 
@@ -76,20 +76,21 @@ static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 		next = rec[0];
 		if (!ra)
 			break;
-		out[n++] = ra;
+		*o++ = ra;
 		if (next & 1) {
 			const struct trap_frame *tf;
 			size_t size;
 
 			tf = hal_trap_frame_at(ra, next, &size);
 			if (tf)
-				return n + cross_exception(tf, size, fp, b, out + n,
-							   max - n, crossings);
+				return (size_t)(o - out) +
+				       cross_exception(tf, size, fp, b, o, (size_t)(end - o),
+						       crossings);
 		}
 		prev = fp;
 		fp = next;
 	}
-	return n;
+	return (size_t)(o - out);
 }
 
 size_t stacktrace_from_fp(uintptr_t fp, const struct stack_bounds *b,

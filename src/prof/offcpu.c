@@ -33,17 +33,18 @@ unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
 static inline __attribute__((always_inline)) void
 offcpu_walk_out(struct task *t, unsigned depth)
 {
-	const struct trap_frame *tf = t->off_tf;
+	uintptr_t why = t->off_why;
+	const struct trap_frame *tf = task_off_trap(why);
 	size_t n = 0;
 
 	if (depth > PROF_MAX_FRAMES)
 		depth = PROF_MAX_FRAMES;
 	if (tf) {
 		n = stacktrace_from_trap(tf, t->off_frames, depth);
-	} else if (t->off_fp) {
+	} else if (why) {
 		struct stack_bounds b = { t->stack_lo, t->stack_hi };
 
-		n = stacktrace_from_fp(t->off_fp, &b, t->off_frames, depth);
+		n = stacktrace_from_fp(why, &b, t->off_frames, depth);
 		/* Frame 0 is a leaf, looked up where it lies, but here it is
 		 * the scheduler call's return address: the call is the byte
 		 * before, and a call that ends its function (a wait that
@@ -61,13 +62,14 @@ void offcpu_walk_leaving(struct task *t, unsigned depth)
 }
 
 /* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
- * the state the scheduler kept (task->off_tf, off_fp) inside the stack
+ * the state the scheduler kept (task->off_why) inside the stack
  * its saved context says is live. */
 static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
 {
 	struct hal_context_regs r;
 	struct stack_bounds b = { t->stack_lo, t->stack_hi };
-	uintptr_t tf = (uintptr_t)t->off_tf, fp = t->off_fp;
+	const struct trap_frame *trap = task_off_trap(t->off_why);
+	uintptr_t tf = (uintptr_t)trap, fp = task_off_frame(t->off_why);
 	size_t n;
 
 	hal_context_saved_regs(t->ctx, &r);
@@ -77,7 +79,7 @@ static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned d
 	b.lo = r.sp;
 	if (tf)
 		return tf >= b.lo && tf < b.hi
-			       ? stacktrace_from_trap_on(t->off_tf, &b, out, depth) : 0;
+			       ? stacktrace_from_trap_on(trap, &b, out, depth) : 0;
 	if (fp >= b.lo && fp < b.hi) {
 		n = stacktrace_from_fp(fp, &b, out, depth);
 		if (n)
@@ -137,8 +139,12 @@ static void offcpu_window(uint64_t *start, uint64_t *until)
 
 /* The part of [a, b) inside [start, until); nothing before the window
  * opens. */
-static uint64_t offcpu_clip(uint64_t a, uint64_t b, uint64_t start, uint64_t until)
+static inline uint64_t offcpu_clip(uint64_t a, uint64_t b, uint64_t start, uint64_t until)
 {
+	/* Inside the window, as nearly every interval of a run is (an
+	 * unset start is UINT64_MAX: no a is at or above it). */
+	if (__builtin_expect(a >= start && b <= until && b >= a, 1))
+		return b - a;
 	if (start == OFFCPU_UNSET)
 		return 0;
 	if (a < start)
@@ -182,6 +188,8 @@ offcpu_emit(struct offcpu_cpu *oc, unsigned gen, const struct task *t,
 	slot[1] = (uintptr_t)gen | (uintptr_t)kind << 32 | (uintptr_t)flags << 40;
 	slot[2] = ns_a;
 	slot[3] = ns_b;
+	/* Unrolled: the copy is a record's largest part. */
+#pragma GCC unroll 4
 	for (uint32_t i = 0; i < n; i++)
 		slot[OFFCPU_RECORD_HEAD + i] = frames[i];
 	/* The record is whole before the drain can take it. */
