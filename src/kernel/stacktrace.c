@@ -50,10 +50,11 @@ static size_t cross_exception(const struct trap_frame *tf, size_t size, uintptr_
 
 /* The frame-pointer walk, with every frame required to sit strictly above
  * @prev (the highest stack address already read).  The bounds are read
- * once and the loop calls nothing: only a record whose saved frame
- * pointer carries hal/trap.h's mark (odd: no frame record sits at an odd
- * address) is asked whether an exception made it (the switch hook walks
- * at every switch of a wall run, and the sampler at every sample). */
+ * once and the loop calls nothing: each record's saved frame pointer is
+ * checked as it is read, and only one that is not word aligned is asked
+ * whether an exception made it (hal/trap.h's mark is odd: no frame record
+ * sits at an odd address).  The switch hook walks at every switch of a
+ * wall run, and the sampler at every sample. */
 static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 		      uintptr_t prev, uintptr_t *out, size_t max,
 		      unsigned crossings)
@@ -61,33 +62,34 @@ static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 	uintptr_t lo = b->lo, hi = b->hi;
 	uintptr_t *o = out, *end = out + max;
 
-	if (hi - lo < FRAME_RECORD || fp < lo)
+	/* Above hi a record no longer fits below the top. */
+	if (hi - lo < FRAME_RECORD || !max)
 		return 0;
-	/* Above here a record no longer fits below the top. */
 	hi -= FRAME_RECORD;
-	while (o < end) {
-		const uintptr_t *rec;
-		uintptr_t next, ra;
+	if (fp < lo || fp > hi || fp <= prev || fp % WORD)
+		return 0;
+	for (;;) {
+		const uintptr_t *rec = (const uintptr_t *)fp;
+		uintptr_t ra = rec[1], next = rec[0];
 
-		if (fp > hi || fp <= prev || fp % WORD)
-			break;
-		rec = (const uintptr_t *)fp;
-		ra = rec[1];
-		next = rec[0];
 		if (!ra)
 			break;
 		*o++ = ra;
-		if (next & 1) {
+		if (__builtin_expect(next % WORD != 0, 0)) {
 			const struct trap_frame *tf;
 			size_t size;
 
+			if (!(next & 1))
+				break;
 			tf = hal_trap_frame_at(ra, next, &size);
 			if (tf)
 				return (size_t)(o - out) +
 				       cross_exception(tf, size, fp, b, o, (size_t)(end - o),
 						       crossings);
+			break;
 		}
-		prev = fp;
+		if (next <= fp || next > hi || o == end)
+			break;
 		fp = next;
 	}
 	return (size_t)(o - out);
