@@ -42,8 +42,7 @@ static double __attribute__((noinline)) bench_hook(void)
 	double batch[BATCHES];
 	unsigned long flags = hal_irq_save();
 
-	this_cpu()->switch_tf = NULL;
-	this_cpu()->switch_fp = (uintptr_t)__builtin_frame_address(0);
+	prev.off_why = (uintptr_t)__builtin_frame_address(0);
 	for (unsigned b = 0; b < BATCHES; b++) {
 		uint64_t t0 = bench_now_ns();
 

@@ -34,8 +34,15 @@ bench: $(BENCH_PROGS)
 	./%reldir%/bench_cost
 	./%reldir%/bench_switch
 else
-bench:
-	@echo "make bench: the benchmarks need the simulator (--enable-sim)"
+# A kernel's make bench: instructions per switch under QEMU -icount
+# (bench/switch-icount; it builds the kernel without the hook in nohook/).
+if PLATFORM_ARM64
+bench: $(ARM64_KERNEL)
+	KPROF_ARCH=arm64 $(srcdir)/%reldir%/switch-icount 5
+else
+bench: all
+	$(srcdir)/%reldir%/switch-icount 5
+endif
 endif
 
 # kprof-collect on a fleet of ksims (issue 43): figures only, by hand:
@@ -44,7 +51,7 @@ endif
 # KPROF_BUILDDIR=$PWD ../bench/stack-headroom [RUNS [HZ]].
 EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom
 
-# Instructions per context switch under QEMU -icount shift=0 (issue 53),
-# from a kernel's build folder, by hand: ../bench/switch-icount [SECONDS]
-# (KPROF_ARCH=arm64 in the arm64 one).
+# Instructions per context switch under QEMU -icount shift=0 (issue 53):
+# make bench in a kernel's build folder, or by hand there:
+# ../bench/switch-icount [SECONDS] (KPROF_ARCH=arm64 in the arm64 one).
 EXTRA_DIST += %reldir%/switch-icount

@@ -31,8 +31,8 @@ struct hal_context_regs {
 /* The registers of saved context @ctx (a handle hal_context_switch()
  * stored).  Any context, any CPU: reads only the saved frame, which
  * lies on the stopped task's stack; the caller makes sure the context
- * is not resumed meanwhile, or checks afterwards that it was not
- * (kernel/task.h's switch_seq).  Never faults on a saved context. */
+ * is not resumed meanwhile (kernel/sched.h's sched_call_parked()).
+ * Never faults on a saved context. */
 void hal_context_saved_regs(const void *ctx, struct hal_context_regs *r);
 
 /* The stack [stack, stack + size) of a context that will never run again

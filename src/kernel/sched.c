@@ -9,23 +9,46 @@
 
 struct cpu cpus[HAL_MAX_CPUS];
 
-/* What a layer above asked to be told of each switch (sched_on_switch()). */
+/* What a layer above asked to be told of each switch (sched_on_switch()),
+ * and whether there is one: the byte a switch tests. */
 static void (*switch_hook)(struct task *prev, struct task *next);
+static bool switch_hooked;
 
 void sched_on_switch(void (*fn)(struct task *prev, struct task *next))
 {
 	__atomic_store_n(&switch_hook, fn, __ATOMIC_RELEASE);
+	__atomic_store_n(&switch_hooked, fn != NULL, __ATOMIC_RELEASE);
 }
 
-/* Still on @prev's stack, its state already set, before the registers
- * change hands: the hook sees both tasks as they are at the switch. */
-static void sched_call_switch_hook(struct task *prev, struct task *next)
+/* The hook, called: out of line, so that a switch without one pays a
+ * compare of its pointer with NULL and a branch. */
+static void __attribute__((noinline, cold)) sched_run_switch_hook(struct task *prev,
+								  struct task *next)
 {
 	void (*hook)(struct task *, struct task *) =
-		__atomic_load_n(&switch_hook, __ATOMIC_ACQUIRE);
+		__atomic_load_n(&switch_hook, __ATOMIC_RELAXED);
 
 	if (hook)
 		hook(prev, next);
+}
+
+/* Still on @prev's stack, its state already set, before the registers
+ * change hands: the hook sees both tasks as they are at the switch.
+ * Without a hook this is one compare and one branch, all a switch pays
+ * for off-CPU profiling besides the store of @prev->off_why (a kernel
+ * without code patching has no static key).  Relaxed: the hook
+ * publishes nothing through its pointer, and loads whatever it reads
+ * with its own order.  KPROF_BENCH_NO_SWITCH_HOOK builds the scheduler
+ * without either, the baseline of bench/switch-icount. */
+static inline void sched_call_switch_hook(struct task *prev, struct task *next)
+{
+#ifndef KPROF_BENCH_NO_SWITCH_HOOK
+	if (__builtin_expect(__atomic_load_n(&switch_hooked, __ATOMIC_RELAXED), 0))
+		sched_run_switch_hook(prev, next);
+#else
+	(void)prev;
+	(void)next;
+#endif
 }
 
 static void rq_push(struct cpu *c, struct task *t)
@@ -90,10 +113,10 @@ static void sched_finish_switch(struct cpu *c)
 {
 	struct task *prev = c->last_prev;
 
-	__atomic_store_n(&c->current, c->switch_to, __ATOMIC_RELAXED);
-	/* Its context is saved: a walk from another CPU may read it now. */
-	if (prev)
-		__atomic_store_n(&prev->switch_seq, prev->switch_seq + 1, __ATOMIC_RELEASE);
+	/* Release: @prev's context is saved, and a walk from another CPU
+	 * that sees it is no longer current may read it
+	 * (sched_call_parked()). */
+	__atomic_store_n(&c->current, c->switch_to, __ATOMIC_RELEASE);
 	if (prev && prev->state == TASK_DEAD)
 		__atomic_store_n(&prev->off_cpu, true, __ATOMIC_RELEASE);
 	c->last_prev = NULL;
@@ -147,14 +170,25 @@ uint64_t sched_idle_ns(void)
 
 /* Pick the next task and switch to it.  Interrupts off; the run queue
  * lock is dropped before the switch: tasks are pinned, so only this CPU
- * ever pops its queue, and wakers from other CPUs only push.  @tf: the
- * state a preemption interrupted; @fp: else the frame of the call that
- * gives up the CPU (the hook's, sched_on_switch()). */
-static void schedule(const struct trap_frame *tf, uintptr_t fp)
+ * ever pops its queue, and wakers from other CPUs only push.  @why: the
+ * frame of the call that gives up the CPU, or the state a preemption
+ * interrupted | TASK_OFF_TRAP (task->off_why; the hook's,
+ * sched_on_switch()). */
+static void schedule(uintptr_t why)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->current, *next;
 	uint64_t now;
+
+#ifndef KPROF_BENCH_NO_SWITCH_HOOK
+	/* Why it leaves, kept while it is off: the stack a wall run's
+	 * window start walks (sched_call_parked()), and the hook's.  Stored
+	 * first, so that the word is not kept across the calls below; a
+	 * task that keeps its CPU never reads it. */
+	prev->off_why = why;
+#else
+	(void)why;
+#endif
 
 	spin_lock(&c->rq_lock);
 	c->need_resched = false;
@@ -182,14 +216,6 @@ static void schedule(const struct trap_frame *tf, uintptr_t fp)
 	sched_account_idle(c, prev, next);
 	c->last_prev = prev;
 	c->switch_to = next;
-	c->switch_tf = tf;
-	c->switch_fp = fp;
-	prev->off_tf = tf;
-	prev->off_fp = fp;
-	/* Odd from here until it is off again: a walk of its saved stack
-	 * that began before sees the change and drops what it read. */
-	__atomic_store_n(&next->switch_seq, next->switch_seq + 1, __ATOMIC_RELAXED);
-	__atomic_thread_fence(__ATOMIC_RELEASE);
 	sched_call_switch_hook(prev, next);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
@@ -201,6 +227,9 @@ static void task_trampoline(void *arg)
 {
 	struct task *t = arg;
 
+	/* Once per task, not per switch: the switch hook's first run of
+	 * it is the end of the wait it was born into. */
+	__atomic_store_n(&t->started, true, __ATOMIC_RELAXED);
 	sched_finish_switch(this_cpu());
 	hal_irq_enable();
 	t->fn(t->arg);
@@ -210,6 +239,26 @@ static void task_trampoline(void *arg)
 void *sched_prepare_context(struct task *t)
 {
 	return hal_context_prepare(t->stack, t->stack_size, task_trampoline, t);
+}
+
+enum sched_park sched_call_parked(struct task *t, void (*fn)(struct task *t, void *arg),
+				  void *arg)
+{
+	struct cpu *c = &cpus[t->cpu];
+	unsigned long flags = spin_lock_irqsave(&c->rq_lock);
+	enum sched_park park = SCHED_PARKED;
+
+	/* Picked (schedule() sets RUNNING under this lock), or running. */
+	if (t->state == TASK_RUNNING)
+		park = SCHED_ON_CPU;
+	/* Current until the next task finishes the switch, which it does
+	 * after the save (sched_finish_switch(), release). */
+	else if (__atomic_load_n(&c->current, __ATOMIC_ACQUIRE) == t)
+		park = SCHED_LEAVING;
+	else
+		fn(t, arg);
+	spin_unlock_irqrestore(&c->rq_lock, flags);
+	return park;
 }
 
 void sched_enqueue_new(struct task *t)
@@ -236,7 +285,7 @@ void sched_yield_cpu(void)
 {
 	unsigned long flags = hal_irq_save();
 
-	schedule(NULL, SCHED_CALL_FRAME());
+	schedule(SCHED_CALL_FRAME());
 	hal_irq_restore(flags);
 }
 
@@ -255,7 +304,7 @@ static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns, uintptr_t fp
 	t->rq_next = c->sleepers;
 	c->sleepers = t;
 	spin_unlock(&c->rq_lock);
-	schedule(NULL, fp);
+	schedule(fp);
 	c = this_cpu();
 	spin_lock(&c->rq_lock);
 	woken = t->woken;
@@ -320,7 +369,7 @@ void sched_block(void)
 	}
 	t->state = TASK_BLOCKED;
 	spin_unlock(&c->rq_lock);
-	schedule(NULL, SCHED_CALL_FRAME());
+	schedule(SCHED_CALL_FRAME());
 	hal_irq_restore(flags);
 }
 
@@ -391,7 +440,7 @@ void sched_tick(void)
 void sched_preempt(const struct trap_frame *tf)
 {
 	if (this_cpu()->need_resched)
-		schedule(tf, 0);
+		schedule((uintptr_t)tf | TASK_OFF_TRAP);
 }
 
 void sched_idle_loop(void)
@@ -401,7 +450,7 @@ void sched_idle_loop(void)
 		struct cpu *c = this_cpu();
 
 		if (c->need_resched || c->rq_head)
-			schedule(NULL, 0);
+			schedule(0);
 		else
 			hal_cpu_idle();
 		task_reap_if_due();

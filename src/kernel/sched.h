@@ -34,12 +34,6 @@ struct cpu {
 	uint64_t idle_since_ns;		/* when idle last started to run */
 	uint64_t ticks;
 	uint64_t switches;
-	/* Why the switch the hook sees happens (sched_on_switch()): the
-	 * interrupted state of a preemption, or else the frame of the
-	 * scheduler call that gave up the CPU (its return address is where
-	 * the task waits); both 0 for the idle loop's own switches. */
-	const struct trap_frame *switch_tf;
-	uintptr_t switch_fp;
 };
 
 extern struct cpu cpus[HAL_MAX_CPUS];
@@ -118,10 +112,27 @@ void sched_preempt(const struct trap_frame *tf);
  * (doc/internals.md, "Rooms and the dispatch"); NULL unregisters.
  * @prev->state says why it leaves: TASK_RUNNABLE (preempted by the tick,
  * or it yielded), TASK_SLEEPING, TASK_BLOCKED or TASK_DEAD.  @fn must
- * not block, switch tasks or call sched_wake().  this_cpu()->switch_tf
- * is the preempted state of a preemption, switch_fp otherwise the frame
- * of the scheduler call that gave up the CPU. */
+ * not block, switch tasks or call sched_wake().  @prev->off_why says
+ * why it leaves (kernel/task.h: the preempted state of a preemption, or
+ * the frame of the scheduler call that gave up the CPU; 0 for the idle
+ * loop's own switches).  Without a hook a switch pays one load and one
+ * branch for it, and the store of off_why. */
 void sched_on_switch(void (*fn)(struct task *prev, struct task *next));
+
+enum sched_park {
+	SCHED_PARKED,		/* @fn ran */
+	SCHED_ON_CPU,		/* running, or picked to run: not called */
+	SCHED_LEAVING,		/* its switch-out is still saving it: not called */
+};
+
+/* Call @fn(@t, @arg) while @t is off its CPU with its context saved,
+ * and held there: its CPU's run queue lock is held (interrupts off), so
+ * that nothing picks it until @fn returns.  @fn reads @t's saved stack
+ * (a wall run's window start walks it); it must be short, take no lock
+ * and not touch its CPU's run queue.  Task context, any CPU, the task
+ * list lock allowed (taken before the run queue's). */
+enum sched_park sched_call_parked(struct task *t, void (*fn)(struct task *t, void *arg),
+				  void *arg);
 
 /* The idle loop of the calling CPU.  Never returns. */
 void sched_idle_loop(void) __attribute__((noreturn));

@@ -49,33 +49,50 @@ static size_t cross_exception(const struct trap_frame *tf, size_t size, uintptr_
 }
 
 /* The frame-pointer walk, with every frame required to sit strictly above
- * @prev (the highest stack address already read). */
+ * @prev (the highest stack address already read).  The bounds are read
+ * once and the loop calls nothing: each record's saved frame pointer is
+ * checked as it is read, and only one that is not word aligned is asked
+ * whether an exception made it (hal/trap.h's mark is odd: no frame record
+ * sits at an odd address).  The switch hook walks at every switch of a
+ * wall run, and the sampler at every sample. */
 static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 		      uintptr_t prev, uintptr_t *out, size_t max,
 		      unsigned crossings)
 {
-	size_t n = 0;
+	uintptr_t lo = b->lo, hi = b->hi;
+	uintptr_t *o = out, *end = out + max;
 
-	while (n < max) {
-		const struct trap_frame *tf;
-		const uintptr_t *rec;
-		size_t size;
+	/* Above hi a record no longer fits below the top. */
+	if (hi - lo < FRAME_RECORD || !max)
+		return 0;
+	hi -= FRAME_RECORD;
+	if (fp < lo || fp > hi || fp <= prev || fp % WORD)
+		return 0;
+	for (;;) {
+		const uintptr_t *rec = (const uintptr_t *)fp;
+		uintptr_t ra = rec[1], next = rec[0];
 
-		if (b->hi - b->lo < FRAME_RECORD || fp < b->lo ||
-		    fp > b->hi - FRAME_RECORD || fp <= prev || fp % WORD)
+		if (!ra)
 			break;
-		rec = (const uintptr_t *)fp;
-		if (!rec[1])
+		*o++ = ra;
+		if (__builtin_expect(next % WORD != 0, 0)) {
+			const struct trap_frame *tf;
+			size_t size;
+
+			if (!(next & 1))
+				break;
+			tf = hal_trap_frame_at(ra, next, &size);
+			if (tf)
+				return (size_t)(o - out) +
+				       cross_exception(tf, size, fp, b, o, (size_t)(end - o),
+						       crossings);
 			break;
-		out[n++] = rec[1];
-		tf = hal_trap_frame_at(rec[1], rec[0], &size);
-		if (tf)
-			return n + cross_exception(tf, size, fp, b, out + n, max - n,
-						   crossings);
-		prev = fp;
-		fp = rec[0];
+		}
+		if (next <= fp || next > hi || o == end)
+			break;
+		fp = next;
 	}
-	return n;
+	return (size_t)(o - out);
 }
 
 size_t stacktrace_from_fp(uintptr_t fp, const struct stack_bounds *b,

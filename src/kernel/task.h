@@ -61,16 +61,14 @@ struct task {
 	struct task *rq_next;	/* run queue or sleep list of its CPU */
 	struct task *all_next;	/* the global task list */
 	/* Why it last gave up its CPU, stored by the scheduler at every
-	 * switch-out: the preempted state (on its own stack, valid while it
-	 * is off) or the frame of the scheduler call it made, so that its
-	 * stack can be walked while it waits (sched_task_wait_frames()). */
-	const struct trap_frame *off_tf;
-	uintptr_t off_fp;
-	/* Bumped by its CPU at each switch: odd from the moment a switch
-	 * picks it to run until the switch that takes it off has saved its
-	 * context, even while it is off with its context saved.  A walk of
-	 * its saved stack from another CPU reads it before and after. */
-	unsigned switch_seq;
+	 * switch-out, one word (task_off_trap(), task_off_frame()): the
+	 * frame of the scheduler call it made, or the address of the
+	 * preempted state (on its own stack, valid while it is off) with
+	 * TASK_OFF_TRAP set; 0 for neither.  Its stack can then be walked
+	 * while it waits (sched_call_parked()). */
+	uintptr_t off_why;
+	/* It has run: set once, by its first instructions. */
+	bool started;
 	/* Off-CPU profiling's slot.  The scheduler stamps wake_ns (when it
 	 * last became runnable) and born_ns; the wall run's switch hook
 	 * (prof/offcpu.c, registered only while a wall run is on) writes
@@ -91,6 +89,24 @@ struct task {
 	uint32_t off_nframes;
 	uintptr_t off_frames[TASK_OFF_FRAMES];
 };
+
+/* task->off_why's mark of a preempted state: both it and a frame are
+ * word aligned. */
+#define TASK_OFF_TRAP ((uintptr_t)1)
+
+/* The state a preemption of @t interrupted, when that is why it left
+ * its CPU last; else NULL. */
+static inline const struct trap_frame *task_off_trap(uintptr_t why)
+{
+	return why & TASK_OFF_TRAP ? (const struct trap_frame *)(why - TASK_OFF_TRAP) : NULL;
+}
+
+/* The frame of the scheduler call @t made when it left its CPU last;
+ * else 0. */
+static inline uintptr_t task_off_frame(uintptr_t why)
+{
+	return why & TASK_OFF_TRAP ? 0 : why;
+}
 
 /* Create a task running fn(arg) on @cpu, runnable at once.  Returns NULL
  * when memory is exhausted or @cpu is not running.  Task context. */

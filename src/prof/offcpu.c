@@ -28,18 +28,23 @@ uint64_t offcpu_start = OFFCPU_UNSET;
 uint64_t offcpu_until = OFFCPU_UNSET;
 unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
 
-void offcpu_walk_leaving(struct task *t, unsigned depth)
+/* The walk of @t's stack as it leaves its CPU (offcpu_walk_leaving()),
+ * inlined into the hook. */
+static inline __attribute__((always_inline)) void
+offcpu_walk_out(struct task *t, unsigned depth)
 {
-	const struct cpu *c = this_cpu();
-	struct stack_bounds b = { t->stack_lo, t->stack_hi };
+	uintptr_t why = t->off_why;
+	const struct trap_frame *tf = task_off_trap(why);
 	size_t n = 0;
 
 	if (depth > PROF_MAX_FRAMES)
 		depth = PROF_MAX_FRAMES;
-	if (c->switch_tf) {
-		n = stacktrace_from_trap(c->switch_tf, t->off_frames, depth);
-	} else if (c->switch_fp) {
-		n = stacktrace_from_fp(c->switch_fp, &b, t->off_frames, depth);
+	if (tf) {
+		n = stacktrace_from_trap(tf, t->off_frames, depth);
+	} else if (why) {
+		struct stack_bounds b = { t->stack_lo, t->stack_hi };
+
+		n = stacktrace_from_fp(why, &b, t->off_frames, depth);
 		/* Frame 0 is a leaf, looked up where it lies, but here it is
 		 * the scheduler call's return address: the call is the byte
 		 * before, and a call that ends its function (a wait that
@@ -47,17 +52,24 @@ void offcpu_walk_leaving(struct task *t, unsigned depth)
 		if (n)
 			t->off_frames[0] -= 1;
 	}
-	t->off_nframes = (uint32_t)n;
+	/* The collect may read it racing a switch after the window. */
+	__atomic_store_n(&t->off_nframes, (uint32_t)n, __ATOMIC_RELAXED);
+}
+
+void offcpu_walk_leaving(struct task *t, unsigned depth)
+{
+	offcpu_walk_out(t, depth);
 }
 
 /* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
- * the state the scheduler kept (task->off_tf, off_fp) inside the stack
+ * the state the scheduler kept (task->off_why) inside the stack
  * its saved context says is live. */
 static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
 {
 	struct hal_context_regs r;
 	struct stack_bounds b = { t->stack_lo, t->stack_hi };
-	uintptr_t tf = (uintptr_t)t->off_tf, fp = t->off_fp;
+	const struct trap_frame *trap = task_off_trap(t->off_why);
+	uintptr_t tf = (uintptr_t)trap, fp = task_off_frame(t->off_why);
 	size_t n;
 
 	hal_context_saved_regs(t->ctx, &r);
@@ -67,7 +79,7 @@ static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned d
 	b.lo = r.sp;
 	if (tf)
 		return tf >= b.lo && tf < b.hi
-			       ? stacktrace_from_trap_on(t->off_tf, &b, out, depth) : 0;
+			       ? stacktrace_from_trap_on(trap, &b, out, depth) : 0;
 	if (fp >= b.lo && fp < b.hi) {
 		n = stacktrace_from_fp(fp, &b, out, depth);
 		if (n)
@@ -79,23 +91,35 @@ static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned d
 	return 1 + (depth > 1 ? stacktrace_from_fp(r.fp, &b, out + 1, depth - 1) : 0);
 }
 
+struct offcpu_waiting {
+	uintptr_t *out;
+	unsigned depth;
+	size_t n;
+};
+
+static void offcpu_walk_parked(struct task *t, void *arg)
+{
+	struct offcpu_waiting *wt = arg;
+
+	wt->n = t->ctx ? offcpu_walk_saved(t, wt->out, wt->depth) : 0;
+}
+
 int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth)
 {
-	unsigned seq = __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE);
-	size_t n;
+	struct offcpu_waiting wt = { out, depth > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : depth, 0 };
 
-	if (depth > PROF_MAX_FRAMES)
-		depth = PROF_MAX_FRAMES;
-	if ((seq & 1) || !t->ctx || !depth)
-		return -1;
-	race_point("offcpu-walk-waiting");
-	n = offcpu_walk_saved(t, out, depth);
-	/* Read the stack before the count again: a task that ran meanwhile
-	 * may have overwritten the frames the walk read. */
-	__atomic_thread_fence(__ATOMIC_ACQUIRE);
-	if (__atomic_load_n(&t->switch_seq, __ATOMIC_RELAXED) != seq)
-		return -1;
-	return (int)n;
+	if (!wt.depth)
+		return 0;
+	/* Its CPU cannot pick it while the walk reads its stack. */
+	switch (sched_call_parked(t, offcpu_walk_parked, &wt)) {
+	case SCHED_PARKED:
+		return (int)wt.n;
+	case SCHED_LEAVING:
+		return OFFCPU_WALK_LEAVING;
+	case SCHED_ON_CPU:
+	default:
+		return OFFCPU_WALK_ON_CPU;
+	}
 }
 
 /* The window as the session published it, [*start, *until).  The
@@ -115,8 +139,12 @@ static void offcpu_window(uint64_t *start, uint64_t *until)
 
 /* The part of [a, b) inside [start, until); nothing before the window
  * opens. */
-static uint64_t offcpu_clip(uint64_t a, uint64_t b, uint64_t start, uint64_t until)
+static inline uint64_t offcpu_clip(uint64_t a, uint64_t b, uint64_t start, uint64_t until)
 {
+	/* Inside the window, as nearly every interval of a run is (an
+	 * unset start is UINT64_MAX: no a is at or above it). */
+	if (__builtin_expect(a >= start && b <= until && b >= a, 1))
+		return b - a;
 	if (start == OFFCPU_UNSET)
 		return 0;
 	if (a < start)
@@ -137,27 +165,31 @@ static void offcpu_books_of(struct task *t, unsigned gen)
 
 /* One record into this CPU's ring; a full ring loses the stack only:
  * the time is in the task's books already. */
-static void offcpu_emit(unsigned gen, const struct task *t, enum offcpu_kind kind,
-			unsigned flags, uint64_t ns_a, uint64_t ns_b,
-			const uintptr_t *frames, uint32_t n)
+static inline __attribute__((always_inline)) void
+offcpu_emit(struct offcpu_cpu *oc, unsigned gen, const struct task *t,
+	    enum offcpu_kind kind, unsigned flags, uint64_t ns_a, uint64_t ns_b,
+	    const uintptr_t *frames, uint32_t n)
 {
-	struct offcpu_cpu *oc = &offcpu_cpus[hal_cpu_id()];
-	uint64_t head = oc->head, tail;
-	uintptr_t *slot;
+	/* Only this CPU writes head and dropped; the session reads them. */
+	uint64_t head = __atomic_load_n(&oc->head, __ATOMIC_RELAXED), tail;
+	uintptr_t *slot = oc->ring;
 
-	if (!oc->ring)
+	if (!slot)
 		return;
 	tail = __atomic_load_n(&oc->tail, __ATOMIC_ACQUIRE);
 	if (head - tail >= OFFCPU_RING_RECORDS) {
-		/* Read by the session while this CPU writes it. */
-		__atomic_store_n(&oc->dropped, oc->dropped + 1, __ATOMIC_RELAXED);
+		__atomic_store_n(&oc->dropped,
+				 __atomic_load_n(&oc->dropped, __ATOMIC_RELAXED) + 1,
+				 __ATOMIC_RELAXED);
 		return;
 	}
-	slot = oc->ring + (head % OFFCPU_RING_RECORDS) * OFFCPU_STRIDE;
+	slot += (head % OFFCPU_RING_RECORDS) * OFFCPU_STRIDE;
 	slot[0] = (uintptr_t)(uint32_t)t->pid | (uintptr_t)n << 32;
 	slot[1] = (uintptr_t)gen | (uintptr_t)kind << 32 | (uintptr_t)flags << 40;
 	slot[2] = ns_a;
 	slot[3] = ns_b;
+	/* Unrolled: the copy is a record's largest part. */
+#pragma GCC unroll 4
 	for (uint32_t i = 0; i < n; i++)
 		slot[OFFCPU_RECORD_HEAD + i] = frames[i];
 	/* The record is whole before the drain can take it. */
@@ -179,41 +211,53 @@ static bool offcpu_may_charge(struct task *t, unsigned gen, uint64_t end, uint64
 	return true;
 }
 
-static void offcpu_leave(struct task *t, uint64_t now, unsigned gen,
-			 uint64_t start, uint64_t until)
+/* What one switch of a wall run reads once and both halves use. */
+struct offcpu_at {
+	struct offcpu_cpu *oc;
+	uint64_t now, start, until;
+	unsigned gen, depth;
+};
+
+static inline __attribute__((always_inline)) void
+offcpu_leave(struct task *t, const struct offcpu_at *at)
 {
+	unsigned gen = at->gen, was = t->wall_gen;
 	bool dead = t->state == TASK_DEAD;
 	/* A run that began before the hook was registered began before
 	 * the window: clipped to its start. */
-	uint64_t a = t->wall_gen == gen ? t->in_ns : 0;
-	uint64_t ns = offcpu_clip(a, now, start, until);
+	uint64_t a = was == gen ? __atomic_load_n(&t->in_ns, __ATOMIC_RELAXED) : 0;
+	uint64_t ns = offcpu_clip(a, at->now, at->start, at->until);
 
 	if (!dead)
-		offcpu_walk_leaving(t, __atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED));
-	offcpu_books_of(t, gen);
-	if (ns && offcpu_may_charge(t, gen, now, until)) {
+		offcpu_walk_out(t, at->depth);
+	if (was != gen)
+		offcpu_books_of(t, gen);
+	if (ns && offcpu_may_charge(t, gen, at->now, at->until)) {
 		t->wall_ns[WALL_CPU] += ns;
-		offcpu_emit(gen, t, OFFCPU_RUN, 0, ns, 0, t->off_frames,
+		offcpu_emit(at->oc, gen, t, OFFCPU_RUN, 0, ns, 0, t->off_frames,
 			    dead ? 0 : t->off_nframes);
 	}
-	t->off_ns = now;
+	__atomic_store_n(&t->off_ns, at->now, __ATOMIC_RELAXED);
 	/* Until the run has taken its books, the reaper leaves it. */
 	if (dead)
 		__atomic_store_n(&t->wall_hold, gen, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
+	if (was != gen)
+		__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->on_cpu, false, __ATOMIC_RELEASE);
 }
 
-static void offcpu_enter(struct task *t, uint64_t now, unsigned gen,
-			 uint64_t start, uint64_t until)
+static inline __attribute__((always_inline)) void
+offcpu_enter(struct task *t, const struct offcpu_at *at)
 {
+	unsigned gen = at->gen;
 	/* Its first run ends the wait it was born into, at its entry
 	 * function, which has not run yet. */
-	bool born = t->switch_seq == 1, fresh = t->wall_gen == gen;
+	bool born = !__atomic_load_n(&t->started, __ATOMIC_RELAXED);
+	bool fresh = t->wall_gen == gen;
 	uintptr_t entry = (uintptr_t)t->fn;
-	uint64_t a = born ? t->born_ns : fresh ? t->off_ns : 0;
+	uint64_t a = born ? t->born_ns : fresh ? __atomic_load_n(&t->off_ns, __ATOMIC_RELAXED) : 0;
 	uint64_t wake = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
-	uint64_t blocked, runnable;
+	uint64_t now = at->now, blocked, runnable;
 
 	/* Woken before it went off (preempted, or yielding): runnable
 	 * from the switch-out. */
@@ -221,46 +265,50 @@ static void offcpu_enter(struct task *t, uint64_t now, unsigned gen,
 		wake = a;
 	if (wake > now)
 		wake = now;
-	blocked = offcpu_clip(a, wake, start, until);
-	runnable = offcpu_clip(wake, now, start, until);
-	offcpu_books_of(t, gen);
-	if ((blocked || runnable) && offcpu_may_charge(t, gen, now, until)) {
+	blocked = offcpu_clip(a, wake, at->start, at->until);
+	runnable = offcpu_clip(wake, now, at->start, at->until);
+	if (!fresh)
+		offcpu_books_of(t, gen);
+	if ((blocked || runnable) && offcpu_may_charge(t, gen, now, at->until)) {
 		t->wall_ns[WALL_BLOCKED] += blocked;
 		t->wall_ns[WALL_RUNNABLE] += runnable;
 		if (born)
-			offcpu_emit(gen, t, OFFCPU_WAIT, 0, blocked, runnable, &entry, 1);
+			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable, &entry, 1);
 		else if (fresh)
-			offcpu_emit(gen, t, OFFCPU_WAIT, 0, blocked, runnable, t->off_frames,
-				    t->off_nframes);
+			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable,
+				    t->off_frames, t->off_nframes);
 		else
-			offcpu_emit(gen, t, OFFCPU_WAIT, OFFCPU_START_STACK, blocked,
+			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, OFFCPU_START_STACK, blocked,
 				    runnable, NULL, 0);
 	}
-	t->in_ns = now;
-	__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->in_ns, now, __ATOMIC_RELAXED);
+	if (!fresh)
+		__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->on_cpu, true, __ATOMIC_RELEASE);
 }
 
 void offcpu_switch(struct task *prev, struct task *next)
 {
-	struct offcpu_cpu *oc = &offcpu_cpus[hal_cpu_id()];
-	uint64_t now, start, until;
-	unsigned gen;
+	struct offcpu_at at;
 
+	at.oc = &offcpu_cpus[hal_cpu_id()];
 	/* Odd from before anything of the run is read: the session's grace
-	 * periods wait for it (wall.c). */
-	__atomic_store_n(&oc->hook_seq, oc->hook_seq + 1, __ATOMIC_RELAXED);
+	 * periods wait for it (wall.c).  Only this CPU writes it. */
+	__atomic_store_n(&at.oc->hook_seq, __atomic_load_n(&at.oc->hook_seq, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELAXED);
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	gen = __atomic_load_n(&offcpu_gen, __ATOMIC_ACQUIRE);
-	if (gen) {
-		now = hal_clock_ns();
-		offcpu_window(&start, &until);
+	at.gen = __atomic_load_n(&offcpu_gen, __ATOMIC_ACQUIRE);
+	if (at.gen) {
+		at.now = hal_clock_ns();
+		offcpu_window(&at.start, &at.until);
+		at.depth = __atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED);
 		if (!prev->is_idle)
-			offcpu_leave(prev, now, gen, start, until);
+			offcpu_leave(prev, &at);
 		if (!next->is_idle)
-			offcpu_enter(next, now, gen, start, until);
+			offcpu_enter(next, &at);
 	}
-	__atomic_store_n(&oc->hook_seq, oc->hook_seq + 1, __ATOMIC_RELEASE);
+	__atomic_store_n(&at.oc->hook_seq, __atomic_load_n(&at.oc->hook_seq, __ATOMIC_RELAXED) + 1,
+			 __ATOMIC_RELEASE);
 }
 
 void offcpu_init(void)

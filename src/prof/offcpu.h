@@ -58,9 +58,10 @@ struct offcpu_cpu {
 	 * the first wall session, never freed: a switch that read the
 	 * run's generation before it was cleared may still be writing. */
 	uintptr_t *ring;
-	uint64_t head;		/* records written: release store */
+	/* Written by one side, read by the other: atomics, all three. */
+	uint64_t head;		/* records written: this CPU, release store */
 	uint64_t tail;		/* records the drain took: release store */
-	uint64_t dropped;	/* ring full, every run */
+	uint64_t dropped;	/* ring full, every run: this CPU, relaxed */
 	/* Odd while this CPU is inside the hook: the session's grace
 	 * periods (wall.c) wait for a CPU seen odd to move on. */
 	unsigned hook_seq;
@@ -130,8 +131,13 @@ void offcpu_switch(struct task *prev, struct task *next);
 void offcpu_walk_leaving(struct task *t, unsigned depth);
 
 /* The same for @t off its CPU, walked from another CPU through its
- * saved context, into @out: the count, or -1 when @t ran meanwhile (or
- * is on its CPU).  Under the task list lock. */
+ * saved context, into @out, its CPU kept from picking it meanwhile
+ * (sched_call_parked()): the count, or OFFCPU_WALK_ON_CPU when @t runs
+ * or was picked to, OFFCPU_WALK_LEAVING while its switch-out is still
+ * saving it (a few instructions: ask again).  Under the task list lock
+ * or none. */
+#define OFFCPU_WALK_ON_CPU (-1)
+#define OFFCPU_WALK_LEAVING (-2)
 int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth);
 
 #endif

@@ -176,19 +176,19 @@ struct prof_wall *wall_begin(unsigned gen, unsigned depth, uint32_t cpus)
 }
 
 /* Under the task list lock: a task off its CPU since before the hook's
- * first switch of it, and the stack it waits at. */
+ * first switch of it, and the stack it waits at, walked while its CPU
+ * cannot pick it (offcpu_walk_waiting()). */
 static void wall_walk_start(struct task *t, void *ctx)
 {
 	struct prof_wall *w = ctx;
 	struct wall_start *e;
-	unsigned seq, spins = 0;
+	unsigned spins = 0;
 	int n;
 
 	if (t->is_idle || t->state == TASK_DEAD ||
 	    __atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) == w->gen)
 		return;		/* the hook has its stamps */
-	seq = __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE);
-	if (seq == 0)
+	if (!__atomic_load_n(&t->started, __ATOMIC_ACQUIRE) && t->state != TASK_RUNNING)
 		return;		/* never ran: it waits at its entry */
 	if (w->nstarts == WALL_STARTS)
 		return;
@@ -200,25 +200,17 @@ static void wall_walk_start(struct task *t, void *ctx)
 	e->blocked = t->state == TASK_SLEEPING || t->state == TASK_BLOCKED;
 	e->wake_ns = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
 	/* Leaving its CPU right now: its switch-out is a few instructions. */
-	while ((seq & 1) && t->state != TASK_RUNNING && spins++ < 100000) {
+	while ((n = offcpu_walk_waiting(t, e->frames,
+					__atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED))) ==
+		       OFFCPU_WALK_LEAVING && spins++ < 100000)
 		hal_cpu_relax();
-		seq = __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE);
-	}
-	if (seq & 1) {
+	if (n < 0) {
+		/* Running (or still leaving): its interval is open. */
 		e->on_cpu = true;
 		return;
 	}
-	/* A task woken and run while it is walked: once more, then its
-	 * stack stays unknown. */
-	for (unsigned tries = 0; tries < 2; tries++) {
-		n = offcpu_walk_waiting(t, e->frames, __atomic_load_n(&offcpu_depth,
-									__ATOMIC_RELAXED));
-		if (n >= 0) {
-			e->nframes = (uint32_t)n;
-			e->walked = true;
-			return;
-		}
-	}
+	e->nframes = (uint32_t)n;
+	e->walked = true;
 }
 
 static const struct wall_start *wall_start_of(const struct prof_wall *w, int32_t pid)
@@ -394,7 +386,7 @@ static void wall_copy_books(struct task *t, void *ctx)
 		b->ns[s] = t->wall_ns[s];
 	b->born_ns = t->born_ns;
 	b->died = dead;
-	b->died_ns = t->off_ns;
+	b->died_ns = __atomic_load_n(&t->off_ns, __ATOMIC_RELAXED);
 	if (dead) {
 		/* Taken: never again, and the reaper may have it. */
 		__atomic_store_n(&t->wall_gen, 0, __ATOMIC_RELAXED);
@@ -505,10 +497,13 @@ static bool wall_open_state(const struct wall_scan *sc, struct task *t, struct w
 	*wake = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
 	if (__atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) == sc->w->gen) {
 		on = __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
-		*a = on ? t->in_ns : t->off_ns;
+		/* Racing a switch after the end: kept only if the claim is
+		 * ours (wall_scan_task()). */
+		*a = __atomic_load_n(on ? &t->in_ns : &t->off_ns, __ATOMIC_RELAXED);
 		if (!on) {
-			e->nframes = t->off_nframes > PROF_MAX_FRAMES ? PROF_MAX_FRAMES
-								      : t->off_nframes;
+			uint32_t n = __atomic_load_n(&t->off_nframes, __ATOMIC_RELAXED);
+
+			e->nframes = n > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : n;
 			kmemcpy(e->frames, t->off_frames, e->nframes * sizeof(e->frames[0]));
 		}
 		/* Not woken since it went off, or runnable from then on. */
@@ -516,7 +511,7 @@ static bool wall_open_state(const struct wall_scan *sc, struct task *t, struct w
 			*wake = blocked ? UINT64_MAX : *a;
 		return on;
 	}
-	if (__atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE) == 0) {
+	if (!__atomic_load_n(&t->started, __ATOMIC_ACQUIRE) && t->state != TASK_RUNNING) {
 		*a = t->born_ns;	/* never ran: waits at its entry */
 		if (*wake < *a)
 			*wake = *a;
@@ -524,7 +519,7 @@ static bool wall_open_state(const struct wall_scan *sc, struct task *t, struct w
 	}
 	*a = 0;				/* since before the window */
 	st = wall_start_of(sc->w, t->pid);
-	on = st ? st->on_cpu : __atomic_load_n(&t->switch_seq, __ATOMIC_ACQUIRE) & 1;
+	on = st ? st->on_cpu : t->state == TASK_RUNNING;
 	if (on)
 		return true;
 	e->nframes = st && st->walked && st->nframes ? st->nframes : 0;
