@@ -25,17 +25,6 @@
  * many targets answer together, and the collector's memory stays
  * where its first rounds put it. */
 static sem_t store_slots;
-
-/* An interval made into pprof on a thread of its own (store_pprof()). */
-struct store_job {
-	struct interval *iv;
-	const char *target;
-	const struct folded_limits *lim;
-	struct buf *out;
-	char *err;
-	size_t errlen;
-	bool ok;
-};
 /* --out, open: every target's folder is made and opened in it. */
 static int out_fd = -1;
 
@@ -302,44 +291,19 @@ static int store_file(struct target *t, const char *name, const struct buf *b)
 	return rc ? -1 : 0;
 }
 
-static void *store_job_run(void *arg)
-{
-	struct store_job *j = arg;
-
-	j->ok = interval_pprof(j->iv, j->target, j->lim, j->out, j->err, j->errlen);
-	return NULL;
-}
-
 /* The interval's pprof (interval.c: kprof-report's reader and writer
  * under the caps), stamped with the host's start time and the labels
  * target and build_id, into @out; false when the block is refused
- * (said).
- *
- * Made on a thread that lives for this interval alone (it inherits this
- * thread's mask: no signal).  Parsing and writing a profile makes and
- * frees thousands of small blocks, and glibc keeps up to 7 freed blocks
- * of each small size in a cache of the freeing thread's own (tcache)
- * that no other thread reuses and no trim gives back, for as long as
- * the thread lives.  Made on the 32 targets' threads, each one's cache
- * filled with every size its intervals had freed, those blocks pinned
- * the heap, and the collector's memory rose for the whole run, ever
- * more slowly (3.5 -> 5.2 MB in 10 minutes; doc/collect.md, "Cost").  A
- * thread that exits gives its cache back. */
+ * (said). */
 static bool store_pprof(struct target *t, struct interval *iv,
 			const struct interval_caps *caps, struct buf *out)
 {
 	char err[512];
-	struct store_job j = { iv, t->name, &caps->lim, out, err, sizeof(err), false };
-	pthread_t th;
 	bool ok;
 
 	store_slot_take();
-	if (pthread_create(&th, NULL, store_job_run, &j) == 0)
-		pthread_join(th, NULL);
-	else
-		store_job_run(&j);	/* no thread to spare: made here */
+	ok = interval_pprof(iv, t->name, &caps->lim, out, err, sizeof(err));
 	sem_post(&store_slots);
-	ok = j.ok;
 	if (!ok)
 		fprintf(stderr, "%s: %s: interval %" PRIu64 " refused: %s\n", COLLECT_PROG,
 			t->name, iv->seq, err);
