@@ -409,23 +409,17 @@ static int options(int argc, char **argv)
  * live between rounds stayed at 2.55 MB; 3.5 -> 5.2 MB of RSS in 10
  * minutes).  Off, the same run's heap was flat from its first 30 s.  A
  * tunable is read when the process starts, so the collector sets it and
- * executes itself once more (the same pid); where that fails it runs
- * on with the cache. */
+ * executes itself once more (the same pid), unless the caller gave
+ * GLIBC_TUNABLES; where that fails it runs on with the cache. */
 #define COLLECT_TUNABLE "glibc.malloc.tcache_count=0"
 
 static void heap_tunables(char **argv)
 {
-	const char *now = getenv("GLIBC_TUNABLES");
-	char *want;
-
-	if (now && strstr(now, "glibc.malloc.tcache_count="))
+	/* Tunables the caller gave are theirs: left as they are. */
+	if (getenv("GLIBC_TUNABLES"))
 		return;
-	if (asprintf(&want, "%s%s%s", now ? now : "", now && *now ? ":" : "",
-		     COLLECT_TUNABLE) < 0)
-		return;
-	if (setenv("GLIBC_TUNABLES", want, 1) == 0)
+	if (setenv("GLIBC_TUNABLES", COLLECT_TUNABLE, 1) == 0)
 		execv("/proc/self/exe", argv);
-	free(want);
 }
 
 static void heap_tune(void)
