@@ -64,6 +64,11 @@ struct ksim_cpu_stats {
 	uint64_t tick_overruns;	/* timer expirations merged into a tick that
 				 * was still pending (si_overrun): ticks plus
 				 * these are the expirations */
+	/* The counter's events: given to samples as their weights
+	 * (hal_pmu_sample_events()), and counted in all, read once at each
+	 * disarm; the samples weighed by a read(2) of the counter, where
+	 * its ring could not be mapped. */
+	uint64_t weighed, counted, disarms, read_weights;
 };
 
 void ksim_config_defaults(struct ksim_config *cfg);

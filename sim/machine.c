@@ -102,6 +102,10 @@ void ksim_cpu_stats(unsigned cpu, struct ksim_cpu_stats *st)
 	st->overflows = __atomic_load_n(&s->overflows, __ATOMIC_RELAXED);
 	st->unclaimed = __atomic_load_n(&s->unclaimed, __ATOMIC_RELAXED);
 	st->tick_overruns = __atomic_load_n(&s->tick_overruns, __ATOMIC_RELAXED);
+	st->weighed = __atomic_load_n(&s->weighed, __ATOMIC_RELAXED);
+	st->counted = __atomic_load_n(&s->counted, __ATOMIC_RELAXED);
+	st->disarms = __atomic_load_n(&s->disarms, __ATOMIC_RELAXED);
+	st->read_weights = __atomic_load_n(&s->read_weights, __ATOMIC_RELAXED);
 }
 
 int ksim_cpu_tid(unsigned cpu)

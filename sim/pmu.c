@@ -11,7 +11,21 @@
  * set and keeps running; each overflow raises a real-time signal aimed
  * at the thread (F_SETSIG + F_SETOWN_EX/F_OWNER_TID), which stands in for
  * the NMI.  PERF_EVENT_IOC_REFRESH is never used: re-enabling an
- * overflowed counter that way has hung recent host kernels. */
+ * overflowed counter that way has hung recent host kernels.
+ *
+ * A sample is weighed without a system call: each overflow also writes a
+ * record to the counter's ring (its mmap), and the record carries the
+ * count at that overflow (PERF_SAMPLE_READ), read by the host as it
+ * overflowed.  A sample weighs the newest record's count less the count
+ * of the one before, so the weights add up to what the counter counted
+ * up to its last overflow, as a read(2) at every sample did.  Not the
+ * records' periods (PERF_SAMPLE_PERIOD): task-clock's overflow is an
+ * hrtimer that restarts a whole period from when it fired, so a timer
+ * that fired late counted more than the period it stands for, and
+ * user-space-only counting skips the overflows that fall due in the
+ * kernel without skipping their count.  Where the ring cannot be mapped
+ * (the user's locked-memory limit), the weight is read(2) as before,
+ * and counted in the CPU's stats (read_weights). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -21,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -36,6 +51,11 @@
 #define SIM_PROBE_WAIT_NS 500000ull
 /* A cycles counter's rate is measured over this much spinning. */
 #define SIM_PROBE_RATE_NS 2000000ull
+/* Data pages of a CPU's ring, a power of two: 16 KiB holds a thousand
+ * 16-byte records, a second of overflows at 1 kHz that no signal was
+ * handled for (the ring drops records when full, never a count: the next
+ * record's count holds the lost ones'). */
+#define SIM_RING_PAGES 4
 
 int sim_pmu_signo;
 
@@ -71,6 +91,7 @@ static int sim_perf_open_scope(uint32_t type, uint64_t config, uint64_t period,
 	attr.type = type;
 	attr.config = config;
 	attr.sample_period = period;
+	attr.sample_type = PERF_SAMPLE_READ;	/* the count, in each record */
 	attr.wakeup_events = 1;
 	attr.disabled = 1;
 	attr.exclude_kernel = user_only;
@@ -158,6 +179,81 @@ bool ksim_pmu_counts_kernel(void)
 	return sim_pmu.usable && !sim_pmu.user_only;
 }
 
+/* Map @c's counter's ring; left unmapped (and weighed by read(2)) where
+ * the host refuses. */
+static void sim_ring_map(struct sim_cpu *c)
+{
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+	const struct perf_event_mmap_page *pg;
+	void *m = mmap(NULL, page * (1 + SIM_RING_PAGES), PROT_READ | PROT_WRITE, MAP_SHARED,
+		       c->perf_fd, 0);
+
+	if (m == MAP_FAILED)
+		return;
+	pg = m;
+	/* Hosts before Linux 4.1 leave these 0: the data follows the page. */
+	c->ring_data_offset = pg->data_offset ? pg->data_offset : page;
+	c->ring_data_size = pg->data_size ? pg->data_size : page * SIM_RING_PAGES;
+	c->ring = m;
+}
+
+/* @n bytes at @pos of @c's ring, wrapped around its end. */
+static void sim_ring_copy(const struct sim_cpu *c, uint64_t pos, void *dst, size_t n)
+{
+	const unsigned char *data = (const unsigned char *)c->ring + c->ring_data_offset;
+	uint64_t off = pos & (c->ring_data_size - 1);
+	size_t first = c->ring_data_size - off < n ? (size_t)(c->ring_data_size - off) : n;
+
+	memcpy(dst, data + off, first);
+	memcpy((unsigned char *)dst + first, data, n - first);
+}
+
+/* The count of the newest overflow recorded in @c's ring since it was
+ * last emptied, into @count; the ring emptied.  False when none was
+ * (a LOST or THROTTLE record alone carries no count).  The host wrote
+ * the record before it raised the signal being handled. */
+static bool sim_ring_take(struct sim_cpu *c, uint64_t *count)
+{
+	struct perf_event_mmap_page *pg = c->ring;
+	uint64_t head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = pg->data_tail;
+	bool found = false;
+
+	while (head - tail >= sizeof(struct perf_event_header)) {
+		struct perf_event_header h;
+
+		sim_ring_copy(c, tail, &h, sizeof(h));
+		if (h.size < sizeof(h) || h.size > head - tail)
+			break;
+		if (h.type == PERF_RECORD_SAMPLE && h.size >= sizeof(h) + sizeof(*count)) {
+			sim_ring_copy(c, tail + sizeof(h), count, sizeof(*count));
+			found = true;
+		}
+		tail += h.size;
+	}
+	/* Our reads of the records are done before the host may reuse
+	 * their bytes. */
+	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	return found;
+}
+
+/* Forget what @c's ring holds: records of a count since reset. */
+static void sim_ring_discard(struct sim_cpu *c)
+{
+	struct perf_event_mmap_page *pg = c->ring;
+
+	if (pg)
+		__atomic_store_n(&pg->data_tail, __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE),
+				 __ATOMIC_RELEASE);
+}
+
+/* Add @n to a stat that only @c's own thread writes: no locked add on
+ * the sample path. */
+static void sim_stat_add_own(uint64_t *v, uint64_t n)
+{
+	__atomic_store_n(v, __atomic_load_n(v, __ATOMIC_RELAXED) + n, __ATOMIC_RELAXED);
+}
+
 void sim_pmu_cpu_init(struct sim_cpu *c)
 {
 	struct f_owner_ex owner;
@@ -185,6 +281,7 @@ void sim_pmu_cpu_init(struct sim_cpu *c)
 		return;
 	}
 	c->perf_fd = fd;
+	sim_ring_map(c);
 }
 
 /* The NMI.  Runs on the CPU's interrupt stack (sim/trap.c) with SIGPROF
@@ -343,16 +440,29 @@ int hal_pmu_arm(uint64_t period)
 			__atomic_store_n(&c->pmu_period, period, __ATOMIC_RELAXED);
 	}
 	r = sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0));
+	/* Records left from before the reset carry the old count. */
+	sim_ring_discard(c);
 	__atomic_store_n(&c->pmu_read, 0, __ATOMIC_RELAXED);
 	__atomic_store_n(&c->pmu_state, SIM_PMU_RUNNING, __ATOMIC_RELEASE);
 	return sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_ENABLE, 0));
+}
+
+/* What the stopped counter counted since it was armed, into the CPU's
+ * stats beside what its samples weighed (once per run, not per sample). */
+static void sim_pmu_note_counted(struct sim_cpu *c)
+{
+	uint64_t v;
+
+	if (read(c->perf_fd, &v, sizeof(v)) == (ssize_t)sizeof(v))
+		sim_stat_add_own(&c->stats.counted, v);
+	sim_stat_add_own(&c->stats.disarms, 1);
 }
 
 /* An overflow's signal is queued before the host returns to this thread
  * (the host raises it from its own interrupt on this thread's CPU), and
  * a pending unblocked signal is delivered on the way out of any system
  * call: the overflow signals of this counter have all been handled, as
- * "being disarmed", by the time the second ioctl below returns.  The
+ * "being disarmed", by the time the first ioctl below returns.  The
  * reset leaves the counter far from its next overflow. */
 int hal_pmu_disarm(void)
 {
@@ -363,6 +473,7 @@ int hal_pmu_disarm(void)
 		return -ENODEV;
 	__atomic_store_n(&c->pmu_state, SIM_PMU_DISARMING, __ATOMIC_RELEASE);
 	r = sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_DISABLE, 0);
+	sim_pmu_note_counted(c);
 	r = sim_first_error(r, sim_perf_ioctl(c->perf_fd, PERF_EVENT_IOC_RESET, 0));
 	__atomic_store_n(&c->pmu_state, SIM_PMU_OFF, __ATOMIC_RELEASE);
 	return r;
@@ -385,20 +496,32 @@ bool hal_pmu_ack(void)
 	       (state == SIM_PMU_RUNNING || state == SIM_PMU_DISARMING);
 }
 
-/* What the host counted since the last sample (or since arming): read
- * from the counter itself, so that a signal that stood for several
- * periods, or a period the throttle changed, weighs what it really
- * counted.  read() is async-signal-safe; this thread's own counter. */
+/* What the host counted since the last sample's overflow (or since
+ * arming), up to the newest overflow: from the counts the ring's records
+ * carry, so that a signal that stood for several periods, or a period
+ * the throttle changed, weighs what was really counted.  0 when no
+ * overflow was recorded since the last sample (its signal stood for an
+ * overflow an earlier sample already weighed).  Without a ring, the
+ * count is read(2) (async-signal-safe; this thread's own counter). */
 uint64_t hal_pmu_sample_events(void)
 {
 	struct sim_cpu *c = sim_self;
 	uint64_t v, since;
 
-	if (!c || c->perf_fd < 0 ||
-	    read(c->perf_fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
-		return c ? c->pmu_period : 0;
-	since = v - c->pmu_read;
-	c->pmu_read = v;
+	if (!c || c->perf_fd < 0)
+		return c ? __atomic_load_n(&c->pmu_period, __ATOMIC_RELAXED) : 0;
+	if (c->ring) {
+		if (!sim_ring_take(c, &v))
+			return 0;
+	} else {
+		sim_stat_add_own(&c->stats.read_weights, 1);
+		if (read(c->perf_fd, &v, sizeof(v)) != (ssize_t)sizeof(v))
+			return __atomic_load_n(&c->pmu_period, __ATOMIC_RELAXED);
+	}
+	/* pmu_read is the arming tick's too (hal_pmu_arm() clears it). */
+	since = v - __atomic_load_n(&c->pmu_read, __ATOMIC_RELAXED);
+	__atomic_store_n(&c->pmu_read, v, __ATOMIC_RELAXED);
+	sim_stat_add_own(&c->stats.weighed, since);
 	return since;
 }
 

@@ -58,6 +58,8 @@ struct sim_cpu {
 	volatile int pmu_state;		/* enum sim_pmu_state */
 	uint64_t pmu_period;		/* period the counter is set to */
 	uint64_t pmu_read;		/* its count at the last sample (0 at arming) */
+	void *ring;			/* its perf mmap page and ring, NULL without */
+	uint64_t ring_data_offset, ring_data_size;
 	uint64_t pmu_asked;		/* the period the profiler asked for */
 	const void *nmi_info;		/* siginfo_t of the overflow being handled */
 	int count_fd[HAL_PMU_COUNT_MAX];	/* `stat`'s events, -1 when not open */

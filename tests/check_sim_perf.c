@@ -122,6 +122,52 @@ START_TEST(test_irqsoff_spin_seen_by_counter)
 }
 END_TEST
 
+/* A sample is weighed without a system call (from the counts its ring's
+ * records carry), and exactly: on each CPU, what the samples weighed
+ * adds up to what the counter counted, less the events after each run's
+ * last overflow -- under a period each, and at most a few where the
+ * throttle doubled it late in a run. */
+START_TEST(test_weights_add_up_to_the_count)
+{
+	char *out;
+
+	cfg_counter(2);
+	cfg.pmu_hz = 1000;
+	simfx_start(&cfg);
+	out = simfx_run("work start split 2", 10000);
+	ck_assert_ptr_nonnull(out);
+	free(out);
+	for (unsigned i = 0; i < 2; i++) {
+		out = simfx_run("profile 500", 20000);
+		ck_assert_ptr_nonnull(out);
+		free(out);
+	}
+	for (unsigned cpu = 0; cpu < 2; cpu++) {
+		struct ksim_cpu_stats st;
+		uint64_t claimed, mean;
+
+		ksim_cpu_stats(cpu, &st);
+		claimed = st.overflows - st.unclaimed;
+		fprintf(stderr, "cpu %u: %llu overflows claimed, weighed %llu, counted %llu "
+			"in %llu runs, %llu weighed by read(2)\n", cpu,
+			(unsigned long long)claimed, (unsigned long long)st.weighed,
+			(unsigned long long)st.counted, (unsigned long long)st.disarms,
+			(unsigned long long)st.read_weights);
+		ck_assert_uint_eq(st.read_weights, 0);
+		ck_assert_uint_ge(st.disarms, 2);
+		ck_assert_uint_gt(claimed, 0);
+		ck_assert_uint_gt(st.weighed, 0);
+		ck_assert_uint_le(st.weighed, st.counted);
+		mean = st.weighed / claimed;
+		ck_assert_msg(st.counted - st.weighed <= 4 * st.disarms * mean,
+			      "cpu %u: %llu events counted but weighed by no sample "
+			      "(mean weight %llu, %llu runs)", cpu,
+			      (unsigned long long)(st.counted - st.weighed),
+			      (unsigned long long)mean, (unsigned long long)st.disarms);
+	}
+}
+END_TEST
+
 /* ksim's counting backend: on CPUs running split, each CPU's task-clock
  * count over stat's window agrees with its thread's CPU time
  * (CLOCK_THREAD_CPUTIME_ID, read by the same tick at the same edges)
@@ -191,6 +237,7 @@ static Suite *sim_perf_suite(void)
 	tc = tcase_create("profile");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_split_profile_with_counter_matches_truth);
+	tcase_add_test(tc, test_weights_add_up_to_the_count);
 	tcase_add_test(tc, test_irqsoff_spin_seen_by_counter);
 	tcase_add_test(tc, test_stat_task_clock_matches_thread_cpu_time);
 	suite_add_tcase(s, tc);
