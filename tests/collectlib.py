@@ -168,6 +168,8 @@ class FakeTarget:
         self.issued, self.kept, self.tried = 0, {}, []
         self.stop = False
         self.drip_s = 0.8
+        # The longest wait between two parts of a drip, as sent here.
+        self.drip_gap_s = 0.0
         self.lock = threading.Lock()
         self.t = threading.Thread(target=self.loop, daemon=True)
         self.t.start()
@@ -185,10 +187,13 @@ class FakeTarget:
 
     def drip(self, rid, peer):
         """One new empty part, never the last, every drip_s until closed."""
-        num = 0
+        num, sent = 0, None
         while not self.stop and num < 60000:
             self.send(self.frame(rid, 0, num, b""), peer)
-            num += 1
+            now = time.monotonic()
+            if sent is not None:
+                self.drip_gap_s = max(self.drip_gap_s, now - sent)
+            num, sent = num + 1, now
             time.sleep(self.drip_s)
 
     def answer(self, cmd, rid):
