@@ -77,6 +77,10 @@ enum {
 	 * that a count no kernel could have counted is refused as it is
 	 * read, before anything downstream multiplies it by the period. */
 	FOLDED_READ_WEIGHED = 1u << 2,
+	/* A block without a stack line is a profile (kprof-collect's: a
+	 * kernel's interval may end before its first tick); without it
+	 * kprof-report refuses one, which has nothing to show. */
+	FOLDED_READ_EMPTY = 1u << 3,
 };
 
 /* FOLDED_READ_WEIGHED's margin over the nominal rate: a tick that runs

@@ -50,7 +50,8 @@ void interval_caps(struct interval_caps *c, unsigned hz, unsigned depth,
 	c->lim.lines = lines;
 	c->lim.frames = (size_t)frames;
 	c->lim.names = INTERVAL_NAMES_MAX;
-	c->lim.flags = FOLDED_READ_KERNEL | FOLDED_READ_WEIGHED;
+	/* An interval with no tick in it is one all the same, not a loss. */
+	c->lim.flags = FOLDED_READ_KERNEL | FOLDED_READ_WEIGHED | FOLDED_READ_EMPTY;
 	c->reply_max = reply_max ? reply_max : INTERVAL_HEADER_BYTES + lines * line_bytes;
 }
 

@@ -194,7 +194,7 @@ static size_t find_begin(const struct line *lines, size_t n)
 }
 
 /* What the reader read into @r's profile, its scratch freed: @ok, or
- * false when the profile holds no samples. */
+ * false when the profile holds no samples (but under FOLDED_READ_EMPTY). */
 static bool reader_done(struct reader *r, const char *path, bool ok,
 			char *err, size_t errlen)
 {
@@ -206,7 +206,7 @@ static bool reader_done(struct reader *r, const char *path, bool ok,
 	p->total = r->fr.total;
 	p->total_weight = r->fr.total_weight;
 	p->decimals = r->fr.decimals;
-	if (ok && !p->total) {
+	if (ok && !p->total && !(r->fr.flags & FOLDED_READ_EMPTY)) {
 		snprintf(err, errlen, "%s: no samples in the profile", path);
 		ok = false;
 	}

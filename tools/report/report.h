@@ -113,7 +113,8 @@ struct folded_limits {
 	uint64_t lines;		/* data lines */
 	size_t frames;		/* frames in one line */
 	size_t names;		/* distinct frame names */
-	unsigned flags;		/* FOLDED_READ_KERNEL, FOLDED_READ_WEIGHED */
+	unsigned flags;		/* FOLDED_READ_KERNEL, FOLDED_READ_WEIGHED,
+				 * FOLDED_READ_EMPTY */
 };
 /* The block in @text (@len bytes: a reply; what follows its end line is
  * ignored), read in place under @lim's caps; an error as
