@@ -222,6 +222,20 @@ CHECK_TEST("stat", test_stat_and_profile_exclude_each_other)
 }
 END_TEST
 
+/* A profile started now arms both CPUs on their ticks (cpu 1's stale
+ * count closed first), and ends. */
+static void profile_arms_both_cpus(void)
+{
+	ck_assert_int_eq(prof_start(), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
+	ck_assert(!fake_count_is_open[1]);
+	ck_assert_msg(prof_cpu_armed(1) && fake_pmu_running[1],
+		      "cpu 1 after its tick: armed %d, counter running %d",
+		      prof_cpu_armed(1), fake_pmu_running[1]);
+	prof_end();
+}
+
 /* A CPU that missed `stat`'s stop still counts when the session gives
  * up on it.  `stat`'s claim on the counters holds until that CPU has
  * closed: a profile (or another stat) right after is refused in one
@@ -258,13 +272,7 @@ CHECK_TEST("stat", test_stat_missed_stop_then_profile_refused_until_closed)
 	/* That tick closed cpu 1's events: the claim went with them. */
 	ck_assert(!fake_count_is_open[1]);
 	ck_assert_uint_eq(stat_cpus_still_open(), 0);
-	ck_assert_int_eq(prof_start(), 0);
-	pt_tick_all(2, PT_CPU_IDLE);
-	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
-	ck_assert_msg(prof_cpu_armed(1) && fake_pmu_running[1],
-		      "cpu 1 after its tick: armed %d, counter running %d",
-		      prof_cpu_armed(1), fake_pmu_running[1]);
-	prof_end();
+	profile_arms_both_cpus();
 }
 END_TEST
 
@@ -303,14 +311,7 @@ CHECK_TEST("stat", test_stat_stale_count_closed_before_the_arm)
 	stat_missing_cpu1s_stop();
 	/* As if the claim had been let go without cpu 1's close. */
 	stat_open_cpus = 0;
-	ck_assert_int_eq(prof_start(), 0);
-	pt_tick_all(2, PT_CPU_IDLE);
-	ck_assert_uint_eq(prof_wait_armed(0, NULL, NULL), 0);
-	ck_assert(!fake_count_is_open[1]);
-	ck_assert_msg(prof_cpu_armed(1) && fake_pmu_running[1],
-		      "cpu 1 after its tick: armed %d, counter running %d",
-		      prof_cpu_armed(1), fake_pmu_running[1]);
-	prof_end();
+	profile_arms_both_cpus();
 }
 END_TEST
 
