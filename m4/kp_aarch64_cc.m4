@@ -1,8 +1,8 @@
 dnl SPDX-License-Identifier: BSD-2-Clause
 # KP_AARCH64_CC_CHECK
 # -------------------
-# An aarch64 cross compiler, optional: tests/check_stacktrace_a64
-# assembles and links its fixture (tests/stack_fixture_a64.S) with it and
+# An aarch64 cross compiler, optional: tests/kernel/check_stacktrace_a64
+# assembles and links its fixture (tests/kit/stack_fixture_a64.S) with it and
 # walks aarch64 stacks against the table tools/kp-symgen makes of it.
 # KP_AARCH64_CC names it (aarch64-linux-gnu-gcc by default; empty when
 # none links a freestanding image), HAVE_AARCH64_CC says whether it is
@@ -28,7 +28,7 @@ _KP_EOF
 	-o conftest-a64 conftest-a64.S >&AS_MESSAGE_LOG_FD 2>&1],
     [AC_MSG_RESULT([yes])],
     [AC_MSG_RESULT([no])
-     AC_MSG_WARN([$KP_AARCH64_CC cannot link an aarch64 image: tests/check_stacktrace_a64 will be skipped])
+     AC_MSG_WARN([$KP_AARCH64_CC cannot link an aarch64 image: tests/kernel/check_stacktrace_a64 will be skipped])
      KP_AARCH64_CC=])
   rm -f conftest-a64 conftest-a64.S
 ])

@@ -1,32 +1,43 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Check suites, built in the simulator configuration.  Every logic test
-# links the portable library on the fake platform (tests/fake_*.c), one
-# convenience library compiled once (tests/libfakehal.la).
-noinst_HEADERS = %reldir%/check_main.h %reldir%/shell_testcmds.h \
-	%reldir%/test_wire.h
+# The tests.  tests/kit/ is what the suites share (fakes of the
+# platform, device models, testlib, the sim fixture, check_main.h, stack
+# fixtures); a folder for each room of the tree holds the Check suites
+# of that room and its fragment, included below: lib, kernel, prof,
+# shell (shell/udpsh), net, drivers, sim, arch; report/ and qemu/ hold
+# their scripts and data.  Here: the kit's libraries, what every suite
+# is built and run with, the tree's own checks and the host scripts.
+# Every logic test links the portable library on the fake platform
+# (tests/kit/fake_*.c), one convenience library compiled once
+# (tests/libfakehal.la).
+noinst_HEADERS = %reldir%/kit/check_main.h %reldir%/kit/shell_testcmds.h \
+	%reldir%/kit/test_wire.h
 
 if PLATFORM_SIM
 # The fake platform and the portable library in one archive, so that the
 # linker finds a fake that only the library calls (hal_pmu_*, say) as
 # well as one the test calls.  The empty symbol table is not in it: a
-# test adds FAKE_HAL_SOURCES (tests/fake_symtab.c) unless it carries the
-# real table of the three-pass link (tests/symbols.mk).
+# test adds FAKE_HAL_SOURCES (tests/kit/fake_symtab.c) unless it carries
+# the real table of the three-pass link (tests/kernel/symbols.mk).
 check_LTLIBRARIES += tests/libfakehal.la
 tests_libfakehal_la_SOURCES = \
-	tests/fake_hal.c tests/fake_hal.h \
-	tests/fake_pmu.c tests/fake_pmu.h \
-	tests/fake_netdev.c tests/fake_netdev.h
+	tests/kit/fake_hal.c tests/kit/fake_hal.h \
+	tests/kit/fake_pmu.c tests/kit/fake_pmu.h \
+	tests/kit/fake_netdev.c tests/kit/fake_netdev.h
 tests_libfakehal_la_CFLAGS = $(TEST_CFLAGS)
 tests_libfakehal_la_LIBADD = src/libkprof.la
-FAKE_HAL_SOURCES = tests/fake_symtab.c
-# What the suites would each write again (tests/testlib.h): a command
+FAKE_HAL_SOURCES = tests/kit/fake_symtab.c
+# What the suites would each write again (tests/kit/testlib.h): a command
 # run on words into a buffer (testlib_cmd.c, on the kernel's shell), and
 # loopback sockets, free ports, clocks (testlib.c, libc only).
 check_LTLIBRARIES += tests/libtesthelp.la
-tests_libtesthelp_la_SOURCES = tests/testlib.c tests/testlib.h tests/testlib_cmd.c
+tests_libtesthelp_la_SOURCES = tests/kit/testlib.c tests/kit/testlib.h \
+	tests/kit/testlib_cmd.c
 tests_libtesthelp_la_CFLAGS = $(TEST_CFLAGS)
 TEST_LDADD = tests/libtesthelp.la tests/libfakehal.la $(CHECK_LIBS)
-TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+# A suite finds the kit's headers by name, and the source folder (its
+# documents, data, fixtures) at KP_TEST_SRCDIR wherever it is run from.
+TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -I$(top_srcdir)/tests/kit \
+	-DKP_TEST_SRCDIR='"$(abs_top_srcdir)"'
 # Check's own per-test timeout; suites that need longer set it per case.
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -69,40 +80,7 @@ TESTS += %reldir%/check-paths
 TESTS += %reldir%/check-layers
 LAYERS_BACKEND_OBJECTS = $(sim_libksim_la_OBJECTS)
 
-check_PROGRAMS += tests/check_lib tests/check_sched
-TESTS += tests/check_lib tests/check_sched
-tests_check_lib_SOURCES = tests/check_lib.c $(FAKE_HAL_SOURCES)
-tests_check_lib_CFLAGS = $(TEST_CFLAGS)
-tests_check_lib_LDADD = $(TEST_LDADD)
-tests_check_sched_SOURCES = tests/check_sched.c $(FAKE_HAL_SOURCES)
-tests_check_sched_CFLAGS = $(TEST_CFLAGS)
-tests_check_sched_LDADD = $(TEST_LDADD)
-
-check_PROGRAMS += tests/check_cmdline
-TESTS += tests/check_cmdline
-tests_check_cmdline_SOURCES = tests/check_cmdline.c $(FAKE_HAL_SOURCES)
-tests_check_cmdline_CFLAGS = $(TEST_CFLAGS)
-tests_check_cmdline_LDADD = $(TEST_LDADD)
-
-# The device tree reader on QEMU's virt trees (tests/fdt/) and built ones.
-check_PROGRAMS += tests/check_fdt
-TESTS += tests/check_fdt
-tests_check_fdt_SOURCES = tests/check_fdt.c tests/fdt_walk.c tests/fdt_walk.h \
-	$(FAKE_HAL_SOURCES)
-tests_check_fdt_CPPFLAGS = $(AM_CPPFLAGS) -DKP_TEST_SRCDIR='"$(abs_top_srcdir)"'
-tests_check_fdt_CFLAGS = $(TEST_CFLAGS)
-tests_check_fdt_LDADD = $(TEST_LDADD)
-
-# The fw_cfg driver (src/drivers/fw_cfg) against a modelled device.
-check_PROGRAMS += tests/check_fw_cfg
-TESTS += tests/check_fw_cfg
-tests_check_fw_cfg_SOURCES = tests/check_fw_cfg.c $(FAKE_HAL_SOURCES)
-tests_check_fw_cfg_CFLAGS = $(TEST_CFLAGS)
-tests_check_fw_cfg_LDADD = $(TEST_LDADD)
 endif
-EXTRA_DIST += %reldir%/fdt/make-dtbs %reldir%/fdt/qemu-virt-gicv2.dtb \
-	%reldir%/fdt/qemu-virt-gicv3.dtb %reldir%/fdt/qemu-virt-el2.dtb \
-	%reldir%/fdt/qemu-virt-bootargs.dtb
 
 # The layer check (doc/internals.md, "The layer check"), in every
 # configuration: the HAL against the backend's objects, and src/'s layers
@@ -121,15 +99,16 @@ EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-h
 	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
 	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths
 
-include %reldir%/shell.mk
-include %reldir%/prof.mk
-include %reldir%/symbols.mk
-include %reldir%/sim.mk
-include %reldir%/net.mk
-include %reldir%/qemu.mk
-include %reldir%/work.mk
-include %reldir%/wall.mk
-include %reldir%/report.mk
+include %reldir%/lib/local.mk
+include %reldir%/kernel/local.mk
+include %reldir%/shell/local.mk
+include %reldir%/prof/local.mk
+include %reldir%/sim/local.mk
+include %reldir%/net/local.mk
+include %reldir%/drivers/local.mk
+include %reldir%/arch/local.mk
+include %reldir%/qemu/local.mk
+include %reldir%/report/local.mk
 
 # The key files the tests' own XDG_CONFIG_HOME holds (kshell --init-key
 # makes one there); distcheck wants the build folder clean after distclean.

@@ -42,7 +42,7 @@ KP_LINK3_PROG = $(KP_LINK3_LIBTOOL) $($(KP_LINK3_CANON)_CFLAGS) $(CFLAGS) \
 	$($(KP_LINK3_CANON)_LDFLAGS) $(LDFLAGS) -o $@
 # What kp-link3 leaves beside each image (IMAGE.symtab.*), in the folders
 # that have such programs.
-CLEANFILES += *.symtab.* tests/*.symtab.* bench/*.symtab.*
+CLEANFILES += *.symtab.* tests/*/*.symtab.* bench/*.symtab.*
 
 # tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
 # program installed with the kernel or the simulator.

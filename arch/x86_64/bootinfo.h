@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* What the boot loader handed over (bootinfo.c), filled by the entry
  * that ran (pvh.c, multiboot2.c).  Free of instructions, so that the
- * parsers can be tested on the host (tests/check_x86boot.c). */
+ * parsers can be tested on the host (tests/arch/check_x86boot.c). */
 #ifndef KPROF_ARCH_X86_64_BOOTINFO_H
 #define KPROF_ARCH_X86_64_BOOTINFO_H
 

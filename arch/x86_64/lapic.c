@@ -8,7 +8,7 @@
  * be booted before.  The mode is the boot CPU's; an application
  * processor found in xAPIC mode is switched to it (xAPIC to x2APIC is a
  * transition the SDM allows, 11.12.5).  Every access goes through
- * pmu_hw.h, so that tests/check_x86boot.c runs this file against a model
+ * pmu_hw.h, so that tests/arch/check_x86boot.c runs this file against a model
  * of both modes.  Enabling it, the end of an interrupt, IPIs, and the
  * timer's registers for timer.c. */
 #include "pmu_hw.h"

@@ -3,7 +3,7 @@
  * NMI, behind an ops table per vendor (Intel architectural perfmon, AMD
  * core-ext counters, AMD PerfMonV2), chosen once by the first probe.
  * Every access to the machine goes through pmu_hw.h, so that the Check
- * suite can compile this file against a modelled CPU (tests/x86_model.c):
+ * suite can compile this file against a modelled CPU (tests/kit/x86_model.c):
  * no inline assembly here. */
 #include "hal/pmu.h"
 

@@ -2,7 +2,7 @@
 /* The one small layer between the PMU backend (pmu.c) and the machine:
  * CPUID, MSRs, port 0x61, the TSC and the local APIC's registers, each
  * an out-of-line function so that a test can put a modelled CPU behind
- * them (tests/x86_model.c).  pmu.c holds no inline assembly; this is
+ * them (tests/kit/x86_model.c).  pmu.c holds no inline assembly; this is
  * where the instructions are (pmu_hw.c). */
 #ifndef KPROF_ARCH_X86_64_PMU_HW_H
 #define KPROF_ARCH_X86_64_PMU_HW_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The TSC's rate from CPUID alone, for timer.c: no instruction here, so
- * that tests/check_x86boot.c can feed it the leaves of CPUs it models. */
+ * that tests/arch/check_x86boot.c can feed it the leaves of CPUs it models. */
 #include "x86.h"
 
 /* The TSC's rate as the CPU states it (Intel SDM Vol. 2A, CPUID): leaf

@@ -8,7 +8,7 @@
  * the table of them and knows no subsystem by name.  The table is a
  * linker section of pointers, so an entry exists in a program exactly
  * when its owner's object is linked in: doc/boot.md lists every key, and
- * the tests of `test keys` (tests/check_sim.c, tests/qemu/test_shell)
+ * the tests of `test keys` (tests/sim/check_sim.c, tests/qemu/test_shell)
  * check both against each other. */
 #ifndef KPROF_KERNEL_CMDLINE_H
 #define KPROF_KERNEL_CMDLINE_H

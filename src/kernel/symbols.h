@@ -46,7 +46,7 @@ struct sym_table {
 
 /* The image's own table, emitted by the build (tools/kp-symgen); empty in
  * the first link pass and in programs that do not opt in
- * (tests/fake_symtab.c). */
+ * (tests/kit/fake_symtab.c). */
 extern const struct sym_table kp_symtab;
 
 struct sym_hit {

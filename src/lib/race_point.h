@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A point where an NMI, an interrupt or another CPU may act: between two
  * accesses of the counter path, or at a store the NMI path reads.  Tests
- * that play every interleaving in turn (tests/x86_model.c, the
+ * that play every interleaving in turn (tests/kit/x86_model.c, the
  * profiler's race tests) build the code under test with
  * KPROF_RACE_POINTS and act at each point; every other build -- the
  * kernels, ksim, the library the other tests link -- compiles the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The text report of records a test or a benchmark built itself, with
- * no session: what tests/golden/ pins down. */
+ * no session: what tests/prof/golden/ pins down. */
 #ifndef KPROF_PROF_REPORT_TEST_H
 #define KPROF_PROF_REPORT_TEST_H
 

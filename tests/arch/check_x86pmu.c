@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86 PMU backend (arch/x86_64/pmu.c) against modelled CPUs
- * (tests/x86_model.c): probe verdicts, arm/overflow/ack/re-arm per
+ * (tests/kit/x86_model.c): probe verdicts, arm/overflow/ack/re-arm per
  * vendor, the late overflow, every NMI source, the handler's cost and
  * the throttle's period change (the throttle's rule is the profiler's:
- * tests/check_profiler.c), stat's
+ * tests/prof/check_profiler.c), stat's
  * counts and the x2APIC LVT entry. */
 #include <check.h>
 #include <setjmp.h>

@@ -2,7 +2,7 @@
 /* The x86 counter path under every interleaving.  The real profiler
  * (src/prof/profiler.c) and the real backend (arch/x86_64/pmu.c, part
  * of this file so that its per-CPU state can be reset between runs)
- * run on a modelled CPU (tests/x86_model.c) that acts at every point:
+ * run on a modelled CPU (tests/kit/x86_model.c) that acts at every point:
  * before and after each MSR access, TSC read and APIC write, and at
  * every store the NMI path reads (race_point(), compiled into the code
  * under test only here).  Two scripts -- probe, stat open/read/close,

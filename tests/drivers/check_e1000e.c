@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The 82574L driver (src/drivers/e1000e) against a modelled part
- * (tests/e1000e_model.c): set-up as the datasheet wants it, frames both
+ * (tests/kit/e1000e_model.c): set-up as the datasheet wants it, frames both
  * ways, and everything QEMU cannot be made to do — malformed
  * descriptors, runt and oversize frames, a full ring, the link down —
  * each counted once and never fatal: the next good frame still arrives. */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The virtio family (src/drivers/virtio) against a modelled device
- * (tests/virtio_model.c) on each transport: negotiation and the header
+ * (tests/kit/virtio_model.c) on each transport: negotiation and the header
  * length it implies, full rings, a device returning ids and lengths out
  * of range, reset, the receive race of the poll contract
  * (hal/netdev.h), and interrupt suppression both ways. */

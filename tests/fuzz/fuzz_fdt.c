@@ -4,7 +4,7 @@
  * totalsize set to what a reader would accept (so that the fuzzer spends
  * its time behind the header check, where the structure block is read).
  * Each time fdt_init() accepts it, every node, property, reg pair and
- * memreserve entry is read (tests/fdt_walk.c).  Besides the sanitizers'
+ * memreserve entry is read (tests/kit/fdt_walk.c).  Besides the sanitizers'
  * checks on every read, it aborts when a walk goes backwards, or when a
  * tree that fdt_check() accepts gives an error anywhere. */
 #include <stddef.h>

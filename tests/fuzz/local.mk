@@ -28,8 +28,8 @@ CLEANFILES += $(FUZZ_PROGS)
 %canon_reldir%_fuzz_shell_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_shell_LDADD = tests/libfakehal.la
 
-%canon_reldir%_fuzz_fdt_SOURCES = %reldir%/fuzz_fdt.c tests/fdt_walk.c \
-	tests/fdt_walk.h $(FAKE_HAL_SOURCES)
+%canon_reldir%_fuzz_fdt_SOURCES = %reldir%/fuzz_fdt.c tests/kit/fdt_walk.c \
+	tests/kit/fdt_walk.h $(FAKE_HAL_SOURCES)
 %canon_reldir%_fuzz_fdt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
 %canon_reldir%_fuzz_fdt_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_fdt_LDADD = tests/libfakehal.la

@@ -4,7 +4,7 @@
 
 net_rx seeds are runs of frames in fuzz_net_rx.c's format: flags (1 byte),
 length (2, big-endian), the frame.  fdt seeds are QEMU's virt trees
-(tests/fdt/, made by tests/fdt/make-dtbs) and a small tree with
+(tests/lib/fdt/, made by tests/lib/fdt/make-dtbs) and a small tree with
 /memreserve/ entries, NOPs and a v16 header, which QEMU's never have.
 Run from anywhere; rewrites the files.
 """

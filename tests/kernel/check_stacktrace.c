@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The stack walk: constructed stacks that must stop the walk cleanly, a
  * walk of this process's real stack, and frame-0 recovery from the CFA
- * rules the three-pass link put into this binary (tests/stack_fixture.S
+ * rules the three-pass link put into this binary (tests/kit/stack_fixture.S
  * gives the code, with explicit call-frame information).
  *
  * Every stack here is an array this test owns, made the current task's
@@ -250,7 +250,7 @@ extern const char kpt_leaf_sub[], kpt_leaf_sub_body[], kpt_leaf_sub_ret[];
 extern const char kpt_nocfi[], kpt_nocfi_ret[];
 
 /* The stack of outer -> caller -> (frame 0), built as the code in
- * tests/stack_fixture.S would leave it:
+ * tests/kit/stack_fixture.S would leave it:
  *   stk[OUTER]: outer's frame record, the end of the chain;
  *   stk[CALLER]: caller's frame record, returning into outer;
  *   stk[RA]: the return address into caller, pushed by its call;
@@ -390,7 +390,7 @@ END_TEST
 extern const char kpt_isr_ret[], kpt_handler_body[];
 
 /* A sample taken while an interrupt's handler runs, built as
- * tests/stack_fixture.S's kpt_isr_entry would leave the stack:
+ * tests/kit/stack_fixture.S's kpt_isr_entry would leave the stack:
  *   the interrupted state of states[@i] (outer -> caller -> frame 0);
  *   below it, at stk[TF], the trap frame the entry saved of it;
  *   below that, at stk[HANDLER], kpt_handler's frame record, made with

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* aarch64 stack walks on the host: tests/stack_fixture_a64.S is
+/* aarch64 stack walks on the host: tests/kit/stack_fixture_a64.S is
  * assembled and linked by the cross compiler configure found, and
- * tools/kp-symgen turns the image into a64_symtab (tests/symbols.mk).
+ * tools/kp-symgen turns the image into a64_symtab (tests/kernel/symbols.mk).
  * The walker here is the host's build of src/kernel/stacktrace.c: it
  * reads the stacks this test builds in its own memory, the frame records
  * that fixture code would leave ({x29, x30}, AAPCS64), and looks up
@@ -27,7 +27,7 @@
 #include "lib/out.h"
 #include "check_main.h"
 
-/* tests/a64_fixture.symtab.c, from kp-symgen --name a64_symtab. */
+/* tests/kernel/a64_fixture.symtab.c (build folder), from kp-symgen --name a64_symtab. */
 extern const struct sym_table a64_symtab;
 
 #define WORDS 512
@@ -287,7 +287,7 @@ START_TEST(test_a64_table_is_position_dependent_at_link_address)
 END_TEST
 
 /* A sample taken while an exception's handler runs, built as
- * tests/stack_fixture_a64.S's kpa_exc_entry would leave the stack:
+ * tests/kit/stack_fixture_a64.S's kpa_exc_entry would leave the stack:
  *   the interrupted state of states[@i] (outer -> caller -> frame 0);
  *   below it, at stk[TF], the trap frame the entry saved of it;
  *   below that, at stk[HANDLER], kpa_handler's frame record, made with

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A modelled local APIC in xAPIC and x2APIC mode behind pmu_hw.h's
- * accessors (tests/apic_model.c cites the SDM), for arch/x86_64/lapic.c
- * in tests/check_x86boot.c. */
+ * accessors (tests/kit/apic_model.c cites the SDM), for arch/x86_64/lapic.c
+ * in tests/arch/check_x86boot.c. */
 #ifndef KPROF_TESTS_APIC_MODEL_H
 #define KPROF_TESTS_APIC_MODEL_H
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Every question a kernel asks of a device tree, asked of every node:
- * shared by tests/check_fdt.c and the fuzz target tests/fuzz/fuzz_fdt.c. */
+ * shared by tests/lib/check_fdt.c and the fuzz target tests/fuzz/fuzz_fdt.c. */
 #ifndef KPROF_TESTS_FDT_WALK_H
 #define KPROF_TESTS_FDT_WALK_H
 

@@ -40,8 +40,8 @@ void pt_tick(unsigned cpu, uintptr_t ip);
 /* Deliver one tick on each of CPUs 0..n-1 (@ip each). */
 void pt_tick_all(unsigned n, uintptr_t ip);
 
-/* True when @text equals tests/golden/@name byte for byte; when not,
- * the text is written to tests/golden-out/@name under the build folder
+/* True when @text equals tests/prof/golden/@name byte for byte; when not,
+ * the text is written to tests/prof/golden-out/@name under the build folder
  * and the difference is reported on stderr. */
 bool pt_golden_equal(const char *name, const char *text);
 

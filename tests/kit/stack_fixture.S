@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Functions for the frame-0 tests (tests/check_stacktrace.c): leaves,
+/* Functions for the frame-0 tests (tests/kernel/check_stacktrace.c): leaves,
  * prologues and epilogues with explicit call-frame information, so the
  * CFA rule at each labelled instruction is fixed by this file and not by
  * the optimizer.  The labels (kpt_*_<state>) name the instructions a trap

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* aarch64 functions for tests/check_stacktrace_a64.c: frame records,
+/* aarch64 functions for tests/kernel/check_stacktrace_a64.c: frame records,
  * frameless leaves, prologues and epilogues, with explicit call-frame
  * information, so the CFA rule at each instruction is fixed by this file.
  * Assembled and linked with the cross compiler at 0x40200000 (where the

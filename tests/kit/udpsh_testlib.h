@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* What the UDP shell core's suites (tests/check_udpsh_*.c, one a concern
+/* What the UDP shell core's suites (tests/shell/udpsh/check_udpsh_*.c, one a concern
  * of src/shell/udpsh/) share: the core under test with a transport that
  * records each reply datagram, the test commands of its command table,
  * and requests framed and replies checked under a test key. */

@@ -5,7 +5,7 @@
  * not from the driver's headers, so that a misreading of the spec in
  * the driver is not shared by its test.  The model reads and writes the
  * rings through the bus addresses the driver gave it: the fake
- * machine's RAM (tests/fake_hal.c) seen at 1 GiB, so that a driver that
+ * machine's RAM (tests/kit/fake_hal.c) seen at 1 GiB, so that a driver that
  * hands the device a pointer without the platform's translation fails. */
 #ifndef KPROF_TESTS_VIRTIO_MODEL_H
 #define KPROF_TESTS_VIRTIO_MODEL_H

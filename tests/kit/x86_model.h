@@ -3,7 +3,7 @@
  * MSRs, the local APIC's LVT performance entry and port 0x61, as the
  * Intel SDM and the AMD APM describe them (sections cited in
  * x86_model.c).  The PMU backend (arch/x86_64/pmu.c) is compiled against
- * it by tests/check_x86pmu.c. */
+ * it by tests/arch/check_x86pmu.c. */
 #ifndef KPROF_TESTS_X86_MODEL_H
 #define KPROF_TESTS_X86_MODEL_H
 
@@ -63,7 +63,7 @@ bool model_in_our_nmi(void);
 struct trap_frame;
 extern struct trap_frame *model_nmi_tf;
 
-/* ---- every interleaving (tests/check_x86pmu_race.c) ---- */
+/* ---- every interleaving (tests/arch/check_x86pmu_race.c) ---- */
 
 /* Called before and after every MSR access, TSC read and APIC write, and
  * (through race_point()) at every store the NMI path reads: where the

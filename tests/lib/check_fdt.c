@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The device tree reader (src/lib/fdt.c) on QEMU's own virt trees
- * (tests/fdt/, made by tests/fdt/make-dtbs) and on hand-built trees,
+ * (tests/lib/fdt/, made by tests/lib/fdt/make-dtbs) and on hand-built trees,
  * well-formed and not.  Every blob sits in a heap block of exactly its
  * size, so a read past its end is an AddressSanitizer report in the
  * --enable-sanitizers build.  What the QEMU trees must hold comes from
@@ -40,7 +40,7 @@ static const struct qemu_dtb qemu_dtbs[] = {
 /* Nodes in each, root included: `dtc -I dtb -O dts FILE | grep -c '{'`. */
 #define QEMU_NODES 62
 
-/* A file of tests/fdt/ in a heap block of exactly its size. */
+/* A file of tests/lib/fdt/ in a heap block of exactly its size. */
 static uint8_t *load_dtb(const char *name, size_t *size)
 {
 	char path[1024];
@@ -48,7 +48,7 @@ static uint8_t *load_dtb(const char *name, size_t *size)
 	long n;
 	uint8_t *buf;
 
-	snprintf(path, sizeof(path), "%s/tests/fdt/%s", KP_TEST_SRCDIR, name);
+	snprintf(path, sizeof(path), "%s/tests/lib/fdt/%s", KP_TEST_SRCDIR, name);
 	fp = fopen(path, "rb");
 	ck_assert_msg(fp != NULL, "cannot open %s", path);
 	ck_assert_int_eq(fseek(fp, 0, SEEK_END), 0);

@@ -3,7 +3,7 @@
  * expiry, ICMP echo, every drop reason, UDP checksums and sending, the
  * configuration words, the UDP shell served on UDP (split replies, prompt
  * last, allowlist, queue), and the `net` command.  The device is
- * tests/fake_netdev.c, which keeps every frame sent.  Checksums of sent
+ * tests/kit/fake_netdev.c, which keeps every frame sent.  Checksums of sent
  * frames are verified here with the test's own implementation. */
 #include <check.h>
 #include <stdbool.h>

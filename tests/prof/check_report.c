@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Folding and the report text, pinned by golden files in tests/golden/.
+/* Folding and the report text, pinned by golden files in tests/prof/golden/.
  * Records are built here, as the sampler would store them. */
 #include <check.h>
 #include <stdarg.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The views of a session (`profile show text|folded|cpus|tasks|top`),
- * pinned by golden files in tests/golden/, from one session's data built
+ * pinned by golden files in tests/prof/golden/, from one session's data built
  * here as the drain would fold it. */
 #include <check.h>
 #include <stdarg.h>

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # prof suites: the sampler, arming and the report's wait (check_profiler),
-# folding and report texts against tests/golden/ (check_report), and the
-# shell's profile and lscpu (check_profile_cmd), counting mode (check_stat).
+# folding and report texts against %reldir%/golden/ (check_report), and the
+# shell's profile and lscpu (check_profile_cmd), counting mode (check_stat),
+# the views (check_views); wall-clock profiles in wall.mk.
 if PLATFORM_SIM
 PROF_TEST_SOURCES = \
-	%reldir%/prof_testlib.c %reldir%/prof_testlib.h \
+	tests/kit/prof_testlib.c tests/kit/prof_testlib.h \
 	$(FAKE_HAL_SOURCES)
 PROF_TEST_CFLAGS = $(TEST_CFLAGS) \
 	-DGOLDEN_DIR='"$(abs_top_srcdir)/%reldir%/golden"' \
@@ -40,38 +41,7 @@ TESTS += %reldir%/check_profiler %reldir%/check_report \
 
 CLEANFILES += %reldir%/golden-out/*.txt
 
-# The x86 PMU backend compiled against modelled CPUs: arch/x86_64/pmu.c
-# with its access layer (pmu_hw.h) answered by tests/x86_model.c.
-check_PROGRAMS += %reldir%/check_x86pmu
-TESTS += %reldir%/check_x86pmu
-%canon_reldir%_check_x86pmu_SOURCES = %reldir%/check_x86pmu.c \
-	%reldir%/x86_model.c %reldir%/x86_model.h \
-	arch/x86_64/pmu.c arch/x86_64/pmu_hw.h
-%canon_reldir%_check_x86pmu_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_x86pmu_LDADD = $(TEST_LDADD)
-
-# The same backend, with the real profiler, under every interleaving:
-# both built with their race points (lib/race_point.h); the backend is
-# #included by the test so that its state can be reset between runs.
-check_PROGRAMS += %reldir%/check_x86pmu_race
-TESTS += %reldir%/check_x86pmu_race
-%canon_reldir%_check_x86pmu_race_SOURCES = %reldir%/check_x86pmu_race.c \
-	%reldir%/x86_model.c %reldir%/x86_model.h \
-	$(FAKE_HAL_SOURCES) src/prof/profiler.c src/prof/sampler.c
-%canon_reldir%_check_x86pmu_race_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
-%canon_reldir%_check_x86pmu_race_LDADD = $(TEST_LDADD)
-
-# What firmware and GRUB hand the x86 kernel: the local APIC in both
-# modes against tests/apic_model.c, the MADT's entries, the Multiboot2
-# tags and GRUB's requoting (issue 44).
-check_PROGRAMS += %reldir%/check_x86boot
-TESTS += %reldir%/check_x86boot
-%canon_reldir%_check_x86boot_SOURCES = %reldir%/check_x86boot.c \
-	%reldir%/apic_model.c %reldir%/apic_model.h \
-	arch/x86_64/lapic.c arch/x86_64/acpi.c arch/x86_64/multiboot2.c \
-	arch/x86_64/bootinfo.c arch/x86_64/bootinfo.h arch/x86_64/pmu_hw.h \
-	arch/x86_64/tsc_cpuid.c
-%canon_reldir%_check_x86boot_CFLAGS = $(TEST_CFLAGS)
-%canon_reldir%_check_x86boot_LDADD = $(TEST_LDADD)
 endif
 EXTRA_DIST += %reldir%/golden
+
+include %reldir%/wall.mk

@@ -3,7 +3,7 @@
 
 One Kernel object is one QEMU process: TCG, the serial console on QEMU's
 stdin/stdout pipes (no ports, no files), and a way out with an exit
-status.  KPROF_ARCH (set by tests/qemu.mk) says which kernel: x86_64
+status.  KPROF_ARCH (set by tests/qemu/local.mk) says which kernel: x86_64
 (`-machine pc`, qboot, isa-debug-exit) or arm64 (`-machine virt`, the
 GIC version a test asks for, semihosting's SYS_EXIT).  Every wait has a
 timeout; QEMU is killed when the object is closed, when the test process

@@ -3,27 +3,27 @@
 # image it finds at KPROF_KERNEL under QEMU (TCG, qboot), talks to the
 # serial shell over pipes, and kills QEMU however it ends
 # (tests/qemu/kpqemu.py).  python3 and qemu-system-x86_64 are needed.
-qemu_log = %reldir%/qemu/test_
+qemu_log = %reldir%/test_
 if PLATFORM_X86_64
 QEMU_TESTS = \
-	%reldir%/qemu/test_shell \
-	%reldir%/qemu/test_panic \
-	%reldir%/qemu/test_profile \
-	%reldir%/qemu/test_smp \
-	%reldir%/qemu/test_net \
-	%reldir%/qemu/test_udpsh_auth \
-	%reldir%/qemu/test_install \
-	%reldir%/qemu/test_pcboot \
-	%reldir%/qemu/test_e1000e \
-	%reldir%/qemu/test_hw_kits \
-	%reldir%/qemu/test_collect
+	%reldir%/test_shell \
+	%reldir%/test_panic \
+	%reldir%/test_profile \
+	%reldir%/test_smp \
+	%reldir%/test_net \
+	%reldir%/test_udpsh_auth \
+	%reldir%/test_install \
+	%reldir%/test_pcboot \
+	%reldir%/test_e1000e \
+	%reldir%/test_hw_kits \
+	%reldir%/test_collect
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
 	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 # The layer check (tests/local.mk) reads the arch objects as the backend.
-TESTS += %reldir%/check-layers
+TESTS += tests/check-layers
 LAYERS_BACKEND_OBJECTS = $(arch_x86_64_libx86_a_OBJECTS)
 # One QEMU at a time, even under make -j: beside another TCG guest (test_smp
 # spins 4 vCPUs) on a 2-core machine, QEMU hands the guest its frames and
@@ -52,40 +52,40 @@ endif
 # key through fw_cfg on MMIO); the
 # same harness with KPROF_ARCH=arm64, one QEMU at a time as on x86.
 if PLATFORM_ARM64
-TESTS += %reldir%/qemu/test_arm64 %reldir%/qemu/test_arm64_pmu \
-	%reldir%/qemu/test_net %reldir%/qemu/test_udpsh_auth
+TESTS += %reldir%/test_arm64 %reldir%/test_arm64_pmu \
+	%reldir%/test_net %reldir%/test_udpsh_auth
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
 	KPROF_ARCH=arm64; export KPROF_ARCH; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
 	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
-TESTS += %reldir%/check-layers
+TESTS += tests/check-layers
 LAYERS_BACKEND_OBJECTS = $(arch_arm64_libarm64_a_OBJECTS)
 # One QEMU at a time, as above: four TCG vCPUs sampling at 1 kHz beside
 # another guest lose most of their overflows to QEMU's starved main loop.
-qemu_a64_log = %reldir%/qemu/test_
+qemu_a64_log = %reldir%/test_
 $(qemu_a64_log)arm64_pmu.log: $(qemu_a64_log)arm64.log
 $(qemu_a64_log)net.log: $(qemu_a64_log)arm64_pmu.log
 $(qemu_a64_log)udpsh_auth.log: $(qemu_a64_log)net.log
 endif
 EXTRA_DIST += \
-	%reldir%/qemu/kpqemu.py %reldir%/qemu/kpwall.py %reldir%/qemu/kpoverflow.py \
-	%reldir%/qemu/test_arm64 \
-	%reldir%/qemu/test_arm64_pmu \
-	%reldir%/qemu/boot-time \
-	%reldir%/qemu/net-figures \
-	%reldir%/qemu/pmu-figures \
-	%reldir%/qemu/test_shell \
-	%reldir%/qemu/test_panic \
-	%reldir%/qemu/test_profile \
-	%reldir%/qemu/test_smp \
-	%reldir%/qemu/test_net \
-	%reldir%/qemu/test_udpsh_auth \
-	%reldir%/qemu/test_install \
-	%reldir%/qemu/test_pcboot \
-	%reldir%/qemu/test_e1000e \
-	%reldir%/qemu/test_hw_kits \
-	%reldir%/qemu/test_collect \
-	%reldir%/hw/kvm-pmu \
-	%reldir%/hw/pc-pmu \
-	%reldir%/hw/pmu_kit.py
+	%reldir%/kpqemu.py %reldir%/kpwall.py %reldir%/kpoverflow.py \
+	%reldir%/test_arm64 \
+	%reldir%/test_arm64_pmu \
+	%reldir%/boot-time \
+	%reldir%/net-figures \
+	%reldir%/pmu-figures \
+	%reldir%/test_shell \
+	%reldir%/test_panic \
+	%reldir%/test_profile \
+	%reldir%/test_smp \
+	%reldir%/test_net \
+	%reldir%/test_udpsh_auth \
+	%reldir%/test_install \
+	%reldir%/test_pcboot \
+	%reldir%/test_e1000e \
+	%reldir%/test_hw_kits \
+	%reldir%/test_collect \
+	tests/hw/kvm-pmu \
+	tests/hw/pc-pmu \
+	tests/hw/pmu_kit.py

@@ -17,10 +17,10 @@ TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/test_report_addr \
-	%reldir%/report/reportlib.py %reldir%/report/svgcheck.py \
-	%reldir%/report/pbcheck.py %reldir%/report/gocheck.py \
-	%reldir%/report/before.folded %reldir%/report/after.folded \
-	%reldir%/report/bare.folded %reldir%/report/wall.folded \
-	%reldir%/report/top-before.txt %reldir%/report/top-after-n5.txt \
-	%reldir%/report/top-bare.txt %reldir%/report/diff-text.txt \
-	%reldir%/report/diff-text-pids.txt
+	%reldir%/reportlib.py %reldir%/svgcheck.py \
+	%reldir%/pbcheck.py %reldir%/gocheck.py \
+	%reldir%/before.folded %reldir%/after.folded \
+	%reldir%/bare.folded %reldir%/wall.folded \
+	%reldir%/top-before.txt %reldir%/top-after-n5.txt \
+	%reldir%/top-bare.txt %reldir%/diff-text.txt \
+	%reldir%/diff-text-pids.txt

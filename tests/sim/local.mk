@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # sim suites: the simulated platform itself (check_sim), and what needs a
-# working perf_event_open (check_sim_perf, skipped with 77 when refused).
+# working perf_event_open (check_sim_perf, skipped with 77 when refused);
+# the stress suites below, work start/stop in work.mk.
 # Each test starts a whole machine in Check's forked child, so these link
 # the simulator (sim/libksim.la), not the fake platform.
 if PLATFORM_SIM
-SIM_TEST_SOURCES = %reldir%/sim_fixture.c %reldir%/sim_fixture.h
+SIM_TEST_SOURCES = tests/kit/sim_fixture.c tests/kit/sim_fixture.h
 SIM_TEST_LDADD = tests/libtesthelp.la sim/libksim.la $(CHECK_LIBS)
-SIM_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS)
+SIM_TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -I$(top_srcdir)/tests/kit \
+	-DKP_TEST_SRCDIR='"$(abs_top_srcdir)"'
 
 check_PROGRAMS += %reldir%/check_sim
 TESTS += %reldir%/check_sim
@@ -62,3 +64,5 @@ TESTS += %reldir%/check_stress_perf
 %canon_reldir%_check_stress_perf_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_check_stress_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
 endif
+
+include %reldir%/work.mk

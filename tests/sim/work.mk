@@ -7,15 +7,7 @@ if PLATFORM_SIM
 check_PROGRAMS += %reldir%/check_work
 TESTS += %reldir%/check_work
 %canon_reldir%_check_work_SOURCES = %reldir%/check_work.c $(SIM_TEST_SOURCES) \
-	%reldir%/fake_symtab.c
+	tests/kit/fake_symtab.c
 %canon_reldir%_check_work_CFLAGS = $(SIM_TEST_CFLAGS)
 %canon_reldir%_check_work_LDADD = $(SIM_TEST_LDADD)
-
-# Losses counted where they happen, ksim flooded end to end (check_net_loss).
-check_PROGRAMS += %reldir%/check_net_loss
-TESTS += %reldir%/check_net_loss
-%canon_reldir%_check_net_loss_SOURCES = %reldir%/check_net_loss.c \
-	$(SIM_TEST_SOURCES) %reldir%/fake_symtab.c
-%canon_reldir%_check_net_loss_CFLAGS = $(SIM_TEST_CFLAGS)
-%canon_reldir%_check_net_loss_LDADD = $(SIM_TEST_LDADD)
 endif

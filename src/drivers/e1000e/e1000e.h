@@ -8,7 +8,7 @@
  * The platform finds the part and hands over its register window
  * (BAR 0, 128 KiB of 32-bit registers) and the memory the rings and
  * buffers live in; this file knows no bus, no interrupt controller and
- * no allocator, so the hosted model (tests/e1000e_model.c) drives it as
+ * no allocator, so the hosted model (tests/kit/e1000e_model.c) drives it as
  * the hardware would.  Nothing here locks: the caller serialises sends
  * (e1000e_netdev.c holds a spinlock), and polls come from the one
  * receive task. */
