@@ -17,7 +17,7 @@
 
 /* ---- the local APIC ---- */
 
-START_TEST(test_xapic_mode_uses_mmio_only)
+CHECK_TEST("core", test_xapic_mode_uses_mmio_only)
 {
 	apic_model_init(false, 3);
 	x86_lapic_mode_init();
@@ -39,7 +39,7 @@ START_TEST(test_xapic_mode_uses_mmio_only)
 }
 END_TEST
 
-START_TEST(test_x2apic_mode_uses_msrs_only)
+CHECK_TEST("core", test_x2apic_mode_uses_msrs_only)
 {
 	apic_model_init(true, 0x12345);
 	x86_lapic_mode_init();
@@ -66,7 +66,7 @@ END_TEST
 
 /* The boot CPU in x2APIC mode, an AP that came up in xAPIC mode: the AP
  * joins the boot CPU's mode before it touches a register. */
-START_TEST(test_ap_in_xapic_mode_switched_to_x2apic)
+CHECK_TEST("core", test_ap_in_xapic_mode_switched_to_x2apic)
 {
 	apic_model_init(true, 0);
 	x86_lapic_mode_init();
@@ -82,7 +82,7 @@ END_TEST
 
 /* ---- the TSC's rate from CPUID ---- */
 
-START_TEST(test_tsc_hz_from_cpuid)
+CHECK_TEST("core", test_tsc_hz_from_cpuid)
 {
 	/* Leaf 0x15 complete: crystal 24 MHz times 176/2. */
 	uint32_t l0[4] = { 0x16 }, l15[4] = { 2, 176, 24000000 }, l16[4] = { 2100 };
@@ -102,7 +102,7 @@ END_TEST
 
 /* ---- the MADT ---- */
 
-START_TEST(test_madt_x2apic_entries)
+CHECK_TEST("core", test_madt_x2apic_entries)
 {
 	static const uint8_t e[] = {
 		0, 8, 0, 0, 1, 0, 0, 0,			/* APIC id 0, enabled */
@@ -187,7 +187,7 @@ static void mbi_grub_like(void)
 	mbi_end();
 }
 
-START_TEST(test_mb2_tags_read)
+CHECK_TEST("core", test_mb2_tags_read)
 {
 	const struct x86_boot_fb *fb;
 	uint64_t a, s;
@@ -218,7 +218,7 @@ END_TEST
 
 /* A tag that runs past the total, a size below a tag header, no end
  * tag: refused whole, nothing taken from it. */
-START_TEST(test_mb2_malformed_refused_whole)
+CHECK_TEST("core", test_mb2_malformed_refused_whole)
 {
 	uint32_t bad;
 
@@ -245,7 +245,7 @@ START_TEST(test_mb2_malformed_refused_whole)
 }
 END_TEST
 
-START_TEST(test_mb2_cmdline_without_nul_ends_at_tag)
+CHECK_TEST("core", test_mb2_cmdline_without_nul_ends_at_tag)
 {
 	mbi_start();
 	mbi_tag(1, "cpus=2XXXX", 6);			/* no NUL inside */
@@ -257,7 +257,7 @@ END_TEST
 
 /* A line longer than the kernel takes: cut, and the length given kept
  * for the banner's "cut to its first N of M bytes". */
-START_TEST(test_mb2_long_cmdline_cut_says_so)
+CHECK_TEST("core", test_mb2_long_cmdline_cut_says_so)
 {
 	static char big[1500];
 	static uint8_t buf[2048] __attribute__((aligned(8)));
@@ -287,7 +287,7 @@ static const char *unquote(const char *in, size_t size)
 	return out;
 }
 
-START_TEST(test_grub_requoting_undone)
+CHECK_TEST("core", test_grub_requoting_undone)
 {
 	/* As written in grub.cfg -> as GRUB hands it over -> as the kernel
 	 * wants it. */
@@ -307,26 +307,7 @@ START_TEST(test_grub_requoting_undone)
 }
 END_TEST
 
-static Suite *x86boot_suite(void)
-{
-	Suite *s = suite_create("x86boot");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_test(tc, test_xapic_mode_uses_mmio_only);
-	tcase_add_test(tc, test_x2apic_mode_uses_msrs_only);
-	tcase_add_test(tc, test_ap_in_xapic_mode_switched_to_x2apic);
-	tcase_add_test(tc, test_madt_x2apic_entries);
-	tcase_add_test(tc, test_tsc_hz_from_cpuid);
-	tcase_add_test(tc, test_mb2_tags_read);
-	tcase_add_test(tc, test_mb2_malformed_refused_whole);
-	tcase_add_test(tc, test_mb2_cmdline_without_nul_ends_at_tag);
-	tcase_add_test(tc, test_grub_requoting_undone);
-	tcase_add_test(tc, test_mb2_long_cmdline_cut_says_so);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run_mode(x86boot_suite(), CK_FORK);
+	return check_run_mode(check_suite("x86boot", NULL, 0), CK_FORK);
 }

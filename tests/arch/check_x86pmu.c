@@ -131,7 +131,7 @@ static const char *lscpu(void)
 
 /* ---- probe verdicts ---- */
 
-START_TEST(test_intel_v2_probe_proves_fixed_ctr1)
+CHECK_TEST("probe", test_intel_v2_probe_proves_fixed_ctr1)
 {
 	struct hal_pmu_info i;
 
@@ -148,7 +148,7 @@ START_TEST(test_intel_v2_probe_proves_fixed_ctr1)
 }
 END_TEST
 
-START_TEST(test_intel_v5_fixed_ctr1_from_ecx)
+CHECK_TEST("probe", test_intel_v5_fixed_ctr1_from_ecx)
 {
 	setup(MODEL_INTEL_V5);
 	ck_assert(probe().counts);
@@ -156,7 +156,7 @@ START_TEST(test_intel_v5_fixed_ctr1_from_ecx)
 }
 END_TEST
 
-START_TEST(test_intel_v4_freeze_cleared_by_probe)
+CHECK_TEST("probe", test_intel_v4_freeze_cleared_by_probe)
 {
 	setup(MODEL_INTEL_V4_FREEZE);
 	ck_assert(probe().counts);
@@ -172,7 +172,7 @@ START_TEST(test_intel_v4_freeze_cleared_by_probe)
 }
 END_TEST
 
-START_TEST(test_amd_zen2_probe_pmc0)
+CHECK_TEST("probe", test_amd_zen2_probe_pmc0)
 {
 	struct hal_pmu_info i;
 
@@ -185,7 +185,7 @@ START_TEST(test_amd_zen2_probe_pmc0)
 }
 END_TEST
 
-START_TEST(test_amd_zen4_probe_perfmonv2)
+CHECK_TEST("probe", test_amd_zen4_probe_perfmonv2)
 {
 	struct hal_pmu_info i;
 
@@ -199,7 +199,7 @@ END_TEST
 
 /* The vendor string chooses the code: an AMD part whose hypervisor
  * also answers leaf 0xA is driven through AMD's MSRs, never Intel's. */
-START_TEST(test_amd_vendor_with_leaf_a_uses_amd_code)
+CHECK_TEST("probe", test_amd_vendor_with_leaf_a_uses_amd_code)
 {
 	struct hal_pmu_info i;
 
@@ -217,7 +217,7 @@ START_TEST(test_amd_vendor_with_leaf_a_uses_amd_code)
 }
 END_TEST
 
-START_TEST(test_hypervisor_ignoring_writes_not_proven)
+CHECK_TEST("probe", test_hypervisor_ignoring_writes_not_proven)
 {
 	struct hal_pmu_info i;
 
@@ -230,7 +230,7 @@ START_TEST(test_hypervisor_ignoring_writes_not_proven)
 }
 END_TEST
 
-START_TEST(test_claims_but_msrs_fault)
+CHECK_TEST("probe", test_claims_but_msrs_fault)
 {
 	struct hal_pmu_info i;
 
@@ -243,7 +243,7 @@ START_TEST(test_claims_but_msrs_fault)
 }
 END_TEST
 
-START_TEST(test_no_pmu_claimed)
+CHECK_TEST("probe", test_no_pmu_claimed)
 {
 	struct hal_pmu_info i;
 
@@ -260,7 +260,7 @@ START_TEST(test_no_pmu_claimed)
 }
 END_TEST
 
-START_TEST(test_intel_in_use_by_firmware)
+CHECK_TEST("probe", test_intel_in_use_by_firmware)
 {
 	setup(MODEL_INTEL_V2);
 	model_firmware_uses_counter(0);
@@ -271,7 +271,7 @@ START_TEST(test_intel_in_use_by_firmware)
 }
 END_TEST
 
-START_TEST(test_amd_in_use_by_firmware)
+CHECK_TEST("probe", test_amd_in_use_by_firmware)
 {
 	setup(MODEL_AMD_ZEN2);
 	model_firmware_uses_counter(0);
@@ -280,7 +280,7 @@ START_TEST(test_amd_in_use_by_firmware)
 }
 END_TEST
 
-START_TEST(test_per_cpu_verdicts_differ)
+CHECK_TEST("probe", test_per_cpu_verdicts_differ)
 {
 	setup(MODEL_INTEL_V4_FREEZE);
 	model_firmware_uses_counter(1);
@@ -297,7 +297,7 @@ END_TEST
 
 /* ---- arm, overflow, ack, re-arm ---- */
 
-START_TEST(test_intel_arm_overflow_ack_rearm)
+CHECK_TEST("sampling", test_intel_arm_overflow_ack_rearm)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -324,7 +324,7 @@ START_TEST(test_intel_arm_overflow_ack_rearm)
 }
 END_TEST
 
-START_TEST(test_amd_zen2_arm_overflow_ack_rearm)
+CHECK_TEST("sampling", test_amd_zen2_arm_overflow_ack_rearm)
 {
 	setup(MODEL_AMD_ZEN2);
 	probe();
@@ -346,7 +346,7 @@ START_TEST(test_amd_zen2_arm_overflow_ack_rearm)
 }
 END_TEST
 
-START_TEST(test_amd_zen4_arm_overflow_ack_rearm)
+CHECK_TEST("sampling", test_amd_zen4_arm_overflow_ack_rearm)
 {
 	setup(MODEL_AMD_ZEN4);
 	probe();
@@ -366,7 +366,7 @@ START_TEST(test_amd_zen4_arm_overflow_ack_rearm)
 END_TEST
 
 /* Masked to our counter: another counter's status bit is not ours. */
-START_TEST(test_intel_status_masked_to_our_counter)
+CHECK_TEST("sampling", test_intel_status_masked_to_our_counter)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -381,7 +381,7 @@ END_TEST
 
 /* ---- late overflows and genuine NMIs ---- */
 
-START_TEST(test_intel_late_overflow_claimed_once)
+CHECK_TEST("nmi", test_intel_late_overflow_claimed_once)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -397,7 +397,7 @@ START_TEST(test_intel_late_overflow_claimed_once)
 }
 END_TEST
 
-START_TEST(test_amd_zen2_disarm_waits_for_inflight_overflow)
+CHECK_TEST("nmi", test_amd_zen2_disarm_waits_for_inflight_overflow)
 {
 	setup(MODEL_AMD_ZEN2);
 	probe();
@@ -414,7 +414,7 @@ START_TEST(test_amd_zen2_disarm_waits_for_inflight_overflow)
 }
 END_TEST
 
-START_TEST(test_amd_zen2_late_overflow_claimed_once)
+CHECK_TEST("nmi", test_amd_zen2_late_overflow_claimed_once)
 {
 	setup(MODEL_AMD_ZEN2);
 	probe();
@@ -428,7 +428,7 @@ START_TEST(test_amd_zen2_late_overflow_claimed_once)
 }
 END_TEST
 
-START_TEST(test_serr_alone_not_swallowed)
+CHECK_TEST("nmi", test_serr_alone_not_swallowed)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -442,7 +442,7 @@ START_TEST(test_serr_alone_not_swallowed)
 }
 END_TEST
 
-START_TEST(test_serr_with_overflow_both_seen)
+CHECK_TEST("nmi", test_serr_with_overflow_both_seen)
 {
 	setup(MODEL_AMD_ZEN4);
 	probe();
@@ -455,7 +455,7 @@ START_TEST(test_serr_with_overflow_both_seen)
 }
 END_TEST
 
-START_TEST(test_late_credit_does_not_hide_serr)
+CHECK_TEST("nmi", test_late_credit_does_not_hide_serr)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -469,7 +469,7 @@ START_TEST(test_late_credit_does_not_hide_serr)
 }
 END_TEST
 
-START_TEST(test_unknown_nmi_counted)
+CHECK_TEST("nmi", test_unknown_nmi_counted)
 {
 	setup(MODEL_NO_PMU);
 	probe();
@@ -483,7 +483,7 @@ END_TEST
  * NMIs"): fatal on a CPU whose counter never ran; once it has, counted
  * and survived -- a PMI that lands after its credit ran out (a vCPU the
  * hypervisor held for more than a millisecond) is such an NMI. */
-START_TEST(test_unknown_nmi_fatal_until_counter_ran)
+CHECK_TEST("nmi", test_unknown_nmi_fatal_until_counter_ran)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -502,7 +502,7 @@ START_TEST(test_unknown_nmi_fatal_until_counter_ran)
 }
 END_TEST
 
-START_TEST(test_panic_stop_answered_first)
+CHECK_TEST("nmi", test_panic_stop_answered_first)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -518,7 +518,7 @@ END_TEST
 
 /* ---- the handler's cost, the throttle's period ---- */
 
-START_TEST(test_handler_cost_reported_in_ns)
+CHECK_TEST("sampling", test_handler_cost_reported_in_ns)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -534,7 +534,7 @@ START_TEST(test_handler_cost_reported_in_ns)
 }
 END_TEST
 
-START_TEST(test_set_period_from_nmi_rewrites_running_counter)
+CHECK_TEST("sampling", test_set_period_from_nmi_rewrites_running_counter)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -554,7 +554,7 @@ START_TEST(test_set_period_from_nmi_rewrites_running_counter)
 }
 END_TEST
 
-START_TEST(test_set_period_never_enables_stopped_counter)
+CHECK_TEST("sampling", test_set_period_never_enables_stopped_counter)
 {
 	setup(MODEL_INTEL_V2);
 	probe();
@@ -606,14 +606,14 @@ static void stat_wraps(enum model_part p, uint32_t cyc, uint32_t ins)
 	no_violations();
 }
 
-START_TEST(test_stat_intel_wrap)
+CHECK_TEST("stat", test_stat_intel_wrap)
 {
 	stat_wraps(MODEL_INTEL_V2, 0x30a, 0x309);
 	ck_assert_uint_eq(model_msr(0x38f) & (3ull << 32), 0);
 }
 END_TEST
 
-START_TEST(test_stat_amd_wrap)
+CHECK_TEST("stat", test_stat_amd_wrap)
 {
 	stat_wraps(MODEL_AMD_ZEN4, 0xc0010201, 0xc0010203);
 }
@@ -621,7 +621,7 @@ END_TEST
 
 /* `stat` asks for the events' widths before any CPU probed: the answer
  * is the part's, not a default. */
-START_TEST(test_stat_width_before_any_probe)
+CHECK_TEST("stat", test_stat_width_before_any_probe)
 {
 	const char *names[HAL_PMU_COUNT_MAX];
 	unsigned bits[HAL_PMU_COUNT_MAX];
@@ -637,7 +637,7 @@ END_TEST
 
 /* While `stat` counts on a CPU the counter is not armed under it: the
  * arm is refused, and the count goes on. */
-START_TEST(test_arm_refused_while_counting)
+CHECK_TEST("stat", test_arm_refused_while_counting)
 {
 	bool open[HAL_PMU_COUNT_MAX];
 	uint64_t v[HAL_PMU_COUNT_MAX], w[HAL_PMU_COUNT_MAX];
@@ -659,7 +659,7 @@ START_TEST(test_arm_refused_while_counting)
 }
 END_TEST
 
-START_TEST(test_stat_not_counted_without_counter)
+CHECK_TEST("stat", test_stat_not_counted_without_counter)
 {
 	bool open[HAL_PMU_COUNT_MAX] = { 0 };
 
@@ -673,7 +673,7 @@ END_TEST
 
 /* ---- x2APIC ---- */
 
-START_TEST(test_x2apic_lvtpc_through_msr)
+CHECK_TEST("sampling", test_x2apic_lvtpc_through_msr)
 {
 	setup(MODEL_INTEL_V2);
 	model_x2apic(0);
@@ -688,57 +688,8 @@ START_TEST(test_x2apic_lvtpc_through_msr)
 }
 END_TEST
 
-static Suite *x86pmu_suite(void)
-{
-	Suite *s = suite_create("x86pmu");
-	TCase *tc = tcase_create("probe");
-
-	tcase_add_test(tc, test_intel_v2_probe_proves_fixed_ctr1);
-	tcase_add_test(tc, test_intel_v5_fixed_ctr1_from_ecx);
-	tcase_add_test(tc, test_intel_v4_freeze_cleared_by_probe);
-	tcase_add_test(tc, test_amd_zen2_probe_pmc0);
-	tcase_add_test(tc, test_amd_zen4_probe_perfmonv2);
-	tcase_add_test(tc, test_amd_vendor_with_leaf_a_uses_amd_code);
-	tcase_add_test(tc, test_hypervisor_ignoring_writes_not_proven);
-	tcase_add_test(tc, test_claims_but_msrs_fault);
-	tcase_add_test(tc, test_no_pmu_claimed);
-	tcase_add_test(tc, test_intel_in_use_by_firmware);
-	tcase_add_test(tc, test_amd_in_use_by_firmware);
-	tcase_add_test(tc, test_per_cpu_verdicts_differ);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("sampling");
-	tcase_add_test(tc, test_intel_arm_overflow_ack_rearm);
-	tcase_add_test(tc, test_amd_zen2_arm_overflow_ack_rearm);
-	tcase_add_test(tc, test_amd_zen4_arm_overflow_ack_rearm);
-	tcase_add_test(tc, test_intel_status_masked_to_our_counter);
-	tcase_add_test(tc, test_handler_cost_reported_in_ns);
-	tcase_add_test(tc, test_set_period_from_nmi_rewrites_running_counter);
-	tcase_add_test(tc, test_set_period_never_enables_stopped_counter);
-	tcase_add_test(tc, test_x2apic_lvtpc_through_msr);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("nmi");
-	tcase_add_test(tc, test_intel_late_overflow_claimed_once);
-	tcase_add_test(tc, test_amd_zen2_disarm_waits_for_inflight_overflow);
-	tcase_add_test(tc, test_amd_zen2_late_overflow_claimed_once);
-	tcase_add_test(tc, test_serr_alone_not_swallowed);
-	tcase_add_test(tc, test_serr_with_overflow_both_seen);
-	tcase_add_test(tc, test_late_credit_does_not_hide_serr);
-	tcase_add_test(tc, test_unknown_nmi_counted);
-	tcase_add_test(tc, test_unknown_nmi_fatal_until_counter_ran);
-	tcase_add_test(tc, test_panic_stop_answered_first);
-	suite_add_tcase(s, tc);
-	tc = tcase_create("stat");
-	tcase_add_test(tc, test_stat_intel_wrap);
-	tcase_add_test(tc, test_stat_amd_wrap);
-	tcase_add_test(tc, test_stat_not_counted_without_counter);
-	tcase_add_test(tc, test_stat_width_before_any_probe);
-	tcase_add_test(tc, test_arm_refused_while_counting);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 /* Forked: the backend chooses its ops table once per process. */
 int main(void)
 {
-	return check_run_forked(x86pmu_suite());
+	return check_run_forked(check_suite("x86pmu", NULL, 0));
 }

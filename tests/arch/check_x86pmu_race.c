@@ -568,19 +568,19 @@ static void stat_then_profile_counts(enum model_part part, const char *name)
 	prof_end();
 }
 
-START_TEST(test_intel_v2_stat_missed_stop_then_profile_counts)
+CHECK_TEST("sweep", test_intel_v2_stat_missed_stop_then_profile_counts)
 {
 	stat_then_profile_counts(MODEL_INTEL_V2, "intel v2");
 }
 END_TEST
 
-START_TEST(test_amd_zen2_stat_missed_stop_then_profile_counts)
+CHECK_TEST("sweep", test_amd_zen2_stat_missed_stop_then_profile_counts)
 {
 	stat_then_profile_counts(MODEL_AMD_ZEN2, "amd zen2");
 }
 END_TEST
 
-START_TEST(test_amd_zen4_stat_missed_stop_then_profile_counts)
+CHECK_TEST("sweep", test_amd_zen4_stat_missed_stop_then_profile_counts)
 {
 	stat_then_profile_counts(MODEL_AMD_ZEN4, "amd zen4 perfmonv2");
 }
@@ -695,78 +695,59 @@ static void two_cpus_first_probe(enum model_part part, const char *name)
 	       name, n, runs);
 }
 
-START_TEST(test_intel_v2_two_cpus_first_probe)
+CHECK_TEST("sweep", test_intel_v2_two_cpus_first_probe)
 {
 	two_cpus_first_probe(MODEL_INTEL_V2, "intel v2");
 }
 END_TEST
 
-START_TEST(test_amd_zen2_two_cpus_first_probe)
+CHECK_TEST("sweep", test_amd_zen2_two_cpus_first_probe)
 {
 	two_cpus_first_probe(MODEL_AMD_ZEN2, "amd zen2");
 }
 END_TEST
 
-START_TEST(test_amd_zen4_two_cpus_first_probe)
+CHECK_TEST("sweep", test_amd_zen4_two_cpus_first_probe)
 {
 	two_cpus_first_probe(MODEL_AMD_ZEN4, "amd zen4 perfmonv2");
 }
 END_TEST
 
-START_TEST(test_intel_v2_every_interleaving_holds)
+CHECK_TEST("sweep", test_intel_v2_every_interleaving_holds)
 {
 	sweep_part(MODEL_INTEL_V2, "intel v2");
 }
 END_TEST
 
-START_TEST(test_intel_v4_every_interleaving_holds)
+CHECK_TEST("sweep", test_intel_v4_every_interleaving_holds)
 {
 	sweep_part(MODEL_INTEL_V4_FREEZE, "intel v4");
 }
 END_TEST
 
-START_TEST(test_intel_v5_every_interleaving_holds)
+CHECK_TEST("sweep", test_intel_v5_every_interleaving_holds)
 {
 	sweep_part(MODEL_INTEL_V5, "intel v5");
 }
 END_TEST
 
-START_TEST(test_amd_zen2_every_interleaving_holds)
+CHECK_TEST("sweep", test_amd_zen2_every_interleaving_holds)
 {
 	sweep_part(MODEL_AMD_ZEN2, "amd zen2");
 }
 END_TEST
 
-START_TEST(test_amd_zen4_every_interleaving_holds)
+CHECK_TEST("sweep", test_amd_zen4_every_interleaving_holds)
 {
 	sweep_part(MODEL_AMD_ZEN4, "amd zen4 perfmonv2");
 }
 END_TEST
 
-static Suite *race_suite(void)
-{
-	Suite *s = suite_create("x86pmu_race");
-	TCase *tc = tcase_create("sweep");
-
-	/* Tens of thousands of runs each; slower under the sanitizers. */
-	tcase_set_timeout(tc, 600);
-	tcase_add_test(tc, test_intel_v2_stat_missed_stop_then_profile_counts);
-	tcase_add_test(tc, test_amd_zen2_stat_missed_stop_then_profile_counts);
-	tcase_add_test(tc, test_amd_zen4_stat_missed_stop_then_profile_counts);
-	tcase_add_test(tc, test_intel_v2_two_cpus_first_probe);
-	tcase_add_test(tc, test_amd_zen2_two_cpus_first_probe);
-	tcase_add_test(tc, test_amd_zen4_two_cpus_first_probe);
-	tcase_add_test(tc, test_intel_v2_every_interleaving_holds);
-	tcase_add_test(tc, test_intel_v4_every_interleaving_holds);
-	tcase_add_test(tc, test_intel_v5_every_interleaving_holds);
-	tcase_add_test(tc, test_amd_zen2_every_interleaving_holds);
-	tcase_add_test(tc, test_amd_zen4_every_interleaving_holds);
-	suite_add_tcase(s, tc);
-	return s;
-}
+/* Tens of thousands of runs each; slower under the sanitizers. */
+CHECK_CASE("sweep", NULL, NULL, 600);
 
 /* Forked: each part's backend chooses its ops table afresh. */
 int main(void)
 {
-	return check_run_forked(race_suite());
+	return check_run_forked(check_suite("x86pmu_race", NULL, 0));
 }

@@ -87,7 +87,7 @@ static void up(void)
 
 /* ---- set-up ---- */
 
-START_TEST(test_probe_resets_reads_mac_and_programs_rings)
+CHECK_TEST("setup", test_probe_resets_reads_mac_and_programs_rings)
 {
 	up();
 	ck_assert_uint_eq(model.resets, 1);
@@ -117,7 +117,7 @@ START_TEST(test_probe_resets_reads_mac_and_programs_rings)
 }
 END_TEST
 
-START_TEST(test_reset_that_never_ends_times_out)
+CHECK_TEST("setup", test_reset_that_never_ends_times_out)
 {
 	model.stuck_reset = true;
 	ck_assert_int_eq(e1000e_probe(&nic, &model.bus, mem), -ETIMEDOUT);
@@ -125,7 +125,7 @@ START_TEST(test_reset_that_never_ends_times_out)
 }
 END_TEST
 
-START_TEST(test_part_without_mac_is_not_driven)
+CHECK_TEST("setup", test_part_without_mac_is_not_driven)
 {
 	model.no_mac = true;
 	ck_assert_int_eq(e1000e_probe(&nic, &model.bus, mem), -ENODEV);
@@ -135,7 +135,7 @@ END_TEST
 
 /* ---- frames both ways ---- */
 
-START_TEST(test_frames_delivered_in_order_and_descriptors_given_back)
+CHECK_TEST("frames", test_frames_delivered_in_order_and_descriptors_given_back)
 {
 	up();
 	for (unsigned i = 0; i < 10; i++)
@@ -160,7 +160,7 @@ START_TEST(test_frames_delivered_in_order_and_descriptors_given_back)
 }
 END_TEST
 
-START_TEST(test_send_queues_eop_ifcs_rs_and_copies_the_frame)
+CHECK_TEST("frames", test_send_queues_eop_ifcs_rs_and_copies_the_frame)
 {
 	uint8_t f[1514];
 
@@ -180,7 +180,7 @@ START_TEST(test_send_queues_eop_ifcs_rs_and_copies_the_frame)
 }
 END_TEST
 
-START_TEST(test_tx_ring_full_is_eagain_until_the_part_sends)
+CHECK_TEST("frames", test_tx_ring_full_is_eagain_until_the_part_sends)
 {
 	uint8_t f[60];
 	unsigned queued = 0;
@@ -201,7 +201,7 @@ END_TEST
 
 /* ---- what the part may hand back, each counted once ---- */
 
-START_TEST(test_runt_counted_short_next_frame_delivered)
+CHECK_TEST("malformed", test_runt_counted_short_next_frame_delivered)
 {
 	uint8_t f[64] = { 0 };
 
@@ -217,7 +217,7 @@ START_TEST(test_runt_counted_short_next_frame_delivered)
 }
 END_TEST
 
-START_TEST(test_oversize_and_past_buffer_lengths_counted_not_read)
+CHECK_TEST("malformed", test_oversize_and_past_buffer_lengths_counted_not_read)
 {
 	uint8_t f[2048];
 
@@ -239,7 +239,7 @@ START_TEST(test_oversize_and_past_buffer_lengths_counted_not_read)
 }
 END_TEST
 
-START_TEST(test_frame_spread_over_descriptors_dropped_whole_once)
+CHECK_TEST("malformed", test_frame_spread_over_descriptors_dropped_whole_once)
 {
 	uint8_t f[2048];
 
@@ -259,7 +259,7 @@ START_TEST(test_frame_spread_over_descriptors_dropped_whole_once)
 }
 END_TEST
 
-START_TEST(test_error_bits_counted_frame_dropped)
+CHECK_TEST("malformed", test_error_bits_counted_frame_dropped)
 {
 	uint8_t f[64];
 
@@ -275,7 +275,7 @@ START_TEST(test_error_bits_counted_frame_dropped)
 }
 END_TEST
 
-START_TEST(test_descriptor_address_rewritten_whatever_the_part_left)
+CHECK_TEST("malformed", test_descriptor_address_rewritten_whatever_the_part_left)
 {
 	up();
 	ck_assert(rx_tagged(60, 1));
@@ -287,7 +287,7 @@ START_TEST(test_descriptor_address_rewritten_whatever_the_part_left)
 }
 END_TEST
 
-START_TEST(test_full_ring_counted_as_overflow_then_refilled)
+CHECK_TEST("malformed", test_full_ring_counted_as_overflow_then_refilled)
 {
 	unsigned got;
 
@@ -312,7 +312,7 @@ START_TEST(test_full_ring_counted_as_overflow_then_refilled)
 }
 END_TEST
 
-START_TEST(test_link_down_refuses_sends_counted_link_up_resumes)
+CHECK_TEST("malformed", test_link_down_refuses_sends_counted_link_up_resumes)
 {
 	uint8_t f[60];
 
@@ -337,7 +337,7 @@ START_TEST(test_link_down_refuses_sends_counted_link_up_resumes)
 }
 END_TEST
 
-START_TEST(test_irq_reads_and_clears_causes)
+CHECK_TEST("malformed", test_irq_reads_and_clears_causes)
 {
 	up();
 	ck_assert(!e1000e_irq(&nic));
@@ -364,7 +364,7 @@ static void race_on_unmask(struct emodel *m)
 	}
 }
 
-START_TEST(test_frame_between_last_look_and_unmask_is_delivered)
+CHECK_TEST("poll", test_frame_between_last_look_and_unmask_is_delivered)
 {
 	up();
 	ck_assert(rx_tagged(60, 1));
@@ -376,7 +376,7 @@ START_TEST(test_frame_between_last_look_and_unmask_is_delivered)
 }
 END_TEST
 
-START_TEST(test_rx_interrupts_masked_while_draining_full_budget_keeps_them_off)
+CHECK_TEST("poll", test_rx_interrupts_masked_while_draining_full_budget_keeps_them_off)
 {
 	up();
 	for (unsigned i = 0; i < 70; i++)
@@ -389,42 +389,12 @@ START_TEST(test_rx_interrupts_masked_while_draining_full_budget_keeps_them_off)
 }
 END_TEST
 
-static Suite *e1000e_suite(void)
-{
-	Suite *s = suite_create("e1000e");
-	TCase *set = tcase_create("setup");
-	TCase *io = tcase_create("frames");
-	TCase *bad = tcase_create("malformed");
-	TCase *poll = tcase_create("poll");
-
-	tcase_add_checked_fixture(set, setup, teardown);
-	tcase_add_checked_fixture(io, setup, teardown);
-	tcase_add_checked_fixture(bad, setup, teardown);
-	tcase_add_checked_fixture(poll, setup, teardown);
-	tcase_add_test(set, test_probe_resets_reads_mac_and_programs_rings);
-	tcase_add_test(set, test_reset_that_never_ends_times_out);
-	tcase_add_test(set, test_part_without_mac_is_not_driven);
-	tcase_add_test(io, test_frames_delivered_in_order_and_descriptors_given_back);
-	tcase_add_test(io, test_send_queues_eop_ifcs_rs_and_copies_the_frame);
-	tcase_add_test(io, test_tx_ring_full_is_eagain_until_the_part_sends);
-	tcase_add_test(bad, test_runt_counted_short_next_frame_delivered);
-	tcase_add_test(bad, test_oversize_and_past_buffer_lengths_counted_not_read);
-	tcase_add_test(bad, test_frame_spread_over_descriptors_dropped_whole_once);
-	tcase_add_test(bad, test_error_bits_counted_frame_dropped);
-	tcase_add_test(bad, test_descriptor_address_rewritten_whatever_the_part_left);
-	tcase_add_test(bad, test_full_ring_counted_as_overflow_then_refilled);
-	tcase_add_test(bad, test_link_down_refuses_sends_counted_link_up_resumes);
-	tcase_add_test(bad, test_irq_reads_and_clears_causes);
-	tcase_add_test(poll, test_frame_between_last_look_and_unmask_is_delivered);
-	tcase_add_test(poll, test_rx_interrupts_masked_while_draining_full_budget_keeps_them_off);
-	suite_add_tcase(s, set);
-	suite_add_tcase(s, io);
-	suite_add_tcase(s, bad);
-	suite_add_tcase(s, poll);
-	return s;
-}
+CHECK_CASE("setup", setup, teardown, 0);
+CHECK_CASE("frames", setup, teardown, 0);
+CHECK_CASE("malformed", setup, teardown, 0);
+CHECK_CASE("poll", setup, teardown, 0);
 
 int main(void)
 {
-	return check_run(e1000e_suite());
+	return check_run(check_suite("e1000e", NULL, 0));
 }

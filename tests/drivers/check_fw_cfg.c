@@ -95,7 +95,7 @@ static void model_add_file(const char *name, uint16_t sel, const void *data, siz
 	m.len[sel] = len;
 }
 
-START_TEST(test_file_read_through_directory)
+CHECK_TEST("directory", test_file_read_through_directory)
 {
 	char buf[64];
 
@@ -112,7 +112,7 @@ START_TEST(test_file_read_through_directory)
 END_TEST
 
 /* A file longer than the buffer: its length, and only @size bytes. */
-START_TEST(test_file_longer_than_buffer_copies_size_returns_length)
+CHECK_TEST("directory", test_file_longer_than_buffer_copies_size_returns_length)
 {
 	char buf[8] = "........";
 
@@ -123,7 +123,7 @@ START_TEST(test_file_longer_than_buffer_copies_size_returns_length)
 }
 END_TEST
 
-START_TEST(test_missing_file_is_enoent)
+CHECK_TEST("directory", test_missing_file_is_enoent)
 {
 	char buf[16] = "untouched";
 
@@ -138,7 +138,7 @@ START_TEST(test_missing_file_is_enoent)
 }
 END_TEST
 
-START_TEST(test_absent_device_is_enoent)
+CHECK_TEST("directory", test_absent_device_is_enoent)
 {
 	char buf[16] = "untouched";
 
@@ -156,7 +156,7 @@ END_TEST
 /* An entry holds 55 characters and its NUL: a name of 55 is found; one
  * of 56 matches no entry (not even one whose 56 bytes are that name,
  * without a NUL) and the device is not asked. */
-START_TEST(test_name_too_long_is_enoent)
+CHECK_TEST("directory", test_name_too_long_is_enoent)
 {
 	char n55[56], n56[57], buf[8];
 
@@ -180,7 +180,7 @@ END_TEST
 /* A directory that claims more entries than it holds reads zeros past
  * its end: empty names, which match nothing; the walk ends at the count
  * (bounded by FW_CFG_FILES_MAX), never loops. */
-START_TEST(test_directory_count_past_its_end)
+CHECK_TEST("directory", test_directory_count_past_its_end)
 {
 	char buf[8];
 
@@ -193,22 +193,7 @@ START_TEST(test_directory_count_past_its_end)
 }
 END_TEST
 
-static Suite *fw_cfg_suite(void)
-{
-	Suite *s = suite_create("fw_cfg");
-	TCase *tc = tcase_create("directory");
-
-	tcase_add_test(tc, test_file_read_through_directory);
-	tcase_add_test(tc, test_file_longer_than_buffer_copies_size_returns_length);
-	tcase_add_test(tc, test_missing_file_is_enoent);
-	tcase_add_test(tc, test_absent_device_is_enoent);
-	tcase_add_test(tc, test_name_too_long_is_enoent);
-	tcase_add_test(tc, test_directory_count_past_its_end);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(fw_cfg_suite());
+	return check_run(check_suite("fw_cfg", NULL, 0));
 }

@@ -116,7 +116,7 @@ static void round_trip(void)
 
 /* ---- negotiation ---- */
 
-START_TEST(test_pci_legacy_negotiates_mac_only_header_10)
+CHECK_TEST("negotiation", test_pci_legacy_negotiates_mac_only_header_10)
 {
 	up(VM_PCI_LEGACY, F_LEGACY | 1ull << 22);
 	ck_assert_uint_eq(vn.features, 1ull << VM_F_MAC);
@@ -135,7 +135,7 @@ START_TEST(test_pci_legacy_negotiates_mac_only_header_10)
 }
 END_TEST
 
-START_TEST(test_mmio_v1_is_legacy_header_10)
+CHECK_TEST("negotiation", test_mmio_v1_is_legacy_header_10)
 {
 	up(VM_MMIO_V1, F_LEGACY);
 	ck_assert(tr.legacy);
@@ -149,7 +149,7 @@ START_TEST(test_mmio_v1_is_legacy_header_10)
 }
 END_TEST
 
-START_TEST(test_mmio_v2_negotiates_version_1_header_12)
+CHECK_TEST("negotiation", test_mmio_v2_negotiates_version_1_header_12)
 {
 	up(VM_MMIO_V2, F_MODERN);
 	ck_assert(!tr.legacy);
@@ -169,7 +169,7 @@ START_TEST(test_mmio_v2_negotiates_version_1_header_12)
 }
 END_TEST
 
-START_TEST(test_mmio_v2_refused_features_fail_the_probe)
+CHECK_TEST("negotiation", test_mmio_v2_refused_features_fail_the_probe)
 {
 	vm_init(&model, VM_MMIO_V2, F_MODERN);
 	model.refuse_features = true;
@@ -180,7 +180,7 @@ START_TEST(test_mmio_v2_refused_features_fail_the_probe)
 }
 END_TEST
 
-START_TEST(test_mmio_v2_without_version_1_is_not_driven)
+CHECK_TEST("negotiation", test_mmio_v2_without_version_1_is_not_driven)
 {
 	vm_init(&model, VM_MMIO_V2, F_LEGACY);
 	ck_assert_int_eq(virtio_mmio_init(&tr, &model.bus), 0);
@@ -188,7 +188,7 @@ START_TEST(test_mmio_v2_without_version_1_is_not_driven)
 }
 END_TEST
 
-START_TEST(test_no_mac_feature_gives_fallback_mac)
+CHECK_TEST("negotiation", test_no_mac_feature_gives_fallback_mac)
 {
 	static const uint8_t fallback[6] = { 0x52, 1, 2, 3, 4, 5 };
 
@@ -198,7 +198,7 @@ START_TEST(test_no_mac_feature_gives_fallback_mac)
 }
 END_TEST
 
-START_TEST(test_mmio_window_checked_magic_version_slot)
+CHECK_TEST("negotiation", test_mmio_window_checked_magic_version_slot)
 {
 	struct vmodel m;
 
@@ -218,7 +218,7 @@ END_TEST
 
 /* ---- full rings ---- */
 
-START_TEST(test_rx_ring_full_then_refilled)
+CHECK_TEST("full rings", test_rx_ring_full_then_refilled)
 {
 	uint8_t f[60];
 
@@ -241,7 +241,7 @@ START_TEST(test_rx_ring_full_then_refilled)
 }
 END_TEST
 
-START_TEST(test_tx_ring_full_is_eagain_and_nothing_in_flight_reused)
+CHECK_TEST("full rings", test_tx_ring_full_is_eagain_and_nothing_in_flight_reused)
 {
 	uint8_t f[80];
 
@@ -265,7 +265,7 @@ END_TEST
 
 /* ---- a device out of range ---- */
 
-START_TEST(test_rx_id_out_of_range_rejected_and_counted)
+CHECK_TEST("bad device", test_rx_id_out_of_range_rejected_and_counted)
 {
 	uint8_t f[60];
 
@@ -282,7 +282,7 @@ START_TEST(test_rx_id_out_of_range_rejected_and_counted)
 }
 END_TEST
 
-START_TEST(test_rx_length_past_buffer_rejected_buffer_kept)
+CHECK_TEST("bad device", test_rx_length_past_buffer_rejected_buffer_kept)
 {
 	uint8_t f[60];
 
@@ -303,7 +303,7 @@ START_TEST(test_rx_length_past_buffer_rejected_buffer_kept)
 }
 END_TEST
 
-START_TEST(test_tx_id_out_of_range_or_twice_never_frees_a_buffer)
+CHECK_TEST("bad device", test_tx_id_out_of_range_or_twice_never_frees_a_buffer)
 {
 	uint8_t f[60];
 
@@ -323,7 +323,7 @@ END_TEST
 
 /* ---- reset ---- */
 
-START_TEST(test_probe_resets_a_live_device_first)
+CHECK_TEST("reset", test_probe_resets_a_live_device_first)
 {
 	/* A device a previous driver left running: status DRIVER_OK,
 	 * queues live.  Without a reset it would refuse new queues. */
@@ -341,7 +341,7 @@ START_TEST(test_probe_resets_a_live_device_first)
 }
 END_TEST
 
-START_TEST(test_device_stuck_in_reset_times_out)
+CHECK_TEST("reset", test_device_stuck_in_reset_times_out)
 {
 	vm_init(&model, VM_MMIO_V2, F_MODERN);
 	model.status = 4;
@@ -354,7 +354,7 @@ END_TEST
 
 /* ---- the receive race ---- */
 
-START_TEST(test_frame_between_last_poll_and_reenable_is_delivered)
+CHECK_TEST("receive race", test_frame_between_last_poll_and_reenable_is_delivered)
 {
 	up(VM_PCI_LEGACY, F_LEGACY);
 	race_frames = 1;
@@ -369,7 +369,7 @@ START_TEST(test_frame_between_last_poll_and_reenable_is_delivered)
 }
 END_TEST
 
-START_TEST(test_race_on_mmio_v2_too)
+CHECK_TEST("receive race", test_race_on_mmio_v2_too)
 {
 	uint8_t f[60];
 
@@ -395,7 +395,7 @@ static void inject_during_poll(unsigned n)
 	}
 }
 
-START_TEST(test_rx_interrupts_off_while_polling_on_after)
+CHECK_TEST("interrupt suppression", test_rx_interrupts_off_while_polling_on_after)
 {
 	uint8_t f[60];
 	uint64_t before;
@@ -416,7 +416,7 @@ START_TEST(test_rx_interrupts_off_while_polling_on_after)
 }
 END_TEST
 
-START_TEST(test_full_budget_leaves_interrupts_off)
+CHECK_TEST("interrupt suppression", test_full_budget_leaves_interrupts_off)
 {
 	uint8_t f[60];
 
@@ -431,7 +431,7 @@ START_TEST(test_full_budget_leaves_interrupts_off)
 }
 END_TEST
 
-START_TEST(test_tx_completions_do_not_interrupt)
+CHECK_TEST("interrupt suppression", test_tx_completions_do_not_interrupt)
 {
 	uint8_t f[60];
 
@@ -443,7 +443,7 @@ START_TEST(test_tx_completions_do_not_interrupt)
 }
 END_TEST
 
-START_TEST(test_device_no_notify_is_respected)
+CHECK_TEST("interrupt suppression", test_device_no_notify_is_respected)
 {
 	uint8_t f[60];
 	uint64_t n;
@@ -470,46 +470,7 @@ START_TEST(test_device_no_notify_is_respected)
 }
 END_TEST
 
-static Suite *virtio_suite(void)
-{
-	Suite *s = suite_create("virtio");
-	TCase *neg = tcase_create("negotiation");
-	TCase *full = tcase_create("full rings");
-	TCase *bad = tcase_create("bad device");
-	TCase *rst = tcase_create("reset");
-	TCase *race = tcase_create("receive race");
-	TCase *irq = tcase_create("interrupt suppression");
-
-	tcase_add_test(neg, test_pci_legacy_negotiates_mac_only_header_10);
-	tcase_add_test(neg, test_mmio_v1_is_legacy_header_10);
-	tcase_add_test(neg, test_mmio_v2_negotiates_version_1_header_12);
-	tcase_add_test(neg, test_mmio_v2_refused_features_fail_the_probe);
-	tcase_add_test(neg, test_mmio_v2_without_version_1_is_not_driven);
-	tcase_add_test(neg, test_no_mac_feature_gives_fallback_mac);
-	tcase_add_test(neg, test_mmio_window_checked_magic_version_slot);
-	tcase_add_test(full, test_rx_ring_full_then_refilled);
-	tcase_add_test(full, test_tx_ring_full_is_eagain_and_nothing_in_flight_reused);
-	tcase_add_test(bad, test_rx_id_out_of_range_rejected_and_counted);
-	tcase_add_test(bad, test_rx_length_past_buffer_rejected_buffer_kept);
-	tcase_add_test(bad, test_tx_id_out_of_range_or_twice_never_frees_a_buffer);
-	tcase_add_test(rst, test_probe_resets_a_live_device_first);
-	tcase_add_test(rst, test_device_stuck_in_reset_times_out);
-	tcase_add_test(race, test_frame_between_last_poll_and_reenable_is_delivered);
-	tcase_add_test(race, test_race_on_mmio_v2_too);
-	tcase_add_test(irq, test_rx_interrupts_off_while_polling_on_after);
-	tcase_add_test(irq, test_full_budget_leaves_interrupts_off);
-	tcase_add_test(irq, test_tx_completions_do_not_interrupt);
-	tcase_add_test(irq, test_device_no_notify_is_respected);
-	suite_add_tcase(s, neg);
-	suite_add_tcase(s, full);
-	suite_add_tcase(s, bad);
-	suite_add_tcase(s, rst);
-	suite_add_tcase(s, race);
-	suite_add_tcase(s, irq);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(virtio_suite());
+	return check_run(check_suite("virtio", NULL, 0));
 }

@@ -26,7 +26,7 @@ static int parse(const char *s)
 	return cmdline_parse(s, &ob.out);
 }
 
-START_TEST(test_cmdline_empty_keeps_defaults)
+CHECK_TEST("core", test_cmdline_empty_keeps_defaults)
 {
 	ck_assert_int_eq(parse(""), 0);
 	ck_assert_str_eq(boot_args()->cmd, "");
@@ -36,7 +36,7 @@ START_TEST(test_cmdline_empty_keeps_defaults)
 }
 END_TEST
 
-START_TEST(test_cmdline_quoted_cmd_keeps_spaces_and_semicolons)
+CHECK_TEST("core", test_cmdline_quoted_cmd_keeps_spaces_and_semicolons)
 {
 	ck_assert_int_eq(parse("cmd=\"work start split; profile 2000 all 3;poweroff\""), 0);
 	ck_assert_str_eq(boot_args()->cmd, "work start split; profile 2000 all 3;poweroff");
@@ -47,14 +47,14 @@ START_TEST(test_cmdline_quoted_cmd_keeps_spaces_and_semicolons)
 }
 END_TEST
 
-START_TEST(test_cmdline_last_cmd_wins)
+CHECK_TEST("core", test_cmdline_last_cmd_wins)
 {
 	ck_assert_int_eq(parse("cmd=ps cmd=\"help;uptime\""), 0);
 	ck_assert_str_eq(boot_args()->cmd, "help;uptime");
 }
 END_TEST
 
-START_TEST(test_cmdline_unknown_key_reported_once)
+CHECK_TEST("core", test_cmdline_unknown_key_reported_once)
 {
 	ck_assert_int_eq(parse("foo=1 cmd=ps foo=2 bar=\"x y\" foo=3"), 2);
 	ck_assert_str_eq(msgs, "cmdline: unknown key 'foo' ignored\n"
@@ -63,7 +63,7 @@ START_TEST(test_cmdline_unknown_key_reported_once)
 }
 END_TEST
 
-START_TEST(test_cmdline_cpus_sets_limit)
+CHECK_TEST("core", test_cmdline_cpus_sets_limit)
 {
 	ck_assert_int_eq(parse(""), 0);
 	ck_assert_uint_eq(boot_args()->cpus, 0);
@@ -73,7 +73,7 @@ START_TEST(test_cmdline_cpus_sets_limit)
 }
 END_TEST
 
-START_TEST(test_cmdline_cpus_out_of_range_reported_default_kept)
+CHECK_TEST("core", test_cmdline_cpus_out_of_range_reported_default_kept)
 {
 	ck_assert_int_eq(parse("cpus=0 cpus=17 cpus=x cpus=\"\""), 4);
 	ck_assert_str_eq(msgs, "cmdline: cpus= must be 1-16 (got '0'); ignored\n"
@@ -84,7 +84,7 @@ START_TEST(test_cmdline_cpus_out_of_range_reported_default_kept)
 }
 END_TEST
 
-START_TEST(test_cmdline_malformed_words_reported_defaults_kept)
+CHECK_TEST("core", test_cmdline_malformed_words_reported_defaults_kept)
 {
 	ck_assert_int_eq(parse("quiet =x cmd=\"ps"), 3);
 	ck_assert_str_eq(msgs,
@@ -100,7 +100,7 @@ START_TEST(test_cmdline_malformed_words_reported_defaults_kept)
 }
 END_TEST
 
-START_TEST(test_cmdline_too_long_cmd_ignored)
+CHECK_TEST("core", test_cmdline_too_long_cmd_ignored)
 {
 	char line[BOOT_CMD_MAX + 16];
 
@@ -116,7 +116,7 @@ START_TEST(test_cmdline_too_long_cmd_ignored)
 }
 END_TEST
 
-START_TEST(test_cmdline_next_command_splits_and_trims)
+CHECK_TEST("core", test_cmdline_next_command_splits_and_trims)
 {
 	const char *pos = " ;help; ps  ;;  work start split ; ";
 	const char *want[] = { "help", "ps", "work start split" };
@@ -136,7 +136,7 @@ END_TEST
 
 /* The UDP shell's key: taken when well-formed, and never printed, not
  * even when the word or the value is wrong. */
-START_TEST(test_cmdline_udpsh_key_never_echoed)
+CHECK_TEST("core", test_cmdline_udpsh_key_never_echoed)
 {
 	static const char secret[] = "5ec2e75ec2e75ec2e75ec2e75ec2e7";
 	char word[512];
@@ -171,7 +171,7 @@ END_TEST
  * (.word: net_config_word(), udpsh_config_word()) are handed their own
  * name: each word lands in its own setting, and a value too long for the
  * parser's buffer is refused naming its key. */
-START_TEST(test_cmdline_word_keys_reach_their_owner_by_name)
+CHECK_TEST("core", test_cmdline_word_keys_reach_their_owner_by_name)
 {
 	static const uint8_t mac[6] = { 0x52, 0x54, 0x00, 0x12, 0x34, 0x56 };
 	char word[300];
@@ -205,7 +205,7 @@ END_TEST
 
 /* A word its owner takes with a notice: the notice is a line reported
  * (found by fuzz_cmdline: the count once left it out). */
-START_TEST(test_cmdline_owner_notice_counted)
+CHECK_TEST("core", test_cmdline_owner_notice_counted)
 {
 	net_config_reset();
 	ck_assert_int_eq(parse("ip=192.168.1.5/24 cpus=2"), 1);
@@ -215,7 +215,7 @@ START_TEST(test_cmdline_owner_notice_counted)
 }
 END_TEST
 
-START_TEST(test_cmdline_profile_source_chooses_the_sampler)
+CHECK_TEST("core", test_cmdline_profile_source_chooses_the_sampler)
 {
 	const struct hal_pmu_info *info = prof_pmu_info();	/* the fake counter */
 
@@ -233,29 +233,7 @@ START_TEST(test_cmdline_profile_source_chooses_the_sampler)
 }
 END_TEST
 
-static Suite *cmdline_suite(void)
-{
-	Suite *s = suite_create("cmdline");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_test(tc, test_cmdline_empty_keeps_defaults);
-	tcase_add_test(tc, test_cmdline_quoted_cmd_keeps_spaces_and_semicolons);
-	tcase_add_test(tc, test_cmdline_last_cmd_wins);
-	tcase_add_test(tc, test_cmdline_unknown_key_reported_once);
-	tcase_add_test(tc, test_cmdline_cpus_sets_limit);
-	tcase_add_test(tc, test_cmdline_cpus_out_of_range_reported_default_kept);
-	tcase_add_test(tc, test_cmdline_malformed_words_reported_defaults_kept);
-	tcase_add_test(tc, test_cmdline_too_long_cmd_ignored);
-	tcase_add_test(tc, test_cmdline_next_command_splits_and_trims);
-	tcase_add_test(tc, test_cmdline_profile_source_chooses_the_sampler);
-	tcase_add_test(tc, test_cmdline_udpsh_key_never_echoed);
-	tcase_add_test(tc, test_cmdline_word_keys_reach_their_owner_by_name);
-	tcase_add_test(tc, test_cmdline_owner_notice_counted);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(cmdline_suite());
+	return check_run(check_suite("cmdline", NULL, 0));
 }

@@ -33,7 +33,7 @@ static void boot_cpus(unsigned n)
 		fake_cpu_boot(i);
 }
 
-START_TEST(test_pids_idle_first_then_created_in_order)
+CHECK_TEST("core", test_pids_idle_first_then_created_in_order)
 {
 	boot_cpus(2);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -52,7 +52,7 @@ START_TEST(test_pids_idle_first_then_created_in_order)
 }
 END_TEST
 
-START_TEST(test_create_on_offline_cpu_fails)
+CHECK_TEST("core", test_create_on_offline_cpu_fails)
 {
 	boot_cpus(1);
 	ck_assert_ptr_null(task_create("x", body, NULL, 1));
@@ -60,7 +60,7 @@ START_TEST(test_create_on_offline_cpu_fails)
 }
 END_TEST
 
-START_TEST(test_tick_switches_idle_to_new_task)
+CHECK_TEST("core", test_tick_switches_idle_to_new_task)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -94,7 +94,7 @@ static void record_switch(struct task *prev, struct task *next)
 	};
 }
 
-START_TEST(test_switch_hook_sees_each_switch_before_it_happens)
+CHECK_TEST("core", test_switch_hook_sees_each_switch_before_it_happens)
 {
 	boot_cpus(2);
 	struct task *a = task_create("a", body, NULL, 1);
@@ -137,7 +137,7 @@ START_TEST(test_switch_hook_sees_each_switch_before_it_happens)
 }
 END_TEST
 
-START_TEST(test_round_robin_after_slice)
+CHECK_TEST("core", test_round_robin_after_slice)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -158,7 +158,7 @@ START_TEST(test_round_robin_after_slice)
 }
 END_TEST
 
-START_TEST(test_single_task_keeps_cpu)
+CHECK_TEST("core", test_single_task_keeps_cpu)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -171,7 +171,7 @@ START_TEST(test_single_task_keeps_cpu)
 }
 END_TEST
 
-START_TEST(test_sleep_wakes_on_first_tick_after_deadline)
+CHECK_TEST("core", test_sleep_wakes_on_first_tick_after_deadline)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -190,7 +190,7 @@ START_TEST(test_sleep_wakes_on_first_tick_after_deadline)
 }
 END_TEST
 
-START_TEST(test_block_until_woken)
+CHECK_TEST("core", test_block_until_woken)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -209,7 +209,7 @@ START_TEST(test_block_until_woken)
 }
 END_TEST
 
-START_TEST(test_wake_before_block_is_not_lost)
+CHECK_TEST("core", test_wake_before_block_is_not_lost)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -226,7 +226,7 @@ START_TEST(test_wake_before_block_is_not_lost)
 }
 END_TEST
 
-START_TEST(test_wake_of_sleeper_ends_sleep_early)
+CHECK_TEST("core", test_wake_of_sleeper_ends_sleep_early)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -266,7 +266,7 @@ static void play_sleeper_away(void)
 	playing = false;
 }
 
-START_TEST(test_sleep_until_deadline_outlasts_spurious_wakes)
+CHECK_TEST("core", test_sleep_until_deadline_outlasts_spurious_wakes)
 {
 	boot_cpus(1);
 	sleeper = task_create("a", body, NULL, 0);
@@ -290,7 +290,7 @@ START_TEST(test_sleep_until_deadline_outlasts_spurious_wakes)
 }
 END_TEST
 
-START_TEST(test_sleep_until_past_deadline_returns_at_once)
+CHECK_TEST("core", test_sleep_until_past_deadline_returns_at_once)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -304,7 +304,7 @@ START_TEST(test_sleep_until_past_deadline_returns_at_once)
 }
 END_TEST
 
-START_TEST(test_sleep_window_without_wakes_ends_on_first_tick_after)
+CHECK_TEST("core", test_sleep_window_without_wakes_ends_on_first_tick_after)
 {
 	boot_cpus(1);
 	sleeper = task_create("a", body, NULL, 0);
@@ -320,7 +320,7 @@ START_TEST(test_sleep_window_without_wakes_ends_on_first_tick_after)
 END_TEST
 
 /* What task_exit() does, short of its never-returning end. */
-START_TEST(test_dead_task_switch_saves_nothing_and_reap_releases_stack)
+CHECK_TEST("core", test_dead_task_switch_saves_nothing_and_reap_releases_stack)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -339,7 +339,7 @@ START_TEST(test_dead_task_switch_saves_nothing_and_reap_releases_stack)
 }
 END_TEST
 
-START_TEST(test_tasks_stay_on_their_cpu)
+CHECK_TEST("core", test_tasks_stay_on_their_cpu)
 {
 	boot_cpus(2);
 	struct task *b = task_create("b", body, NULL, 1);
@@ -356,7 +356,7 @@ START_TEST(test_tasks_stay_on_their_cpu)
 }
 END_TEST
 
-START_TEST(test_runtime_charged_to_running_task)
+CHECK_TEST("core", test_runtime_charged_to_running_task)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -381,7 +381,7 @@ static void idle_hook(void)
 		longjmp(idle_escape, 1);
 }
 
-START_TEST(test_idle_loop_waits_when_nothing_runs)
+CHECK_TEST("core", test_idle_loop_waits_when_nothing_runs)
 {
 	boot_cpus(1);
 	fake_idle_hook = idle_hook;
@@ -393,7 +393,7 @@ START_TEST(test_idle_loop_waits_when_nothing_runs)
 }
 END_TEST
 
-START_TEST(test_idle_loop_runs_a_runnable_task)
+CHECK_TEST("core", test_idle_loop_runs_a_runnable_task)
 {
 	boot_cpus(1);
 	struct task *a = task_create("a", body, NULL, 0);
@@ -420,7 +420,7 @@ static const char *run_ps(void)
 	return outbuf;
 }
 
-START_TEST(test_ps_lists_pid_cpu_state_time_name)
+CHECK_TEST("core", test_ps_lists_pid_cpu_state_time_name)
 {
 	boot_cpus(2);
 	struct task *a = task_create("worker", body, NULL, 1);
@@ -437,7 +437,7 @@ START_TEST(test_ps_lists_pid_cpu_state_time_name)
 }
 END_TEST
 
-START_TEST(test_ps_time_counts_running_slice_to_now_on_own_cpu)
+CHECK_TEST("core", test_ps_time_counts_running_slice_to_now_on_own_cpu)
 {
 	boot_cpus(1);
 	struct task *a = task_create("spin", body, NULL, 0);
@@ -454,7 +454,7 @@ START_TEST(test_ps_time_counts_running_slice_to_now_on_own_cpu)
 }
 END_TEST
 
-START_TEST(test_ps_time_of_task_running_elsewhere_as_of_its_tick)
+CHECK_TEST("core", test_ps_time_of_task_running_elsewhere_as_of_its_tick)
 {
 	boot_cpus(2);
 	struct task *a = task_create("spin", body, NULL, 1);
@@ -473,7 +473,7 @@ START_TEST(test_ps_time_of_task_running_elsewhere_as_of_its_tick)
 }
 END_TEST
 
-START_TEST(test_ps_rejects_arguments)
+CHECK_TEST("core", test_ps_rejects_arguments)
 {
 	struct out_buf ob;
 	struct shell_ctx sh = { .out = &ob.out, .remote = false };
@@ -486,7 +486,7 @@ START_TEST(test_ps_rejects_arguments)
 }
 END_TEST
 
-START_TEST(test_stacks_reports_deepest_use)
+CHECK_TEST("core", test_stacks_reports_deepest_use)
 {
 	struct out_buf ob;
 	struct shell_ctx sh = { .out = &ob.out, .remote = false };
@@ -507,7 +507,7 @@ START_TEST(test_stacks_reports_deepest_use)
 }
 END_TEST
 
-START_TEST(test_split_slices_deterministic_for_seed)
+CHECK_TEST("split", test_split_slices_deterministic_for_seed)
 {
 	struct split_rng r1, r2, r3;
 
@@ -526,7 +526,7 @@ START_TEST(test_split_slices_deterministic_for_seed)
 }
 END_TEST
 
-START_TEST(test_split_slices_never_tick_aligned)
+CHECK_TEST("split", test_split_slices_never_tick_aligned)
 {
 	struct split_rng r;
 	const uint32_t tick_us = 1000000 / 100;
@@ -549,7 +549,7 @@ START_TEST(test_split_slices_never_tick_aligned)
 }
 END_TEST
 
-START_TEST(test_split_slices_follow_weights)
+CHECK_TEST("split", test_split_slices_follow_weights)
 {
 	struct split_rng r;
 	uint64_t sum[SPLIT_CHAINS] = { 0 }, total = 0;
@@ -573,7 +573,7 @@ END_TEST
  * in the waiting function.  The return address may already be the next
  * function's, where the call ends its function (a wait that never
  * returns); the callers are return addresses, looked up as such. */
-START_TEST(test_offcpu_wait_frame0_is_the_call_not_its_return)
+CHECK_TEST("core", test_offcpu_wait_frame0_is_the_call_not_its_return)
 {
 	uintptr_t stack[16] = { 0 };
 	uintptr_t ra = (uintptr_t)body + 8, caller = (uintptr_t)boot_cpus + 8;
@@ -595,46 +595,7 @@ START_TEST(test_offcpu_wait_frame0_is_the_call_not_its_return)
 }
 END_TEST
 
-static Suite *sched_suite(void)
-{
-	Suite *s = suite_create("sched");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_test(tc, test_pids_idle_first_then_created_in_order);
-	tcase_add_test(tc, test_create_on_offline_cpu_fails);
-	tcase_add_test(tc, test_tick_switches_idle_to_new_task);
-	tcase_add_test(tc, test_switch_hook_sees_each_switch_before_it_happens);
-	tcase_add_test(tc, test_round_robin_after_slice);
-	tcase_add_test(tc, test_single_task_keeps_cpu);
-	tcase_add_test(tc, test_sleep_wakes_on_first_tick_after_deadline);
-	tcase_add_test(tc, test_block_until_woken);
-	tcase_add_test(tc, test_wake_before_block_is_not_lost);
-	tcase_add_test(tc, test_wake_of_sleeper_ends_sleep_early);
-	tcase_add_test(tc, test_sleep_until_deadline_outlasts_spurious_wakes);
-	tcase_add_test(tc, test_sleep_until_past_deadline_returns_at_once);
-	tcase_add_test(tc, test_sleep_window_without_wakes_ends_on_first_tick_after);
-	tcase_add_test(tc, test_dead_task_switch_saves_nothing_and_reap_releases_stack);
-	tcase_add_test(tc, test_tasks_stay_on_their_cpu);
-	tcase_add_test(tc, test_runtime_charged_to_running_task);
-	tcase_add_test(tc, test_idle_loop_waits_when_nothing_runs);
-	tcase_add_test(tc, test_idle_loop_runs_a_runnable_task);
-	tcase_add_test(tc, test_ps_lists_pid_cpu_state_time_name);
-	tcase_add_test(tc, test_ps_time_counts_running_slice_to_now_on_own_cpu);
-	tcase_add_test(tc, test_ps_time_of_task_running_elsewhere_as_of_its_tick);
-	tcase_add_test(tc, test_ps_rejects_arguments);
-	tcase_add_test(tc, test_stacks_reports_deepest_use);
-	tcase_add_test(tc, test_offcpu_wait_frame0_is_the_call_not_its_return);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("split");
-	tcase_add_test(tc, test_split_slices_deterministic_for_seed);
-	tcase_add_test(tc, test_split_slices_never_tick_aligned);
-	tcase_add_test(tc, test_split_slices_follow_weights);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(sched_suite());
+	return check_run(check_suite("sched", NULL, 0));
 }

@@ -59,7 +59,7 @@ static void put_record(size_t i, uintptr_t next_fp, uintptr_t ra)
 
 /* --- constructed stacks ------------------------------------------------ */
 
-START_TEST(test_walk_chain_ends_at_null_fp)
+CHECK_TEST("walk", test_walk_chain_ends_at_null_fp)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8];
@@ -74,7 +74,7 @@ START_TEST(test_walk_chain_ends_at_null_fp)
 }
 END_TEST
 
-START_TEST(test_walk_stops_at_zero_return_address)
+CHECK_TEST("walk", test_walk_stops_at_zero_return_address)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8];
@@ -86,7 +86,7 @@ START_TEST(test_walk_stops_at_zero_return_address)
 }
 END_TEST
 
-START_TEST(test_walk_cyclic_chain_stops)
+CHECK_TEST("walk", test_walk_cyclic_chain_stops)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8];
@@ -101,7 +101,7 @@ START_TEST(test_walk_cyclic_chain_stops)
 }
 END_TEST
 
-START_TEST(test_walk_downward_frame_stops)
+CHECK_TEST("walk", test_walk_downward_frame_stops)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8];
@@ -113,7 +113,7 @@ START_TEST(test_walk_downward_frame_stops)
 }
 END_TEST
 
-START_TEST(test_walk_out_of_bounds_fp_never_read)
+CHECK_TEST("walk", test_walk_out_of_bounds_fp_never_read)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8];
@@ -133,7 +133,7 @@ START_TEST(test_walk_out_of_bounds_fp_never_read)
 }
 END_TEST
 
-START_TEST(test_walk_misaligned_fp_stops)
+CHECK_TEST("walk", test_walk_misaligned_fp_stops)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8];
@@ -144,7 +144,7 @@ START_TEST(test_walk_misaligned_fp_stops)
 }
 END_TEST
 
-START_TEST(test_walk_stores_at_most_max)
+CHECK_TEST("walk", test_walk_stores_at_most_max)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8] = { 0 };
@@ -158,7 +158,7 @@ START_TEST(test_walk_stores_at_most_max)
 }
 END_TEST
 
-START_TEST(test_trap_off_every_stack_gives_frame0_only)
+CHECK_TEST("walk", test_trap_off_every_stack_gives_frame0_only)
 {
 	struct trap_frame tf = { 0x1234, AT(100), (uintptr_t)&test_task, 0 };
 	uintptr_t out[8];
@@ -170,7 +170,7 @@ START_TEST(test_trap_off_every_stack_gives_frame0_only)
 }
 END_TEST
 
-START_TEST(test_trap_frames_below_sp_ignored)
+CHECK_TEST("walk", test_trap_frames_below_sp_ignored)
 {
 	/* An fp below the interrupted sp is stale: not a frame of this stack. */
 	struct trap_frame tf = { 0x1234, AT(100), AT(150), 0 };
@@ -223,7 +223,7 @@ static void real_stack_bounds(uintptr_t *lo, uintptr_t *hi)
 	ck_assert_uint_lt(*lo, *hi);
 }
 
-START_TEST(test_walk_real_stack_names_callers_in_order)
+CHECK_TEST("walk", test_walk_real_stack_names_callers_in_order)
 {
 	const char *l2, *l1, *t;
 
@@ -296,7 +296,8 @@ static struct trap_frame build_state(const struct state *s)
 	return tf;
 }
 
-START_TEST(test_frame0_every_state_has_immediate_caller_first)
+CHECK_LOOP_TEST("frame0", test_frame0_every_state_has_immediate_caller_first,
+		0, (int)(sizeof(states) / sizeof(states[0])))
 {
 	const struct state *s = &states[_i];
 	struct trap_frame tf = build_state(s);
@@ -312,7 +313,7 @@ START_TEST(test_frame0_every_state_has_immediate_caller_first)
 }
 END_TEST
 
-START_TEST(test_frame0_backtrace_prints_immediate_caller_first)
+CHECK_TEST("frame0", test_frame0_backtrace_prints_immediate_caller_first)
 {
 	struct trap_frame tf = build_state(&states[3]);	/* kpt_framed_pushed */
 	char text[512];
@@ -327,7 +328,7 @@ START_TEST(test_frame0_backtrace_prints_immediate_caller_first)
 }
 END_TEST
 
-START_TEST(test_frame0_without_cfi_walks_fp_only)
+CHECK_TEST("frame0", test_frame0_without_cfi_walks_fp_only)
 {
 	/* No call-frame information: the plain walk, which cannot see the
 	 * immediate caller of a function without a frame. */
@@ -340,7 +341,7 @@ START_TEST(test_frame0_without_cfi_walks_fp_only)
 }
 END_TEST
 
-START_TEST(test_frame0_return_slot_above_stack_stops)
+CHECK_TEST("frame0", test_frame0_return_slot_above_stack_stops)
 {
 	/* sp so near the top that CFA - 8 (sp + 24 here) is off the stack. */
 	struct trap_frame tf = { (uintptr_t)kpt_leaf_sub_body, AT(CALLER),
@@ -351,7 +352,7 @@ START_TEST(test_frame0_return_slot_above_stack_stops)
 }
 END_TEST
 
-START_TEST(test_frame0_zero_return_address_stops)
+CHECK_TEST("frame0", test_frame0_zero_return_address_stops)
 {
 	struct trap_frame tf = build_state(&states[0]);
 	uintptr_t out[8];
@@ -361,7 +362,7 @@ START_TEST(test_frame0_zero_return_address_stops)
 }
 END_TEST
 
-START_TEST(test_frame0_caller_fp_below_return_slot_stops)
+CHECK_TEST("frame0", test_frame0_caller_fp_below_return_slot_stops)
 {
 	/* The walk goes on from fp only above the slot it read. */
 	struct trap_frame tf = build_state(&states[0]);
@@ -374,7 +375,7 @@ START_TEST(test_frame0_caller_fp_below_return_slot_stops)
 }
 END_TEST
 
-START_TEST(test_frame0_max_two_keeps_immediate_caller)
+CHECK_TEST("frame0", test_frame0_max_two_keeps_immediate_caller)
 {
 	struct trap_frame tf = build_state(&states[0]);
 	uintptr_t out[2];
@@ -416,7 +417,8 @@ static struct trap_frame build_interrupted(unsigned i)
 /* Every frame-0 state of the interrupted function: after the handler
  * and the entry, the interrupted PC, its immediate caller by its CFA
  * rule, and the frames above. */
-START_TEST(test_interrupt_chain_has_interrupted_pc_and_its_caller)
+CHECK_LOOP_TEST("frame0", test_interrupt_chain_has_interrupted_pc_and_its_caller,
+		0, (int)(sizeof(states) / sizeof(states[0])))
 {
 	const struct state *s = &states[_i];
 	struct trap_frame tf = build_interrupted((unsigned)_i);
@@ -437,7 +439,7 @@ END_TEST
 /* The interrupted PC prints among the return addresses, exactly; it is
  * looked up as they are (at PC - 1), so one on a function's first byte
  * would be named after the function before: kpt_leaf_ret is not. */
-START_TEST(test_interrupt_backtrace_prints_the_interrupted_leaf)
+CHECK_TEST("frame0", test_interrupt_backtrace_prints_the_interrupted_leaf)
 {
 	struct trap_frame tf = build_interrupted(1);	/* kpt_leaf_ret */
 	char text[512];
@@ -457,7 +459,7 @@ END_TEST
 /* The sample lands on the handler's first instruction, before its
  * record: the entry's return address at [rsp] by the CFA rule, and
  * %rbp still marked, cross the same way. */
-START_TEST(test_interrupt_at_handler_entry_crosses_by_rule)
+CHECK_TEST("frame0", test_interrupt_at_handler_entry_crosses_by_rule)
 {
 	extern const char kpt_handler[];
 	struct trap_frame tf = build_interrupted(8);	/* kpt_leaf_sub_body */
@@ -476,7 +478,7 @@ START_TEST(test_interrupt_at_handler_entry_crosses_by_rule)
 END_TEST
 
 /* stacktrace_from_fp() (the panic's own backtrace) crosses too. */
-START_TEST(test_interrupt_walk_from_fp_crosses)
+CHECK_TEST("frame0", test_interrupt_walk_from_fp_crosses)
 {
 	struct stack_bounds b = whole_stack();
 	uintptr_t out[8];
@@ -493,7 +495,7 @@ END_TEST
 /* Only the entry's return address with a marked frame pointer crosses;
  * a saved frame below its record, off the stack, or a chain of
  * crossings that never ends, stops the walk cleanly. */
-START_TEST(test_interrupt_crossing_needs_entry_and_sane_frame)
+CHECK_TEST("frame0", test_interrupt_crossing_needs_entry_and_sane_frame)
 {
 	struct trap_frame tf = build_interrupted(0);
 	uintptr_t out[16];
@@ -540,7 +542,7 @@ static const struct sym_table lr_table = {
 	.base = 0x10000, .strings = "", .cfa = lr_rules, .ncfa = 4,
 };
 
-START_TEST(test_frame0_link_register_rule_uses_lr)
+CHECK_TEST("frame0", test_frame0_link_register_rule_uses_lr)
 {
 	struct trap_frame tf = { 0x10100, AT(400), AT(300), 0x7777 };
 	uintptr_t out[8];
@@ -564,48 +566,7 @@ START_TEST(test_frame0_link_register_rule_uses_lr)
 }
 END_TEST
 
-static Suite *stacktrace_suite(void)
-{
-	Suite *s = suite_create("stacktrace");
-	TCase *tc = tcase_create("walk");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_walk_chain_ends_at_null_fp);
-	tcase_add_test(tc, test_walk_stops_at_zero_return_address);
-	tcase_add_test(tc, test_walk_cyclic_chain_stops);
-	tcase_add_test(tc, test_walk_downward_frame_stops);
-	tcase_add_test(tc, test_walk_out_of_bounds_fp_never_read);
-	tcase_add_test(tc, test_walk_misaligned_fp_stops);
-	tcase_add_test(tc, test_walk_stores_at_most_max);
-	tcase_add_test(tc, test_trap_off_every_stack_gives_frame0_only);
-	tcase_add_test(tc, test_trap_frames_below_sp_ignored);
-	tcase_add_test(tc, test_walk_real_stack_names_callers_in_order);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("frame0");
-	tcase_add_checked_fixture(tc, setup, NULL);
-#if defined(__x86_64__)
-	tcase_add_loop_test(tc, test_frame0_every_state_has_immediate_caller_first,
-			    0, (int)(sizeof(states) / sizeof(states[0])));
-	tcase_add_test(tc, test_frame0_backtrace_prints_immediate_caller_first);
-	tcase_add_test(tc, test_frame0_without_cfi_walks_fp_only);
-	tcase_add_test(tc, test_frame0_return_slot_above_stack_stops);
-	tcase_add_test(tc, test_frame0_zero_return_address_stops);
-	tcase_add_test(tc, test_frame0_caller_fp_below_return_slot_stops);
-	tcase_add_test(tc, test_frame0_max_two_keeps_immediate_caller);
-	tcase_add_loop_test(tc, test_interrupt_chain_has_interrupted_pc_and_its_caller,
-			    0, (int)(sizeof(states) / sizeof(states[0])));
-	tcase_add_test(tc, test_interrupt_backtrace_prints_the_interrupted_leaf);
-	tcase_add_test(tc, test_interrupt_walk_from_fp_crosses);
-	tcase_add_test(tc, test_interrupt_at_handler_entry_crosses_by_rule);
-	tcase_add_test(tc, test_interrupt_crossing_needs_entry_and_sane_frame);
-#endif
-	tcase_add_test(tc, test_frame0_link_register_rule_uses_lr);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(stacktrace_suite());
+	return check_run(check_suite("stacktrace", setup, 0));
 }

@@ -146,7 +146,7 @@ static struct trap_frame build_state(const struct a64_state *s)
 	return tf;
 }
 
-START_TEST(test_a64_table_has_the_fixture_rules)
+CHECK_LOOP_TEST("frame0", test_a64_table_has_the_fixture_rules, 0, NSTATES)
 {
 	const struct a64_state *s = &states[_i];
 	struct sym_cfa rule;
@@ -160,7 +160,8 @@ START_TEST(test_a64_table_has_the_fixture_rules)
 }
 END_TEST
 
-START_TEST(test_a64_every_state_has_immediate_caller_first)
+CHECK_LOOP_TEST("frame0", test_a64_every_state_has_immediate_caller_first,
+		0, NSTATES)
 {
 	const struct a64_state *s = &states[_i];
 	struct trap_frame tf = build_state(s);
@@ -186,7 +187,7 @@ static void assert_backtrace(const struct trap_frame *tf, const char *want)
 	ck_assert_str_eq(text, want);
 }
 
-START_TEST(test_a64_leaf_backtrace_names_caller_from_lr)
+CHECK_TEST("frame0", test_a64_leaf_backtrace_names_caller_from_lr)
 {
 	struct trap_frame tf = build_state(&states[0]);	/* kpa_leaf+0x0 */
 
@@ -196,7 +197,7 @@ START_TEST(test_a64_leaf_backtrace_names_caller_from_lr)
 }
 END_TEST
 
-START_TEST(test_a64_saved_record_backtrace_ignores_lr)
+CHECK_TEST("frame0", test_a64_saved_record_backtrace_ignores_lr)
 {
 	struct trap_frame tf = build_state(&states[18]);	/* kpa_framed_top+0x8 */
 
@@ -207,7 +208,7 @@ START_TEST(test_a64_saved_record_backtrace_ignores_lr)
 }
 END_TEST
 
-START_TEST(test_a64_without_cfi_walks_fp_only)
+CHECK_TEST("frame0", test_a64_without_cfi_walks_fp_only)
 {
 	/* No call-frame information: the plain walk, which cannot see the
 	 * caller of a frameless function. */
@@ -223,7 +224,7 @@ START_TEST(test_a64_without_cfi_walks_fp_only)
 }
 END_TEST
 
-START_TEST(test_a64_zero_lr_in_leaf_stops)
+CHECK_TEST("frame0", test_a64_zero_lr_in_leaf_stops)
 {
 	struct trap_frame tf = build_state(&states[0]);
 	uintptr_t out[8];
@@ -233,7 +234,7 @@ START_TEST(test_a64_zero_lr_in_leaf_stops)
 }
 END_TEST
 
-START_TEST(test_a64_leaf_fp_below_sp_keeps_lr_only)
+CHECK_TEST("frame0", test_a64_leaf_fp_below_sp_keeps_lr_only)
 {
 	/* A stale fp below the interrupted sp: the caller from lr, then
 	 * nothing read from below the stack pointer. */
@@ -248,7 +249,7 @@ START_TEST(test_a64_leaf_fp_below_sp_keeps_lr_only)
 }
 END_TEST
 
-START_TEST(test_a64_saved_slot_off_stack_stops)
+CHECK_TEST("frame0", test_a64_saved_slot_off_stack_stops)
 {
 	/* kpa_framed_big+0x4 with sp so near the top that CFA - 40 is off
 	 * the stack: nothing read there, frame 0 alone. */
@@ -260,7 +261,7 @@ START_TEST(test_a64_saved_slot_off_stack_stops)
 }
 END_TEST
 
-START_TEST(test_a64_max_two_keeps_immediate_caller)
+CHECK_TEST("frame0", test_a64_max_two_keeps_immediate_caller)
 {
 	struct trap_frame tf = build_state(&states[0]);
 	uintptr_t out[2];
@@ -271,7 +272,7 @@ START_TEST(test_a64_max_two_keeps_immediate_caller)
 }
 END_TEST
 
-START_TEST(test_a64_table_is_position_dependent_at_link_address)
+CHECK_TEST("frame0", test_a64_table_is_position_dependent_at_link_address)
 {
 	struct sym_hit hit;
 	uintptr_t off;
@@ -315,7 +316,8 @@ static struct trap_frame build_interrupted(unsigned i)
 /* Every frame-0 state of the interrupted function: after the handler
  * and the entry, the interrupted PC (ELR_EL1), its immediate caller by
  * its CFA rule (x30 when it is frameless), and the frames above. */
-START_TEST(test_a64_exception_chain_has_interrupted_pc_and_its_caller)
+CHECK_LOOP_TEST("frame0", test_a64_exception_chain_has_interrupted_pc_and_its_caller,
+		0, NSTATES)
 {
 	const struct a64_state *s = &states[_i];
 	struct trap_frame tf = build_interrupted((unsigned)_i);
@@ -333,7 +335,7 @@ START_TEST(test_a64_exception_chain_has_interrupted_pc_and_its_caller)
 }
 END_TEST
 
-START_TEST(test_a64_exception_backtrace_names_leaf_and_lr_caller)
+CHECK_TEST("frame0", test_a64_exception_backtrace_names_leaf_and_lr_caller)
 {
 	struct trap_frame tf = build_interrupted(1);	/* kpa_leaf+0x4 */
 
@@ -348,7 +350,7 @@ END_TEST
 /* The sample lands on the handler's first instruction, before its
  * record: the entry's return address in x30 by the CFA rule, and x29
  * still marked, cross the same way. */
-START_TEST(test_a64_exception_at_handler_entry_crosses_by_rule)
+CHECK_TEST("frame0", test_a64_exception_at_handler_entry_crosses_by_rule)
 {
 	struct trap_frame tf = build_interrupted(8);	/* kpa_leaf_sub+0x4 */
 	uintptr_t out[8];
@@ -368,7 +370,7 @@ END_TEST
 /* Without the mark (x29 not the frame + 1) the record is a plain one:
  * the walk goes on through whatever words sit there, and never takes
  * them for an interrupted state. */
-START_TEST(test_a64_exception_without_mark_is_a_plain_record)
+CHECK_TEST("frame0", test_a64_exception_without_mark_is_a_plain_record)
 {
 	struct trap_frame tf = build_interrupted(1);
 	uintptr_t out[8];
@@ -383,31 +385,7 @@ START_TEST(test_a64_exception_without_mark_is_a_plain_record)
 }
 END_TEST
 
-static Suite *stacktrace_a64_suite(void)
-{
-	Suite *s = suite_create("stacktrace_a64");
-	TCase *tc = tcase_create("frame0");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_loop_test(tc, test_a64_table_has_the_fixture_rules, 0, NSTATES);
-	tcase_add_loop_test(tc, test_a64_every_state_has_immediate_caller_first, 0,
-			    NSTATES);
-	tcase_add_test(tc, test_a64_leaf_backtrace_names_caller_from_lr);
-	tcase_add_test(tc, test_a64_saved_record_backtrace_ignores_lr);
-	tcase_add_test(tc, test_a64_without_cfi_walks_fp_only);
-	tcase_add_test(tc, test_a64_zero_lr_in_leaf_stops);
-	tcase_add_test(tc, test_a64_leaf_fp_below_sp_keeps_lr_only);
-	tcase_add_test(tc, test_a64_saved_slot_off_stack_stops);
-	tcase_add_test(tc, test_a64_max_two_keeps_immediate_caller);
-	tcase_add_test(tc, test_a64_table_is_position_dependent_at_link_address);
-	tcase_add_loop_test(tc, test_a64_exception_chain_has_interrupted_pc_and_its_caller,
-			    0, NSTATES);
-	tcase_add_test(tc, test_a64_exception_backtrace_names_leaf_and_lr_caller);
-	tcase_add_test(tc, test_a64_exception_without_mark_is_a_plain_record);
-	tcase_add_test(tc, test_a64_exception_at_handler_entry_crosses_by_rule);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("frame0", setup, teardown, 0);
 
 int main(void)
 {
@@ -423,5 +401,5 @@ int main(void)
 			"the fixture %s built is empty\n", KP_TEST_A64_CC);
 		return 1;
 	}
-	return check_run(stacktrace_a64_suite());
+	return check_run(check_suite("stacktrace_a64", NULL, 0));
 }

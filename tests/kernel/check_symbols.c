@@ -60,14 +60,14 @@ static const char *fmt(uintptr_t addr, bool is_return)
 	return buf;
 }
 
-START_TEST(test_first_symbol_resolves_from_its_first_byte)
+CHECK_TEST("resolve", test_first_symbol_resolves_from_its_first_byte)
 {
 	ck_assert_str_eq(fmt(0x1100, false), "alpha+0x0");
 	ck_assert_str_eq(fmt(0x111f, false), "alpha+0x1f");
 }
 END_TEST
 
-START_TEST(test_address_before_first_symbol_prints_as_address)
+CHECK_TEST("resolve", test_address_before_first_symbol_prints_as_address)
 {
 	ck_assert_str_eq(fmt(0x10ff, false), "0x10ff");
 	ck_assert_str_eq(fmt(0x1000, false), "0x1000");
@@ -76,7 +76,7 @@ START_TEST(test_address_before_first_symbol_prints_as_address)
 }
 END_TEST
 
-START_TEST(test_last_symbol_ends_at_its_size)
+CHECK_TEST("resolve", test_last_symbol_ends_at_its_size)
 {
 	ck_assert_str_eq(fmt(0x1147, false), "gamma+0x7");
 	ck_assert_str_eq(fmt(0x1148, false), "0x1148");
@@ -84,14 +84,14 @@ START_TEST(test_last_symbol_ends_at_its_size)
 }
 END_TEST
 
-START_TEST(test_gap_between_symbols_prints_as_address)
+CHECK_TEST("resolve", test_gap_between_symbols_prints_as_address)
 {
 	ck_assert_str_eq(fmt(0x1130, false), "0x1130");
 	ck_assert_str_eq(fmt(0x113f, false), "0x113f");
 }
 END_TEST
 
-START_TEST(test_byte_after_function_is_next_function_or_nothing)
+CHECK_TEST("resolve", test_byte_after_function_is_next_function_or_nothing)
 {
 	/* As frame 0: the instruction there, not the function before it. */
 	ck_assert_str_eq(fmt(0x1120, false), "beta+0x0");
@@ -99,7 +99,7 @@ START_TEST(test_byte_after_function_is_next_function_or_nothing)
 }
 END_TEST
 
-START_TEST(test_return_after_last_instruction_resolves_to_caller)
+CHECK_TEST("resolve", test_return_after_last_instruction_resolves_to_caller)
 {
 	/* A call that ends alpha returns to beta's first byte; one that ends
 	 * beta or gamma returns into nothing.  Printed as ra itself. */
@@ -109,7 +109,7 @@ START_TEST(test_return_after_last_instruction_resolves_to_caller)
 }
 END_TEST
 
-START_TEST(test_return_to_first_byte_resolves_before_it)
+CHECK_TEST("resolve", test_return_to_first_byte_resolves_before_it)
 {
 	/* ra - 1 lies before every symbol. */
 	ck_assert_str_eq(fmt(0x1100, true), "0x1100");
@@ -118,7 +118,7 @@ START_TEST(test_return_to_first_byte_resolves_before_it)
 }
 END_TEST
 
-START_TEST(test_resolve_gives_symbol_and_offset_of_ra)
+CHECK_TEST("resolve", test_resolve_gives_symbol_and_offset_of_ra)
 {
 	struct sym_hit hit;
 	uintptr_t off = 99;
@@ -135,7 +135,7 @@ START_TEST(test_resolve_gives_symbol_and_offset_of_ra)
 }
 END_TEST
 
-START_TEST(test_address_beyond_32_bit_offsets_unresolved)
+CHECK_TEST("resolve", test_address_beyond_32_bit_offsets_unresolved)
 {
 	if (sizeof(uintptr_t) < 8)
 		return;
@@ -160,7 +160,7 @@ static void range_of(uintptr_t addr, const char *name, uintptr_t start,
 	ck_assert_uint_eq(hit.size, size);
 }
 
-START_TEST(test_lookup_range_gives_symbol_or_gap)
+CHECK_TEST("resolve", test_lookup_range_gives_symbol_or_gap)
 {
 	range_of(0x1105, "alpha", 0x1100, 0x20);
 	range_of(0x1120, "beta", 0x1120, 0x10);
@@ -177,7 +177,7 @@ START_TEST(test_lookup_range_gives_symbol_or_gap)
 }
 END_TEST
 
-START_TEST(test_lookup_range_on_empty_table_is_the_address)
+CHECK_TEST("resolve", test_lookup_range_on_empty_table_is_the_address)
 {
 	static const struct sym_table empty = { .base = 0, .strings = "" };
 
@@ -187,7 +187,7 @@ START_TEST(test_lookup_range_on_empty_table_is_the_address)
 }
 END_TEST
 
-START_TEST(test_empty_table_prints_addresses)
+CHECK_TEST("resolve", test_empty_table_prints_addresses)
 {
 	static const struct sym_table empty = { .base = 0, .strings = "" };
 	struct sym_cfa r;
@@ -199,7 +199,7 @@ START_TEST(test_empty_table_prints_addresses)
 }
 END_TEST
 
-START_TEST(test_cfa_rule_runs_to_next_entry)
+CHECK_TEST("resolve", test_cfa_rule_runs_to_next_entry)
 {
 	struct sym_cfa r;
 
@@ -226,7 +226,7 @@ __attribute__((noinline)) int symbols_test_marker(int x)
 	return x + 1;
 }
 
-START_TEST(test_image_table_resolves_own_functions)
+CHECK_TEST("image", test_image_table_resolves_own_functions)
 {
 	char want[128];
 
@@ -250,7 +250,7 @@ extern const char kpt_leaf[], kpt_framed[], kpt_framed_pushed[],
 	kpt_after[], kpt_alias_weak[], kpt_unsized[],
 	kpt_last[];
 
-START_TEST(test_image_table_follows_fixture_symbols)
+CHECK_TEST("image", test_image_table_follows_fixture_symbols)
 {
 	char want[64];
 
@@ -283,7 +283,7 @@ static void assert_rule(const char *at, const char *label, int reg, int offset)
 	}
 }
 
-START_TEST(test_image_table_follows_fixture_cfi)
+CHECK_TEST("image", test_image_table_follows_fixture_cfi)
 {
 	assert_rule(kpt_leaf, "kpt_leaf", SYM_CFA_SP, 8);
 	assert_rule(kpt_framed, "kpt_framed", SYM_CFA_SP, 8);
@@ -298,7 +298,7 @@ START_TEST(test_image_table_follows_fixture_cfi)
 END_TEST
 #endif
 
-START_TEST(test_image_table_sorted_without_overlap)
+CHECK_TEST("image", test_image_table_sorted_without_overlap)
 {
 	const struct sym_table *t = &kp_symtab;
 
@@ -398,7 +398,7 @@ static bool log_says(const char *name, const char *text)
 	return strstr(buf, text) != NULL;
 }
 
-START_TEST(test_link3_stable_link_succeeds_in_three_passes)
+CHECK_TEST("link3", test_link3_stable_link_succeeds_in_three_passes)
 {
 	char cmd[128];
 
@@ -412,7 +412,7 @@ START_TEST(test_link3_stable_link_succeeds_in_three_passes)
 }
 END_TEST
 
-START_TEST(test_link3_tables_that_differ_fail_the_link)
+CHECK_TEST("link3", test_link3_tables_that_differ_fail_the_link)
 {
 	ck_assert_int_eq(run_link3(true), 1);
 	ck_assert(!dir_has("prog"));
@@ -420,47 +420,11 @@ START_TEST(test_link3_tables_that_differ_fail_the_link)
 }
 END_TEST
 
-static Suite *symbols_suite(void)
-{
-	Suite *s = suite_create("symbols");
-	TCase *tc = tcase_create("resolve");
-
-	tcase_add_checked_fixture(tc, use_edges, use_image);
-	tcase_add_test(tc, test_first_symbol_resolves_from_its_first_byte);
-	tcase_add_test(tc, test_address_before_first_symbol_prints_as_address);
-	tcase_add_test(tc, test_last_symbol_ends_at_its_size);
-	tcase_add_test(tc, test_gap_between_symbols_prints_as_address);
-	tcase_add_test(tc, test_byte_after_function_is_next_function_or_nothing);
-	tcase_add_test(tc, test_return_after_last_instruction_resolves_to_caller);
-	tcase_add_test(tc, test_return_to_first_byte_resolves_before_it);
-	tcase_add_test(tc, test_resolve_gives_symbol_and_offset_of_ra);
-	tcase_add_test(tc, test_address_beyond_32_bit_offsets_unresolved);
-	tcase_add_test(tc, test_empty_table_prints_addresses);
-	tcase_add_test(tc, test_lookup_range_gives_symbol_or_gap);
-	tcase_add_test(tc, test_lookup_range_on_empty_table_is_the_address);
-	tcase_add_test(tc, test_cfa_rule_runs_to_next_entry);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("image");
-	tcase_add_checked_fixture(tc, use_image, NULL);
-	tcase_add_test(tc, test_image_table_resolves_own_functions);
-#if defined(__x86_64__)
-	tcase_add_test(tc, test_image_table_follows_fixture_symbols);
-	tcase_add_test(tc, test_image_table_follows_fixture_cfi);
-#endif
-	tcase_add_test(tc, test_image_table_sorted_without_overlap);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("link3");
-	tcase_add_checked_fixture(tc, link_setup, link_teardown);
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_link3_stable_link_succeeds_in_three_passes);
-	tcase_add_test(tc, test_link3_tables_that_differ_fail_the_link);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("resolve", use_edges, use_image, 0);
+CHECK_CASE("image", use_image, NULL, 0);
+CHECK_CASE("link3", link_setup, link_teardown, 60);
 
 int main(void)
 {
-	return check_run(symbols_suite());
+	return check_run(check_suite("symbols", NULL, 0));
 }

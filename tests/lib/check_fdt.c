@@ -123,7 +123,7 @@ static const char *prop_str(const struct fdt *f, int node, const char *name)
 	return p;
 }
 
-START_TEST(test_qemu_header_accepted_and_well_formed)
+CHECK_LOOP_TEST("qemu", test_qemu_header_accepted_and_well_formed, 0, NQEMU)
 {
 	open_qemu(_i);
 	ck_assert_uint_eq(fdt_header_totalsize(qemu_blob), qemu_size);
@@ -137,7 +137,8 @@ START_TEST(test_qemu_header_accepted_and_well_formed)
 }
 END_TEST
 
-START_TEST(test_qemu_walk_visits_every_node_without_error)
+CHECK_LOOP_TEST("qemu", test_qemu_walk_visits_every_node_without_error,
+		0, NQEMU)
 {
 	struct fdt_walk_stats st;
 
@@ -151,7 +152,7 @@ START_TEST(test_qemu_walk_visits_every_node_without_error)
 }
 END_TEST
 
-START_TEST(test_qemu_padded_to_one_mib_as_qemu_leaves_it)
+CHECK_LOOP_TEST("qemu", test_qemu_padded_to_one_mib_as_qemu_leaves_it, 0, NQEMU)
 {
 	/* QEMU's tree at 0x40000000 says totalsize 1 MiB, the rest zero. */
 	const size_t mib = 1u << 20;
@@ -179,7 +180,7 @@ START_TEST(test_qemu_padded_to_one_mib_as_qemu_leaves_it)
 }
 END_TEST
 
-START_TEST(test_qemu_memory_is_minus_m_at_1_gib)
+CHECK_LOOP_TEST("qemu", test_qemu_memory_is_minus_m_at_1_gib, 0, NQEMU)
 {
 	const struct qemu_dtb *q = open_qemu(_i);
 	int mem = fdt_path(&qf, "/memory");
@@ -197,7 +198,7 @@ START_TEST(test_qemu_memory_is_minus_m_at_1_gib)
 }
 END_TEST
 
-START_TEST(test_qemu_pl011_at_0x09000000)
+CHECK_LOOP_TEST("qemu", test_qemu_pl011_at_0x09000000, 0, NQEMU)
 {
 	int uart;
 
@@ -218,7 +219,7 @@ START_TEST(test_qemu_pl011_at_0x09000000)
 }
 END_TEST
 
-START_TEST(test_qemu_gic_version_and_addresses)
+CHECK_LOOP_TEST("qemu", test_qemu_gic_version_and_addresses, 0, NQEMU)
 {
 	const struct qemu_dtb *q = open_qemu(_i);
 	int gic;
@@ -251,7 +252,7 @@ START_TEST(test_qemu_gic_version_and_addresses)
 }
 END_TEST
 
-START_TEST(test_qemu_timer_ppis_and_pmu_ppi)
+CHECK_LOOP_TEST("qemu", test_qemu_timer_ppis_and_pmu_ppi, 0, NQEMU)
 {
 	const struct qemu_dtb *q = open_qemu(_i);
 	/* GICv2 flags carry the CPU mask of -smp 4 in bits 8-15. */
@@ -281,7 +282,7 @@ START_TEST(test_qemu_timer_ppis_and_pmu_ppi)
 }
 END_TEST
 
-START_TEST(test_qemu_psci_conduit)
+CHECK_LOOP_TEST("qemu", test_qemu_psci_conduit, 0, NQEMU)
 {
 	const struct qemu_dtb *q = open_qemu(_i);
 	int psci = fdt_path(&qf, "/psci");
@@ -300,7 +301,7 @@ START_TEST(test_qemu_psci_conduit)
 }
 END_TEST
 
-START_TEST(test_qemu_32_virtio_mmio_slots)
+CHECK_LOOP_TEST("qemu", test_qemu_32_virtio_mmio_slots, 0, NQEMU)
 {
 	uint32_t seen = 0;
 	unsigned n = 0;
@@ -334,7 +335,7 @@ START_TEST(test_qemu_32_virtio_mmio_slots)
 }
 END_TEST
 
-START_TEST(test_qemu_chosen_bootargs_only_with_append)
+CHECK_LOOP_TEST("qemu", test_qemu_chosen_bootargs_only_with_append, 0, NQEMU)
 {
 	const struct qemu_dtb *q = open_qemu(_i);
 	int chosen = fdt_path(&qf, "/chosen");
@@ -351,7 +352,7 @@ START_TEST(test_qemu_chosen_bootargs_only_with_append)
 }
 END_TEST
 
-START_TEST(test_qemu_cpus_and_paths)
+CHECK_LOOP_TEST("qemu", test_qemu_cpus_and_paths, 0, NQEMU)
 {
 	int cpus, cpu, n = 0;
 	uint64_t a, s;
@@ -395,7 +396,7 @@ END_TEST
 /* Every way to cut the structure block short (the header still inside
  * the blob): no FDT_END, so fdt_check refuses it; the walk reads only
  * what is left and stays in order. */
-START_TEST(test_qemu_struct_cut_anywhere_refused)
+CHECK_LOOP_TEST("damaged", test_qemu_struct_cut_anywhere_refused, 0, NQEMU)
 {
 	struct fdt_walk_stats st;
 	uint32_t full;
@@ -415,7 +416,7 @@ START_TEST(test_qemu_struct_cut_anywhere_refused)
 END_TEST
 
 /* Every truncation of the blob itself: refused by the header check. */
-START_TEST(test_qemu_truncated_blob_refused)
+CHECK_LOOP_TEST("damaged", test_qemu_truncated_blob_refused, 0, NQEMU)
 {
 	open_qemu(_i);
 	for (size_t n = 0; n < qemu_size; n++) {
@@ -438,7 +439,8 @@ END_TEST
 /* Random byte damage to a real tree: whatever the answers, no read
  * outside the blob, no walk out of order.  A fixed seed: the same trees
  * every run. */
-START_TEST(test_qemu_random_damage_never_reads_outside)
+CHECK_LOOP_TEST("damaged", test_qemu_random_damage_never_reads_outside,
+		0, NQEMU)
 {
 	uint32_t seed = 12345u + (uint32_t)_i;
 	unsigned refused = 0, checked_ok = 0;
@@ -656,7 +658,7 @@ static struct fdt_walk_stats walk_blob(const uint8_t *b, size_t size)
 	return st;
 }
 
-START_TEST(test_small_tree_answers)
+CHECK_TEST("built", test_small_tree_answers)
 {
 	size_t size;
 	uint8_t *b;
@@ -710,7 +712,7 @@ START_TEST(test_small_tree_answers)
 }
 END_TEST
 
-START_TEST(test_header_checks)
+CHECK_TEST("built", test_header_checks)
 {
 	size_t size;
 	uint8_t *b, *c;
@@ -776,7 +778,7 @@ START_TEST(test_header_checks)
 }
 END_TEST
 
-START_TEST(test_nop_tokens_skipped_everywhere)
+CHECK_TEST("built", test_nop_tokens_skipped_everywhere)
 {
 	size_t size;
 	uint8_t *b;
@@ -821,7 +823,7 @@ START_TEST(test_nop_tokens_skipped_everywhere)
 }
 END_TEST
 
-START_TEST(test_no_fdt_end_refused)
+CHECK_TEST("built", test_no_fdt_end_refused)
 {
 	size_t size;
 	uint8_t *b;
@@ -842,7 +844,7 @@ START_TEST(test_no_fdt_end_refused)
 }
 END_TEST
 
-START_TEST(test_string_offset_out_of_range_refused)
+CHECK_TEST("built", test_string_offset_out_of_range_refused)
 {
 	/* Added to the block's size: at its end, past it, far past it. */
 	static const uint32_t bad[] = { 0, 1, 0x7fffffff, 0xfffffff0 };
@@ -878,7 +880,7 @@ START_TEST(test_string_offset_out_of_range_refused)
 }
 END_TEST
 
-START_TEST(test_string_without_nul_refused)
+CHECK_TEST("built", test_string_without_nul_refused)
 {
 	size_t size;
 	uint8_t *b;
@@ -899,7 +901,7 @@ START_TEST(test_string_without_nul_refused)
 }
 END_TEST
 
-START_TEST(test_property_length_past_block_refused)
+CHECK_TEST("built", test_property_length_past_block_refused)
 {
 	static const uint32_t extra[] = { 1, 4, 0x1000, 0x7ffffff0, 0xffffffe0 };
 	size_t size;
@@ -937,7 +939,7 @@ START_TEST(test_property_length_past_block_refused)
 }
 END_TEST
 
-START_TEST(test_unterminated_name_refused)
+CHECK_TEST("built", test_unterminated_name_refused)
 {
 	size_t size;
 	uint8_t *b;
@@ -985,7 +987,7 @@ static uint8_t *tb_nested(unsigned depth, size_t *size)
 	return tb_blob(size);
 }
 
-START_TEST(test_nesting_deeper_than_limit_refused)
+CHECK_TEST("built", test_nesting_deeper_than_limit_refused)
 {
 	size_t size;
 	uint8_t *b;
@@ -1019,7 +1021,7 @@ START_TEST(test_nesting_deeper_than_limit_refused)
 }
 END_TEST
 
-START_TEST(test_bad_structure_refused)
+CHECK_TEST("built", test_bad_structure_refused)
 {
 	size_t size;
 	uint8_t *b;
@@ -1093,7 +1095,7 @@ START_TEST(test_bad_structure_refused)
 }
 END_TEST
 
-START_TEST(test_memreserve_entries_until_terminator)
+CHECK_TEST("built", test_memreserve_entries_until_terminator)
 {
 	size_t size;
 	uint8_t *b;
@@ -1127,7 +1129,7 @@ START_TEST(test_memreserve_entries_until_terminator)
 }
 END_TEST
 
-START_TEST(test_reg_cell_counts)
+CHECK_TEST("built", test_reg_cell_counts)
 {
 	static const struct { uint32_t ac, sc; bool ok; } cases[] = {
 		{ 1, 1, true }, { 1, 2, true }, { 2, 1, true }, { 2, 2, true },
@@ -1174,7 +1176,7 @@ START_TEST(test_reg_cell_counts)
 }
 END_TEST
 
-START_TEST(test_compatible_list_edges)
+CHECK_TEST("built", test_compatible_list_edges)
 {
 	size_t size;
 	uint8_t *b;
@@ -1208,7 +1210,7 @@ START_TEST(test_compatible_list_edges)
 }
 END_TEST
 
-START_TEST(test_path_matches_unit_addresses)
+CHECK_TEST("built", test_path_matches_unit_addresses)
 {
 	size_t size;
 	uint8_t *b;
@@ -1247,7 +1249,7 @@ START_TEST(test_path_matches_unit_addresses)
 }
 END_TEST
 
-START_TEST(test_be32_and_cells_unaligned)
+CHECK_TEST("built", test_be32_and_cells_unaligned)
 {
 	static const uint8_t v[] = { 0xff, 0x12, 0x34, 0x56, 0x78, 0x9a, 0xbc,
 				     0xde, 0xf0, 0x01 };
@@ -1261,52 +1263,9 @@ START_TEST(test_be32_and_cells_unaligned)
 }
 END_TEST
 
-static Suite *fdt_suite(void)
-{
-	Suite *s = suite_create("fdt");
-	TCase *tc = tcase_create("qemu");
-
-	tcase_add_loop_test(tc, test_qemu_header_accepted_and_well_formed, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_walk_visits_every_node_without_error, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_padded_to_one_mib_as_qemu_leaves_it, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_memory_is_minus_m_at_1_gib, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_pl011_at_0x09000000, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_gic_version_and_addresses, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_timer_ppis_and_pmu_ppi, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_psci_conduit, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_32_virtio_mmio_slots, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_chosen_bootargs_only_with_append, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_cpus_and_paths, 0, NQEMU);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("damaged");
-	tcase_set_timeout(tc, 60);
-	tcase_add_loop_test(tc, test_qemu_struct_cut_anywhere_refused, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_truncated_blob_refused, 0, NQEMU);
-	tcase_add_loop_test(tc, test_qemu_random_damage_never_reads_outside, 0, NQEMU);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("built");
-	tcase_add_test(tc, test_small_tree_answers);
-	tcase_add_test(tc, test_header_checks);
-	tcase_add_test(tc, test_nop_tokens_skipped_everywhere);
-	tcase_add_test(tc, test_no_fdt_end_refused);
-	tcase_add_test(tc, test_string_offset_out_of_range_refused);
-	tcase_add_test(tc, test_string_without_nul_refused);
-	tcase_add_test(tc, test_property_length_past_block_refused);
-	tcase_add_test(tc, test_unterminated_name_refused);
-	tcase_add_test(tc, test_nesting_deeper_than_limit_refused);
-	tcase_add_test(tc, test_bad_structure_refused);
-	tcase_add_test(tc, test_memreserve_entries_until_terminator);
-	tcase_add_test(tc, test_reg_cell_counts);
-	tcase_add_test(tc, test_compatible_list_edges);
-	tcase_add_test(tc, test_path_matches_unit_addresses);
-	tcase_add_test(tc, test_be32_and_cells_unaligned);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("damaged", NULL, NULL, 60);
 
 int main(void)
 {
-	return check_run(fdt_suite());
+	return check_run(check_suite("fdt", NULL, 0));
 }

@@ -29,7 +29,7 @@ static char buf[256];
 	ck_assert_uint_eq(n_, strlen(want)); \
 } while (0)
 
-START_TEST(test_fmt_integers_match_printf_shapes)
+CHECK_TEST("core", test_fmt_integers_match_printf_shapes)
 {
 	FMT_EQ("0", "%d", 0);
 	FMT_EQ("-42", "%d", -42);
@@ -47,7 +47,7 @@ START_TEST(test_fmt_integers_match_printf_shapes)
 }
 END_TEST
 
-START_TEST(test_fmt_strings_chars_and_percent)
+CHECK_TEST("core", test_fmt_strings_chars_and_percent)
 {
 	FMT_EQ("a|bc  |  bc|b", "%c|%-4s|%4s|%.1s", 'a', "bc", "bc", "bc");
 	FMT_EQ("(null)", "%s", (char *)NULL);
@@ -57,7 +57,7 @@ START_TEST(test_fmt_strings_chars_and_percent)
 }
 END_TEST
 
-START_TEST(test_fmt_truncates_and_reports_full_length)
+CHECK_TEST("core", test_fmt_truncates_and_reports_full_length)
 {
 	char small[5];
 	size_t n = ksnprintf(small, sizeof(small), "%s", "abcdefgh");
@@ -68,7 +68,7 @@ START_TEST(test_fmt_truncates_and_reports_full_length)
 }
 END_TEST
 
-START_TEST(test_out_buf_counts_what_did_not_fit)
+CHECK_TEST("core", test_out_buf_counts_what_did_not_fit)
 {
 	char b[8];
 	struct out_buf ob;
@@ -81,7 +81,7 @@ START_TEST(test_out_buf_counts_what_did_not_fit)
 }
 END_TEST
 
-START_TEST(test_parse_u64_strict)
+CHECK_TEST("core", test_parse_u64_strict)
 {
 	uint64_t v = 7;
 
@@ -101,7 +101,7 @@ START_TEST(test_parse_u64_strict)
 }
 END_TEST
 
-START_TEST(test_parse_ipv4_and_cidr_edges)
+CHECK_TEST("core", test_parse_ipv4_and_cidr_edges)
 {
 	uint32_t a;
 	unsigned p;
@@ -128,7 +128,7 @@ START_TEST(test_parse_ipv4_and_cidr_edges)
 }
 END_TEST
 
-START_TEST(test_cidr_contains_edges)
+CHECK_TEST("core", test_cidr_contains_edges)
 {
 	ck_assert(cidr_contains(0x0a000200, 24, 0x0a000200));
 	ck_assert(cidr_contains(0x0a000200, 24, 0x0a0002ff));
@@ -140,7 +140,7 @@ START_TEST(test_cidr_contains_edges)
 }
 END_TEST
 
-START_TEST(test_kstring_helpers)
+CHECK_TEST("core", test_kstring_helpers)
 {
 	char d[4];
 
@@ -156,7 +156,7 @@ START_TEST(test_kstring_helpers)
 }
 END_TEST
 
-START_TEST(test_heap_small_and_large_round_trip)
+CHECK_TEST("core", test_heap_small_and_large_round_trip)
 {
 	void *p[64];
 
@@ -183,25 +183,7 @@ START_TEST(test_heap_small_and_large_round_trip)
 }
 END_TEST
 
-static Suite *lib_suite(void)
-{
-	Suite *s = suite_create("lib");
-	TCase *tc = tcase_create("core");
-
-	tcase_add_test(tc, test_fmt_integers_match_printf_shapes);
-	tcase_add_test(tc, test_fmt_strings_chars_and_percent);
-	tcase_add_test(tc, test_fmt_truncates_and_reports_full_length);
-	tcase_add_test(tc, test_out_buf_counts_what_did_not_fit);
-	tcase_add_test(tc, test_parse_u64_strict);
-	tcase_add_test(tc, test_parse_ipv4_and_cidr_edges);
-	tcase_add_test(tc, test_cidr_contains_edges);
-	tcase_add_test(tc, test_kstring_helpers);
-	tcase_add_test(tc, test_heap_small_and_large_round_trip);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(lib_suite());
+	return check_run(check_suite("lib", NULL, 0));
 }

@@ -257,7 +257,7 @@ static void setup(void)
 
 /* --- ARP ------------------------------------------------------------ */
 
-START_TEST(test_arp_request_for_us_answered)
+CHECK_TEST("arp", test_arp_request_for_us_answered)
 {
 	const uint8_t *a;
 	uint8_t mac[6];
@@ -282,7 +282,7 @@ START_TEST(test_arp_request_for_us_answered)
 }
 END_TEST
 
-START_TEST(test_arp_request_for_other_ignored_not_cached)
+CHECK_TEST("arp", test_arp_request_for_other_ignored_not_cached)
 {
 	uint8_t mac[6];
 
@@ -293,7 +293,7 @@ START_TEST(test_arp_request_for_other_ignored_not_cached)
 }
 END_TEST
 
-START_TEST(test_arp_reply_to_our_request_cached)
+CHECK_TEST("arp", test_arp_reply_to_our_request_cached)
 {
 	uint8_t mac[6];
 
@@ -309,7 +309,7 @@ START_TEST(test_arp_reply_to_our_request_cached)
 }
 END_TEST
 
-START_TEST(test_arp_entry_expires_after_ttl)
+CHECK_TEST("arp", test_arp_entry_expires_after_ttl)
 {
 	struct arp_entry_info e[ARP_CACHE_SIZE];
 	uint8_t mac[6];
@@ -337,7 +337,7 @@ END_TEST
 
 /* Issue 36: traffic confirms nothing, from the entry's MAC or another:
  * a spoofer's frames cannot keep a stolen entry alive. */
-START_TEST(test_arp_entry_not_refreshed_by_traffic)
+CHECK_TEST("arp", test_arp_entry_not_refreshed_by_traffic)
 {
 	uint8_t mac[6];
 
@@ -354,7 +354,7 @@ START_TEST(test_arp_entry_not_refreshed_by_traffic)
 }
 END_TEST
 
-START_TEST(test_arp_full_cache_replaces_oldest)
+CHECK_TEST("arp", test_arp_full_cache_replaces_oldest)
 {
 	uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0 };
 
@@ -370,7 +370,7 @@ START_TEST(test_arp_full_cache_replaces_oldest)
 }
 END_TEST
 
-START_TEST(test_arp_flood_keeps_gateway)
+CHECK_TEST("arp", test_arp_flood_keeps_gateway)
 {
 	uint8_t mac[6] = { 0x02, 0, 0, 0, 0, 0 };
 
@@ -385,7 +385,7 @@ START_TEST(test_arp_flood_keeps_gateway)
 }
 END_TEST
 
-START_TEST(test_arp_broadcast_sender_mac_refused)
+CHECK_TEST("arp", test_arp_broadcast_sender_mac_refused)
 {
 	uint8_t mac[6];
 
@@ -398,7 +398,7 @@ END_TEST
 
 /* --- ICMP ----------------------------------------------------------- */
 
-START_TEST(test_icmp_echo_request_answered)
+CHECK_TEST("icmp", test_icmp_echo_request_answered)
 {
 	const struct fake_frame *fr;
 	const uint8_t *ip, *m;
@@ -424,7 +424,7 @@ START_TEST(test_icmp_echo_request_answered)
 }
 END_TEST
 
-START_TEST(test_icmp_echo_from_off_link_goes_via_gateway)
+CHECK_TEST("icmp", test_icmp_echo_from_off_link_goes_via_gateway)
 {
 	learn_gw();
 	rx(icmp_echo(frame, FAR_IP, OUR_IP, 8, "far"));
@@ -736,7 +736,8 @@ static const struct drop_case {
 #define NDROP_CASES (sizeof(drop_cases) / sizeof(drop_cases[0]))
 
 /* Each case: exactly one drop, of its reason; nothing sent. */
-START_TEST(test_drop_counted_by_reason_nothing_sent)
+CHECK_LOOP_TEST("drops", test_drop_counted_by_reason_nothing_sent,
+		0, (int)NDROP_CASES)
 {
 	const struct drop_case *c = &drop_cases[_i];
 	struct net_stats s;
@@ -770,7 +771,8 @@ static const struct lost_case {
 
 #define NLOST_CASES (sizeof(lost_cases) / sizeof(lost_cases[0]))
 
-START_TEST(test_device_loss_counted_by_reason)
+CHECK_LOOP_TEST("drops", test_device_loss_counted_by_reason,
+		0, (int)NLOST_CASES)
 {
 	const struct lost_case *c = &lost_cases[_i];
 	struct net_stats s;
@@ -784,7 +786,7 @@ START_TEST(test_device_loss_counted_by_reason)
 }
 END_TEST
 
-START_TEST(test_drop_reasons_all_covered_and_named)
+CHECK_TEST("drops", test_drop_reasons_all_covered_and_named)
 {
 	bool seen[NET_DROP_COUNT] = { false };
 
@@ -815,7 +817,7 @@ static void record(void *ctx, const struct udp_dgram *d)
 	got_n++;
 }
 
-START_TEST(test_udp_delivered_to_bound_port)
+CHECK_TEST("udp", test_udp_delivered_to_bound_port)
 {
 	ck_assert_int_eq(udp_bind(7000, record, &got_n), 0);
 	rx(udp_gw(frame, 7000, "hello"));
@@ -834,7 +836,7 @@ START_TEST(test_udp_delivered_to_bound_port)
 }
 END_TEST
 
-START_TEST(test_udp_bind_twice_busy)
+CHECK_TEST("udp", test_udp_bind_twice_busy)
 {
 	ck_assert_int_eq(udp_bind(7000, record, &got_n), 0);
 	ck_assert_int_eq(udp_bind(7000, record, &got_n), -EBUSY);
@@ -842,7 +844,7 @@ START_TEST(test_udp_bind_twice_busy)
 }
 END_TEST
 
-START_TEST(test_udp_bind_table_full_nospc)
+CHECK_TEST("udp", test_udp_bind_table_full_nospc)
 {
 	int err = 0;
 	unsigned n = 0;
@@ -854,7 +856,7 @@ START_TEST(test_udp_bind_table_full_nospc)
 }
 END_TEST
 
-START_TEST(test_udp_checksum_zero_accepted)
+CHECK_TEST("udp", test_udp_checksum_zero_accepted)
 {
 	ck_assert_int_eq(udp_bind(7000, record, &got_n), 0);
 	rx(udp_from(frame, gw_mac, GW_IP, 1, 7000, "nocsum", 6, false));
@@ -864,7 +866,7 @@ START_TEST(test_udp_checksum_zero_accepted)
 END_TEST
 
 /* A minimum-size frame carries padding past the IPv4 total length. */
-START_TEST(test_udp_padded_frame_uses_ip_length)
+CHECK_TEST("udp", test_udp_padded_frame_uses_ip_length)
 {
 	size_t n;
 
@@ -878,7 +880,7 @@ START_TEST(test_udp_padded_frame_uses_ip_length)
 }
 END_TEST
 
-START_TEST(test_udp_to_subnet_broadcast_delivered)
+CHECK_TEST("udp", test_udp_to_subnet_broadcast_delivered)
 {
 	size_t n;
 
@@ -894,7 +896,7 @@ START_TEST(test_udp_to_subnet_broadcast_delivered)
 }
 END_TEST
 
-START_TEST(test_udp_send_on_link_frame_correct)
+CHECK_TEST("udp", test_udp_send_on_link_frame_correct)
 {
 	struct sent_udp s;
 
@@ -914,7 +916,7 @@ START_TEST(test_udp_send_on_link_frame_correct)
 }
 END_TEST
 
-START_TEST(test_udp_send_off_link_via_gateway)
+CHECK_TEST("udp", test_udp_send_off_link_via_gateway)
 {
 	struct sent_udp s;
 
@@ -926,7 +928,7 @@ START_TEST(test_udp_send_off_link_via_gateway)
 }
 END_TEST
 
-START_TEST(test_udp_send_off_link_without_gateway_no_route)
+CHECK_TEST("udp", test_udp_send_off_link_without_gateway_no_route)
 {
 	ck_assert_int_eq(net_config_word("gw", "none", NULL), 0);
 	ck_assert_int_eq(udp_send(FAR_IP, 1, 2, "far", 3), -EINVAL);
@@ -935,7 +937,7 @@ START_TEST(test_udp_send_off_link_without_gateway_no_route)
 }
 END_TEST
 
-START_TEST(test_udp_send_broadcast_needs_no_arp)
+CHECK_TEST("udp", test_udp_send_broadcast_needs_no_arp)
 {
 	struct sent_udp s;
 
@@ -945,7 +947,7 @@ START_TEST(test_udp_send_broadcast_needs_no_arp)
 }
 END_TEST
 
-START_TEST(test_udp_send_largest_fits_one_frame)
+CHECK_TEST("udp", test_udp_send_largest_fits_one_frame)
 {
 	static char big[1473];
 
@@ -958,7 +960,7 @@ START_TEST(test_udp_send_largest_fits_one_frame)
 }
 END_TEST
 
-START_TEST(test_udp_send_device_error_counted)
+CHECK_TEST("udp", test_udp_send_device_error_counted)
 {
 	learn_gw();
 	fake_netdev_send_error = -EAGAIN;
@@ -979,7 +981,7 @@ static struct out *err_out(void)
 	return &eb.out;
 }
 
-START_TEST(test_config_defaults)
+CHECK_TEST("config", test_config_defaults)
 {
 	const struct net_config *c = net_config();
 	const struct udpsh_config *u = udpsh_config();
@@ -992,7 +994,7 @@ START_TEST(test_config_defaults)
 }
 END_TEST
 
-START_TEST(test_config_ip_with_gw_taken)
+CHECK_TEST("config", test_config_ip_with_gw_taken)
 {
 	ck_assert_int_eq(net_config_word("ip", "192.168.7.20/16,gw=192.168.0.1", err_out()), 0);
 	ck_assert_str_eq(errbuf, "");
@@ -1002,7 +1004,7 @@ START_TEST(test_config_ip_with_gw_taken)
 }
 END_TEST
 
-START_TEST(test_config_ip_without_prefix_is_24)
+CHECK_TEST("config", test_config_ip_without_prefix_is_24)
 {
 	ck_assert_int_eq(net_config_word("ip", "10.0.2.30", err_out()), 0);
 	ck_assert_uint_eq(net_config()->prefix, 24);
@@ -1010,7 +1012,7 @@ START_TEST(test_config_ip_without_prefix_is_24)
 }
 END_TEST
 
-START_TEST(test_config_ip_new_subnet_drops_old_gateway)
+CHECK_TEST("config", test_config_ip_new_subnet_drops_old_gateway)
 {
 	ck_assert_int_eq(net_config_word("ip", "192.168.1.5/24", err_out()), 0);
 	ck_assert_str_eq(errbuf, "net: gateway 10.0.2.2 is outside 192.168.1.5/24; no gateway\n");
@@ -1025,7 +1027,8 @@ static const char *const bad_ip[] = {
 	"10.0.2.15 ", "10.0.2.15/24,gw=10.0.2.2,gw=10.0.2.3",
 };
 
-START_TEST(test_config_bad_ip_reported_default_kept)
+CHECK_LOOP_TEST("config", test_config_bad_ip_reported_default_kept,
+		0, (int)(sizeof(bad_ip) / sizeof(bad_ip[0])))
 {
 	ck_assert_int_eq(net_config_word("ip", bad_ip[_i], err_out()), -EINVAL);
 	ck_assert_msg(strncmp(errbuf, "net: ip=", 8) == 0, "%s: got '%s'", bad_ip[_i], errbuf);
@@ -1037,7 +1040,7 @@ START_TEST(test_config_bad_ip_reported_default_kept)
 }
 END_TEST
 
-START_TEST(test_config_gw_outside_subnet_refused)
+CHECK_TEST("config", test_config_gw_outside_subnet_refused)
 {
 	ck_assert_int_eq(net_config_word("gw", "10.0.3.1", err_out()), -EINVAL);
 	ck_assert_str_eq(errbuf, "net: gw=10.0.3.1 is not an address inside 10.0.2.15/24 (or none); keeping 10.0.2.2\n");
@@ -1047,7 +1050,7 @@ START_TEST(test_config_gw_outside_subnet_refused)
 }
 END_TEST
 
-START_TEST(test_config_udpsh_port)
+CHECK_TEST("config", test_config_udpsh_port)
 {
 	ck_assert_int_eq(udpsh_config_word("udpsh", "0", err_out()), -EINVAL);
 	ck_assert_str_eq(errbuf, "net: udpsh=0 is not a port 1-65535 or off; keeping 5555\n");
@@ -1061,7 +1064,7 @@ START_TEST(test_config_udpsh_port)
 }
 END_TEST
 
-START_TEST(test_config_udpsh_allow)
+CHECK_TEST("config", test_config_udpsh_allow)
 {
 	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "10.0.2.1/24", err_out()), -EINVAL);
 	ck_assert_str_eq(errbuf, "net: udpsh.allow=10.0.2.1/24 is not CIDR[,CIDR] (at most 8, host bits zero); keeping 10.0.2.2/32\n");
@@ -1071,7 +1074,7 @@ START_TEST(test_config_udpsh_allow)
 }
 END_TEST
 
-START_TEST(test_config_udpsh_allow_everyone_warned)
+CHECK_TEST("config", test_config_udpsh_allow_everyone_warned)
 {
 	ck_assert_int_eq(udpsh_config_word("udpsh.allow", "0.0.0.0/0", err_out()), 0);
 	ck_assert_str_eq(udpsh_config()->allow, "0.0.0.0/0");
@@ -1085,7 +1088,7 @@ START_TEST(test_config_udpsh_allow_everyone_warned)
 }
 END_TEST
 
-START_TEST(test_config_unknown_key_enoent_silent)
+CHECK_TEST("config", test_config_unknown_key_enoent_silent)
 {
 	ck_assert_int_eq(net_config_word("cmd", "ps", err_out()), -ENOENT);
 	ck_assert_int_eq(net_config_word("ipx", "1", err_out()), -ENOENT);
@@ -1093,7 +1096,7 @@ START_TEST(test_config_unknown_key_enoent_silent)
 }
 END_TEST
 
-START_TEST(test_config_ip_used_by_stack)
+CHECK_TEST("config", test_config_ip_used_by_stack)
 {
 	uint8_t mac[6];
 
@@ -1132,7 +1135,7 @@ static size_t replies(char *buf, size_t size, unsigned *ndgrams)
 	return len;
 }
 
-START_TEST(test_udpsh_round_trip_prompt_last)
+CHECK_TEST("udpsh", test_udpsh_round_trip_prompt_last)
 {
 	char buf[4096];
 	unsigned n;
@@ -1149,7 +1152,7 @@ START_TEST(test_udpsh_round_trip_prompt_last)
 }
 END_TEST
 
-START_TEST(test_udpsh_long_output_split_at_lines)
+CHECK_TEST("udpsh", test_udpsh_long_output_split_at_lines)
 {
 	char buf[16384], expect[16384] = "";
 	unsigned n;
@@ -1199,7 +1202,7 @@ START_TEST(test_udpsh_long_output_split_at_lines)
 }
 END_TEST
 
-START_TEST(test_udpsh_empty_datagram_prompt_only)
+CHECK_TEST("udpsh", test_udpsh_empty_datagram_prompt_only)
 {
 	char buf[64];
 	unsigned n;
@@ -1213,7 +1216,7 @@ START_TEST(test_udpsh_empty_datagram_prompt_only)
 }
 END_TEST
 
-START_TEST(test_udpsh_allowlist_refuses_then_admits)
+CHECK_TEST("udpsh", test_udpsh_allowlist_refuses_then_admits)
 {
 	char buf[256];
 	unsigned n;
@@ -1246,7 +1249,7 @@ START_TEST(test_udpsh_allowlist_refuses_then_admits)
 }
 END_TEST
 
-START_TEST(test_udpsh_queue_full_drops_then_recovers)
+CHECK_TEST("udpsh", test_udpsh_queue_full_drops_then_recovers)
 {
 	char buf[1024];
 	unsigned n;
@@ -1272,7 +1275,7 @@ START_TEST(test_udpsh_queue_full_drops_then_recovers)
 }
 END_TEST
 
-START_TEST(test_udpsh_off_binds_nothing)
+CHECK_TEST("udpsh", test_udpsh_off_binds_nothing)
 {
 	ck_assert_int_eq(udpsh_config_word("udpsh", "off", err_out()), 0);
 	ck_assert_int_eq(udpsh_net_open(), 0);
@@ -1281,7 +1284,7 @@ START_TEST(test_udpsh_off_binds_nothing)
 }
 END_TEST
 
-START_TEST(test_udpsh_reply_without_arp_entry_counted)
+CHECK_TEST("udpsh", test_udpsh_reply_without_arp_entry_counted)
 {
 	struct udpsh_stats u;
 
@@ -1304,7 +1307,7 @@ END_TEST
 
 /* The first reply to our request moves an entry a request to us made;
  * a second reply naming another MAC disputes it (refused, counted). */
-START_TEST(test_arp_solicited_reply_moves_entry_second_disputes)
+CHECK_TEST("udpsh", test_arp_solicited_reply_moves_entry_second_disputes)
 {
 	learn_gw();
 	arp_request(GW_IP);
@@ -1317,7 +1320,7 @@ START_TEST(test_arp_solicited_reply_moves_entry_second_disputes)
 }
 END_TEST
 
-START_TEST(test_arp_unsolicited_cannot_move_live_entry)
+CHECK_TEST("udpsh", test_arp_unsolicited_cannot_move_live_entry)
 {
 	learn_gw();
 	rx(arp(frame, 2, peer_mac, GW_IP, OUR_IP, bcast_mac));	/* gratuitous reply */
@@ -1332,7 +1335,7 @@ END_TEST
 /* Issue 36: an expired entry is not taken over by unsolicited packets;
  * the next send probes the MAC it had, and the real gateway's answer
  * holds it again. */
-START_TEST(test_arp_expired_entry_not_taken_over_probe_restores)
+CHECK_TEST("udpsh", test_arp_expired_entry_not_taken_over_probe_restores)
 {
 	learn_gw();
 	fake_now_ns += ARP_TTL_NS;
@@ -1373,7 +1376,7 @@ static unsigned arp_broadcasts_for(uint32_t ip)
  * round that both answer leaves it disputed; asking within a round
  * sends nothing more; the next round, answered by the gateway alone,
  * gives it the address once the round is over. */
-START_TEST(test_arp_two_answers_dispute_until_a_round_agrees)
+CHECK_TEST("udpsh", test_arp_two_answers_dispute_until_a_round_agrees)
 {
 	char buf[4096];
 	struct out_buf ob;
@@ -1422,7 +1425,7 @@ END_TEST
 
 /* net.gw_mac=: a static entry that nothing replaces, before or after any
  * ARP traffic; claims for another MAC are conflicts. */
-START_TEST(test_arp_static_gateway_never_replaced)
+CHECK_TEST("udpsh", test_arp_static_gateway_never_replaced)
 {
 	struct arp_entry_info e[ARP_CACHE_SIZE + 1];
 	struct arp_conflicts c;
@@ -1455,7 +1458,7 @@ START_TEST(test_arp_static_gateway_never_replaced)
 }
 END_TEST
 
-START_TEST(test_arp_off_subnet_sender_no_entry)
+CHECK_TEST("udpsh", test_arp_off_subnet_sender_no_entry)
 {
 	struct arp_entry_info e[ARP_CACHE_SIZE];
 
@@ -1467,7 +1470,7 @@ START_TEST(test_arp_off_subnet_sender_no_entry)
 }
 END_TEST
 
-START_TEST(test_udpsh_firmware_key_wins_plain_refused)
+CHECK_TEST("udpsh", test_udpsh_firmware_key_wins_plain_refused)
 {
 	struct udpsh_stats u;
 
@@ -1485,7 +1488,7 @@ START_TEST(test_udpsh_firmware_key_wins_plain_refused)
 }
 END_TEST
 
-START_TEST(test_udpsh_bad_firmware_key_not_started)
+CHECK_TEST("udpsh", test_udpsh_bad_firmware_key_not_started)
 {
 	fake_fw_key = "not a key";
 	ck_assert_int_eq(udpsh_net_open(), -EKEYREJECTED);
@@ -1525,7 +1528,7 @@ static const char *boot_cookie(void)
  * boots under QEMU -seed 42 handed out the same cookie at the same
  * uptime.  The same guest entropy with another host seed gives another
  * cookie; the same seed, the same one. */
-START_TEST(test_udpsh_cookie_secret_mixes_host_seed)
+CHECK_TEST("udpsh", test_udpsh_cookie_secret_mixes_host_seed)
 {
 	char a[17], a2[17], b[17], none[17];
 
@@ -1547,7 +1550,7 @@ END_TEST
 
 /* A keyed shell whose nonce had neither the CPU's generator nor a host
  * seed says so at boot, in one line; with either, no warning. */
-START_TEST(test_udpsh_keyed_jitter_only_nonce_warned)
+CHECK_TEST("udpsh", test_udpsh_keyed_jitter_only_nonce_warned)
 {
 	static const char warn[] = "net: warning: udp shell boot nonce from cycle-counter jitter alone";
 	char buf[1024];
@@ -1586,7 +1589,7 @@ END_TEST
 
 /* Keyless is a choice made out loud: with neither a key nor
  * udpsh.key=none the shell does not start, and nothing answers. */
-START_TEST(test_udpsh_without_key_or_none_not_started)
+CHECK_TEST("udpsh", test_udpsh_without_key_or_none_not_started)
 {
 	udpsh_config_reset();
 	learn_gw();
@@ -1605,7 +1608,7 @@ START_TEST(test_udpsh_without_key_or_none_not_started)
 }
 END_TEST
 
-START_TEST(test_udpsh_first_fragment_answered_rest_counted)
+CHECK_TEST("udpsh", test_udpsh_first_fragment_answered_rest_counted)
 {
 	char buf[256];
 	unsigned n;
@@ -1638,7 +1641,7 @@ static void other_losses(struct udpsh_losses *l)
 	l->overflowed = 12;
 }
 
-START_TEST(test_start_without_device_silent_down)
+CHECK_TEST("command", test_start_without_device_silent_down)
 {
 	char buf[256];
 	struct out_buf ob;
@@ -1653,7 +1656,7 @@ START_TEST(test_start_without_device_silent_down)
 }
 END_TEST
 
-START_TEST(test_net_command_prints_counters_drops_arp)
+CHECK_TEST("command", test_net_command_prints_counters_drops_arp)
 {
 	char buf[4096];
 	struct out_buf ob;
@@ -1698,7 +1701,7 @@ static const char *net_udpsh_line(char *buf, size_t size)
 /* Issue 51: `net` described a shell that never started as
  * "unauthenticated" (a keyed ksim --udp, a kernel whose key was refused).
  * Only a shell that serves is described; the others are "not started". */
-START_TEST(test_net_command_says_not_started_unless_serving)
+CHECK_TEST("command", test_net_command_says_not_started_unless_serving)
 {
 	char buf[4096];
 
@@ -1730,7 +1733,7 @@ START_TEST(test_net_command_says_not_started_unless_serving)
 }
 END_TEST
 
-START_TEST(test_net_command_counts_frames_lost_below_the_stack)
+CHECK_TEST("command", test_net_command_counts_frames_lost_below_the_stack)
 {
 	char buf[4096];
 	struct out_buf ob;
@@ -1750,7 +1753,7 @@ START_TEST(test_net_command_counts_frames_lost_below_the_stack)
 }
 END_TEST
 
-START_TEST(test_net_command_shows_every_udp_shell_in_use)
+CHECK_TEST("command", test_net_command_shows_every_udp_shell_in_use)
 {
 	static struct udpsh other;
 	char buf[4096];
@@ -1785,7 +1788,7 @@ START_TEST(test_net_command_shows_every_udp_shell_in_use)
 }
 END_TEST
 
-START_TEST(test_net_command_no_drops_empty_cache)
+CHECK_TEST("command", test_net_command_no_drops_empty_cache)
 {
 	char buf[4096];
 	struct out_buf ob;
@@ -1801,104 +1804,7 @@ START_TEST(test_net_command_no_drops_empty_cache)
 }
 END_TEST
 
-static Suite *net_suite(void)
-{
-	Suite *s = suite_create("net");
-	TCase *tc;
-
-	tc = tcase_create("arp");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_arp_request_for_us_answered);
-	tcase_add_test(tc, test_arp_request_for_other_ignored_not_cached);
-	tcase_add_test(tc, test_arp_reply_to_our_request_cached);
-	tcase_add_test(tc, test_arp_entry_expires_after_ttl);
-	tcase_add_test(tc, test_arp_entry_not_refreshed_by_traffic);
-	tcase_add_test(tc, test_arp_full_cache_replaces_oldest);
-	tcase_add_test(tc, test_arp_flood_keeps_gateway);
-	tcase_add_test(tc, test_arp_broadcast_sender_mac_refused);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("icmp");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_icmp_echo_request_answered);
-	tcase_add_test(tc, test_icmp_echo_from_off_link_goes_via_gateway);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("drops");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_loop_test(tc, test_drop_counted_by_reason_nothing_sent, 0, (int)NDROP_CASES);
-	tcase_add_loop_test(tc, test_device_loss_counted_by_reason, 0, (int)NLOST_CASES);
-	tcase_add_test(tc, test_drop_reasons_all_covered_and_named);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("udp");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_udp_delivered_to_bound_port);
-	tcase_add_test(tc, test_udp_bind_twice_busy);
-	tcase_add_test(tc, test_udp_bind_table_full_nospc);
-	tcase_add_test(tc, test_udp_checksum_zero_accepted);
-	tcase_add_test(tc, test_udp_padded_frame_uses_ip_length);
-	tcase_add_test(tc, test_udp_to_subnet_broadcast_delivered);
-	tcase_add_test(tc, test_udp_send_on_link_frame_correct);
-	tcase_add_test(tc, test_udp_send_off_link_via_gateway);
-	tcase_add_test(tc, test_udp_send_off_link_without_gateway_no_route);
-	tcase_add_test(tc, test_udp_send_broadcast_needs_no_arp);
-	tcase_add_test(tc, test_udp_send_largest_fits_one_frame);
-	tcase_add_test(tc, test_udp_send_device_error_counted);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("config");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_config_defaults);
-	tcase_add_test(tc, test_config_ip_with_gw_taken);
-	tcase_add_test(tc, test_config_ip_without_prefix_is_24);
-	tcase_add_test(tc, test_config_ip_new_subnet_drops_old_gateway);
-	tcase_add_loop_test(tc, test_config_bad_ip_reported_default_kept, 0,
-			    (int)(sizeof(bad_ip) / sizeof(bad_ip[0])));
-	tcase_add_test(tc, test_config_gw_outside_subnet_refused);
-	tcase_add_test(tc, test_config_udpsh_port);
-	tcase_add_test(tc, test_config_udpsh_allow);
-	tcase_add_test(tc, test_config_udpsh_allow_everyone_warned);
-	tcase_add_test(tc, test_config_unknown_key_enoent_silent);
-	tcase_add_test(tc, test_config_ip_used_by_stack);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("udpsh");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_udpsh_round_trip_prompt_last);
-	tcase_add_test(tc, test_udpsh_long_output_split_at_lines);
-	tcase_add_test(tc, test_udpsh_empty_datagram_prompt_only);
-	tcase_add_test(tc, test_udpsh_allowlist_refuses_then_admits);
-	tcase_add_test(tc, test_udpsh_queue_full_drops_then_recovers);
-	tcase_add_test(tc, test_udpsh_off_binds_nothing);
-	tcase_add_test(tc, test_udpsh_reply_without_arp_entry_counted);
-	tcase_add_test(tc, test_arp_solicited_reply_moves_entry_second_disputes);
-	tcase_add_test(tc, test_arp_unsolicited_cannot_move_live_entry);
-	tcase_add_test(tc, test_arp_expired_entry_not_taken_over_probe_restores);
-	tcase_add_test(tc, test_arp_two_answers_dispute_until_a_round_agrees);
-	tcase_add_test(tc, test_arp_static_gateway_never_replaced);
-	tcase_add_test(tc, test_arp_off_subnet_sender_no_entry);
-	tcase_add_test(tc, test_udpsh_firmware_key_wins_plain_refused);
-	tcase_add_test(tc, test_udpsh_bad_firmware_key_not_started);
-	tcase_add_test(tc, test_udpsh_cookie_secret_mixes_host_seed);
-	tcase_add_test(tc, test_udpsh_keyed_jitter_only_nonce_warned);
-	tcase_add_test(tc, test_udpsh_without_key_or_none_not_started);
-	tcase_add_test(tc, test_udpsh_first_fragment_answered_rest_counted);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("command");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_start_without_device_silent_down);
-	tcase_add_test(tc, test_net_command_prints_counters_drops_arp);
-	tcase_add_test(tc, test_net_command_says_not_started_unless_serving);
-	tcase_add_test(tc, test_net_command_no_drops_empty_cache);
-	tcase_add_test(tc, test_net_command_counts_frames_lost_below_the_stack);
-	tcase_add_test(tc, test_net_command_shows_every_udp_shell_in_use);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(net_suite());
+	return check_run(check_suite("net", setup, 0));
 }

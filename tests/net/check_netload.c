@@ -48,7 +48,7 @@ static void setup(void)
 	netload_rx_init(&rx);
 }
 
-START_TEST(test_dgram_layout_iperf_header)
+CHECK_TEST("accounting", test_dgram_layout_iperf_header)
 {
 	iperf_dgram_build(dg, 20, -5, 12345678901234ull);
 	ck_assert_uint_eq(be32(dg), 0xfffffffbu);
@@ -59,7 +59,7 @@ START_TEST(test_dgram_layout_iperf_header)
 }
 END_TEST
 
-START_TEST(test_rx_in_order_no_loss)
+CHECK_TEST("accounting", test_rx_in_order_no_loss)
 {
 	for (int i = 1; i <= 10; i++)
 		ck_assert(!feed(i, 100, (uint64_t)i * 1000000, (uint64_t)i * 1000000 + 500));
@@ -76,7 +76,7 @@ END_TEST
 
 /* 1 2 3 5 4 7, final -8: 6 taken, 4 and 6 skipped when first missed
  * (iperf never takes a late one back off "lost"), 4 late. */
-START_TEST(test_rx_gaps_and_reordering_counted_as_iperf)
+CHECK_TEST("accounting", test_rx_gaps_and_reordering_counted_as_iperf)
 {
 	static const int32_t ids[] = { 1, 2, 3, 5, 4, 7 };
 
@@ -93,7 +93,7 @@ START_TEST(test_rx_gaps_and_reordering_counted_as_iperf)
 }
 END_TEST
 
-START_TEST(test_rx_duplicate_is_out_of_order)
+CHECK_TEST("accounting", test_rx_duplicate_is_out_of_order)
 {
 	feed(1, 50, 0, 0);
 	feed(2, 50, 0, 0);
@@ -104,14 +104,14 @@ START_TEST(test_rx_duplicate_is_out_of_order)
 }
 END_TEST
 
-START_TEST(test_rx_first_id_late_start_counts_missing)
+CHECK_TEST("accounting", test_rx_first_id_late_start_counts_missing)
 {
 	feed(5, 50, 0, 0);
 	ck_assert_uint_eq(rx.lost, 4);
 }
 END_TEST
 
-START_TEST(test_rx_id_zero_outside_ordering)
+CHECK_TEST("accounting", test_rx_id_zero_outside_ordering)
 {
 	feed(0, 50, 0, 0);
 	feed(1, 50, 0, 0);
@@ -121,7 +121,7 @@ START_TEST(test_rx_id_zero_outside_ordering)
 }
 END_TEST
 
-START_TEST(test_rx_other_sender_and_short_ignored)
+CHECK_TEST("accounting", test_rx_other_sender_and_short_ignored)
 {
 	feed(1, 100, 0, 0);
 	iperf_dgram_build(dg, 100, 2, 0);
@@ -141,7 +141,7 @@ END_TEST
 
 /* Issue 36: the report goes once per stream: the sender's retry, and
  * data after the end, get nothing. */
-START_TEST(test_rx_final_answered_once_data_after_ignored)
+CHECK_TEST("accounting", test_rx_final_answered_once_data_after_ignored)
 {
 	feed(1, 100, 0, 1000);
 	ck_assert(feed(-2, 100, 0, 5000));
@@ -157,7 +157,7 @@ END_TEST
 /* Issue 36: a final before any data has no stream to report on (a forged
  * 4-byte final earned a 128-byte report); a stream whose data came from
  * two sources gets no report at all. */
-START_TEST(test_rx_no_report_without_stream_or_from_two_sources)
+CHECK_TEST("accounting", test_rx_no_report_without_stream_or_from_two_sources)
 {
 	ck_assert(!feed(-1, 16, 0, 0));
 	ck_assert(!rx.started);
@@ -174,7 +174,7 @@ END_TEST
 
 /* RFC 1889: one transit change of 1.6 ms, then back: 100 us, then
  * 100 + (1600 - 100) / 16 = 193.75 us (integer ns). */
-START_TEST(test_rx_jitter_rfc1889)
+CHECK_TEST("accounting", test_rx_jitter_rfc1889)
 {
 	feed(1, 16, 0, 10000000);
 	feed(2, 16, 1000000, 11000000);
@@ -186,7 +186,7 @@ START_TEST(test_rx_jitter_rfc1889)
 }
 END_TEST
 
-START_TEST(test_report_fields_at_iperf_offsets)
+CHECK_TEST("report", test_report_fields_at_iperf_offsets)
 {
 	uint8_t rep[IPERF_REPORT_LEN];
 	static const int32_t ids[] = { 1, 2, 3, 5, 4, 7 };
@@ -217,7 +217,7 @@ END_TEST
 /* A receiver that lost a known share: its report carries the total
  * (received + lost) and the lost, and the sender takes received = total
  * - lost, never the total. */
-START_TEST(test_report_received_is_total_less_lost)
+CHECK_TEST("report", test_report_received_is_total_less_lost)
 {
 	uint8_t rep[IPERF_REPORT_LEN];
 	struct iperf_report r;
@@ -240,7 +240,7 @@ START_TEST(test_report_received_is_total_less_lost)
 }
 END_TEST
 
-START_TEST(test_report_wide_counts_split)
+CHECK_TEST("report", test_report_wide_counts_split)
 {
 	uint8_t rep[IPERF_REPORT_LEN];
 	struct iperf_report r;
@@ -272,7 +272,7 @@ START_TEST(test_report_wide_counts_split)
 }
 END_TEST
 
-START_TEST(test_report_parse_refuses_short_or_unflagged)
+CHECK_TEST("report", test_report_parse_refuses_short_or_unflagged)
 {
 	uint8_t rep[IPERF_REPORT_LEN];
 	struct iperf_report r;
@@ -285,7 +285,7 @@ START_TEST(test_report_parse_refuses_short_or_unflagged)
 }
 END_TEST
 
-START_TEST(test_rates_integer)
+CHECK_TEST("accounting", test_rates_integer)
 {
 	ck_assert_uint_eq(netload_pps(1000, 1000000000ull), 1000);
 	ck_assert_uint_eq(netload_pps(85, 500000000ull), 170);
@@ -319,7 +319,7 @@ static int parse(const char *line, struct netload_args *a)
 	return netload_args_parse(argc, argv, a, &eb.out);
 }
 
-START_TEST(test_args_recv)
+CHECK_TEST("args", test_args_recv)
 {
 	struct netload_args a;
 
@@ -331,7 +331,7 @@ START_TEST(test_args_recv)
 }
 END_TEST
 
-START_TEST(test_args_send_defaults_and_suffixes)
+CHECK_TEST("args", test_args_send_defaults_and_suffixes)
 {
 	struct netload_args a;
 
@@ -373,7 +373,8 @@ static const struct {
 	{ "netload bogus 1 2", "netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n" },
 };
 
-START_TEST(test_args_bad_one_line_error)
+CHECK_LOOP_TEST("args", test_args_bad_one_line_error,
+		0, (int)(sizeof(bad_args) / sizeof(bad_args[0])))
 {
 	struct netload_args a;
 
@@ -449,7 +450,7 @@ static void play_window(void)
 	playing = false;
 }
 
-START_TEST(test_recv_window_outlasts_shell_datagrams)
+CHECK_TEST("window", test_recv_window_outlasts_shell_datagrams)
 {
 	static char text[4096];
 	struct out_buf ob;
@@ -490,48 +491,10 @@ START_TEST(test_recv_window_outlasts_shell_datagrams)
 }
 END_TEST
 
-static Suite *netload_suite(void)
-{
-	Suite *s = suite_create("netload");
-	TCase *tc;
-
-	tc = tcase_create("accounting");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_dgram_layout_iperf_header);
-	tcase_add_test(tc, test_rx_in_order_no_loss);
-	tcase_add_test(tc, test_rx_gaps_and_reordering_counted_as_iperf);
-	tcase_add_test(tc, test_rx_duplicate_is_out_of_order);
-	tcase_add_test(tc, test_rx_first_id_late_start_counts_missing);
-	tcase_add_test(tc, test_rx_id_zero_outside_ordering);
-	tcase_add_test(tc, test_rx_other_sender_and_short_ignored);
-	tcase_add_test(tc, test_rx_final_answered_once_data_after_ignored);
-	tcase_add_test(tc, test_rx_no_report_without_stream_or_from_two_sources);
-	tcase_add_test(tc, test_rx_jitter_rfc1889);
-	tcase_add_test(tc, test_rates_integer);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("report");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_report_fields_at_iperf_offsets);
-	tcase_add_test(tc, test_report_received_is_total_less_lost);
-	tcase_add_test(tc, test_report_wide_counts_split);
-	tcase_add_test(tc, test_report_parse_refuses_short_or_unflagged);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("args");
-	tcase_add_test(tc, test_args_recv);
-	tcase_add_test(tc, test_args_send_defaults_and_suffixes);
-	tcase_add_loop_test(tc, test_args_bad_one_line_error, 0,
-			    (int)(sizeof(bad_args) / sizeof(bad_args[0])));
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("window");
-	tcase_add_test(tc, test_recv_window_outlasts_shell_datagrams);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("accounting", setup, NULL, 0);
+CHECK_CASE("report", setup, NULL, 0);
 
 int main(void)
 {
-	return check_run(netload_suite());
+	return check_run(check_suite("netload", NULL, 0));
 }

@@ -79,7 +79,7 @@ static const char *print_report(int pid, unsigned chains)
 
 /* ---- the sampler ---- */
 
-START_TEST(test_sample_frame0_is_interrupted_ip)
+CHECK_TEST("sampler", test_sample_frame0_is_interrupted_ip)
 {
 	const struct prof_record *r;
 	size_t n;
@@ -95,7 +95,7 @@ START_TEST(test_sample_frame0_is_interrupted_ip)
 }
 END_TEST
 
-START_TEST(test_sample_depth_default_eight_frames)
+CHECK_TEST("sampler", test_sample_depth_default_eight_frames)
 {
 	static uintptr_t stack[256] __attribute__((aligned(16)));
 	struct trap_frame tf = { .ip = PT_MEMCPY + 4 };
@@ -137,7 +137,7 @@ static void task_body(void *arg)
 	(void)arg;
 }
 
-START_TEST(test_sample_charged_to_interrupted_task)
+CHECK_TEST("sampler", test_sample_charged_to_interrupted_task)
 {
 	const struct prof_record *r;
 	struct task *t;
@@ -164,7 +164,7 @@ START_TEST(test_sample_charged_to_interrupted_task)
 }
 END_TEST
 
-START_TEST(test_sample_tick_full_buffer_accounting_exact)
+CHECK_TEST("sampler", test_sample_tick_full_buffer_accounting_exact)
 {
 	struct prof_cpu_stats st;
 	const unsigned taken = PROF_BUF + 904;
@@ -181,7 +181,7 @@ START_TEST(test_sample_tick_full_buffer_accounting_exact)
 }
 END_TEST
 
-START_TEST(test_sample_counter_full_buffer_accounting_exact)
+CHECK_TEST("sampler", test_sample_counter_full_buffer_accounting_exact)
 {
 	struct trap_frame tf = { .ip = PT_SPIN_LOCK + 8 };
 	struct prof_cpu_stats st;
@@ -201,7 +201,7 @@ END_TEST
 /* A counter's sample weighs the events it stood for -- several periods
  * when its interrupt came late (hal_pmu_sample_events()) -- and the
  * session's chain sums them, in the counter's events per second. */
-START_TEST(test_sample_weight_is_what_the_counter_counted)
+CHECK_TEST("sampler", test_sample_weight_is_what_the_counter_counted)
 {
 	struct trap_frame tf = { .ip = PT_SPIN_LOCK + 8 };
 	const struct prof_data *d;
@@ -232,7 +232,7 @@ END_TEST
 
 /* A tick's sample weighs the time since that CPU's last tick: a late
  * tick stands for more than the nominal period. */
-START_TEST(test_tick_weight_is_time_since_last_tick)
+CHECK_TEST("sampler", test_tick_weight_is_time_since_last_tick)
 {
 	const struct prof_data *d;
 	struct prof_record r;
@@ -266,7 +266,7 @@ static void note_pid(int pid)
  * running: a task switched in 7 ms after a tick and sampled 3 ms later
  * weighs 3 ms, not 10 -- the 7 ms were idle's, and the run splits the
  * task's own running time by its samples' weights. */
-START_TEST(test_wall_tick_weight_only_since_switch_in)
+CHECK_TEST("sampler", test_wall_tick_weight_only_since_switch_in)
 {
 	struct prof_wall *w;
 	struct prof_record r;
@@ -310,7 +310,7 @@ END_TEST
 
 /* A session's table keys each leaf by its exact address; the text
  * report still merges them into one chain with its span of offsets. */
-START_TEST(test_session_leaves_by_exact_address)
+CHECK_TEST("sampler", test_session_leaves_by_exact_address)
 {
 	const struct prof_data *d;
 
@@ -333,7 +333,7 @@ START_TEST(test_session_leaves_by_exact_address)
 }
 END_TEST
 
-START_TEST(test_straggler_tick_previous_run_never_lands)
+CHECK_TEST("sampler", test_straggler_tick_previous_run_never_lands)
 {
 	const struct prof_record *r;
 	size_t n;
@@ -365,7 +365,7 @@ START_TEST(test_straggler_tick_previous_run_never_lands)
 }
 END_TEST
 
-START_TEST(test_straggler_silent_cpu_contributes_nothing_stale)
+CHECK_TEST("sampler", test_straggler_silent_cpu_contributes_nothing_stale)
 {
 	size_t n;
 
@@ -388,7 +388,7 @@ START_TEST(test_straggler_silent_cpu_contributes_nothing_stale)
 }
 END_TEST
 
-START_TEST(test_straggler_overflow_before_new_run_seen_dropped)
+CHECK_TEST("sampler", test_straggler_overflow_before_new_run_seen_dropped)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	struct prof_cpu_stats st;
@@ -425,7 +425,7 @@ END_TEST
 
 /* ---- arming, disarming, claiming ---- */
 
-START_TEST(test_arm_sets_armed_before_counter)
+CHECK_TEST("arming", test_arm_sets_armed_before_counter)
 {
 	pt_boot_cpus(2);
 	ck_assert_int_eq(prof_start(), 0);
@@ -442,7 +442,7 @@ START_TEST(test_arm_sets_armed_before_counter)
 }
 END_TEST
 
-START_TEST(test_arm_period_from_events_per_sec)
+CHECK_TEST("arming", test_arm_period_from_events_per_sec)
 {
 	fake_pmu_set_counting(3000000000ull, "pmu/fake cycles");
 	pt_boot_cpus(1);
@@ -452,7 +452,7 @@ START_TEST(test_arm_period_from_events_per_sec)
 }
 END_TEST
 
-START_TEST(test_counter_tick_never_samples)
+CHECK_TEST("arming", test_counter_tick_never_samples)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 
@@ -469,7 +469,7 @@ START_TEST(test_counter_tick_never_samples)
 }
 END_TEST
 
-START_TEST(test_stop_disarms_then_clears_armed_then_acks)
+CHECK_TEST("arming", test_stop_disarms_then_clears_armed_then_acks)
 {
 	pt_boot_cpus(1);
 	ck_assert_int_eq(prof_start(), 0);
@@ -489,7 +489,7 @@ START_TEST(test_stop_disarms_then_clears_armed_then_acks)
 }
 END_TEST
 
-START_TEST(test_overflow_between_stop_and_disarm_acked_and_dropped)
+CHECK_TEST("arming", test_overflow_between_stop_and_disarm_acked_and_dropped)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	struct prof_cpu_stats st;
@@ -526,7 +526,7 @@ static void deliver_late_overflow(unsigned cpu)
 	late_claimed = fake_pmu_overflow(cpu, &tf, true);
 }
 
-START_TEST(test_late_overflow_while_disarm_waits_claimed)
+CHECK_TEST("arming", test_late_overflow_while_disarm_waits_claimed)
 {
 	struct prof_cpu_stats st;
 
@@ -551,7 +551,7 @@ START_TEST(test_late_overflow_while_disarm_waits_claimed)
 }
 END_TEST
 
-START_TEST(test_overflow_not_ours_goes_to_genuine_path)
+CHECK_TEST("arming", test_overflow_not_ours_goes_to_genuine_path)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 
@@ -566,7 +566,7 @@ START_TEST(test_overflow_not_ours_goes_to_genuine_path)
 }
 END_TEST
 
-START_TEST(test_overflow_when_not_armed_goes_to_genuine_path)
+CHECK_TEST("arming", test_overflow_when_not_armed_goes_to_genuine_path)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 
@@ -584,7 +584,7 @@ START_TEST(test_overflow_when_not_armed_goes_to_genuine_path)
 }
 END_TEST
 
-START_TEST(test_tick_source_never_arms)
+CHECK_TEST("arming", test_tick_source_never_arms)
 {
 	use_tick();
 	pt_boot_cpus(1);
@@ -597,7 +597,7 @@ START_TEST(test_tick_source_never_arms)
 }
 END_TEST
 
-START_TEST(test_counter_without_rate_falls_back_to_tick)
+CHECK_TEST("arming", test_counter_without_rate_falls_back_to_tick)
 {
 	fake_pmu_set_counting(0, "pmu/fake cycles");
 	pt_boot_cpus(1);
@@ -610,7 +610,7 @@ END_TEST
 
 /* ---- the probe and the session ---- */
 
-START_TEST(test_probe_runs_once)
+CHECK_TEST("session", test_probe_runs_once)
 {
 	pt_boot_cpus(1);
 	ck_assert_uint_eq(fake_pmu_probes, 0);
@@ -626,7 +626,7 @@ START_TEST(test_probe_runs_once)
 }
 END_TEST
 
-START_TEST(test_probe_runs_on_first_start)
+CHECK_TEST("session", test_probe_runs_on_first_start)
 {
 	pt_boot_cpus(1);
 	ck_assert_int_eq(prof_start(), 0);
@@ -635,7 +635,7 @@ START_TEST(test_probe_runs_on_first_start)
 }
 END_TEST
 
-START_TEST(test_start_while_session_busy)
+CHECK_TEST("session", test_start_while_session_busy)
 {
 	pt_boot_cpus(1);
 	ck_assert_int_eq(prof_start(), 0);
@@ -668,7 +668,7 @@ static void pause_all_tick(void *ctx)
 	pt_tick_all(*(unsigned *)ctx, PT_CPU_IDLE);
 }
 
-START_TEST(test_wait_returns_once_every_cpu_answers)
+CHECK_TEST("session", test_wait_returns_once_every_cpu_answers)
 {
 	unsigned n = 3;
 
@@ -682,7 +682,7 @@ START_TEST(test_wait_returns_once_every_cpu_answers)
 }
 END_TEST
 
-START_TEST(test_wait_names_cpu_that_never_answers)
+CHECK_TEST("session", test_wait_names_cpu_that_never_answers)
 {
 	use_tick();
 	pt_boot_cpus(3);
@@ -700,7 +700,7 @@ START_TEST(test_wait_names_cpu_that_never_answers)
 }
 END_TEST
 
-START_TEST(test_report_empty_on_counter_idle)
+CHECK_TEST("session", test_report_empty_on_counter_idle)
 {
 	pt_boot_cpus(2);
 	pt_use_symbols();
@@ -712,7 +712,7 @@ START_TEST(test_report_empty_on_counter_idle)
 }
 END_TEST
 
-START_TEST(test_report_window_is_measured)
+CHECK_TEST("session", test_report_window_is_measured)
 {
 	use_tick();
 	pt_boot_cpus(1);
@@ -733,7 +733,7 @@ static void tick_cpu1_in_udp_input(void)
 	pt_tick(1, PT_UDP_INPUT);
 }
 
-START_TEST(test_stop_tick_between_stores_keeps_run)
+CHECK_TEST("review", test_stop_tick_between_stores_keeps_run)
 {
 	size_t n;
 
@@ -763,7 +763,7 @@ START_TEST(test_stop_tick_between_stores_keeps_run)
 }
 END_TEST
 
-START_TEST(test_window_opens_when_every_cpu_armed)
+CHECK_TEST("review", test_window_opens_when_every_cpu_armed)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	struct prof_cpu_stats st;
@@ -797,7 +797,7 @@ static void pause_cpu1_silent(void *ctx)
 	pt_tick(0, PT_CPU_IDLE);
 }
 
-START_TEST(test_window_names_cpu_that_never_arms)
+CHECK_TEST("review", test_window_names_cpu_that_never_arms)
 {
 	use_tick();
 	pt_boot_cpus(2);
@@ -826,7 +826,7 @@ static void overflow_midway(void)
 	ck_assert(fake_pmu_overflow(fake_cpu, &tf, true));
 }
 
-START_TEST(test_sample_mid_switch_charged_to_outgoing_task)
+CHECK_TEST("review", test_sample_mid_switch_charged_to_outgoing_task)
 {
 	const struct prof_record *r;
 	struct task *t;
@@ -848,7 +848,7 @@ START_TEST(test_sample_mid_switch_charged_to_outgoing_task)
 }
 END_TEST
 
-START_TEST(test_counter_errors_counted_in_header)
+CHECK_TEST("review", test_counter_errors_counted_in_header)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	struct prof_cpu_stats st;
@@ -873,7 +873,7 @@ END_TEST
  * a counter that does not run -- so that an NMI is not taken for its
  * own, the next tick tries again (one error a run, however many tries),
  * and the report names the CPU. */
-START_TEST(test_counter_refused_arm_named_and_retried)
+CHECK_TEST("review", test_counter_refused_arm_named_and_retried)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	struct prof_cpu_stats st;
@@ -931,7 +931,7 @@ static void pause_cpu2_silent(void *ctx)
 /* A rotating session's intervals count drops over the same CPUs as the
  * session's total: cpu 2 arms too late to count, cpu 1 misses the stop,
  * and every one of the three drops samples in both intervals. */
-START_TEST(test_interval_drops_add_up_to_total)
+CHECK_TEST("review", test_interval_drops_add_up_to_total)
 {
 	static struct prof_data iv1, iv2;
 	uint64_t at;
@@ -965,7 +965,7 @@ START_TEST(test_interval_drops_add_up_to_total)
 }
 END_TEST
 
-START_TEST(test_cpu_state_never_shares_a_cache_line)
+CHECK_TEST("review", test_cpu_state_never_shares_a_cache_line)
 {
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
 		uintptr_t at = (uintptr_t)prof_cpu_state(cpu);
@@ -978,7 +978,7 @@ START_TEST(test_cpu_state_never_shares_a_cache_line)
 }
 END_TEST
 
-START_TEST(test_pid_filter_dropped_labelled_all_tasks)
+CHECK_TEST("review", test_pid_filter_dropped_labelled_all_tasks)
 {
 	struct task *t;
 
@@ -1021,7 +1021,7 @@ static void deep_stack(struct trap_frame *tf, unsigned n)
 	tf->fp = (uintptr_t)&stack[16];
 }
 
-START_TEST(test_depth_sizes_records)
+CHECK_TEST("lasting", test_depth_sizes_records)
 {
 	static const unsigned depths[] = { 1, 8, 32 };
 	struct trap_frame tf;
@@ -1060,7 +1060,7 @@ END_TEST
 /* A CPU that never acknowledged the last stop may still be inside a
  * sample at the last depth: the depth (and the ring's layout) stays
  * until it has; the same depth may start. */
-START_TEST(test_depth_cannot_change_under_a_cpu_still_sampling)
+CHECK_TEST("lasting", test_depth_cannot_change_under_a_cpu_still_sampling)
 {
 	struct prof_options deeper = { 16, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
 	struct prof_options same = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
@@ -1085,7 +1085,7 @@ END_TEST
 
 /* Five rings' worth of samples, drained as they come: none dropped,
  * every one counted.  Without the drains the ring fills and drops. */
-START_TEST(test_drain_keeps_ring_from_filling)
+CHECK_TEST("lasting", test_drain_keeps_ring_from_filling)
 {
 	const unsigned taken = 5 * PROF_BUF;
 	const struct prof_data *d;
@@ -1123,7 +1123,7 @@ END_TEST
 /* A table of two chains: the third chain's samples are other, counted
  * in the session's samples, never lost.  A session's leaves fold by
  * their exact address: memcpy+8 is a chain of its own, other too. */
-START_TEST(test_fold_table_full_counts_other)
+CHECK_TEST("lasting", test_fold_table_full_counts_other)
 {
 	const struct prof_data *d;
 
@@ -1153,7 +1153,7 @@ START_TEST(test_fold_table_full_counts_other)
 END_TEST
 
 /* hz= sets the counter's period: events per second / hz. */
-START_TEST(test_hz_sets_counter_period)
+CHECK_TEST("lasting", test_hz_sets_counter_period)
 {
 	struct prof_options opt = { 8, 250, PROF_PID_ALL, PROF_RUN_BOOT, false };
 
@@ -1173,7 +1173,7 @@ static void busy_body(void *arg)
 /* Each CPU's idle share is the scheduler's idle time over the window,
  * not a count of samples: cpu 0 idles all of it, cpu 1 runs a task for
  * three quarters of it and takes no sample at all. */
-START_TEST(test_idle_share_from_scheduler)
+CHECK_TEST("lasting", test_idle_share_from_scheduler)
 {
 	const struct prof_data *d;
 	struct task *t;
@@ -1235,7 +1235,7 @@ static void run_cpu1_misses_stop(void)
 	ck_assert_uint_eq(fake_pmu_period[1], 1000000);
 }
 
-START_TEST(test_cpu_missed_stop_rearmed_at_new_period)
+CHECK_TEST("races", test_cpu_missed_stop_rearmed_at_new_period)
 {
 	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
 	struct trap_frame tf = { .ip = PT_MEMCPY };
@@ -1263,7 +1263,7 @@ START_TEST(test_cpu_missed_stop_rearmed_at_new_period)
 }
 END_TEST
 
-START_TEST(test_cpu_missed_stop_stays_disarmed_on_tick_run)
+CHECK_TEST("races", test_cpu_missed_stop_stays_disarmed_on_tick_run)
 {
 	run_cpu1_misses_stop();
 	ck_assert_int_eq(prof_set_source("tick"), 0);
@@ -1289,7 +1289,7 @@ static void stop_while_cpu1_answers_old_stop(const char *site)
  * run's stop the new run stops too: the stop it then acknowledges is
  * the new run's, so it must not arm for that run after all (it did, and
  * stayed armed past the report: ksim's counter storm, 1 run in ~1500). */
-START_TEST(test_cpu_missed_stop_new_run_stops_meanwhile)
+CHECK_TEST("races", test_cpu_missed_stop_new_run_stops_meanwhile)
 {
 	struct prof_options slow = { PROF_DEPTH_DEFAULT, 100, PROF_PID_ALL, PROF_RUN_BOOT, false };
 	struct prof_cpu_stats st;
@@ -1322,7 +1322,7 @@ static void collect_before_drain_claims(const char *site)
 
 /* A drain that begins as the report is collected adds nothing to it:
  * not the samples of the CPU the report left out. */
-START_TEST(test_drain_beside_collect_adds_nothing)
+CHECK_TEST("races", test_drain_beside_collect_adds_nothing)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 	const struct prof_data *d;
@@ -1379,7 +1379,7 @@ static void holder_waits_for_drain(const char *site)
 
 /* A drain of the last run still folding when the next run starts: the
  * start waits for it, so none of its samples lands in the new run. */
-START_TEST(test_start_waits_for_drain_in_flight)
+CHECK_TEST("races", test_start_waits_for_drain_in_flight)
 {
 	struct trap_frame tf = { .ip = PT_MEMCPY };
 
@@ -1433,7 +1433,7 @@ static void overflows_taking(unsigned n, uint64_t gap_ns, uint64_t cost_ns,
 	}
 }
 
-START_TEST(test_throttle_rides_out_preempted_handlers)
+CHECK_TEST("throttle", test_throttle_rides_out_preempted_handlers)
 {
 	pt_boot_cpus(1);
 	pt_use_symbols();
@@ -1450,7 +1450,7 @@ START_TEST(test_throttle_rides_out_preempted_handlers)
 }
 END_TEST
 
-START_TEST(test_throttle_doubles_period_of_slow_handler)
+CHECK_TEST("throttle", test_throttle_doubles_period_of_slow_handler)
 {
 	pt_boot_cpus(1);
 	pt_use_symbols();
@@ -1477,85 +1477,7 @@ START_TEST(test_throttle_doubles_period_of_slow_handler)
 }
 END_TEST
 
-static Suite *profiler_suite(void)
-{
-	Suite *s = suite_create("profiler");
-	TCase *tc = tcase_create("sampler");
-
-	tcase_add_test(tc, test_sample_frame0_is_interrupted_ip);
-	tcase_add_test(tc, test_sample_depth_default_eight_frames);
-	tcase_add_test(tc, test_sample_charged_to_interrupted_task);
-	tcase_add_test(tc, test_sample_tick_full_buffer_accounting_exact);
-	tcase_add_test(tc, test_sample_weight_is_what_the_counter_counted);
-	tcase_add_test(tc, test_tick_weight_is_time_since_last_tick);
-	tcase_add_test(tc, test_wall_tick_weight_only_since_switch_in);
-	tcase_add_test(tc, test_session_leaves_by_exact_address);
-	tcase_add_test(tc, test_sample_counter_full_buffer_accounting_exact);
-	tcase_add_test(tc, test_straggler_tick_previous_run_never_lands);
-	tcase_add_test(tc, test_straggler_silent_cpu_contributes_nothing_stale);
-	tcase_add_test(tc, test_straggler_overflow_before_new_run_seen_dropped);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("arming");
-	tcase_add_test(tc, test_arm_sets_armed_before_counter);
-	tcase_add_test(tc, test_arm_period_from_events_per_sec);
-	tcase_add_test(tc, test_counter_tick_never_samples);
-	tcase_add_test(tc, test_stop_disarms_then_clears_armed_then_acks);
-	tcase_add_test(tc, test_overflow_between_stop_and_disarm_acked_and_dropped);
-	tcase_add_test(tc, test_late_overflow_while_disarm_waits_claimed);
-	tcase_add_test(tc, test_overflow_not_ours_goes_to_genuine_path);
-	tcase_add_test(tc, test_overflow_when_not_armed_goes_to_genuine_path);
-	tcase_add_test(tc, test_tick_source_never_arms);
-	tcase_add_test(tc, test_counter_without_rate_falls_back_to_tick);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("session");
-	tcase_add_test(tc, test_probe_runs_once);
-	tcase_add_test(tc, test_probe_runs_on_first_start);
-	tcase_add_test(tc, test_start_while_session_busy);
-	tcase_add_test(tc, test_wait_returns_once_every_cpu_answers);
-	tcase_add_test(tc, test_wait_names_cpu_that_never_answers);
-	tcase_add_test(tc, test_report_empty_on_counter_idle);
-	tcase_add_test(tc, test_report_window_is_measured);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("review");
-	tcase_add_test(tc, test_stop_tick_between_stores_keeps_run);
-	tcase_add_test(tc, test_window_opens_when_every_cpu_armed);
-	tcase_add_test(tc, test_window_names_cpu_that_never_arms);
-	tcase_add_test(tc, test_sample_mid_switch_charged_to_outgoing_task);
-	tcase_add_test(tc, test_counter_errors_counted_in_header);
-	tcase_add_test(tc, test_counter_refused_arm_named_and_retried);
-	tcase_add_test(tc, test_interval_drops_add_up_to_total);
-	tcase_add_test(tc, test_cpu_state_never_shares_a_cache_line);
-	tcase_add_test(tc, test_pid_filter_dropped_labelled_all_tasks);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("lasting");
-	tcase_add_test(tc, test_depth_sizes_records);
-	tcase_add_test(tc, test_depth_cannot_change_under_a_cpu_still_sampling);
-	tcase_add_test(tc, test_drain_keeps_ring_from_filling);
-	tcase_add_test(tc, test_fold_table_full_counts_other);
-	tcase_add_test(tc, test_hz_sets_counter_period);
-	tcase_add_test(tc, test_idle_share_from_scheduler);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("throttle");
-	tcase_add_test(tc, test_throttle_rides_out_preempted_handlers);
-	tcase_add_test(tc, test_throttle_doubles_period_of_slow_handler);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("races");
-	tcase_add_test(tc, test_cpu_missed_stop_rearmed_at_new_period);
-	tcase_add_test(tc, test_cpu_missed_stop_stays_disarmed_on_tick_run);
-	tcase_add_test(tc, test_cpu_missed_stop_new_run_stops_meanwhile);
-	tcase_add_test(tc, test_drain_beside_collect_adds_nothing);
-	tcase_add_test(tc, test_start_waits_for_drain_in_flight);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(profiler_suite());
+	return check_run(check_suite("profiler", NULL, 0));
 }

@@ -77,7 +77,7 @@ static const char *print(int pid, unsigned chains, size_t split,
 #define NFC(off) (PT_NET_FRAME_COPY + (off))
 #define VNR(off) (PT_VIRTIO_NET_RX + (off))
 
-START_TEST(test_report_spans_and_exact_callers)
+CHECK_TEST("golden", test_report_spans_and_exact_callers)
 {
 	/* One leaf symbol at three offsets under one exact caller chain:
 	 * one chain, its span 0x1a..0x3e. */
@@ -95,7 +95,7 @@ START_TEST(test_report_spans_and_exact_callers)
 }
 END_TEST
 
-START_TEST(test_report_orders_hottest_then_ties_by_address)
+CHECK_TEST("golden", test_report_orders_hottest_then_ties_by_address)
 {
 	/* Equal counts: lower leaf address first, then the shorter chain,
 	 * then the lower return addresses. */
@@ -110,7 +110,7 @@ START_TEST(test_report_orders_hottest_then_ties_by_address)
 }
 END_TEST
 
-START_TEST(test_report_order_independent_of_input_order)
+CHECK_TEST("golden", test_report_order_independent_of_input_order)
 {
 	char first[sizeof(text)];
 
@@ -129,7 +129,7 @@ START_TEST(test_report_order_independent_of_input_order)
 }
 END_TEST
 
-START_TEST(test_report_pid_filter_percentages)
+CHECK_TEST("golden", test_report_pid_filter_percentages)
 {
 	add(7, 30, PT_MEMCPY + 0x10, NFC(0x44), END);
 	add(12, 2, PT_MEMCPY + 0x10, NFC(0x44), END);
@@ -141,7 +141,7 @@ START_TEST(test_report_pid_filter_percentages)
 }
 END_TEST
 
-START_TEST(test_report_chain_count_limits_lines)
+CHECK_TEST("golden", test_report_chain_count_limits_lines)
 {
 	add(1, 50, PT_MEMCPY + 0x1, END);
 	add(1, 40, PT_NET_FRAME_COPY + 0x2, END);
@@ -153,7 +153,7 @@ START_TEST(test_report_chain_count_limits_lines)
 }
 END_TEST
 
-START_TEST(test_report_one_more_chain_singular)
+CHECK_TEST("golden", test_report_one_more_chain_singular)
 {
 	add(1, 3, PT_MEMCPY + 0x1, END);
 	add(1, 1, PT_SPIN_LOCK + 0x4, END);
@@ -162,7 +162,7 @@ START_TEST(test_report_one_more_chain_singular)
 }
 END_TEST
 
-START_TEST(test_report_keeps_128_of_more_chains)
+CHECK_TEST("golden", test_report_keeps_128_of_more_chains)
 {
 	/* 200 distinct chains: the leaf alike, the caller's exact return
 	 * address different in each.  Counts 1-4 by a fixed pattern. */
@@ -174,7 +174,7 @@ START_TEST(test_report_keeps_128_of_more_chains)
 }
 END_TEST
 
-START_TEST(test_report_unknown_addresses)
+CHECK_TEST("golden", test_report_unknown_addresses)
 {
 	/* No symbol covers the gap or far addresses: leaves fold by exact
 	 * address, and print as one. */
@@ -187,7 +187,7 @@ START_TEST(test_report_unknown_addresses)
 }
 END_TEST
 
-START_TEST(test_report_host_frames_fold_into_one)
+CHECK_TEST("golden", test_report_host_frames_fold_into_one)
 {
 	/* The records of unknown.txt, on a platform that names code outside
 	 * the image: the gap is still the image's and prints as an address;
@@ -205,7 +205,7 @@ START_TEST(test_report_host_frames_fold_into_one)
 }
 END_TEST
 
-START_TEST(test_report_names_unarmed_missing_and_counter_errors)
+CHECK_TEST("golden", test_report_names_unarmed_missing_and_counter_errors)
 {
 	struct prof_segment seg = { 0, recs, 0, 0 };
 	struct prof_report_in in = {
@@ -232,7 +232,7 @@ START_TEST(test_report_names_unarmed_missing_and_counter_errors)
 }
 END_TEST
 
-START_TEST(test_report_empty_pid_filter)
+CHECK_TEST("golden", test_report_empty_pid_filter)
 {
 	add(7, 5, PT_MEMCPY, END);
 	ck_assert(pt_golden_equal("empty_pid.txt",
@@ -240,7 +240,7 @@ START_TEST(test_report_empty_pid_filter)
 }
 END_TEST
 
-START_TEST(test_report_empty_when_no_cpu_answered)
+CHECK_TEST("golden", test_report_empty_when_no_cpu_answered)
 {
 	struct prof_report_in in = {
 		.window_ns = 500000000ull,
@@ -260,7 +260,7 @@ END_TEST
 
 /* A window shorter than one period: no CPU need have sampled, and the
  * report does not call the CPUs idle or the task asleep. */
-START_TEST(test_report_empty_window_shorter_than_a_period)
+CHECK_TEST("golden", test_report_empty_window_shorter_than_a_period)
 {
 	struct prof_segment seg = { 0, recs, 0, 0 };
 	struct prof_report_in in = {
@@ -295,7 +295,7 @@ START_TEST(test_report_empty_window_shorter_than_a_period)
 }
 END_TEST
 
-START_TEST(test_fold_leaf_spans_offsets)
+CHECK_TEST("golden", test_fold_leaf_spans_offsets)
 {
 	struct fold f;
 
@@ -322,7 +322,7 @@ END_TEST
 /* Past its first size the table grows and rehashes: every distinct chain
  * is still found again, and a new chain past its limit is refused while
  * the chains it holds still count. */
-START_TEST(test_fold_grows_past_initial_table)
+CHECK_TEST("golden", test_fold_grows_past_initial_table)
 {
 	enum { DISTINCT = 3000, REPEAT = 2 };
 	static struct prof_record many[DISTINCT * REPEAT];
@@ -387,7 +387,7 @@ static void add_frames(uint32_t n, uintptr_t base, uint32_t odd,
 /* A chain is its frames, not the words after them: whatever a record
  * holds past nframes (here in the leaf's block and in later ones), the
  * samples fold together. */
-START_TEST(test_fold_ignores_words_past_nframes)
+CHECK_TEST("golden", test_fold_ignores_words_past_nframes)
 {
 	struct fold f;
 
@@ -406,7 +406,7 @@ END_TEST
 
 /* Rows are compared block by block: a difference in any word of any
  * block, the last one included, makes another chain. */
-START_TEST(test_fold_tells_chains_apart_in_every_block)
+CHECK_TEST("golden", test_fold_tells_chains_apart_in_every_block)
 {
 	enum { N = 20 };
 	struct fold f;
@@ -426,7 +426,7 @@ END_TEST
 
 /* A caller of 0 is a frame: the chain with it is not the chain without
  * it, whether or not the extra frame starts a new block. */
-START_TEST(test_fold_zero_caller_is_a_longer_chain)
+CHECK_TEST("golden", test_fold_zero_caller_is_a_longer_chain)
 {
 	struct fold f;
 
@@ -450,7 +450,7 @@ END_TEST
 
 /* At depth 4 a chain keeps its leaf and 3 callers: records that differ
  * only deeper fold together, and one that differs within them does not. */
-START_TEST(test_fold_cuts_chains_at_the_table_depth)
+CHECK_TEST("golden", test_fold_cuts_chains_at_the_table_depth)
 {
 	struct fold f;
 
@@ -472,7 +472,7 @@ END_TEST
 /* Leaves in the gap after memcpy fold by their own addresses, though
  * one lookup answers for the whole gap; the symbols on either side of
  * it, met between them, still resolve. */
-START_TEST(test_fold_leaves_in_a_gap_stay_addresses)
+CHECK_TEST("golden", test_fold_leaves_in_a_gap_stay_addresses)
 {
 	struct fold f;
 
@@ -500,7 +500,7 @@ START_TEST(test_fold_leaves_in_a_gap_stay_addresses)
 }
 END_TEST
 
-START_TEST(test_percent_rounds_half_up_in_tenths)
+CHECK_TEST("golden", test_percent_rounds_half_up_in_tenths)
 {
 	/* 1/8 = 12.5%; 1/3 = 33.3%; 2/3 = 66.7%. */
 	add(1, 2, PT_MEMCPY, END);
@@ -517,38 +517,7 @@ START_TEST(test_percent_rounds_half_up_in_tenths)
 }
 END_TEST
 
-static Suite *report_suite(void)
-{
-	Suite *s = suite_create("report");
-	TCase *tc = tcase_create("golden");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_report_spans_and_exact_callers);
-	tcase_add_test(tc, test_report_orders_hottest_then_ties_by_address);
-	tcase_add_test(tc, test_report_order_independent_of_input_order);
-	tcase_add_test(tc, test_report_pid_filter_percentages);
-	tcase_add_test(tc, test_report_chain_count_limits_lines);
-	tcase_add_test(tc, test_report_one_more_chain_singular);
-	tcase_add_test(tc, test_report_keeps_128_of_more_chains);
-	tcase_add_test(tc, test_report_unknown_addresses);
-	tcase_add_test(tc, test_report_host_frames_fold_into_one);
-	tcase_add_test(tc, test_report_names_unarmed_missing_and_counter_errors);
-	tcase_add_test(tc, test_report_empty_pid_filter);
-	tcase_add_test(tc, test_report_empty_window_shorter_than_a_period);
-	tcase_add_test(tc, test_report_empty_when_no_cpu_answered);
-	tcase_add_test(tc, test_fold_leaf_spans_offsets);
-	tcase_add_test(tc, test_fold_grows_past_initial_table);
-	tcase_add_test(tc, test_fold_ignores_words_past_nframes);
-	tcase_add_test(tc, test_fold_tells_chains_apart_in_every_block);
-	tcase_add_test(tc, test_fold_zero_caller_is_a_longer_chain);
-	tcase_add_test(tc, test_fold_cuts_chains_at_the_table_depth);
-	tcase_add_test(tc, test_fold_leaves_in_a_gap_stay_addresses);
-	tcase_add_test(tc, test_percent_rounds_half_up_in_tenths);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run(report_suite());
+	return check_run(check_suite("report", setup, 0));
 }

@@ -127,7 +127,7 @@ static int tasks_view(struct out *o, const struct prof_data *dd, int pid, unsign
 	return prof_view_tasks(o, dd);
 }
 
-START_TEST(test_view_folded_root_first_by_function)
+CHECK_TEST("golden", test_view_folded_root_first_by_function)
 {
 	session();
 	ck_assert(pt_golden_equal("view_folded.txt", show(folded, PROF_PID_ALL, 0)));
@@ -136,7 +136,7 @@ END_TEST
 
 /* A chain that met the session's depth says so where it was cut, between
  * the task and its outermost kept caller; a shallower one does not. */
-START_TEST(test_view_folded_marks_depth_cut)
+CHECK_TEST("golden", test_view_folded_marks_depth_cut)
 {
 	fold_free(&d.fold);
 	ck_assert_int_eq(fold_init(&d.fold, 64, 3), 0);
@@ -151,35 +151,35 @@ START_TEST(test_view_folded_marks_depth_cut)
 }
 END_TEST
 
-START_TEST(test_view_folded_pid_filter)
+CHECK_TEST("golden", test_view_folded_pid_filter)
 {
 	session();
 	ck_assert(pt_golden_equal("view_folded_pid.txt", show(folded, 7, 0)));
 }
 END_TEST
 
-START_TEST(test_view_cpus_shares_and_idle)
+CHECK_TEST("golden", test_view_cpus_shares_and_idle)
 {
 	session();
 	ck_assert(pt_golden_equal("view_cpus.txt", show(cpus_view, 0, 0)));
 }
 END_TEST
 
-START_TEST(test_view_tasks_shares)
+CHECK_TEST("golden", test_view_tasks_shares)
 {
 	session();
 	ck_assert(pt_golden_equal("view_tasks.txt", show(tasks_view, 0, 0)));
 }
 END_TEST
 
-START_TEST(test_view_top_self_and_total)
+CHECK_TEST("golden", test_view_top_self_and_total)
 {
 	session();
 	ck_assert(pt_golden_equal("view_top.txt", show(prof_view_top, PROF_PID_ALL, 8)));
 }
 END_TEST
 
-START_TEST(test_view_text_from_session)
+CHECK_TEST("golden", test_view_text_from_session)
 {
 	session();
 	ck_assert(pt_golden_equal("view_text.txt", show(prof_view_text, PROF_PID_ALL, 8)));
@@ -188,7 +188,7 @@ END_TEST
 
 /* A table of two chains: the third chain's samples are other, in the
  * header, as a line, and in every total. */
-START_TEST(test_view_folded_other_when_table_full)
+CHECK_TEST("golden", test_view_folded_other_when_table_full)
 {
 	fold_free(&d.fold);
 	ck_assert_int_eq(fold_init(&d.fold, 2, 8), 0);
@@ -204,7 +204,7 @@ END_TEST
 
 /* The folded lines sum to the end line's and the header's samples, which
  * are the text report's. */
-START_TEST(test_view_folded_counts_match_text)
+CHECK_TEST("golden", test_view_folded_counts_match_text)
 {
 	unsigned long long lines = 0, sum = 0, end_lines = 0, end_samples = 0;
 	unsigned long long head = 0, text_samples = 0;
@@ -233,7 +233,7 @@ END_TEST
 
 /* A name with a blank or a ';' would split a frame: it is written with
  * '_' instead. */
-START_TEST(test_view_folded_names_never_split)
+CHECK_TEST("golden", test_view_folded_names_never_split)
 {
 	name(9, "a b;c");
 	take(0, 9, 1, PT_SPIN_LOCK, END);
@@ -256,7 +256,7 @@ static void exact_session(void)
 
 /* Every name view of a table of exact leaves is what it was when the
  * leaves folded by symbol: they merge them as they print. */
-START_TEST(test_views_by_name_merge_exact_leaves)
+CHECK_TEST("golden", test_views_by_name_merge_exact_leaves)
 {
 	exact_session();
 	ck_assert_uint_eq(d.fold.nchains, 5);
@@ -301,7 +301,7 @@ static const char *resolved(const char *in)
  * instruction, callers their return addresses, the weight in ns from
  * the counter's events; the image's build-id and the busy time in the
  * header. */
-START_TEST(test_view_folded_addr_frames_as_sampled)
+CHECK_TEST("golden", test_view_folded_addr_frames_as_sampled)
 {
 	static const unsigned char note[] = {
 		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
@@ -319,7 +319,7 @@ START_TEST(test_view_folded_addr_frames_as_sampled)
 }
 END_TEST
 
-START_TEST(test_view_folded_addr_pid_and_other)
+CHECK_TEST("golden", test_view_folded_addr_pid_and_other)
 {
 	fold_free(&d.fold);
 	ck_assert_int_eq(fold_init(&d.fold, 2, 8), 0);
@@ -362,7 +362,7 @@ static int folded_addr_cpus(struct out *o, const struct prof_data *dd, int pid,
  * not by CPU merges them (the same line, 5 + 2 + 2 samples), the views
  * by CPU print each CPU's lines under its root frame, by name or by
  * address with each CPU's busy time. */
-START_TEST(test_views_by_cpu_keep_each_cpu)
+CHECK_TEST("golden", test_views_by_cpu_keep_each_cpu)
 {
 	cpu_session();
 	ck_assert_uint_eq(d.fold.nchains, 6);
@@ -386,7 +386,7 @@ END_TEST
 
 /* Chains past the table are each CPU's `other` in a view by CPU, with
  * their weights; the views that merge CPUs have the one line. */
-START_TEST(test_views_by_cpu_other_per_cpu)
+CHECK_TEST("golden", test_views_by_cpu_other_per_cpu)
 {
 	fold_free(&d.fold);
 	ck_assert_int_eq(fold_init(&d.fold, 2, 8), 0);
@@ -408,32 +408,9 @@ START_TEST(test_views_by_cpu_other_per_cpu)
 }
 END_TEST
 
-static Suite *views_suite(void)
-{
-	Suite *s = suite_create("views");
-	TCase *tc = tcase_create("golden");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_view_folded_root_first_by_function);
-	tcase_add_test(tc, test_view_folded_pid_filter);
-	tcase_add_test(tc, test_view_folded_marks_depth_cut);
-	tcase_add_test(tc, test_view_cpus_shares_and_idle);
-	tcase_add_test(tc, test_view_tasks_shares);
-	tcase_add_test(tc, test_view_top_self_and_total);
-	tcase_add_test(tc, test_view_text_from_session);
-	tcase_add_test(tc, test_view_folded_other_when_table_full);
-	tcase_add_test(tc, test_view_folded_counts_match_text);
-	tcase_add_test(tc, test_views_by_name_merge_exact_leaves);
-	tcase_add_test(tc, test_view_folded_addr_frames_as_sampled);
-	tcase_add_test(tc, test_view_folded_addr_pid_and_other);
-	tcase_add_test(tc, test_view_folded_names_never_split);
-	tcase_add_test(tc, test_views_by_cpu_keep_each_cpu);
-	tcase_add_test(tc, test_views_by_cpu_other_per_cpu);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("golden", setup, teardown, 0);
 
 int main(void)
 {
-	return check_run(views_suite());
+	return check_run(check_suite("views", NULL, 0));
 }

@@ -156,7 +156,7 @@ static void assert_states_sum(const struct tline *t, int pid)
 		      "pid %d: charged %.1f ms, alive %.1f ms", pid, t->charged, t->alive);
 }
 
-START_TEST(test_wall_sleepy_paths_match_truth)
+CHECK_TEST("wall", test_wall_sleepy_paths_match_truth)
 {
 	uint64_t t0[SLEEPY_PATHS], t1[SLEEPY_PATHS];
 	double got[SLEEPY_PATHS] = { 0 }, want[SLEEPY_PATHS], total = 0, truth = 0;
@@ -220,7 +220,7 @@ START_TEST(test_wall_sleepy_paths_match_truth)
 }
 END_TEST
 
-START_TEST(test_wall_tasks_born_and_exiting_in_window)
+CHECK_TEST("wall", test_wall_tasks_born_and_exiting_in_window)
 {
 	int pids[2];
 	char *out;
@@ -248,7 +248,7 @@ START_TEST(test_wall_tasks_born_and_exiting_in_window)
 }
 END_TEST
 
-START_TEST(test_wall_pid_filter_keeps_one_task)
+CHECK_TEST("wall", test_wall_pid_filter_keeps_one_task)
 {
 	int pids[2];
 	char *out, *line, *save, want[32];
@@ -280,7 +280,7 @@ START_TEST(test_wall_pid_filter_keeps_one_task)
 }
 END_TEST
 
-START_TEST(test_wall_depth_bounds_chains)
+CHECK_TEST("wall", test_wall_depth_bounds_chains)
 {
 	int pids[2];
 	char *out, *line, *save;
@@ -307,7 +307,7 @@ END_TEST
 
 /* spin/1 runs alone on CPU 1: no switch there in the window, and all
  * of its window is running time. */
-START_TEST(test_wall_cpu_that_never_switches)
+CHECK_TEST("wall", test_wall_cpu_that_never_switches)
 {
 	int pids[2];
 	char *out;
@@ -332,7 +332,7 @@ END_TEST
 
 /* profd blocks between sessions, from long before the window: its wait
  * counts from the window's start, at the stack it blocked with. */
-START_TEST(test_wall_wait_that_began_before_the_window)
+CHECK_TEST("wall", test_wall_wait_that_began_before_the_window)
 {
 	char *out, *line, *save;
 	unsigned long long us = 0;
@@ -390,7 +390,7 @@ static unsigned long shell_stack_used(unsigned long *size)
  * (the task list's link: ASan builds corrupted it 1 run in 3).  The
  * views keep their tables on the heap; their deepest use leaves at
  * least a quarter of the stack. */
-START_TEST(test_wall_views_leave_the_shell_stack_room)
+CHECK_TEST("wall", test_wall_views_leave_the_shell_stack_room)
 {
 	unsigned long size = 0, used;
 	char *out;
@@ -415,7 +415,7 @@ END_TEST
  * pingpong task's states sum to its time alive, all of it running or
  * runnable -- whatever records the rings lost (issue 52: "alive 1011.7
  * ms, charged 265.0 ms"). */
-START_TEST(test_wall_books_whole_at_any_switch_rate)
+CHECK_TEST("wall", test_wall_books_whole_at_any_switch_rate)
 {
 	int pids[2];
 	char *out;
@@ -449,7 +449,7 @@ END_TEST
  * left as the switch that began it walked it, at whatever depth the
  * wall run before had asked (issue 53: depth=2 stuck until the next
  * run).  profd blocks between sessions, its chain three frames long. */
-START_TEST(test_wall_wait_before_the_window_walked_at_its_depth)
+CHECK_TEST("wall", test_wall_wait_before_the_window_walked_at_its_depth)
 {
 	char *out, *line, *save;
 	unsigned blocked = 0;
@@ -539,7 +539,7 @@ void race_point(const char *site)
  * and stalls before it charges it, past the collect's scan: the collect
  * waits for it, and every task's books come out whole (issue 52: 168 of 736 rows short,
  * "sleepy/1: alive 36.0 ms, charged 22.7 ms"). */
-START_TEST(test_wall_collect_waits_for_a_stalled_claim)
+CHECK_TEST("wall", test_wall_collect_waits_for_a_stalled_claim)
 {
 	unsigned rows = 0;
 
@@ -596,7 +596,7 @@ static unsigned hook_calls(void)
  * run, between runs, or after one (issue 53: it walked the outgoing
  * stack at every switch of the kernel's life); during one, every
  * switch does. */
-START_TEST(test_wall_hook_only_during_a_wall_run)
+CHECK_TEST("wall", test_wall_hook_only_during_a_wall_run)
 {
 	int pids[2];
 	unsigned before;
@@ -620,28 +620,7 @@ START_TEST(test_wall_hook_only_during_a_wall_run)
 }
 END_TEST
 
-static Suite *wall_suite(void)
-{
-	Suite *s = suite_create("wall");
-	TCase *tc = tcase_create("wall");
-
-	tcase_set_timeout(tc, 120);
-	tcase_add_test(tc, test_wall_sleepy_paths_match_truth);
-	tcase_add_test(tc, test_wall_tasks_born_and_exiting_in_window);
-	tcase_add_test(tc, test_wall_pid_filter_keeps_one_task);
-	tcase_add_test(tc, test_wall_depth_bounds_chains);
-	tcase_add_test(tc, test_wall_cpu_that_never_switches);
-	tcase_add_test(tc, test_wall_wait_that_began_before_the_window);
-	tcase_add_test(tc, test_wall_views_leave_the_shell_stack_room);
-	tcase_add_test(tc, test_wall_books_whole_at_any_switch_rate);
-	tcase_add_test(tc, test_wall_hook_only_during_a_wall_run);
-	tcase_add_test(tc, test_wall_wait_before_the_window_walked_at_its_depth);
-	tcase_add_test(tc, test_wall_collect_waits_for_a_stalled_claim);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run_forked(wall_suite());
+	return check_run_forked(check_suite("wall", NULL, 120));
 }

@@ -64,42 +64,42 @@ static char *long_args_line(size_t len)
 
 /* --- shell_run_line ------------------------------------------------- */
 
-START_TEST(test_run_line_words_split_on_spaces_and_tabs)
+CHECK_TEST("run_line", test_run_line_words_split_on_spaces_and_tabs)
 {
 	ck_assert_int_eq(run("args  a\tb \t c "), 0);
 	ck_assert_str_eq(outbuf, "4 [args] [a] [b] [c]\n");
 }
 END_TEST
 
-START_TEST(test_run_line_leading_blanks_ignored)
+CHECK_TEST("run_line", test_run_line_leading_blanks_ignored)
 {
 	ck_assert_int_eq(run(" \t args x"), 0);
 	ck_assert_str_eq(outbuf, "2 [args] [x]\n");
 }
 END_TEST
 
-START_TEST(test_run_line_empty_prints_nothing)
+CHECK_TEST("run_line", test_run_line_empty_prints_nothing)
 {
 	ck_assert_int_eq(shell_run_line(&sh, "", 0), 0);
 	ck_assert_str_eq(outbuf, "");
 }
 END_TEST
 
-START_TEST(test_run_line_blank_prints_nothing)
+CHECK_TEST("run_line", test_run_line_blank_prints_nothing)
 {
 	ck_assert_int_eq(run(" \t  \t"), 0);
 	ck_assert_str_eq(outbuf, "");
 }
 END_TEST
 
-START_TEST(test_run_line_uses_len_not_terminator)
+CHECK_TEST("run_line", test_run_line_uses_len_not_terminator)
 {
 	ck_assert_int_eq(shell_run_line(&sh, "args abcdef", 7), 0);
 	ck_assert_str_eq(outbuf, "2 [args] [ab]\n");
 }
 END_TEST
 
-START_TEST(test_run_line_255_bytes_runs)
+CHECK_TEST("run_line", test_run_line_255_bytes_runs)
 {
 	char *line = long_args_line(255);
 	char want[300];
@@ -111,7 +111,7 @@ START_TEST(test_run_line_255_bytes_runs)
 }
 END_TEST
 
-START_TEST(test_run_line_256_bytes_refused)
+CHECK_TEST("run_line", test_run_line_256_bytes_refused)
 {
 	char *line = long_args_line(256);
 
@@ -121,7 +121,7 @@ START_TEST(test_run_line_256_bytes_refused)
 }
 END_TEST
 
-START_TEST(test_run_line_300_bytes_refused)
+CHECK_TEST("run_line", test_run_line_300_bytes_refused)
 {
 	char *line = long_args_line(300);
 
@@ -131,21 +131,21 @@ START_TEST(test_run_line_300_bytes_refused)
 }
 END_TEST
 
-START_TEST(test_run_line_nul_refused)
+CHECK_TEST("run_line", test_run_line_nul_refused)
 {
 	ck_assert_int_eq(shell_run_line(&sh, "args a\0b", 8), -EINVAL);
 	ck_assert_str_eq(outbuf, "line holds control byte 0x00 at column 7; not run\n");
 }
 END_TEST
 
-START_TEST(test_run_line_leading_nul_refused)
+CHECK_TEST("run_line", test_run_line_leading_nul_refused)
 {
 	ck_assert_int_eq(shell_run_line(&sh, "\0", 1), -EINVAL);
 	ck_assert_str_eq(outbuf, "line holds control byte 0x00 at column 1; not run\n");
 }
 END_TEST
 
-START_TEST(test_run_line_control_bytes_refused)
+CHECK_TEST("run_line", test_run_line_control_bytes_refused)
 {
 	static const char bytes[] = { 0x01, 0x08, '\n', '\r', 0x1b, 0x1f, 0x7f };
 
@@ -164,14 +164,14 @@ START_TEST(test_run_line_control_bytes_refused)
 }
 END_TEST
 
-START_TEST(test_run_line_high_bytes_pass_through)
+CHECK_TEST("run_line", test_run_line_high_bytes_pass_through)
 {
 	ck_assert_int_eq(run("args \xc3\xa9"), 0);
 	ck_assert_str_eq(outbuf, "2 [args] [\xc3\xa9]\n");
 }
 END_TEST
 
-START_TEST(test_run_line_16_words_run)
+CHECK_TEST("run_line", test_run_line_16_words_run)
 {
 	ck_assert_int_eq(run("args 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15"), 0);
 	ck_assert_str_eq(outbuf, "16 [args] [1] [2] [3] [4] [5] [6] [7] [8] [9] [10] "
@@ -179,14 +179,14 @@ START_TEST(test_run_line_16_words_run)
 }
 END_TEST
 
-START_TEST(test_run_line_17_words_refused)
+CHECK_TEST("run_line", test_run_line_17_words_refused)
 {
 	ck_assert_int_eq(run("args 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16"), -EINVAL);
 	ck_assert_str_eq(outbuf, "too many words (got 17, at most 16); not run\n");
 }
 END_TEST
 
-START_TEST(test_run_line_many_words_counted)
+CHECK_TEST("run_line", test_run_line_many_words_counted)
 {
 	char line[256];
 
@@ -199,21 +199,21 @@ START_TEST(test_run_line_many_words_counted)
 }
 END_TEST
 
-START_TEST(test_run_line_unknown_command_refused)
+CHECK_TEST("run_line", test_run_line_unknown_command_refused)
 {
 	ck_assert_int_eq(run("foo bar"), -ENOENT);
 	ck_assert_str_eq(outbuf, "unknown command 'foo'; try help\n");
 }
 END_TEST
 
-START_TEST(test_run_line_names_are_case_sensitive)
+CHECK_TEST("run_line", test_run_line_names_are_case_sensitive)
 {
 	ck_assert_int_eq(run("ARGS"), -ENOENT);
 	ck_assert_str_eq(outbuf, "unknown command 'ARGS'; try help\n");
 }
 END_TEST
 
-START_TEST(test_run_line_prefix_is_not_a_command)
+CHECK_TEST("run_line", test_run_line_prefix_is_not_a_command)
 {
 	ck_assert_int_eq(run("arg"), -ENOENT);
 	ck_assert_int_eq(run("argss"), -ENOENT);
@@ -222,14 +222,14 @@ START_TEST(test_run_line_prefix_is_not_a_command)
 }
 END_TEST
 
-START_TEST(test_run_line_failing_command_returns_failed)
+CHECK_TEST("run_line", test_run_line_failing_command_returns_failed)
 {
 	ck_assert_int_eq(run("fail"), SHELL_CMD_FAILED);
 	ck_assert_str_eq(outbuf, "fail: it failed\n");
 }
 END_TEST
 
-START_TEST(test_run_line_serial_only_runs_locally)
+CHECK_TEST("run_line", test_run_line_serial_only_runs_locally)
 {
 	ck_assert_int_eq(run("crash"), 0);
 	ck_assert_uint_eq(crash_runs, 1);
@@ -237,7 +237,7 @@ START_TEST(test_run_line_serial_only_runs_locally)
 }
 END_TEST
 
-START_TEST(test_run_line_serial_only_refused_remote)
+CHECK_TEST("run_line", test_run_line_serial_only_refused_remote)
 {
 	sh.remote = true;
 	ck_assert_int_eq(run("crash now"), -EPERM);
@@ -246,7 +246,7 @@ START_TEST(test_run_line_serial_only_refused_remote)
 }
 END_TEST
 
-START_TEST(test_run_line_remote_runs_ordinary_commands)
+CHECK_TEST("run_line", test_run_line_remote_runs_ordinary_commands)
 {
 	sh.remote = true;
 	ck_assert_int_eq(run("args r"), 0);
@@ -261,7 +261,7 @@ static int run_test_cmd(int argc, char **argv)
 	return cmd_test(&sh, argc, argv);
 }
 
-START_TEST(test_test_recurse_without_depth_is_usage_error)
+CHECK_TEST("run_line", test_test_recurse_without_depth_is_usage_error)
 {
 	char *none[] = { "test", "recurse", NULL };
 	char *two[] = { "test", "recurse", "10", "20", NULL };
@@ -276,7 +276,7 @@ START_TEST(test_test_recurse_without_depth_is_usage_error)
 }
 END_TEST
 
-START_TEST(test_find_exact_names_only)
+CHECK_TEST("run_line", test_find_exact_names_only)
 {
 	ck_assert_ptr_eq(shell_find("args"), &shell_commands[1]);
 	ck_assert_ptr_eq(shell_find("crash"), &shell_commands[2]);
@@ -287,7 +287,7 @@ END_TEST
 
 /* --- help ----------------------------------------------------------- */
 
-START_TEST(test_help_lists_every_command_serial_marked)
+CHECK_TEST("help", test_help_lists_every_command_serial_marked)
 {
 	ck_assert_int_eq(run("help"), 0);
 	ck_assert_str_eq(outbuf,
@@ -298,7 +298,7 @@ START_TEST(test_help_lists_every_command_serial_marked)
 }
 END_TEST
 
-START_TEST(test_help_remote_omits_serial_only)
+CHECK_TEST("help", test_help_remote_omits_serial_only)
 {
 	sh.remote = true;
 	ck_assert_int_eq(run("help"), 0);
@@ -309,28 +309,28 @@ START_TEST(test_help_remote_omits_serial_only)
 }
 END_TEST
 
-START_TEST(test_help_command_prints_usage)
+CHECK_TEST("help", test_help_command_prints_usage)
 {
 	ck_assert_int_eq(run("help args"), 0);
 	ck_assert_str_eq(outbuf, "usage: args [word]...\nprint the words\n");
 }
 END_TEST
 
-START_TEST(test_help_serial_only_command_marked)
+CHECK_TEST("help", test_help_serial_only_command_marked)
 {
 	ck_assert_int_eq(run("help crash"), 0);
 	ck_assert_str_eq(outbuf, "usage: crash\nstop the machine (serial only)\n");
 }
 END_TEST
 
-START_TEST(test_help_unknown_command_error)
+CHECK_TEST("help", test_help_unknown_command_error)
 {
 	ck_assert_int_eq(run("help nope"), SHELL_CMD_FAILED);
 	ck_assert_str_eq(outbuf, "help: no command 'nope'; help lists them\n");
 }
 END_TEST
 
-START_TEST(test_help_two_names_usage_error)
+CHECK_TEST("help", test_help_two_names_usage_error)
 {
 	ck_assert_int_eq(run("help args fail"), SHELL_CMD_FAILED);
 	ck_assert_str_eq(outbuf, "help: usage: help [command]\n");
@@ -352,28 +352,28 @@ static unsigned feed(const char *s)
 	return shell_input_feed(&in, &sh, s, strlen(s));
 }
 
-START_TEST(test_input_lf_ends_line)
+CHECK_TEST("input", test_input_lf_ends_line)
 {
 	ck_assert_uint_eq(feed("args a\n"), 1);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> ");
 }
 END_TEST
 
-START_TEST(test_input_cr_ends_line)
+CHECK_TEST("input", test_input_cr_ends_line)
 {
 	ck_assert_uint_eq(feed("args a\r"), 1);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> ");
 }
 END_TEST
 
-START_TEST(test_input_crlf_is_one_end)
+CHECK_TEST("input", test_input_crlf_is_one_end)
 {
 	ck_assert_uint_eq(feed("args a\r\nargs b\r\n"), 2);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> 2 [args] [b]\n> ");
 }
 END_TEST
 
-START_TEST(test_input_crlf_split_across_feeds)
+CHECK_TEST("input", test_input_crlf_split_across_feeds)
 {
 	ck_assert_uint_eq(feed("args a\r"), 1);
 	ck_assert_uint_eq(feed("\n"), 0);
@@ -383,28 +383,28 @@ START_TEST(test_input_crlf_split_across_feeds)
 }
 END_TEST
 
-START_TEST(test_input_cr_cr_is_two_lines)
+CHECK_TEST("input", test_input_cr_cr_is_two_lines)
 {
 	ck_assert_uint_eq(feed("args a\r\r"), 2);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> > ");
 }
 END_TEST
 
-START_TEST(test_input_lf_lf_is_two_lines)
+CHECK_TEST("input", test_input_lf_lf_is_two_lines)
 {
 	ck_assert_uint_eq(feed("args a\n\n"), 2);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> > ");
 }
 END_TEST
 
-START_TEST(test_input_lf_cr_is_two_lines)
+CHECK_TEST("input", test_input_lf_cr_is_two_lines)
 {
 	ck_assert_uint_eq(feed("args a\n\r"), 2);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> > ");
 }
 END_TEST
 
-START_TEST(test_input_crlf_after_other_byte_only)
+CHECK_TEST("input", test_input_crlf_after_other_byte_only)
 {
 	/* A CR, a byte, then an LF: the LF ends a second line. */
 	ck_assert_uint_eq(feed("args a\rx\n"), 2);
@@ -412,7 +412,7 @@ START_TEST(test_input_crlf_after_other_byte_only)
 }
 END_TEST
 
-START_TEST(test_input_line_split_across_feeds)
+CHECK_TEST("input", test_input_line_split_across_feeds)
 {
 	ck_assert_uint_eq(feed("ar"), 0);
 	ck_assert_str_eq(outbuf, "");
@@ -422,14 +422,14 @@ START_TEST(test_input_line_split_across_feeds)
 }
 END_TEST
 
-START_TEST(test_input_empty_feed_does_nothing)
+CHECK_TEST("input", test_input_empty_feed_does_nothing)
 {
 	ck_assert_uint_eq(shell_input_feed(&in, &sh, "", 0), 0);
 	ck_assert_str_eq(outbuf, "");
 }
 END_TEST
 
-START_TEST(test_input_prompt_after_each_line)
+CHECK_TEST("input", test_input_prompt_after_each_line)
 {
 	ck_assert_uint_eq(feed("fail\nnope\n\nargs\n"), 4);
 	ck_assert_str_eq(outbuf, "fail: it failed\n> "
@@ -439,7 +439,7 @@ START_TEST(test_input_prompt_after_each_line)
 }
 END_TEST
 
-START_TEST(test_input_255_bytes_runs)
+CHECK_TEST("input", test_input_255_bytes_runs)
 {
 	char *line = long_args_line(255);
 	char want[300];
@@ -452,7 +452,7 @@ START_TEST(test_input_255_bytes_runs)
 }
 END_TEST
 
-START_TEST(test_input_256_bytes_discarded)
+CHECK_TEST("input", test_input_256_bytes_discarded)
 {
 	char *line = long_args_line(256);
 
@@ -464,7 +464,7 @@ START_TEST(test_input_256_bytes_discarded)
 }
 END_TEST
 
-START_TEST(test_input_300_bytes_in_pieces_one_error)
+CHECK_TEST("input", test_input_300_bytes_in_pieces_one_error)
 {
 	char *line = long_args_line(300);
 
@@ -477,49 +477,49 @@ START_TEST(test_input_300_bytes_in_pieces_one_error)
 }
 END_TEST
 
-START_TEST(test_input_nul_refused)
+CHECK_TEST("input", test_input_nul_refused)
 {
 	ck_assert_uint_eq(shell_input_feed(&in, &sh, "args \0x\n", 8), 1);
 	ck_assert_str_eq(outbuf, "line holds control byte 0x00 at column 6; not run\n> ");
 }
 END_TEST
 
-START_TEST(test_input_escape_sequence_refused)
+CHECK_TEST("input", test_input_escape_sequence_refused)
 {
 	ck_assert_uint_eq(feed("args \x1b[A\n"), 1);
 	ck_assert_str_eq(outbuf, "line holds control byte 0x1b at column 6; not run\n> ");
 }
 END_TEST
 
-START_TEST(test_input_backspace_erases)
+CHECK_TEST("input", test_input_backspace_erases)
 {
 	ck_assert_uint_eq(feed("argz\bs a\n"), 1);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> ");
 }
 END_TEST
 
-START_TEST(test_input_del_erases)
+CHECK_TEST("input", test_input_del_erases)
 {
 	ck_assert_uint_eq(feed("args abc\x7f\x7f\n"), 1);
 	ck_assert_str_eq(outbuf, "2 [args] [a]\n> ");
 }
 END_TEST
 
-START_TEST(test_input_erase_on_empty_line_ignored)
+CHECK_TEST("input", test_input_erase_on_empty_line_ignored)
 {
 	ck_assert_uint_eq(feed("\b\x7f\bargs\n"), 1);
 	ck_assert_str_eq(outbuf, "1 [args]\n> ");
 }
 END_TEST
 
-START_TEST(test_input_erase_whole_line_is_blank)
+CHECK_TEST("input", test_input_erase_whole_line_is_blank)
 {
 	ck_assert_uint_eq(feed("ab\b\b\n"), 1);
 	ck_assert_str_eq(outbuf, "> ");
 }
 END_TEST
 
-START_TEST(test_input_overlong_erased_back_runs)
+CHECK_TEST("input", test_input_overlong_erased_back_runs)
 {
 	char *line = long_args_line(260);
 
@@ -537,14 +537,14 @@ START_TEST(test_input_overlong_erased_back_runs)
 }
 END_TEST
 
-START_TEST(test_input_no_echo_by_default)
+CHECK_TEST("input", test_input_no_echo_by_default)
 {
 	ck_assert_uint_eq(feed("ab"), 0);
 	ck_assert_str_eq(outbuf, "");
 }
 END_TEST
 
-START_TEST(test_input_echo_typed_bytes)
+CHECK_TEST("input", test_input_echo_typed_bytes)
 {
 	shell_input_init(&in, true);
 	ck_assert_uint_eq(feed("args\tb"), 0);
@@ -554,7 +554,7 @@ START_TEST(test_input_echo_typed_bytes)
 }
 END_TEST
 
-START_TEST(test_input_echo_erase_on_empty_silent)
+CHECK_TEST("input", test_input_echo_erase_on_empty_silent)
 {
 	shell_input_init(&in, true);
 	ck_assert_uint_eq(feed("\b\x7f"), 0);
@@ -562,7 +562,7 @@ START_TEST(test_input_echo_erase_on_empty_silent)
 }
 END_TEST
 
-START_TEST(test_input_echo_skips_control_bytes)
+CHECK_TEST("input", test_input_echo_skips_control_bytes)
 {
 	shell_input_init(&in, true);
 	ck_assert_uint_eq(shell_input_feed(&in, &sh, "a\0\x1b" "b", 4), 0);
@@ -578,7 +578,7 @@ static void console_setup(void)
 	fake_console_clear();
 }
 
-START_TEST(test_console_init_prints_prompt)
+CHECK_TEST("console", test_console_init_prints_prompt)
 {
 	struct shell_console con;
 
@@ -588,7 +588,7 @@ START_TEST(test_console_init_prints_prompt)
 }
 END_TEST
 
-START_TEST(test_console_poll_nothing_waiting)
+CHECK_TEST("console", test_console_poll_nothing_waiting)
 {
 	struct shell_console con;
 
@@ -599,7 +599,7 @@ START_TEST(test_console_poll_nothing_waiting)
 }
 END_TEST
 
-START_TEST(test_console_poll_runs_lines)
+CHECK_TEST("console", test_console_poll_runs_lines)
 {
 	struct shell_console con;
 
@@ -613,7 +613,7 @@ START_TEST(test_console_poll_runs_lines)
 }
 END_TEST
 
-START_TEST(test_console_poll_takes_more_than_a_chunk)
+CHECK_TEST("console", test_console_poll_takes_more_than_a_chunk)
 {
 	struct shell_console con;
 	char bytes[200];
@@ -636,7 +636,7 @@ START_TEST(test_console_poll_takes_more_than_a_chunk)
 }
 END_TEST
 
-START_TEST(test_console_echo_flag)
+CHECK_TEST("console", test_console_echo_flag)
 {
 	struct shell_console con;
 
@@ -647,89 +647,10 @@ START_TEST(test_console_echo_flag)
 }
 END_TEST
 
-static Suite *shell_suite(void)
-{
-	Suite *s = suite_create("shell");
-	TCase *tc = tcase_create("run_line");
-
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_run_line_words_split_on_spaces_and_tabs);
-	tcase_add_test(tc, test_run_line_leading_blanks_ignored);
-	tcase_add_test(tc, test_run_line_empty_prints_nothing);
-	tcase_add_test(tc, test_run_line_blank_prints_nothing);
-	tcase_add_test(tc, test_run_line_uses_len_not_terminator);
-	tcase_add_test(tc, test_run_line_255_bytes_runs);
-	tcase_add_test(tc, test_run_line_256_bytes_refused);
-	tcase_add_test(tc, test_run_line_300_bytes_refused);
-	tcase_add_test(tc, test_run_line_nul_refused);
-	tcase_add_test(tc, test_run_line_leading_nul_refused);
-	tcase_add_test(tc, test_run_line_control_bytes_refused);
-	tcase_add_test(tc, test_run_line_high_bytes_pass_through);
-	tcase_add_test(tc, test_run_line_16_words_run);
-	tcase_add_test(tc, test_run_line_17_words_refused);
-	tcase_add_test(tc, test_run_line_many_words_counted);
-	tcase_add_test(tc, test_run_line_unknown_command_refused);
-	tcase_add_test(tc, test_run_line_names_are_case_sensitive);
-	tcase_add_test(tc, test_run_line_prefix_is_not_a_command);
-	tcase_add_test(tc, test_run_line_failing_command_returns_failed);
-	tcase_add_test(tc, test_run_line_serial_only_runs_locally);
-	tcase_add_test(tc, test_run_line_serial_only_refused_remote);
-	tcase_add_test(tc, test_run_line_remote_runs_ordinary_commands);
-	tcase_add_test(tc, test_find_exact_names_only);
-	tcase_add_test(tc, test_test_recurse_without_depth_is_usage_error);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("help");
-	tcase_add_checked_fixture(tc, setup, NULL);
-	tcase_add_test(tc, test_help_lists_every_command_serial_marked);
-	tcase_add_test(tc, test_help_remote_omits_serial_only);
-	tcase_add_test(tc, test_help_command_prints_usage);
-	tcase_add_test(tc, test_help_serial_only_command_marked);
-	tcase_add_test(tc, test_help_unknown_command_error);
-	tcase_add_test(tc, test_help_two_names_usage_error);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("input");
-	tcase_add_checked_fixture(tc, input_setup, NULL);
-	tcase_add_test(tc, test_input_lf_ends_line);
-	tcase_add_test(tc, test_input_cr_ends_line);
-	tcase_add_test(tc, test_input_crlf_is_one_end);
-	tcase_add_test(tc, test_input_crlf_split_across_feeds);
-	tcase_add_test(tc, test_input_cr_cr_is_two_lines);
-	tcase_add_test(tc, test_input_lf_lf_is_two_lines);
-	tcase_add_test(tc, test_input_lf_cr_is_two_lines);
-	tcase_add_test(tc, test_input_crlf_after_other_byte_only);
-	tcase_add_test(tc, test_input_line_split_across_feeds);
-	tcase_add_test(tc, test_input_empty_feed_does_nothing);
-	tcase_add_test(tc, test_input_prompt_after_each_line);
-	tcase_add_test(tc, test_input_255_bytes_runs);
-	tcase_add_test(tc, test_input_256_bytes_discarded);
-	tcase_add_test(tc, test_input_300_bytes_in_pieces_one_error);
-	tcase_add_test(tc, test_input_nul_refused);
-	tcase_add_test(tc, test_input_escape_sequence_refused);
-	tcase_add_test(tc, test_input_backspace_erases);
-	tcase_add_test(tc, test_input_del_erases);
-	tcase_add_test(tc, test_input_erase_on_empty_line_ignored);
-	tcase_add_test(tc, test_input_erase_whole_line_is_blank);
-	tcase_add_test(tc, test_input_overlong_erased_back_runs);
-	tcase_add_test(tc, test_input_no_echo_by_default);
-	tcase_add_test(tc, test_input_echo_typed_bytes);
-	tcase_add_test(tc, test_input_echo_erase_on_empty_silent);
-	tcase_add_test(tc, test_input_echo_skips_control_bytes);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("console");
-	tcase_add_checked_fixture(tc, console_setup, NULL);
-	tcase_add_test(tc, test_console_init_prints_prompt);
-	tcase_add_test(tc, test_console_poll_nothing_waiting);
-	tcase_add_test(tc, test_console_poll_runs_lines);
-	tcase_add_test(tc, test_console_poll_takes_more_than_a_chunk);
-	tcase_add_test(tc, test_console_echo_flag);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("input", input_setup, NULL, 0);
+CHECK_CASE("console", console_setup, NULL, 0);
 
 int main(void)
 {
-	return check_run(shell_suite());
+	return check_run(check_suite("shell", setup, 0));
 }

@@ -47,7 +47,7 @@ static void teardown(void)
 	free(doc);
 }
 
-START_TEST(test_every_command_has_a_section)
+CHECK_TEST("doc", test_every_command_has_a_section)
 {
 	unsigned n = 0;
 
@@ -63,7 +63,7 @@ START_TEST(test_every_command_has_a_section)
 }
 END_TEST
 
-START_TEST(test_every_usage_line_is_documented)
+CHECK_TEST("doc", test_every_usage_line_is_documented)
 {
 	for (const struct shell_cmd *c = shell_commands; c->name; c++) {
 		char block[1024];
@@ -76,7 +76,7 @@ START_TEST(test_every_usage_line_is_documented)
 }
 END_TEST
 
-START_TEST(test_every_command_answers_help)
+CHECK_TEST("doc", test_every_command_answers_help)
 {
 	static char buf[4096];
 	struct out_buf ob;
@@ -98,15 +98,9 @@ START_TEST(test_every_command_answers_help)
 }
 END_TEST
 
+CHECK_CASE("doc", setup, teardown, 0);
+
 int main(void)
 {
-	Suite *s = suite_create("shell_doc");
-	TCase *tc = tcase_create("doc");
-
-	tcase_add_checked_fixture(tc, setup, teardown);
-	tcase_add_test(tc, test_every_command_has_a_section);
-	tcase_add_test(tc, test_every_usage_line_is_documented);
-	tcase_add_test(tc, test_every_command_answers_help);
-	suite_add_tcase(s, tc);
-	return check_run(s);
+	return check_run(check_suite("shell_doc", NULL, 0));
 }

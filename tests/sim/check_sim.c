@@ -54,7 +54,7 @@ static bool every_cpu_ticked(void *ctx)
 	return true;
 }
 
-START_TEST(test_tick_reaches_every_cpu_thread)
+CHECK_TEST("platform", test_tick_reaches_every_cpu_thread)
 {
 	uint64_t want = 50;
 	struct ksim_cpu_stats sum;
@@ -112,7 +112,7 @@ static bool cpu1_ticks_past(void *ctx)
 	return st.ticks >= *(uint64_t *)ctx;
 }
 
-START_TEST(test_preempting_switch_leaves_tick_unmasked)
+CHECK_TEST("platform", test_preempting_switch_leaves_tick_unmasked)
 {
 	struct ksim_cpu_stats st;
 	uint64_t later;
@@ -195,7 +195,7 @@ static bool pingpong_done(void *ctx)
 	return __atomic_load_n(&rounds_done, __ATOMIC_ACQUIRE) == PINGPONG_ROUNDS;
 }
 
-START_TEST(test_tasks_block_and_wake_across_cpus)
+CHECK_TEST("platform", test_tasks_block_and_wake_across_cpus)
 {
 	cfg_tick(3, 1000);
 	cfg.late_init = start_pingpong;
@@ -208,7 +208,7 @@ END_TEST
 
 /* ---- idle ---- */
 
-START_TEST(test_idle_cpu_ticks_land_in_hal_cpu_idle)
+CHECK_TEST("platform", test_idle_cpu_ticks_land_in_hal_cpu_idle)
 {
 	struct ksim_cpu_stats a, b;
 	uint64_t want = 50;
@@ -297,7 +297,7 @@ static void deliver_foreign(enum foreign_kind k)
 	ck_abort_msg("foreign signal %d never arrived", (int)k);
 }
 
-START_TEST(test_foreign_signals_are_not_samples)
+CHECK_TEST("platform", test_foreign_signals_are_not_samples)
 {
 	struct ksim_cpu_stats before, after;
 
@@ -338,7 +338,7 @@ static void check_tick_fallback(void)
 	free(out);
 }
 
-START_TEST(test_perf_refused_by_config_falls_back_to_tick)
+CHECK_TEST("platform", test_perf_refused_by_config_falls_back_to_tick)
 {
 	ksim_config_defaults(&cfg);
 	cfg.cpus = 2;
@@ -349,7 +349,7 @@ START_TEST(test_perf_refused_by_config_falls_back_to_tick)
 }
 END_TEST
 
-START_TEST(test_perf_refused_by_environment_falls_back_to_tick)
+CHECK_TEST("platform", test_perf_refused_by_environment_falls_back_to_tick)
 {
 	setenv("KSIM_PERF_REFUSE", "1", 1);
 	ksim_config_defaults(&cfg);
@@ -360,7 +360,7 @@ START_TEST(test_perf_refused_by_environment_falls_back_to_tick)
 }
 END_TEST
 
-START_TEST(test_source_tick_says_so_and_idle_shows_in_report)
+CHECK_TEST("platform", test_source_tick_says_so_and_idle_shows_in_report)
 {
 	char *out;
 
@@ -384,7 +384,7 @@ END_TEST
 
 /* ---- the console: scripts, end of input, power off ---- */
 
-START_TEST(test_script_runs_in_order_and_ends_by_itself)
+CHECK_TEST("console", test_script_runs_in_order_and_ends_by_itself)
 {
 	static const char *const cmds[] = { "uptime", "ps" };
 	const char *out;
@@ -405,7 +405,7 @@ START_TEST(test_script_runs_in_order_and_ends_by_itself)
 }
 END_TEST
 
-START_TEST(test_end_of_input_ends_the_machine)
+CHECK_TEST("console", test_end_of_input_ends_the_machine)
 {
 	int p[2];
 
@@ -421,7 +421,7 @@ START_TEST(test_end_of_input_ends_the_machine)
 }
 END_TEST
 
-START_TEST(test_poweroff_ends_with_its_status)
+CHECK_TEST("console", test_poweroff_ends_with_its_status)
 {
 	cfg_tick(2, 100);
 	simfx_start(&cfg);
@@ -430,7 +430,7 @@ START_TEST(test_poweroff_ends_with_its_status)
 }
 END_TEST
 
-START_TEST(test_panic_halts_the_machine_with_its_status)
+CHECK_TEST("console", test_panic_halts_the_machine_with_its_status)
 {
 	cfg_tick(2, 100);
 	simfx_start(&cfg);
@@ -440,7 +440,7 @@ START_TEST(test_panic_halts_the_machine_with_its_status)
 }
 END_TEST
 
-START_TEST(test_fault_on_a_cpu_panics_with_a_backtrace)
+CHECK_TEST("console", test_fault_on_a_cpu_panics_with_a_backtrace)
 {
 	cfg_tick(2, 100);
 	simfx_start(&cfg);
@@ -454,7 +454,7 @@ START_TEST(test_fault_on_a_cpu_panics_with_a_backtrace)
 END_TEST
 
 /* The program itself, as a script would run it. */
-START_TEST(test_ksim_program_ends_after_its_commands)
+CHECK_TEST("console", test_ksim_program_ends_after_its_commands)
 {
 	int p[2], status;
 	char buf[8192];
@@ -533,7 +533,7 @@ static const char *udp_ask(int fd, const void *msg, size_t len)
 	}
 }
 
-START_TEST(test_udp_shell_answers_with_and_without_newline)
+CHECK_TEST("udp", test_udp_shell_answers_with_and_without_newline)
 {
 	const char *r;
 	int fd;
@@ -554,7 +554,7 @@ START_TEST(test_udp_shell_answers_with_and_without_newline)
 }
 END_TEST
 
-START_TEST(test_udp_shell_survives_junk)
+CHECK_TEST("udp", test_udp_shell_survives_junk)
 {
 	static const char junk[] = "\x00\x01\xff garbage\n\n\x7f";
 	char big[2000];
@@ -587,7 +587,7 @@ END_TEST
 
 /* ---- end to end, the tick as the source ---- */
 
-START_TEST(test_split_profile_with_tick_matches_truth)
+CHECK_TEST("profile", test_split_profile_with_tick_matches_truth)
 {
 	struct simfx_split sp;
 	struct ksim_cpu_stats sum;
@@ -602,7 +602,7 @@ START_TEST(test_split_profile_with_tick_matches_truth)
 }
 END_TEST
 
-START_TEST(test_irqsoff_spin_hidden_from_tick)
+CHECK_TEST("profile", test_irqsoff_spin_hidden_from_tick)
 {
 	cfg_tick(4, 100);
 	simfx_start(&cfg);
@@ -639,7 +639,7 @@ static bool name_in(const char *name, char names[][32], size_t n)
 
 /* Every key documented is registered in ksim, and every key registered
  * is documented: `test keys` lists what the image holds. */
-START_TEST(test_boot_keys_match_doc)
+CHECK_TEST("console", test_boot_keys_match_doc)
 {
 	char doc[32][32], img[32][32];
 	size_t ndoc, nimg = 0;
@@ -664,7 +664,7 @@ START_TEST(test_boot_keys_match_doc)
 }
 END_TEST
 
-START_TEST(test_irqsoff_rejects_bad_arguments)
+CHECK_TEST("profile", test_irqsoff_rejects_bad_arguments)
 {
 	static const char *const bad[][2] = {
 		{ "test irqsoff", "test: usage: test irqsoff CPU MS [DELAY_MS]\n" },
@@ -774,7 +774,7 @@ static void session_outlast_rings(void)
 /* 1 kHz on each of 4 busy CPUs for longer than the rings hold: the
  * drains keep every ring from filling, and every sample is in the table
  * or in other.  One test, the only one this long. */
-START_TEST(test_session_minute_no_drops)
+CHECK_TEST("lasting", test_session_minute_no_drops)
 {
 	struct folded_counts fc;
 	char *out;
@@ -861,7 +861,7 @@ static char *rotate(unsigned long long seq)
  * dropped a sample, and their samples add up to the session's exactly;
  * the kept interval asked for again is the same bytes, the one before
  * it is refused naming the oldest kept. */
-START_TEST(test_session_rotated_every_500ms_adds_up)
+CHECK_TEST("rotate", test_session_rotated_every_500ms_adds_up)
 {
 	unsigned long long seq = 1, total = 0, last_end = 0, ms, samples, dropped;
 	struct rotated rv;
@@ -936,7 +936,7 @@ static unsigned deep_frames(const char *out)
 
 /* `work start deep 40` spins under 40 frames: depth=32 keeps 32 of
  * them, the default 8. */
-START_TEST(test_deep_chain_cut_at_depth)
+CHECK_TEST("lasting", test_deep_chain_cut_at_depth)
 {
 	char *out;
 
@@ -961,62 +961,16 @@ START_TEST(test_deep_chain_cut_at_depth)
 }
 END_TEST
 
-static Suite *sim_suite(void)
-{
-	Suite *s = suite_create("sim");
-	TCase *tc = tcase_create("platform");
-
-	tcase_set_timeout(tc, 90);
-	tcase_add_test(tc, test_tick_reaches_every_cpu_thread);
-	tcase_add_test(tc, test_preempting_switch_leaves_tick_unmasked);
-	tcase_add_test(tc, test_tasks_block_and_wake_across_cpus);
-	tcase_add_test(tc, test_idle_cpu_ticks_land_in_hal_cpu_idle);
-	tcase_add_test(tc, test_foreign_signals_are_not_samples);
-	tcase_add_test(tc, test_perf_refused_by_config_falls_back_to_tick);
-	tcase_add_test(tc, test_perf_refused_by_environment_falls_back_to_tick);
-	tcase_add_test(tc, test_source_tick_says_so_and_idle_shows_in_report);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("console");
-	tcase_set_timeout(tc, 20);
-	tcase_add_test(tc, test_script_runs_in_order_and_ends_by_itself);
-	tcase_add_test(tc, test_end_of_input_ends_the_machine);
-	tcase_add_test(tc, test_poweroff_ends_with_its_status);
-	tcase_add_test(tc, test_panic_halts_the_machine_with_its_status);
-	tcase_add_test(tc, test_fault_on_a_cpu_panics_with_a_backtrace);
-	tcase_add_test(tc, test_ksim_program_ends_after_its_commands);
-	tcase_add_test(tc, test_boot_keys_match_doc);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("profile");
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_split_profile_with_tick_matches_truth);
-	tcase_add_test(tc, test_irqsoff_spin_hidden_from_tick);
-	tcase_add_test(tc, test_irqsoff_rejects_bad_arguments);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("lasting");
-	/* The session's MINUTE_MAX_S and its commands' own bounds. */
-	tcase_set_timeout(tc, MINUTE_MAX_S + 120);
-	tcase_add_test(tc, test_session_minute_no_drops);
-	tcase_add_test(tc, test_deep_chain_cut_at_depth);
-	suite_add_tcase(s, tc);
-
-	/* 30 s of rotations, the only test this long besides the minute's. */
-	tc = tcase_create("rotate");
-	tcase_set_timeout(tc, 150);
-	tcase_add_test(tc, test_session_rotated_every_500ms_adds_up);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("udp");
-	tcase_set_timeout(tc, 20);
-	tcase_add_test(tc, test_udp_shell_answers_with_and_without_newline);
-	tcase_add_test(tc, test_udp_shell_survives_junk);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("platform", NULL, NULL, 90);
+CHECK_CASE("console", NULL, NULL, 20);
+CHECK_CASE("profile", NULL, NULL, 60);
+/* The session's MINUTE_MAX_S and its commands' own bounds. */
+CHECK_CASE("lasting", NULL, NULL, MINUTE_MAX_S + 120);
+/* 30 s of rotations, the only test this long besides the minute's. */
+CHECK_CASE("rotate", NULL, NULL, 150);
+CHECK_CASE("udp", NULL, NULL, 20);
 
 int main(void)
 {
-	return check_run_forked(sim_suite());
+	return check_run_forked(check_suite("sim", NULL, 0));
 }

@@ -35,7 +35,7 @@ static void start_counter_machine(unsigned cpus)
 	snprintf(source, sizeof(source), "pmu/signal perf %s", ksim_pmu_event_name());
 }
 
-START_TEST(test_probe_proves_the_counter)
+CHECK_TEST("counter", test_probe_proves_the_counter)
 {
 	char want[128];
 	char *out;
@@ -79,7 +79,7 @@ static void start_rogue(void)
 	ck_assert_ptr_nonnull(task_create("rogue", rogue_counter, NULL, 1));
 }
 
-START_TEST(test_overflow_of_unarmed_counter_is_unclaimed)
+CHECK_TEST("counter", test_overflow_of_unarmed_counter_is_unclaimed)
 {
 	struct ksim_cpu_stats st;
 
@@ -94,7 +94,7 @@ START_TEST(test_overflow_of_unarmed_counter_is_unclaimed)
 }
 END_TEST
 
-START_TEST(test_split_profile_with_counter_matches_truth)
+CHECK_TEST("profile", test_split_profile_with_counter_matches_truth)
 {
 	struct simfx_split sp;
 	struct ksim_cpu_stats sum;
@@ -115,7 +115,7 @@ START_TEST(test_split_profile_with_counter_matches_truth)
 }
 END_TEST
 
-START_TEST(test_irqsoff_spin_seen_by_counter)
+CHECK_TEST("profile", test_irqsoff_spin_seen_by_counter)
 {
 	start_counter_machine(4);
 	ck_assert_double_ge(simfx_irqsoff_share(source), 15.0);
@@ -127,7 +127,7 @@ END_TEST
  * adds up to what the counter counted, less the events after each run's
  * last overflow -- under a period each, and at most a few where the
  * throttle doubled it late in a run. */
-START_TEST(test_weights_add_up_to_the_count)
+CHECK_TEST("profile", test_weights_add_up_to_the_count)
 {
 	char *out;
 
@@ -172,7 +172,7 @@ END_TEST
  * count over stat's window agrees with its thread's CPU time
  * (CLOCK_THREAD_CPUTIME_ID, read by the same tick at the same edges)
  * within 5%, and the report has a task-clock count on every CPU. */
-START_TEST(test_stat_task_clock_matches_thread_cpu_time)
+CHECK_TEST("profile", test_stat_task_clock_matches_thread_cpu_time)
 {
 	char *out;
 
@@ -224,25 +224,8 @@ START_TEST(test_stat_task_clock_matches_thread_cpu_time)
 }
 END_TEST
 
-static Suite *sim_perf_suite(void)
-{
-	Suite *s = suite_create("sim_perf");
-	TCase *tc = tcase_create("counter");
-
-	tcase_set_timeout(tc, 20);
-	tcase_add_test(tc, test_probe_proves_the_counter);
-	tcase_add_test(tc, test_overflow_of_unarmed_counter_is_unclaimed);
-	suite_add_tcase(s, tc);
-
-	tc = tcase_create("profile");
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_split_profile_with_counter_matches_truth);
-	tcase_add_test(tc, test_weights_add_up_to_the_count);
-	tcase_add_test(tc, test_irqsoff_spin_seen_by_counter);
-	tcase_add_test(tc, test_stat_task_clock_matches_thread_cpu_time);
-	suite_add_tcase(s, tc);
-	return s;
-}
+CHECK_CASE("counter", NULL, NULL, 20);
+CHECK_CASE("profile", NULL, NULL, 60);
 
 int main(void)
 {
@@ -250,5 +233,5 @@ int main(void)
 		fprintf(stderr, "check_sim_perf: perf_event_open refused: skipped\n");
 		return 77;
 	}
-	return check_run_forked(sim_perf_suite());
+	return check_run_forked(check_suite("sim_perf", NULL, 0));
 }

@@ -16,7 +16,7 @@
 #include "sim_fixture.h"
 #include "check_main.h"
 
-START_TEST(test_tick_storm_accounts_every_run_without_stragglers)
+CHECK_TEST("tick", test_tick_storm_accounts_every_run_without_stragglers)
 {
 	struct storm_result r;
 
@@ -91,7 +91,7 @@ static void rate_start_tasks(void)
  * thread's CPU time times the rate, whatever the host's load.  The
  * expirations themselves (ticks plus the overruns merged into them) keep
  * pace with the wall clock. */
-START_TEST(test_tick_rate_per_cpu_second_at_least_99_percent)
+CHECK_TEST("tick", test_tick_rate_per_cpu_second_at_least_99_percent)
 {
 	static struct ksim_config cfg;
 	double cpu_s = 0, wall_s = 0, ticks = 0, expirations = 0;
@@ -132,21 +132,11 @@ START_TEST(test_tick_rate_per_cpu_second_at_least_99_percent)
 }
 END_TEST
 
-static Suite *stress_suite(void)
-{
-	Suite *s = suite_create("stress");
-	TCase *tc = tcase_create("tick");
-
-	/* Progress, not time, tells a hang (STORM_STALL_MS); this bound only
-	 * ends a storm that a starved host makes crawl. */
-	tcase_set_timeout(tc, STORM_TIMEOUT_S);
-	tcase_add_test(tc, test_tick_storm_accounts_every_run_without_stragglers);
-	tcase_add_test(tc, test_tick_rate_per_cpu_second_at_least_99_percent);
-	suite_add_tcase(s, tc);
-	return s;
-}
+/* Progress, not time, tells a hang (STORM_STALL_MS); this bound only
+ * ends a storm that a starved host makes crawl. */
+CHECK_CASE("tick", NULL, NULL, STORM_TIMEOUT_S);
 
 int main(void)
 {
-	return check_run_forked(stress_suite());
+	return check_run_forked(check_suite("stress", NULL, 0));
 }

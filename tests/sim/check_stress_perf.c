@@ -23,7 +23,7 @@
 #include "sim_fixture.h"
 #include "check_main.h"
 
-START_TEST(test_counter_storm_accounts_every_run_without_stragglers)
+CHECK_TEST("storm", test_counter_storm_accounts_every_run_without_stragglers)
 {
 	struct storm_result r;
 
@@ -148,7 +148,7 @@ static void rate_check(unsigned hz, uint64_t cpu_budget_ns, unsigned min_permill
 		      "%.3f cpu-seconds at %u hz", got, cpu_s, hz);
 }
 
-START_TEST(test_counter_rate_1khz_at_least_99_percent)
+CHECK_TEST("rate", test_counter_rate_1khz_at_least_99_percent)
 {
 	rate_check(1000, 500000000ull, 990);	/* 4 x 500 expected */
 }
@@ -165,34 +165,16 @@ END_TEST
  * host cores, 86.3% pooled and 73.9% on one CPU.  So the floor is 60%
  * pooled, below any lateness seen and above a doubled period; the
  * figure is printed every run.  See doc/performance.md. */
-START_TEST(test_counter_rate_10khz_keeps_its_period)
+CHECK_TEST("rate", test_counter_rate_10khz_keeps_its_period)
 {
 	rate_check(10000, 200000000ull, 600);	/* 4 x 2000 expected */
 }
 END_TEST
 
-static Suite *stress_perf_suite(bool rates)
-{
-	Suite *s = suite_create("stress_perf");
-	TCase *tc = tcase_create("storm");
-
-	/* Progress, not time, tells a hang (STORM_STALL_MS); this bound only
-	 * ends a storm that a starved host makes crawl. */
-	tcase_set_timeout(tc, STORM_TIMEOUT_S);
-	tcase_add_test(tc, test_counter_storm_accounts_every_run_without_stragglers);
-	suite_add_tcase(s, tc);
-	if (!rates) {
-		fprintf(stderr, "check_stress_perf: the counter may not count kernel "
-			"time here: rate tests left out\n");
-		return s;
-	}
-	tc = tcase_create("rate");
-	tcase_set_timeout(tc, 30);
-	tcase_add_test(tc, test_counter_rate_1khz_at_least_99_percent);
-	tcase_add_test(tc, test_counter_rate_10khz_keeps_its_period);
-	suite_add_tcase(s, tc);
-	return s;
-}
+/* Progress, not time, tells a hang (STORM_STALL_MS); this bound only
+ * ends a storm that a starved host makes crawl. */
+CHECK_CASE("storm", NULL, NULL, STORM_TIMEOUT_S);
+CHECK_CASE("rate", NULL, NULL, 30);
 
 int main(void)
 {
@@ -200,5 +182,10 @@ int main(void)
 		fprintf(stderr, "check_stress_perf: perf_event_open refused: skipped\n");
 		return 77;
 	}
-	return check_run_forked(stress_perf_suite(simfx_perf_available(true)));
+	if (!simfx_perf_available(true)) {
+		fprintf(stderr, "check_stress_perf: the counter may not count kernel "
+			"time here: rate tests left out\n");
+		return check_run_forked(check_suite_without("stress_perf", NULL, 0, "rate"));
+	}
+	return check_run_forked(check_suite("stress_perf", NULL, 0));
 }

@@ -25,7 +25,7 @@ static void run_expect(const char *line, const char *want)
 	free(out);
 }
 
-START_TEST(test_work_restarts_on_reused_stacks)
+CHECK_TEST("restart", test_work_restarts_on_reused_stacks)
 {
 	char *out;
 
@@ -68,7 +68,7 @@ static long ps_time(const char *name)
 
 /* A task alone on its CPU never switches out: its time is all in the
  * slice it is running, which ps must count. */
-START_TEST(test_ps_shows_time_of_task_that_never_switches_out)
+CHECK_TEST("restart", test_ps_shows_time_of_task_that_never_switches_out)
 {
 	long ms = 0;
 
@@ -88,19 +88,7 @@ START_TEST(test_ps_shows_time_of_task_that_never_switches_out)
 }
 END_TEST
 
-static Suite *work_suite(void)
-{
-	Suite *s = suite_create("work");
-	TCase *tc = tcase_create("restart");
-
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_work_restarts_on_reused_stacks);
-	tcase_add_test(tc, test_ps_shows_time_of_task_that_never_switches_out);
-	suite_add_tcase(s, tc);
-	return s;
-}
-
 int main(void)
 {
-	return check_run_forked(work_suite());
+	return check_run_forked(check_suite("work", NULL, 60));
 }
