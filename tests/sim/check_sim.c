@@ -614,12 +614,11 @@ END_TEST
  * the caller's comparison; returns how many. */
 static size_t doc_boot_keys(char names[][32], size_t max)
 {
-	const char *dir = getenv("srcdir");
 	char path[512], line[512];
 	size_t n = 0;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/doc/boot.md", dir ? dir : ".");
+	snprintf(path, sizeof(path), "%s/doc/boot.md", KP_TEST_SRCDIR);
 	f = fopen(path, "r");
 	ck_assert_msg(f != NULL, "cannot open %s", path);
 	while (fgets(line, sizeof(line), f) && n < max)
