@@ -110,6 +110,36 @@ include %reldir%/arch/local.mk
 include %reldir%/qemu/local.mk
 include %reldir%/report/local.mk
 
+# The fast loop (doc/hacking.md): one test, T= its path as TESTS names
+# it, built alone and run at once in the harness's environment, its
+# output on the terminal: a Check suite builds its own program and what
+# it links, a script what `make all` builds (ksim, the tools, a kernel).
+# make check TESTS=... would build every suite first, and a QEMU test's
+# log waits for those ordered before it.
+check-one:
+	@case '$(T)' in \
+	'') echo 'make check-one: say which test: T=tests/ROOM/check_NAME or T=tests/qemu/test_NAME' >&2; \
+	    exit 2;; \
+	esac; \
+	case ' $(TESTS) ' in \
+	*' $(T) '*) ;; \
+	*) echo 'make check-one: $(T) is not one of the TESTS of this configuration' >&2; exit 2;; \
+	esac
+	@case ' $(check_PROGRAMS) ' in \
+	*' $(T)$(EXEEXT) '*) $(MAKE) $(AM_MAKEFLAGS) '$(T)$(EXEEXT)';; \
+	*) $(MAKE) $(AM_MAKEFLAGS) all;; \
+	esac
+	@$(AM_TESTS_ENVIRONMENT) srcdir=$(srcdir); export srcdir; \
+	if test -f './$(T)'; then t='./$(T)'; else t='$(srcdir)/$(T)'; fi; \
+	"$$t"; st=$$?; \
+	case $$st in \
+	0) echo 'PASS: $(T)';; \
+	77) echo 'SKIP: $(T)'; st=0;; \
+	*) echo 'FAIL: $(T)';; \
+	esac; \
+	exit $$st
+.PHONY: check-one
+
 # The key files the tests' own XDG_CONFIG_HOME holds (kshell --init-key
 # makes one there); distcheck wants the build folder clean after distclean.
 clean-local: clean-local-config-home
