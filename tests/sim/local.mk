@@ -33,9 +33,9 @@ EXTRA_%canon_reldir%_check_sim_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
 
 # `test overflow` on the ksim program, in the shape the kernels' QEMU
 # tests check (tests/qemu/kpoverflow.py).
-TESTS += %reldir%/test_overflow_ksim
+TESTS += tests/test_overflow_ksim
 endif
-EXTRA_DIST += %reldir%/test_overflow_ksim
+EXTRA_DIST += tests/test_overflow_ksim
 
 # stress suites (issue 6): start/stop storms and signal rates, with the
 # tick (check_stress) and with the counter (check_stress_perf, skipped
