@@ -38,10 +38,10 @@ else
 # (bench/switch-icount; it builds the kernel without the hook in nohook/).
 if PLATFORM_ARM64
 bench: $(ARM64_KERNEL)
-	KPROF_ARCH=arm64 $(srcdir)/%reldir%/switch-icount 5
+	PYTHONPATH=$(abs_top_srcdir)/tests KPROF_ARCH=arm64 $(srcdir)/%reldir%/switch-icount 5
 else
 bench: all
-	$(srcdir)/%reldir%/switch-icount 5
+	PYTHONPATH=$(abs_top_srcdir)/tests $(srcdir)/%reldir%/switch-icount 5
 endif
 endif
 

@@ -50,7 +50,7 @@ EXTRA_%canon_reldir%_check_net_sim_DEPENDENCIES = ksim$(EXEEXT)
 # The UDP shell under attack (forged sources, ARP poisoning, replay,
 # reflection, over-long commands) through ksim's network device, and
 # tools/kshell's checks and authenticated protocol: python3 scripts on
-# tests/kpnet.py that run ksim and kshell from the build folder.
+# tests/kptest/ that run ksim and kshell from the build folder.
 TESTS += %reldir%/test_udpsh_attacks %reldir%/test_kshell
 # (The logs named through a variable: automake would take a rule it sees
 # for a .log it generates as a replacement for its own.)
@@ -99,7 +99,6 @@ $(E1000E_HOST_CHECK): $(E1000E_HOST_SRC) $(top_srcdir)/%reldir%/e1000e_model.h \
 		$(LDFLAGS_FOR_BUILD) -o $@ $(E1000E_HOST_SRC) $(CHECK_LIBS)
 endif
 EXTRA_DIST += %reldir%/check_e1000e.c %reldir%/e1000e_model.c %reldir%/e1000e_model.h
-EXTRA_DIST += %reldir%/kpnet.py %reldir%/test_udpsh_attacks %reldir%/test_kshell \
+EXTRA_DIST += %reldir%/test_udpsh_attacks %reldir%/test_kshell \
 	%reldir%/test_window_flood %reldir%/test_kshell_folded %reldir%/test_collect \
-	%reldir%/test_collect_hostile %reldir%/test_collect_files \
-	%reldir%/collectlib.py
+	%reldir%/test_collect_hostile %reldir%/test_collect_files

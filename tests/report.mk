@@ -17,8 +17,6 @@ TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/test_report_addr \
-	%reldir%/report/reportlib.py %reldir%/report/svgcheck.py \
-	%reldir%/report/pbcheck.py %reldir%/report/gocheck.py \
 	%reldir%/report/before.folded %reldir%/report/after.folded \
 	%reldir%/report/bare.folded %reldir%/report/wall.folded \
 	%reldir%/report/top-before.txt %reldir%/report/top-after-n5.txt \
