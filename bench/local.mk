@@ -46,7 +46,7 @@ endif
 endif
 
 # kprof-collect on a fleet of ksims (issue 43): figures only, by hand:
-# KPROF_BUILDDIR=$PWD ../bench/collect-fleet [N [INTERVAL_S [SECONDS]]].
+# PYTHONPATH=../tests KPROF_BUILDDIR=$PWD ../bench/collect-fleet [N [INTERVAL_S [SECONDS]]].
 # The shell's stack headroom after each profile view (issue 60), by hand:
 # KPROF_BUILDDIR=$PWD ../bench/stack-headroom [RUNS [HZ]].
 EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom
