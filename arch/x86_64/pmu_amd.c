@@ -146,8 +146,7 @@ static void amd_count_stop(void)
  * counter, and the legacy one, without global status, has its overflow
  * only in the count (its flags: a disarm waits for its NMI, pmu.c). */
 #define AMD_OPS(label, status_flag) {		\
-	.name = label,				\
-	.flags = status_flag,			\
+	.name = label, .flags = status_flag,	\
 	.prove = amd_prove,			\
 	.program = amd_program,			\
 	.enable = amd_enable,			\
