@@ -38,15 +38,15 @@ else
 # (bench/switch-icount; it builds the kernel without the hook in nohook/).
 if PLATFORM_ARM64
 bench: $(ARM64_KERNEL)
-	KPROF_ARCH=arm64 $(srcdir)/%reldir%/switch-icount 5
+	PYTHONPATH=$(abs_top_srcdir)/tests KPROF_ARCH=arm64 $(srcdir)/%reldir%/switch-icount 5
 else
 bench: all
-	$(srcdir)/%reldir%/switch-icount 5
+	PYTHONPATH=$(abs_top_srcdir)/tests $(srcdir)/%reldir%/switch-icount 5
 endif
 endif
 
 # kprof-collect on a fleet of ksims (issue 43): figures only, by hand:
-# KPROF_BUILDDIR=$PWD ../bench/collect-fleet [N [INTERVAL_S [SECONDS]]].
+# PYTHONPATH=../tests KPROF_BUILDDIR=$PWD ../bench/collect-fleet [N [INTERVAL_S [SECONDS]]].
 # The shell's stack headroom after each profile view (issue 60), by hand:
 # KPROF_BUILDDIR=$PWD ../bench/stack-headroom [RUNS [HZ]].
 EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom

@@ -41,6 +41,8 @@ TEST_CFLAGS = $(AM_CFLAGS) $(CHECK_CFLAGS) -I$(top_srcdir)/tests/kit \
 # Check's own per-test timeout; suites that need longer set it per case.
 AM_TESTS_ENVIRONMENT = CK_DEFAULT_TIMEOUT=10; export CK_DEFAULT_TIMEOUT; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	PYTHONPATH=$(abs_top_srcdir)/tests; export PYTHONPATH; \
+	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE; \
 	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 
@@ -95,6 +97,13 @@ LAYERS_TESTS_ENVIRONMENT = \
 	KPROF_BACKEND_OBJECTS='$(LAYERS_BACKEND_OBJECTS)'; \
 	export KPROF_BACKEND_OBJECTS;
 EXTRA_DIST += %reldir%/check-sanitized-tools
+# The test scripts' Python helpers, one package (on PYTHONPATH above).
+EXTRA_DIST += %reldir%/kptest/__init__.py %reldir%/kptest/collect.py \
+	%reldir%/kptest/common.py %reldir%/kptest/frames.py %reldir%/kptest/gocheck.py \
+	%reldir%/kptest/kernel.py %reldir%/kptest/ksim.py %reldir%/kptest/measure.py \
+	%reldir%/kptest/overflow.py %reldir%/kptest/pbcheck.py %reldir%/kptest/pmu_kit.py \
+	%reldir%/kptest/qemu.py %reldir%/kptest/report.py %reldir%/kptest/runner.py \
+	%reldir%/kptest/svgcheck.py %reldir%/kptest/udpsh.py %reldir%/kptest/wall.py
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
 	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
 	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths

@@ -517,27 +517,60 @@ void a64_pmu_irq(struct trap_frame *tf)
 /* ---- lscpu: the GIC, the counter's rate, stat's width, then a line
  * per CPU with its interrupt's books ---- */
 
+/* One line "label: text" of lscpu's, where there is room. */
+static void a64_fact(struct hal_pmu_facts *f, const char *label, const char *fmt, ...)
+{
+	struct hal_pmu_fact *l;
+	va_list ap;
+
+	if (f->nlines >= HAL_PMU_FACT_LINES)
+		return;
+	l = &f->lines[f->nlines++];
+	l->label = label;
+	va_start(ap, fmt);
+	kvsnprintf(l->text, sizeof(l->text), fmt, ap);
+	va_end(ap);
+}
+
+/* How "interrupts off" is kept: a priority mask in the GIC's CPU
+ * interface (the overflow then a pseudo-NMI), or DAIF's I bit (the
+ * overflow a plain IRQ). */
+static void a64_fact_mask(struct hal_pmu_facts *f)
+{
+	if (a64_irq_by_pmr)
+		a64_fact(f, "gic", "%s, interrupts off by priority (icc_pmr_el1 off 0x%02x, on 0x%02x), pmhe %u",
+			 a64_gic_name(), A64_PMR_OFF, A64_PMR_ON, (unsigned)a64_gic_pmhe());
+	else
+		a64_fact(f, "gic", "%s, interrupts off by daif.i (the pmu overflow is a plain irq)",
+			 a64_gic_name());
+}
+
+/* The priorities, the overflow's INTID and how it is triggered: what
+ * the device tree asked for, and what this CPU's GIC bank holds once
+ * the probe enabled it. */
+static void a64_fact_overflow(struct hal_pmu_facts *f)
+{
+	unsigned intid = a64_machine.pmu_intid;
+	const char *cpu_trigger = "not enabled";
+
+	if (!intid) {
+		a64_fact(f, "gic priorities", "pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x",
+			 A64_PRIO_NMI, A64_SGI_STOP, A64_PRIO_IRQ);
+		return;
+	}
+	a64_fact(f, "gic priorities", "pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x",
+		 A64_PRIO_NMI, intid, A64_SGI_STOP, A64_PRIO_IRQ);
+	if (pmu_self()->verdict == V_COUNTS)
+		cpu_trigger = a64_gic_ppi_edge(intid) ? "edge" : "level";
+	a64_fact(f, "pmu interrupt", "%s-triggered by the device tree; this cpu's gic: %s",
+		 a64_machine.pmu_edge ? "edge" : "level", cpu_trigger);
+}
+
 void hal_pmu_facts(struct hal_pmu_facts *f)
 {
 	f->cpus = true;
-	f->irqc = a64_gic_name();
-	if (a64_irq_by_pmr) {
-		f->mask_reg = "icc_pmr_el1";
-		f->mask_off = A64_PMR_OFF;
-		f->mask_on = A64_PMR_ON;
-		f->pmhe = a64_gic_pmhe();
-	} else {
-		f->mask_bit = "daif.i";
-	}
-	f->prio_nmi = A64_PRIO_NMI;
-	f->prio_irq = A64_PRIO_IRQ;
-	f->stop_sgi = A64_SGI_STOP;
-	f->overflow_irq = a64_machine.pmu_intid;
-	f->edge = a64_machine.pmu_edge;
-	/* What the device tree asked for, and what this CPU's GIC bank
-	 * holds once the probe enabled it. */
-	if (a64_machine.pmu_intid && pmu_self()->verdict == V_COUNTS)
-		f->cpu_trigger = a64_gic_ppi_edge(a64_machine.pmu_intid) ? "edge" : "level";
+	a64_fact_mask(f);
+	a64_fact_overflow(f);
 	f->counter = "pmccntr_el0";
 	f->clock = "cntvct_el0";
 	f->counter_hz = a64_pmu_rate;

@@ -41,8 +41,12 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/pci.c \
 	%reldir%/platform.c \
 	%reldir%/pmu.c \
+	%reldir%/pmu_amd.c \
 	%reldir%/pmu_hw.c \
 	%reldir%/pmu_hw.h \
+	%reldir%/pmu_intel.c \
+	%reldir%/pmu_nmi.c \
+	%reldir%/pmu_priv.h \
 	%reldir%/power.c \
 	%reldir%/pvh.c \
 	%reldir%/random.c \

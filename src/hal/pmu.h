@@ -105,26 +105,25 @@ struct hal_pmu_cpu_facts {
 	uint64_t cycles_per_sample, disarm_timeouts;
 };
 
-/* The machine's, said before the CPUs'.  Names are the platform's
- * (registers, controllers); a NULL or 0 field has no line. */
+/* A fact only the platform can name (its interrupt controller, its
+ * registers), said as one line "label: text".  The shell prints them in
+ * order and knows nothing of what they mean. */
+#define HAL_PMU_FACT_LINES 4
+
+struct hal_pmu_fact {
+	const char *label;		/* "gic", lives forever */
+	char text[112];
+};
+
+/* The machine's, said before the CPUs'.  A NULL or 0 field has no line. */
 struct hal_pmu_facts {
 	bool cpus;			/* a line per CPU (hal_pmu_cpu_facts) */
 	/* NMIs no source claimed, and late overflows claimed (x86). */
 	bool nmis;
 	uint64_t unknown_nmis, late_nmis;
-	/* The interrupt controller: its name, whether "interrupts off"
-	 * is a priority mask (mask_reg at mask_off/mask_on, pmhe) or the
-	 * CPU's own mask bit (mask_bit: the overflow is a plain IRQ), the
-	 * priorities of the pseudo-NMI and of IRQs, the overflow's
-	 * interrupt number (0: none) and the panic stop's SGI, and how the
-	 * overflow is triggered: by the firmware's tables (edge) and in
-	 * this CPU's controller (cpu_trigger: NULL "not enabled"). */
-	const char *irqc;
-	const char *mask_reg, *mask_bit;
-	unsigned mask_off, mask_on, pmhe;
-	unsigned prio_nmi, prio_irq, overflow_irq, stop_sgi;
-	bool edge;
-	const char *cpu_trigger;
+	/* The platform's own lines, said first: lines[0..nlines). */
+	struct hal_pmu_fact lines[HAL_PMU_FACT_LINES];
+	unsigned nlines;
 	/* The sampling counter's rate against the platform clock, and the
 	 * period the profiler's rate gives (counter, clock: names). */
 	const char *counter, *clock;

@@ -130,6 +130,15 @@ const struct cmdline_key *cmdline_key_find(const char *name, size_t len)
 	return NULL;
 }
 
+int cmdline_word_take(const struct cmdline_word_key *keys, size_t n, const char *key,
+		      const char *value, struct out *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kstreq(keys[i].key, key))
+			return keys[i].take(value, err);
+	return -ENOENT;
+}
+
 bool cmdline_value_fits(char *dst, size_t size, const char *key,
 			const char *value, size_t len, struct out *err)
 {

@@ -74,6 +74,19 @@ bool cmdline_value_copy(char *dst, size_t size, const char *value, size_t len);
 bool cmdline_value_fits(char *dst, size_t size, const char *key,
 			const char *value, size_t len, struct out *err);
 
+/* One key of an owner's word parser (.word) and the function that takes
+ * its value: the owner's keys as a table, so that its parser is a
+ * look-up (cmdline_word_take()), not a switch on names. */
+struct cmdline_word_key {
+	const char *key;
+	int (*take)(const char *value, struct out *err);
+};
+
+/* For owners of several .word keys: @value to the function of @key among
+ * the @n at @keys; -ENOENT, with nothing written, for a key not there. */
+int cmdline_word_take(const struct cmdline_word_key *keys, size_t n, const char *key,
+		      const char *value, struct out *err);
+
 /* Step through the ';'-separated commands of @cmd: *pos starts at @cmd;
  * each call returns the next non-blank command (leading and trailing
  * spaces dropped) with its length in *len, or NULL at the end. */

@@ -207,17 +207,17 @@ static int net_word_arp_ttl(const char *value, struct out *err)
 	return 0;
 }
 
+static const struct cmdline_word_key net_words[] = {
+	{ "ip", net_word_ip },
+	{ "gw", net_word_gw },
+	{ "net.gw_mac", net_word_gw_mac },
+	{ "net.arp_ttl", net_word_arp_ttl },
+};
+
 int net_config_word(const char *key, const char *value, struct out *err)
 {
-	if (kstreq(key, "ip"))
-		return net_word_ip(value, err);
-	if (kstreq(key, "gw"))
-		return net_word_gw(value, err);
-	if (kstreq(key, "net.gw_mac"))
-		return net_word_gw_mac(value, err);
-	if (kstreq(key, "net.arp_ttl"))
-		return net_word_arp_ttl(value, err);
-	return -ENOENT;
+	return cmdline_word_take(net_words, sizeof(net_words) / sizeof(net_words[0]), key,
+				 value, err);
 }
 
 /* The command line's words (kernel/cmdline.h), each through

@@ -26,30 +26,14 @@ static void lscpu_counts(struct out *o, const struct hal_pmu_info *info)
 					  : "pmu counts: no (nothing claimed)\n");
 }
 
-/* The interrupt controller's lines, where the platform names one. */
-static void lscpu_irqc(struct out *o, const struct hal_pmu_facts *f)
-{
-	if (f->mask_reg)
-		out_printf(o, "gic: %s, interrupts off by priority (%s off 0x%02x, on 0x%02x), pmhe %u\n",
-			   f->irqc, f->mask_reg, f->mask_off, f->mask_on, f->pmhe);
-	else
-		out_printf(o, "gic: %s, interrupts off by %s (the pmu overflow is a plain irq)\n",
-			   f->irqc, f->mask_bit);
-	if (!f->overflow_irq) {
-		out_printf(o, "gic priorities: pseudo-nmi 0x%02x (no pmu interrupt, panic stop sgi %u), irq 0x%02x\n",
-			   f->prio_nmi, f->stop_sgi, f->prio_irq);
-		return;
-	}
-	out_printf(o, "gic priorities: pseudo-nmi 0x%02x (pmu intid %u, panic stop sgi %u), irq 0x%02x\n",
-		   f->prio_nmi, f->overflow_irq, f->stop_sgi, f->prio_irq);
-	out_printf(o, "pmu interrupt: %s-triggered by the device tree; this cpu's gic: %s\n",
-		   f->edge ? "edge" : "level", f->cpu_trigger ? f->cpu_trigger : "not enabled");
-}
-
 static void lscpu_machine(struct out *o, const struct hal_pmu_facts *f)
 {
-	if (f->irqc)
-		lscpu_irqc(o, f);
+	unsigned n = f->nlines < HAL_PMU_FACT_LINES ? f->nlines : HAL_PMU_FACT_LINES;
+
+	/* The platform's own lines first (its interrupt controller). */
+	for (unsigned i = 0; i < n; i++)
+		if (f->lines[i].label)
+			out_printf(o, "%s: %s\n", f->lines[i].label, f->lines[i].text);
 	if (f->counter && f->counter_hz)
 		out_printf(o, "pmu: %s at %llu cycles/s (against %s), period %llu at %d samples/s\n",
 			   f->counter, (unsigned long long)f->counter_hz, f->clock,

@@ -48,6 +48,9 @@
 #include "x86_model.h"
 
 #include "../arch/x86_64/pmu.c"
+#include "../arch/x86_64/pmu_intel.c"
+#include "../arch/x86_64/pmu_amd.c"
+#include "../arch/x86_64/pmu_nmi.c"
 
 #define SERR	0x80
 
@@ -627,7 +630,7 @@ static void cpu1_whole(void)
 	model_set_cpu(1);
 	fake_cpu = 1;
 	first_questions(&bits);
-	if (bits != model_fixed_width && pmu_ops() == &intel_ops)
+	if (bits != model_fixed_width && pmu_ops() == &x86_intel_ops)
 		two_fail("cpu 1: stat's width is not the part's");
 	if (hal_pmu_arm(1000) < 0) {
 		two_fail("cpu 1 did not arm");
@@ -678,7 +681,7 @@ static void two_cpus_first_probe(enum model_part part, const char *name)
 		first_questions(&bits);
 		if (two.point < at)
 			cpu1_whole();		/* after CPU 0's last point */
-		if (bits != model_fixed_width && pmu_ops() == &intel_ops)
+		if (bits != model_fixed_width && pmu_ops() == &x86_intel_ops)
 			two_fail("cpu 0: stat's width is not the part's");
 		if (x86_pmu_cpus[0].verdict != V_COUNTS || x86_pmu_cpus[1].verdict != V_COUNTS)
 			two_fail("a CPU's verdict is not proven");

@@ -2,13 +2,14 @@
 # arch suites: the x86_64 backend's host-testable parts, built in the
 # simulator configuration against modelled CPUs and firmware.
 if PLATFORM_SIM
-# The x86 PMU backend compiled against modelled CPUs: arch/x86_64/pmu.c
+# The x86 PMU backend compiled against modelled CPUs: arch/x86_64/pmu*.c
 # with its access layer (pmu_hw.h) answered by tests/kit/x86_model.c.
 check_PROGRAMS += %reldir%/check_x86pmu
 TESTS += %reldir%/check_x86pmu
 %canon_reldir%_check_x86pmu_SOURCES = %reldir%/check_x86pmu.c \
 	tests/kit/x86_model.c tests/kit/x86_model.h \
-	arch/x86_64/pmu.c arch/x86_64/pmu_hw.h
+	arch/x86_64/pmu.c arch/x86_64/pmu_intel.c arch/x86_64/pmu_amd.c \
+	arch/x86_64/pmu_nmi.c arch/x86_64/pmu_priv.h arch/x86_64/pmu_hw.h
 %canon_reldir%_check_x86pmu_CFLAGS = $(TEST_CFLAGS)
 %canon_reldir%_check_x86pmu_LDADD = $(TEST_LDADD)
 

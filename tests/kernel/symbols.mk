@@ -2,7 +2,7 @@
 # symbols suites: symbol resolution, the generator and the three-pass link
 # (check_symbols), the stack walk and frame-0 recovery (check_stacktrace).
 # Both carry a real table from the three-pass link, so they link the fake
-# platform (TEST_LDADD) without tests/fake_symtab.c (FAKE_HAL_SOURCES).  check_symbols is a PIE (base from
+# platform (TEST_LDADD) without tests/kit/fake_symtab.c (FAKE_HAL_SOURCES).  check_symbols is a PIE (base from
 # __ehdr_start), check_stacktrace is linked -no-pie (a constant base, as a
 # kernel has), so both kinds of table are tested.
 if PLATFORM_SIM

@@ -38,7 +38,7 @@ EXTRA_%canon_reldir%_check_net_sim_DEPENDENCIES = ksim$(EXEEXT)
 # The UDP shell under attack (forged sources, ARP poisoning, replay,
 # reflection, over-long commands) through ksim's network device, and
 # tools/kshell's checks and authenticated protocol: python3 scripts on
-# tests/kpnet.py that run ksim and kshell from the build folder.
+# tests/kptest/ that run ksim and kshell from the build folder.
 TESTS += tests/test_udpsh_attacks tests/test_kshell
 # (The logs named through a variable: automake would take a rule it sees
 # for a .log it generates as a replacement for its own.)
@@ -67,7 +67,6 @@ $(net_script_log)collect_hostile.log: ksim$(EXEEXT) tools/kprof-collect
 TESTS += tests/test_collect_files
 $(net_script_log)collect_files.log: tools/kprof-collect
 endif
-EXTRA_DIST += tests/kpnet.py tests/test_udpsh_attacks tests/test_kshell \
+EXTRA_DIST += tests/test_udpsh_attacks tests/test_kshell \
 	tests/test_window_flood tests/test_kshell_folded tests/test_collect \
-	tests/test_collect_hostile tests/test_collect_files \
-	tests/collectlib.py
+	tests/test_collect_hostile tests/test_collect_files

@@ -2,7 +2,7 @@
 # QEMU boot tests (kernel configurations).  Each test script boots the
 # image it finds at KPROF_KERNEL under QEMU (TCG, qboot), talks to the
 # serial shell over pipes, and kills QEMU however it ends
-# (tests/qemu/kpqemu.py).  python3 and qemu-system-x86_64 are needed.
+# (tests/kptest/kernel.py).  python3 and qemu-system-x86_64 are needed.
 qemu_log = %reldir%/test_
 if PLATFORM_X86_64
 QEMU_TESTS = \
@@ -20,6 +20,8 @@ QEMU_TESTS = \
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	PYTHONPATH=$(abs_top_srcdir)/tests; export PYTHONPATH; \
+	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE; \
 	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 # The layer check (tests/local.mk) reads the arch objects as the backend.
@@ -57,6 +59,8 @@ TESTS += %reldir%/test_arm64 %reldir%/test_arm64_pmu \
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
 	KPROF_ARCH=arm64; export KPROF_ARCH; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
+	PYTHONPATH=$(abs_top_srcdir)/tests; export PYTHONPATH; \
+	PYTHONDONTWRITEBYTECODE=1; export PYTHONDONTWRITEBYTECODE; \
 	XDG_CONFIG_HOME=$(abs_builddir)/tests/config-home; export XDG_CONFIG_HOME; \
 	$(LAYERS_TESTS_ENVIRONMENT)
 TESTS += tests/check-layers
@@ -69,7 +73,6 @@ $(qemu_a64_log)net.log: $(qemu_a64_log)arm64_pmu.log
 $(qemu_a64_log)udpsh_auth.log: $(qemu_a64_log)net.log
 endif
 EXTRA_DIST += \
-	%reldir%/kpqemu.py %reldir%/kpwall.py %reldir%/kpoverflow.py \
 	%reldir%/test_arm64 \
 	%reldir%/test_arm64_pmu \
 	%reldir%/boot-time \
@@ -87,5 +90,4 @@ EXTRA_DIST += \
 	%reldir%/test_hw_kits \
 	%reldir%/test_collect \
 	tests/hw/kvm-pmu \
-	tests/hw/pc-pmu \
-	tests/hw/pmu_kit.py
+	tests/hw/pc-pmu

@@ -17,8 +17,6 @@ TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/test_report_addr \
-	%reldir%/reportlib.py %reldir%/svgcheck.py \
-	%reldir%/pbcheck.py %reldir%/gocheck.py \
 	%reldir%/before.folded %reldir%/after.folded \
 	%reldir%/bare.folded %reldir%/wall.folded \
 	%reldir%/top-before.txt %reldir%/top-after-n5.txt \

@@ -32,7 +32,7 @@ TESTS += %reldir%/check_sim_perf
 EXTRA_%canon_reldir%_check_sim_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
 
 # `test overflow` on the ksim program, in the shape the kernels' QEMU
-# tests check (tests/qemu/kpoverflow.py).
+# tests check (tests/kptest/overflow.py).
 TESTS += tests/test_overflow_ksim
 endif
 EXTRA_DIST += tests/test_overflow_ksim

@@ -113,15 +113,16 @@ static int udpsh_word_key(const char *value, struct out *err)
 	return 0;
 }
 
+static const struct cmdline_word_key udpsh_words[] = {
+	{ "udpsh", udpsh_word_port },
+	{ "udpsh.allow", udpsh_word_allow },
+	{ "udpsh.key", udpsh_word_key },
+};
+
 int udpsh_config_word(const char *key, const char *value, struct out *err)
 {
-	if (kstreq(key, "udpsh"))
-		return udpsh_word_port(value, err);
-	if (kstreq(key, "udpsh.allow"))
-		return udpsh_word_allow(value, err);
-	if (kstreq(key, "udpsh.key"))
-		return udpsh_word_key(value, err);
-	return -ENOENT;
+	return cmdline_word_take(udpsh_words, sizeof(udpsh_words) / sizeof(udpsh_words[0]),
+				 key, value, err);
 }
 
 /* The command line's words (kernel/cmdline.h), each through the checks

@@ -11,7 +11,8 @@ import re
 import subprocess
 import sys
 
-FIXTURES = os.path.dirname(os.path.abspath(__file__))
+# The fixtures are data beside the report tests, not in the package.
+FIXTURES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "report")
 
 
 def kprof_report():

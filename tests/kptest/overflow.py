@@ -14,7 +14,7 @@ the platform reports as its one group."""
 
 import re
 
-from kpqemu import check
+from kptest.runner import check
 
 # x86_64: no room below the task's sp for the #PF's frame, so a #DF on its
 # IST stack, CR2 the push that failed.  arm64: a data abort at EL1, FAR

@@ -15,7 +15,7 @@ sleepy_compute's."""
 import re
 import time
 
-from kpqemu import check
+from kptest.runner import check
 
 FOLDED = re.compile(r"^(\d+)-(\S+?);\[(cpu|runnable|blocked)\];(.*) (\d+)$", re.M)
 SLEEPY_PATHS = ("sleepy_compute", "sleepy_nap_a", "sleepy_nap_b", "sleepy_wait_peer")

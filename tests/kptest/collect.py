@@ -1,23 +1,19 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """tools/kprof-collect driven from a test, and what its files must say:
 shared by tests/test_collect (ksim) and tests/qemu/test_collect (the x86
-kernel under QEMU).  check() raises kpnet.Fail."""
+kernel under QEMU).  check() raises kptest.common.Fail."""
 
 import os
 import re
 import signal
 import socket
 import subprocess
-import sys
 import threading
 import time
 
-sys.dont_write_bytecode = True
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "report"))
-from kpnet import (F_LAST, F_STALE, builddir, check, reply_frame,  # noqa: E402
-                   request_fields)
-from gocheck import GO, pprof  # noqa: E402
+from kptest.common import builddir, check
+from kptest.gocheck import GO, pprof
+from kptest.udpsh import F_LAST, F_STALE, reply_frame, request_fields
 
 COLLECT = os.path.join(builddir(), "tools", "kprof-collect")
 # The boot nonce of a target played by FakeTarget.

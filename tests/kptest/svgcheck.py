@@ -6,7 +6,7 @@ compared with the folded input's call tree."""
 import re
 import xml.etree.ElementTree as ET
 
-from reportlib import check
+from kptest.report import check
 
 NS = "{http://www.w3.org/2000/svg}"
 PAD = 10

@@ -8,7 +8,7 @@ import gzip
 
 import os
 
-from reportlib import check, run
+from kptest.report import check, run
 
 
 def varint(b, i):

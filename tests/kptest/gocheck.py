@@ -8,7 +8,7 @@ import re
 import shutil
 import subprocess
 
-from reportlib import check
+from kptest.report import check
 
 GO = shutil.which("go")
 
