@@ -65,6 +65,10 @@ $(man_check_log)sanitized-tools.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KPROF
 # Every path of the tree a comment or a document names exists (issue 40).
 TESTS += %reldir%/check-paths
 
+# Every folder under src/, arch/, tools/ and tests/ is named in the map,
+# doc/hacking.md (issue 55).
+TESTS += %reldir%/check-map
+
 # The layer check reads the simulator's objects as the backend.
 TESTS += %reldir%/check-layers
 LAYERS_BACKEND_OBJECTS = $(sim_libksim_la_OBJECTS)
@@ -119,7 +123,8 @@ LAYERS_TESTS_ENVIRONMENT = \
 EXTRA_DIST += %reldir%/check-sanitized-tools
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
 	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
-	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths
+	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths \
+	%reldir%/check-map
 
 include %reldir%/shell.mk
 include %reldir%/prof.mk
