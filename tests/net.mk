@@ -70,8 +70,8 @@ $(net_script_log)kshell_folded.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 TESTS += %reldir%/test_collect
 $(net_script_log)collect.log: ksim$(EXEEXT) tools/kprof-collect tools/kprof-report
 # kprof-collect with a hostile target (a hole, a huge count, 16 MiB, a
-# 100k-frame line, drips) beside two ksims and a dead one (issue 51,
-# about 30 s).
+# 100k-frame line, drips) beside two ksims and a dead one (about
+# 30 s).
 TESTS += %reldir%/test_collect_hostile
 $(net_script_log)collect_hostile.log: ksim$(EXEEXT) tools/kprof-collect
 # kprof-collect's folders (planted links, a shared --out) and the numbers
@@ -81,7 +81,7 @@ $(net_script_log)collect_files.log: tools/kprof-collect
 endif
 # The same suite in the x86_64 kernel configuration, whose compiler
 # builds the kernel: built for this machine with CC_FOR_BUILD, as
-# kshell is in the arm64 one (issue 45: the model tests pass in the x86
+# the host tools are (the model tests pass in the x86
 # configuration's make check).
 if PLATFORM_X86_64
 E1000E_HOST_CHECK = %reldir%/check-e1000e-model
