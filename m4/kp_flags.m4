@@ -27,8 +27,8 @@ KP_CHECK_CFLAG([$1], [$2],
 # KP_CFLAGS: every C file in the tree.  Frame pointers everywhere, because
 # the stack walk follows them; no sibling calls, because a function that
 # ends in a tail call leaves no frame and would vanish from every chain
-# through its callee (net_rx -> ipv4_input) -- DESIGN §4 promises chains
-# complete at every instruction.  KP_SRC_CFLAGS: the portable code in src/,
+# through its callee (net_rx -> ipv4_input), and the walk promises chains
+# complete at every instruction (doc/internals.md, "The walk").  KP_SRC_CFLAGS: the portable code in src/,
 # which must stay integer-only in every configuration, so a stray float
 # fails in the simulator build and not first in the kernel build.
 AC_DEFUN([KP_COMPILER_FLAGS], [

@@ -55,10 +55,10 @@ cli_script_log = %reldir%/test_
 $(cli_script_log)cli.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KP_SYMGEN)
 
 # kprof-qemu's exit statuses on both architectures' QEMU lines: poweroff
-# N against QEMU's own failure, a taken port, a missing QEMU (issue 37).
+# N against QEMU's own failure, a taken port, a missing QEMU.
 TESTS += %reldir%/test_kprof_qemu
 
-# make install lays doc/*.md and README.md in $(docdir) (issue 37).
+# make install lays doc/*.md and README.md in $(docdir).
 TESTS += %reldir%/check-install-docs
 
 # Every source file carries the SPDX licence line (LICENSE).
@@ -70,13 +70,17 @@ man_check_log = %reldir%/check-
 $(man_check_log)man.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 
 # Under --enable-sanitizers every host program carries the sanitizers,
-# those built with CC_FOR_BUILD too (issue 51); skipped otherwise.
+# those built with CC_FOR_BUILD too; skipped otherwise.
 TESTS += %reldir%/check-sanitized-tools
 $(man_check_log)sanitized-tools.log: ksim$(EXEEXT) tools/kshell$(EXEEXT) $(KPROF_REPORT) \
 	$(KPROF_COLLECT)
 
-# Every path of the tree a comment or a document names exists (issue 40).
+# Every path of the tree a comment or a document names exists.
 TESTS += %reldir%/check-paths
+
+# Every folder under src/, arch/, tools/ and tests/ is named in the map,
+# doc/hacking.md.
+TESTS += %reldir%/check-map
 
 # The layer check reads the simulator's objects as the backend.
 TESTS += %reldir%/check-layers
@@ -106,7 +110,8 @@ EXTRA_DIST += %reldir%/kptest/__init__.py %reldir%/kptest/collect.py \
 	%reldir%/kptest/svgcheck.py %reldir%/kptest/udpsh.py %reldir%/kptest/wall.py
 EXTRA_DIST += %reldir%/check-layers %reldir%/test_cli %reldir%/check-configure-help \
 	%reldir%/test_kprof_qemu %reldir%/check-install-docs \
-	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths
+	%reldir%/check-man %reldir%/check-spdx %reldir%/check-paths \
+	%reldir%/check-map
 
 include %reldir%/lib/local.mk
 include %reldir%/kernel/local.mk

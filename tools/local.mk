@@ -1,5 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
-# Host programs: the symbol-table generator, the UDP shell client.
+# Host programs: the symbol-table generator, the three-pass link, the
+# host helpers' archive and the programs on it (kshell, kprof-report,
+# kprof-collect), kprof-qemu.
 
 # tools/kp-symgen runs on the build machine, so it is built with
 # CC_FOR_BUILD (m4/kp_symgen.m4), not as one of automake's programs.
@@ -44,77 +46,46 @@ KP_LINK3_PROG = $(KP_LINK3_LIBTOOL) $($(KP_LINK3_CANON)_CFLAGS) $(CFLAGS) \
 # that have such programs.
 CLEANFILES += *.symtab.* tests/*/*.symtab.* bench/*.symtab.*
 
-# tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
-# program installed with the kernel or the simulator.
-# HMAC-SHA256 and the keyed wire format (src/shell/udpsh/wire.h): the
-# kernel's own code.
-# The folded reader (folded_read.[ch]) is kprof-report's too.
-KSHELL_SOURCES = %reldir%/kshell.c %reldir%/keyfile.c %reldir%/keyfile.h \
-	%reldir%/udpsh_client.c %reldir%/udpsh_client.h \
-	%reldir%/folded_read.c %reldir%/folded_read.h \
-	src/lib/sha256.c src/lib/kstring.c \
-	src/shell/udpsh/wire.c
-if PLATFORM_ARM64
-# The arm64 kernel is cross-built, but its UDP shell is spoken to from
-# this machine (make check's QEMU tests, the README): kshell is built
-# with CC_FOR_BUILD, as kp-symgen is, and installed as it is.
-EXTRA_DIST += $(KSHELL_SOURCES)
-nodist_bin_SCRIPTS = %reldir%/kshell
-CLEANFILES += %reldir%/kshell
-KSHELL_SRC_PATHS = $(top_srcdir)/%reldir%/kshell.c $(top_srcdir)/%reldir%/keyfile.c \
-	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/folded_read.c \
-	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
-	$(top_srcdir)/src/shell/udpsh/wire.c
-%reldir%/kshell: $(KSHELL_SRC_PATHS) $(top_srcdir)/src/lib/folded_frame.h \
-		$(top_srcdir)/%reldir%/folded_read.h
-	@$(MKDIR_P) tools
-	$(AM_V_GEN)$(CC_FOR_BUILD) -Wall -Wextra $(CFLAGS_FOR_BUILD) \
-		-I$(top_builddir) -I$(top_srcdir)/src $(LDFLAGS_FOR_BUILD) -o $@ \
-		$(KSHELL_SRC_PATHS)
-else
-bin_PROGRAMS += %reldir%/kshell
-%canon_reldir%_kshell_SOURCES = $(KSHELL_SOURCES)
-%canon_reldir%_kshell_CFLAGS = -Wall -Wextra
-endif
-
-# tools/kprof-report: folded stacks to pprof, flame graph SVG, diff and
-# top (doc/kprof-report.1).  Like kp-symgen it runs on the build machine
-# and is built with CC_FOR_BUILD in every configuration, so it is not one
-# of automake's programs; bin_SCRIPTS installs and uninstalls it as it is.
-# Under --enable-sanitizers it and kprof-collect take the sanitizers too
-# (KP_SAN_FOR_BUILD, m4/kp_sanitize.m4).
-# profile.pb-c.[ch] are generated here, in the build folder, from the
-# .proto in the source folder (so a read-only source tree, as distcheck
-# makes, is never written).
-KPROF_REPORT = tools/kprof-report
+# The host helpers, compiled once into one archive, tools/libkphost.a,
+# that kshell, kprof-report and kprof-collect link: the UDP shell's
+# client (udpsh_client.c) and key files (keyfile.c) with the kernel's own
+# HMAC-SHA256 and keyed wire format (src/shell/udpsh/wire.h), the one
+# folded reader (folded_read.c), and the report library (every
+# tools/report file but main.c: the folded model, the views, the pprof
+# writer and its generated protobuf-c code).  These programs run on the
+# build machine in every configuration (the arm64 kernel's UDP shell is
+# spoken to from here: make check's QEMU tests, the README), so they are
+# built with CC_FOR_BUILD, as kp-symgen is, not as automake's programs;
+# bin_SCRIPTS installs and uninstalls them as they are.  Under
+# --enable-sanitizers they take the sanitizers too (KP_SAN_FOR_BUILD,
+# m4/kp_sanitize.m4).  profile.pb-c.[ch] are generated here, in the build
+# folder, from the .proto in the source folder (so a read-only source
+# tree, as distcheck makes, is never written).
+KP_HOST_LIB = tools/libkphost.a
 KPROF_REPORT_PB = tools/report/profile.pb-c.c tools/report/profile.pb-c.h
-KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(KPROF_REPORT_LIB_C) \
-	$(top_srcdir)/%reldir%/report_san.c
-# All of it but main.c: what kprof-collect links too.  The folded
-# reader proper (folded_read.c) is shared with kshell.
-KPROF_REPORT_LIB_C = $(top_srcdir)/%reldir%/folded_read.c \
-	$(top_srcdir)/%reldir%/report/folded.c \
-	$(top_srcdir)/%reldir%/report/names.c \
-	$(top_srcdir)/%reldir%/report/tree.c \
-	$(top_srcdir)/%reldir%/report/top.c \
-	$(top_srcdir)/%reldir%/report/svg.c \
-	$(top_srcdir)/%reldir%/report/pprof.c \
-	$(top_srcdir)/%reldir%/report/outfile.c \
-	$(top_srcdir)/%reldir%/report/util.c \
-	$(top_srcdir)/%reldir%/report/filter.c \
-	$(top_srcdir)/%reldir%/report/image.c \
-	$(top_srcdir)/%reldir%/report/annotate.c \
-	$(top_srcdir)/%reldir%/report/merge.c
-bin_SCRIPTS += $(KPROF_REPORT)
-dist_man_MANS += doc/kprof-report.1
-CLEANFILES += $(KPROF_REPORT) $(KPROF_REPORT_PB)
-EXTRA_DIST += %reldir%/report_san.c
-EXTRA_DIST += %reldir%/report/report.h %reldir%/report/profile.proto \
-	%reldir%/report/main.c %reldir%/report/folded.c %reldir%/report/names.c \
+KP_HOST_REPORT_SRC = %reldir%/report/folded.c %reldir%/report/names.c \
 	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
 	%reldir%/report/pprof.c %reldir%/report/outfile.c %reldir%/report/util.c \
 	%reldir%/report/filter.c %reldir%/report/image.c \
 	%reldir%/report/annotate.c %reldir%/report/merge.c
+KP_HOST_SRC = %reldir%/udpsh_client.c %reldir%/keyfile.c %reldir%/folded_read.c \
+	src/lib/sha256.c src/lib/kstring.c src/shell/udpsh/wire.c \
+	$(KP_HOST_REPORT_SRC)
+KP_HOST_HDRS = %reldir%/udpsh_client.h %reldir%/keyfile.h %reldir%/folded_read.h \
+	%reldir%/report/report.h %reldir%/collect/collect.h
+# Each object under tools/host/, by its source's path: one pattern rule.
+KP_HOST_OBJ = $(patsubst %.c,tools/host/%.o,$(KP_HOST_SRC)) \
+	tools/host/profile.pb-c.o
+KP_HOST_CFLAGS = $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) $(KP_SAN_FOR_BUILD) \
+	-Itools/report -I$(top_builddir) -I$(top_srcdir)/%reldir% \
+	-I$(top_srcdir)/%reldir%/report -I$(top_srcdir)/src \
+	-DKPROF_VERSION='"$(PACKAGE_VERSION)"' $(REPORT_FOR_BUILD_CFLAGS)
+# A program built on the archive: its own sources, the archive, and what
+# the archive needs (protobuf-c, zlib; the collector threads).
+KP_HOST_LINK = $(CC_FOR_BUILD) $(KP_HOST_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@
+KP_HOST_LIBS = $(KP_HOST_LIB) $(REPORT_FOR_BUILD_LIBS)
+CLEANFILES += $(KP_HOST_LIB) $(KP_HOST_OBJ) $(KPROF_REPORT_PB)
+EXTRA_DIST += $(KP_HOST_SRC) $(KP_HOST_HDRS) %reldir%/report/profile.proto
 
 tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 	@$(MKDIR_P) tools/report
@@ -122,46 +93,54 @@ tools/report/profile.pb-c.c: $(top_srcdir)/%reldir%/report/profile.proto
 		--c_out=tools/report $(top_srcdir)/%reldir%/report/profile.proto
 tools/report/profile.pb-c.h: tools/report/profile.pb-c.c
 
-$(KPROF_REPORT): $(KPROF_REPORT_C) $(top_srcdir)/%reldir%/report/report.h \
-		$(top_srcdir)/%reldir%/folded_read.h \
-		$(top_srcdir)/src/lib/folded_frame.h $(KPROF_REPORT_PB)
-	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) $(KP_SAN_FOR_BUILD) \
-		-Itools/report -I$(top_srcdir)/%reldir% -I$(top_srcdir)/src \
-		-DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
-		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
-		$(KPROF_REPORT_C) tools/report/profile.pb-c.c \
-		$(REPORT_FOR_BUILD_LIBS)
+$(filter-out tools/host/profile.pb-c.o,$(KP_HOST_OBJ)): tools/host/%.o: $(top_srcdir)/%.c \
+		$(addprefix $(top_srcdir)/,$(KP_HOST_HDRS)) \
+		$(top_srcdir)/src/lib/folded_frame.h $(KPROF_REPORT_PB) config.h
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(CC_FOR_BUILD) $(KP_HOST_CFLAGS) -c -o $@ $<
+tools/host/profile.pb-c.o: $(KPROF_REPORT_PB)
+	@$(MKDIR_P) $(@D)
+	$(AM_V_CC)$(CC_FOR_BUILD) $(KP_HOST_CFLAGS) -c -o $@ tools/report/profile.pb-c.c
+# The build machine's ar (a cross build's $(AR) is the target's).
+$(KP_HOST_LIB): $(KP_HOST_OBJ)
+	$(AM_V_GEN)rm -f $@ && ar rcs $@ $(KP_HOST_OBJ)
+
+# tools/kshell: the UDP shell's client (README, "The UDP shell"), a host
+# program installed with the kernel or the simulator.
+KSHELL = %reldir%/kshell
+bin_SCRIPTS += $(KSHELL)
+CLEANFILES += $(KSHELL)
+EXTRA_DIST += %reldir%/kshell.c
+$(KSHELL): $(top_srcdir)/%reldir%/kshell.c $(KP_HOST_LIB)
+	$(AM_V_CCLD)$(KP_HOST_LINK) $(top_srcdir)/%reldir%/kshell.c $(KP_HOST_LIBS)
+
+# tools/kprof-report: folded stacks to pprof, flame graph SVG, diff and
+# top (doc/kprof-report.1): main.c and the build's sanitizer options
+# (report_san.c) on the archive.
+KPROF_REPORT = tools/kprof-report
+KPROF_REPORT_C = $(top_srcdir)/%reldir%/report/main.c $(top_srcdir)/%reldir%/report_san.c
+bin_SCRIPTS += $(KPROF_REPORT)
+dist_man_MANS += doc/kprof-report.1
+CLEANFILES += $(KPROF_REPORT)
+EXTRA_DIST += %reldir%/report_san.c %reldir%/report/main.c
+$(KPROF_REPORT): $(KPROF_REPORT_C) $(KP_HOST_LIB)
+	$(AM_V_CCLD)$(KP_HOST_LINK) $(KPROF_REPORT_C) $(KP_HOST_LIBS)
 
 # tools/kprof-collect: many kernels' sessions, one pprof per target per
-# interval (doc/collect.md, doc/kprof-collect.1).  It writes pprof with
-# kprof-report's own reader and writer (every report file but its main)
-# and speaks the keyed UDP shell through kshell's client, so it is built
-# as kprof-report is, with CC_FOR_BUILD, in every configuration.
+# interval (doc/collect.md, doc/kprof-collect.1): its own files on the
+# archive (kprof-report's reader and writer, kshell's client).
 KPROF_COLLECT = tools/kprof-collect
 KPROF_COLLECT_C = $(top_srcdir)/%reldir%/collect/main.c \
 	$(top_srcdir)/%reldir%/collect/target.c \
 	$(top_srcdir)/%reldir%/collect/store.c \
-	$(top_srcdir)/%reldir%/collect/interval.c \
-	$(top_srcdir)/%reldir%/udpsh_client.c $(top_srcdir)/%reldir%/keyfile.c \
-	$(top_srcdir)/src/lib/sha256.c $(top_srcdir)/src/lib/kstring.c \
-	$(top_srcdir)/src/shell/udpsh/wire.c \
-	$(KPROF_REPORT_LIB_C)
+	$(top_srcdir)/%reldir%/collect/interval.c
 bin_SCRIPTS += $(KPROF_COLLECT)
 dist_man_MANS += doc/kprof-collect.1
 CLEANFILES += $(KPROF_COLLECT)
-EXTRA_DIST += %reldir%/collect/collect.h %reldir%/collect/main.c \
-	%reldir%/collect/target.c %reldir%/collect/store.c \
-	%reldir%/collect/interval.c
-$(KPROF_COLLECT): $(KPROF_COLLECT_C) $(top_srcdir)/%reldir%/collect/collect.h \
-		$(top_srcdir)/%reldir%/report/report.h \
-		$(top_srcdir)/%reldir%/folded_read.h \
-		$(top_srcdir)/%reldir%/udpsh_client.h $(KPROF_REPORT_PB)
-	$(AM_V_GEN)$(CC_FOR_BUILD) $(KP_SYMGEN_WARN) $(CFLAGS_FOR_BUILD) $(KP_SAN_FOR_BUILD) \
-		-Itools/report -I$(top_srcdir)/%reldir%/report -I$(top_srcdir)/%reldir% \
-		-I$(top_srcdir)/src -DKPROF_VERSION='"$(PACKAGE_VERSION)"' \
-		$(REPORT_FOR_BUILD_CFLAGS) $(LDFLAGS_FOR_BUILD) -o $@ \
-		$(KPROF_COLLECT_C) tools/report/profile.pb-c.c \
-		$(REPORT_FOR_BUILD_LIBS) -lpthread
+EXTRA_DIST += %reldir%/collect/main.c %reldir%/collect/target.c \
+	%reldir%/collect/store.c %reldir%/collect/interval.c
+$(KPROF_COLLECT): $(KPROF_COLLECT_C) $(KP_HOST_LIB)
+	$(AM_V_CCLD)$(KP_HOST_LINK) $(KPROF_COLLECT_C) $(KP_HOST_LIBS) -lpthread
 
 # An installed kernel (kernel configurations): make install puts the
 # image in $(pkglibdir) as kprof-ARCH.elf with the QEMU line `make run`

@@ -57,8 +57,8 @@ noinst_LIBRARIES = %reldir%/libx86.a
 
 # The framebuffer console's font, generated from the packaged PCF font
 # (xfonts-base: X11 misc-fixed, public domain; %reldir%/font-LICENSE).
-# X86_FONT names another fixed-width PCF font, at most 8 pixels wide.
-X86_FONT = /usr/share/fonts/X11/misc/8x13-ISO8859-1.pcf.gz
+# configure's X86_FONT (m4/kp_x86_image.m4), found there or refused,
+# names another fixed-width PCF font, at most 8 pixels wide.
 nodist_%canon_reldir%_libx86_a_SOURCES = %reldir%/font.c
 CLEANFILES += %reldir%/font.c
 %reldir%/font.c: $(srcdir)/%reldir%/fontgen
@@ -70,20 +70,28 @@ CLEANFILES += %reldir%/font.c
 # holds).  make iso [ISO_KEYS='cpus=2 ...'] [ISO_TIMEOUT=S]: the boot
 # keys both menu entries pass (never udpsh.key=) and how long the menu
 # waits.  Built with the image, so that make install can put it beside
-# the image; it needs grub-pc-bin, grub-efi-amd64-bin, xorriso, mtools.
-X86_ISO = %reldir%/kprof.iso
+# the image, when configure found grub-pc-bin, grub-efi-amd64-bin,
+# xorriso and mtools; without them the build leaves it out and make iso
+# fails with configure's line saying which are missing.
 ISO_KEYS =
 ISO_TIMEOUT = 3
+MKISO = TIMEOUT='$(ISO_TIMEOUT)' GRUB_MKRESCUE='$(GRUB_MKRESCUE)' XORRISO='$(XORRISO)' \
+	$(SHELL) $(srcdir)/%reldir%/mkiso
+if X86_ISO
+X86_ISO = %reldir%/kprof.iso
 $(X86_ISO): $(X86_KERNEL) $(srcdir)/%reldir%/mkiso
-	$(AM_V_GEN)TIMEOUT='$(ISO_TIMEOUT)' $(SHELL) $(srcdir)/%reldir%/mkiso $@ \
-		$(X86_KERNEL) '$(ISO_KEYS)'
+	$(AM_V_GEN)$(MKISO) $@ $(X86_KERNEL) '$(ISO_KEYS)'
 # Always made anew: the keys or the timeout may differ from the last.
 iso: $(X86_KERNEL)
-	$(AM_V_GEN)TIMEOUT='$(ISO_TIMEOUT)' $(SHELL) $(srcdir)/%reldir%/mkiso $(X86_ISO) \
-		$(X86_KERNEL) '$(ISO_KEYS)'
+	$(AM_V_GEN)$(MKISO) $(X86_ISO) $(X86_KERNEL) '$(ISO_KEYS)'
+CLEANFILES += $(X86_ISO)
+else
+X86_ISO =
+iso:
+	@echo "$(KP_ISO_MISSING)" >&2; exit 1
+endif
 
 noinst_DATA = $(X86_KERNEL) $(X86_ISO)
-CLEANFILES += $(X86_ISO)
 else
 iso:
 	@echo "make iso: only an x86_64 kernel configuration (--target=x86_64-kernel) has an ISO image" >&2; exit 1

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Call chains from an interrupted state: frame 0 is the interrupted
  * instruction, the rest return addresses.  The immediate caller comes
- * from the image's CFA rules when frame 0 has no frame set up (DESIGN §4),
+ * from the image's CFA rules when frame 0 has no frame set up
+ * (doc/internals.md, "The walk"),
  * the rest from the frame-pointer chain. */
 #ifndef KPROF_KERNEL_STACKTRACE_H
 #define KPROF_KERNEL_STACKTRACE_H

@@ -6,7 +6,8 @@
 #include "kernel/task.h"
 
 /* Look a task up by pid; NULL when none.  The result is only a snapshot:
- * use it under task_list_lock() or for its pid and name. */
+ * the task may exit once the list's lock is dropped, so read its pid and
+ * name at once (task_for_each() walks live tasks under the lock). */
 struct task *task_find(int pid);
 
 #endif

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Folding samples into call chains (DESIGN §3 "Report format").  The leaf
- * folds by symbol, carrying the span of offsets seen; callers fold by
- * exact return address; each chain remembers its task and the CPUs that
- * sampled it (a session's table keeps each CPU's chains apart).  Task
- * context: the table lives on the heap. */
+/* Folding samples into call chains (doc/profiler.md, "Reading the
+ * report").  The leaf folds by symbol, carrying the span of offsets
+ * seen; callers fold by exact return address; each chain remembers its
+ * task and the CPUs that sampled it (a session's table keeps each CPU's
+ * chains apart).  Task context: the table lives on the heap. */
 #ifndef KPROF_PROF_FOLD_H
 #define KPROF_PROF_FOLD_H
 

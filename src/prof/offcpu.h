@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Off-CPU and wall-clock profiles from the scheduler (DESIGN §8): what
- * the switch hook (offcpu.c: the switching CPU, interrupts off) shares
- * with the session that reads it (wall.c: task context).  Private to
- * src/prof.
+/* Off-CPU and wall-clock profiles from the scheduler (doc/profiler.md,
+ * "Where the time goes when nothing runs: wall profiles"): what the
+ * switch hook (offcpu.c: the switching CPU, interrupts off) shares with
+ * the session that reads it (wall.c: task context).  Private to src/prof.
  *
  * The hook is registered only while a wall run is on.  At each switch
  * it adds the interval that ends (the outgoing task's run, the incoming

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The sampling profiler (DESIGN §3).  Sampling is lock-free and
- * allocation-free; start, stop and the report run in task context under
- * the one profile lock.
+/* The sampling profiler (doc/profiler.md, "How a sample is taken").
+ * Sampling is lock-free and allocation-free; start, stop and the report
+ * run in task context under the one profile lock.
  *
  * A profile is a session of these calls, made by one task:
  *

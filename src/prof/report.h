@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The profile report: header, chains, and why a report is empty
- * (DESIGN §3 "Report format", doc/profiler.md).  Separate from the
+ * (doc/profiler.md, "Reading the report").  Separate from the
  * sampler so that tests print reports from records they build
  * (report_test.h). */
 #ifndef KPROF_PROF_REPORT_H

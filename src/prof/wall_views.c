@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The views of a wall session (doc/profiler.md, "Wall-clock
- * profiles"): chains ranked by time with their state, each task's
- * split, and folded stacks in microseconds with the state as a frame
- * under the task. */
+/* The views of a wall session (doc/profiler.md, "Where the time goes
+ * when nothing runs: wall profiles"): chains ranked by time with their
+ * state, each task's split, and folded stacks in microseconds with the
+ * state as a frame under the task. */
 #include "hal/trap.h"
 #include "kernel/backtrace.h"
 #include "kernel/heap.h"

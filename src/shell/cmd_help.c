@@ -47,6 +47,6 @@ int cmd_help(struct shell_ctx *sh, int argc, char **argv)
 		return help_list(sh);
 	if (argc == 2)
 		return help_one(sh, argv[1]);
-	out_printf(sh->out, "help: usage: help [command]\n");
+	out_puts(sh->out, "help: usage: " CMD_HELP_USAGE "\n");
 	return 1;
 }

@@ -18,7 +18,7 @@ int cmd_poweroff(struct shell_ctx *sh, int argc, char **argv)
 	uint64_t status = 0;
 
 	if (argc > 2) {
-		out_printf(sh->out, "poweroff: usage: poweroff [status]\n");
+		out_puts(sh->out, "poweroff: usage: " CMD_POWEROFF_USAGE "\n");
 		return 1;
 	}
 	if (argc == 2 && (parse_u64(argv[1], &status) < 0 ||

@@ -36,7 +36,6 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] [wall]"
 #define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall"
 #define PROFILE_SHOW_VIEWS "text [chains], folded [addr] [cpus], cpus, tasks or top [n]"
 
@@ -215,7 +214,7 @@ static int profile_parse(struct out *o, int argc, char **argv,
 	profile_defaults(a);
 	for (; i < argc && !profile_is_option(argv[i]); i++, pos++) {
 		if (pos == 3) {
-			out_puts(o, "profile: too many arguments (usage: " PROFILE_USAGE ")\n");
+			out_puts(o, "profile: too many arguments (usage: " CMD_PROFILE_RUN_USAGE ")\n");
 			return -E2BIG;
 		}
 		if (pos == 0 && profile_parse_window(o, argv[i], &a->window_ms) < 0)
@@ -227,7 +226,7 @@ static int profile_parse(struct out *o, int argc, char **argv,
 	}
 	for (; i < argc; i++) {
 		if (!profile_is_option(argv[i])) {
-			out_printf(o, "profile: options come last (got %s after them; usage: " PROFILE_USAGE ")\n",
+			out_printf(o, "profile: options come last (got %s after them; usage: " CMD_PROFILE_RUN_USAGE ")\n",
 				   argv[i]);
 			return -EINVAL;
 		}

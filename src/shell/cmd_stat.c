@@ -16,8 +16,6 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define STAT_USAGE "stat: usage: stat [ms] [all|cpu]\n"
-
 struct stat_args {
 	uint64_t window_ms;
 	int cpu;
@@ -31,7 +29,7 @@ static int stat_parse(struct out *o, int argc, char **argv, struct stat_args *a)
 	a->window_ms = STAT_WINDOW_DEFAULT_MS;
 	a->cpu = STAT_CPU_ALL;
 	if (argc > 3) {
-		out_puts(o, "stat: too many arguments (usage: stat [ms] [all|cpu])\n");
+		out_puts(o, "stat: too many arguments (usage: " CMD_STAT_USAGE ")\n");
 		return -E2BIG;
 	}
 	if (argc > 1) {

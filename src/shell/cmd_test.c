@@ -17,7 +17,6 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define TEST_USAGE "test: usage: test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|irqsoff CPU MS [DELAY_MS]|keys\n"
 /* How long `test panic CPU` waits for the machine to stop. */
 #define TEST_PANIC_WAIT_MS 5000
 /* Bytes each `test recurse` frame holds besides its frame record. */
@@ -288,7 +287,7 @@ int cmd_test(struct shell_ctx *sh, int argc, char **argv)
 		return test_recurse_cmd(sh, argv[2]);
 	}
 	if (argc != 2) {
-		out_puts(sh->out, TEST_USAGE);
+		out_puts(sh->out, "test: usage: " CMD_TEST_USAGE "\n");
 		return 1;
 	}
 	if (kstreq(argv[1], "panic")) {

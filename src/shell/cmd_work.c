@@ -32,7 +32,7 @@ static int work_cmd_start(struct shell_ctx *sh, int argc, char **argv)
 	if (shell_refuse_unauthenticated(sh, "work start"))
 		return SHELL_CMD_FAILED;
 	if (argc < 3 || argc > 4) {
-		out_printf(sh->out, "work: usage: work start NAME [tasks]\n");
+		out_puts(sh->out, "work: usage: " CMD_WORK_USAGE "\n");
 		return 1;
 	}
 	w = work_find(argv[2]);
@@ -82,7 +82,7 @@ static int work_cmd_stop(struct shell_ctx *sh, int argc)
 	int err;
 
 	if (argc != 2) {
-		out_printf(sh->out, "work: usage: work stop\n");
+		out_puts(sh->out, "work: usage: " CMD_WORK_USAGE "\n");
 		return 1;
 	}
 	err = work_stop(sh->out);

@@ -1,34 +1,50 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The one command table.  Order is the order `help` lists them in. */
+/* The one command table.  Order is the order `help` lists them in.  A
+ * row without .serial_only runs on a UDP shell too; .keyless rows (they
+ * change nothing and end at once) run there without a key. */
 #include "shell/commands.h"
 #include "shell/shell.h"
 
 const struct shell_cmd shell_commands[] = {
-	{ "help", "help [command]", "list commands, or show one's usage", cmd_help, false, true },
-	{ "profile", "profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] [wall] | "
-	  "profile start [pid|all] [depth=N] [hz=N] [source=tick|pmu] [wall] | profile stop | "
-	  "profile rotate SEQ [folded|addr] | "
-	  "profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]",
-	  "sample where the CPUs spend their time (1-2000 ms, 1-128 chains, "
-	  "depth 1-32, hz 10-10000), or from start to stop; wall: every task's time "
-	  "running, runnable and blocked too; rotate hands out its intervals; show views the last session",
-	  cmd_profile, false, true },
-	{ "stat", "stat [ms] [all|cpu]",
-	  "count cycles, instructions and IPC per CPU (1-10000 ms)", cmd_stat, false, true },
-	{ "lscpu", "lscpu", "CPUs, and the sample source profile would use", cmd_lscpu, false, true },
-	{ "ps", "ps", "tasks: pid, cpu, state, cpu time, name", cmd_ps, false, true },
-	{ "stacks", "stacks", "each task's stack size and deepest use", cmd_stacks, false, true },
-	{ "uptime", "uptime", "time since boot", cmd_uptime, false, true },
-	{ "work", "work [start NAME [tasks|frames] | stop]",
-	  "list, start or stop the built-in workloads", cmd_work, false, false },
-	{ "net", "net", "network: frames in and out, drops by reason, the ARP cache",
-	  cmd_net, false, true },
-	{ "netload", "netload recv PORT ms | netload send IP PORT ms [size] [rate]",
-	  "UDP load in iperf 2's format, either end (size 16-1472, rate bits/s)",
-	  cmd_netload, false, false },
-	{ "poweroff", "poweroff [status]",
-	  "end the machine with an exit status (0-127)", cmd_poweroff, true, false },
-	{ "test", "test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|irqsoff CPU MS [DELAY_MS]|keys",
-	  "crash on purpose: panic, page fault, #GP, invalid opcode; use N stack frames; spin with interrupts off", cmd_test, true, false },
-	{ NULL, NULL, NULL, NULL, false, false },
+	{ .name = "help", .usage = CMD_HELP_USAGE,
+	  .summary = "list commands, or show one's usage",
+	  .run = cmd_help, .keyless = true },
+	{ .name = "profile", .usage = CMD_PROFILE_USAGE,
+	  .summary = "sample where the CPUs spend their time (1-2000 ms, 1-128 chains, "
+		     "depth 1-32, hz 10-10000), or from start to stop; wall: every task's time "
+		     "running, runnable and blocked too; rotate hands out its intervals; "
+		     "show views the last session",
+	  .run = cmd_profile, .keyless = true },
+	{ .name = "stat", .usage = CMD_STAT_USAGE,
+	  .summary = "count cycles, instructions and IPC per CPU (1-10000 ms)",
+	  .run = cmd_stat, .keyless = true },
+	{ .name = "lscpu", .usage = CMD_LSCPU_USAGE,
+	  .summary = "CPUs, and the sample source profile would use",
+	  .run = cmd_lscpu, .keyless = true },
+	{ .name = "ps", .usage = CMD_PS_USAGE,
+	  .summary = "tasks: pid, cpu, state, cpu time, name",
+	  .run = cmd_ps, .keyless = true },
+	{ .name = "stacks", .usage = CMD_STACKS_USAGE,
+	  .summary = "each task's stack size and deepest use",
+	  .run = cmd_stacks, .keyless = true },
+	{ .name = "uptime", .usage = CMD_UPTIME_USAGE,
+	  .summary = "time since boot",
+	  .run = cmd_uptime, .keyless = true },
+	{ .name = "work", .usage = CMD_WORK_USAGE,
+	  .summary = "list, start or stop the built-in workloads",
+	  .run = cmd_work },
+	{ .name = "net", .usage = CMD_NET_USAGE,
+	  .summary = "network: frames in and out, drops by reason, the ARP cache",
+	  .run = cmd_net, .keyless = true },
+	{ .name = "netload", .usage = CMD_NETLOAD_USAGE,
+	  .summary = "UDP load in iperf 2's format, either end (size 16-1472, rate bits/s)",
+	  .run = cmd_netload },
+	{ .name = "poweroff", .usage = CMD_POWEROFF_USAGE,
+	  .summary = "end the machine with an exit status (0-127)",
+	  .run = cmd_poweroff, .serial_only = true },
+	{ .name = "test", .usage = CMD_TEST_USAGE,
+	  .summary = "crash on purpose: panic, page fault, #GP, invalid opcode; "
+		     "use N stack frames; spin with interrupts off",
+	  .run = cmd_test, .serial_only = true },
+	{ .name = NULL },
 };

@@ -5,6 +5,29 @@
 
 struct shell_ctx;
 
+/* Each command's usage, written once: its row in shell_commands[] (what
+ * `help NAME` prints and doc/shell.md must quote) and the command's own
+ * "NAME: usage: ..." errors use the same string. */
+#define CMD_HELP_USAGE "help [command]"
+/* profile's first form, which its argument errors quote. */
+#define CMD_PROFILE_RUN_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] " \
+	"[source=tick|pmu] [folded [addr] [cpus]] [wall]"
+#define CMD_PROFILE_USAGE CMD_PROFILE_RUN_USAGE " | " \
+	"profile start [pid|all] [depth=N] [hz=N] [source=tick|pmu] [wall] | profile stop | " \
+	"profile rotate SEQ [folded|addr] | " \
+	"profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]"
+#define CMD_STAT_USAGE "stat [ms] [all|cpu]"
+#define CMD_LSCPU_USAGE "lscpu"
+#define CMD_PS_USAGE "ps"
+#define CMD_STACKS_USAGE "stacks"
+#define CMD_UPTIME_USAGE "uptime"
+#define CMD_WORK_USAGE "work [start NAME [tasks|frames] | stop]"
+#define CMD_NET_USAGE "net"
+#define CMD_NETLOAD_USAGE "netload recv PORT ms | netload send IP PORT ms [size] [rate]"
+#define CMD_POWEROFF_USAGE "poweroff [status]"
+#define CMD_TEST_USAGE "test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|" \
+	"irqsoff CPU MS [DELAY_MS]|keys"
+
 int cmd_help(struct shell_ctx *sh, int argc, char **argv);
 int cmd_ps(struct shell_ctx *sh, int argc, char **argv);
 int cmd_stacks(struct shell_ctx *sh, int argc, char **argv);

@@ -11,6 +11,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/udpsh/wire.c %reldir%/udpsh/wire.h \
 	%reldir%/udpsh/serving.c %reldir%/udpsh/serving.h \
 	%reldir%/udpsh/boot_keys.c \
+	%reldir%/udpsh/secrets.c %reldir%/udpsh/secrets.h \
 	%reldir%/udpsh/net.c %reldir%/udpsh/net.h \
 	%reldir%/cmd_help.c
 src_libkprof_la_SOURCES += \

@@ -11,9 +11,9 @@
 #include "lib/out.h"
 #include "lib/parse.h"
 #include "net/netload.h"
+#include "shell/commands.h"
 
-static const char netload_usage[] =
-	"netload: usage: netload recv PORT ms | netload send IP PORT ms [size] [rate]\n";
+static const char netload_usage[] = "netload: usage: " CMD_NETLOAD_USAGE "\n";
 
 static int netload_parse_port(const char *s, uint16_t *port, struct out *err)
 {

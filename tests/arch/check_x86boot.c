@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* What firmware and GRUB hand the x86 kernel (issue 44), on the host:
+/* What firmware and GRUB hand the x86 kernel, on the host:
  * arch/x86_64/lapic.c against a modelled APIC in xAPIC and x2APIC mode
  * (tests/kit/apic_model.c), the MADT's local APIC entries (types 0 and 9),
  * the Multiboot2 boot information (arch/x86_64/multiboot2.c into

@@ -420,8 +420,8 @@ static unsigned run_points(enum model_part part, enum script script, unsigned o,
  * pending lands: within the credit, and one past it. */
 static const unsigned late_us[] = { 1, 10, 100, 500, 2 * CREDIT_US };
 
-/* From outer point @o of @n, the dimensions issue 52 added: an overflow
- * in flight when another NMI is taken, landing at each later point; an
+/* From outer point @o of @n, the dimensions added for overflows racing
+ * other NMIs: an overflow in flight when another NMI is taken, landing at each later point; an
  * overflow at each point @inner of another NMI's handler; a PMI left
  * pending by the disarm landing late. */
 static void sweep_new_dimensions(enum model_part part, enum script script,
@@ -530,7 +530,7 @@ static void sweep_part(enum model_part part, const char *name)
 	ck_assert_msg(failed == 0, "%s%s%s", plain, plain[0] && stat[0] ? "; " : "", stat);
 }
 
-/* Item 1 of issue 52, on the modelled parts: a CPU that missed `stat`'s
+/* On the modelled parts: a CPU that missed `stat`'s
  * stop, then a profile of 20 periods at 1 kHz.  Every period is an NMI
  * claimed and a sample stored: the CPU is not silently absent. */
 static void stat_then_profile_counts(enum model_part part, const char *name)

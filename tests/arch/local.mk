@@ -26,7 +26,7 @@ TESTS += %reldir%/check_x86pmu_race
 
 # What firmware and GRUB hand the x86 kernel: the local APIC in both
 # modes against tests/kit/apic_model.c, the MADT's entries, the Multiboot2
-# tags and GRUB's requoting (issue 44).
+# tags and GRUB's requoting.
 check_PROGRAMS += %reldir%/check_x86boot
 TESTS += %reldir%/check_x86boot
 %canon_reldir%_check_x86boot_SOURCES = %reldir%/check_x86boot.c \

@@ -33,7 +33,7 @@ TESTS += %reldir%/check_e1000e
 endif
 # The same suite in the x86_64 kernel configuration, whose compiler
 # builds the kernel: built for this machine with CC_FOR_BUILD, as
-# kshell is in the arm64 one (issue 45: the model tests pass in the x86
+# the host tools are (the model tests pass in the x86
 # configuration's make check).
 if PLATFORM_X86_64
 E1000E_HOST_CHECK = %reldir%/check-e1000e-model

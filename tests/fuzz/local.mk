@@ -64,7 +64,7 @@ CLEANFILES += $(FUZZ_PROGS)
 
 # kprof-collect's interval path (tools/collect/interval.c): a rotate's
 # reply through the size check, the header, the capped reader and the
-# pprof writer, with the report library it links (issue 51).
+# pprof writer, with the report library it links.
 %canon_reldir%_fuzz_collect_SOURCES = %reldir%/fuzz_collect.c \
 	tools/collect/interval.c tools/folded_read.c tools/report/folded.c \
 	tools/report/names.c tools/report/util.c tools/report/pprof.c \
@@ -93,7 +93,7 @@ $(FUZZ_RUN_TARGETS): fuzz-run-%: %reldir%/fuzz_%
 	rc=$$?; cat %reldir%/work-$*.out; \
 	echo "fuzz: $* exit $$rc"; exit $$rc
 
-# Each target until FUZZ_RUNS executions (issue 27: 10M), with a summary of
+# Each target until FUZZ_RUNS executions (10M by default), with a summary of
 # executions, coverage and crashes.  Long: the shell target alone takes
 # about 40 minutes; .ci/run keeps to `make fuzz`.
 fuzz-long: $(FUZZ_PROGS)

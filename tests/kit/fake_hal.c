@@ -140,7 +140,7 @@ void fake_console_input(const char *bytes, size_t n)
  * fault, not taken from malloc: LeakSanitizer reads every reachable heap
  * block through at each exit, and a Check suite exits once per test (a
  * forked child each), so 64 MiB of it took nine tenths of the sanitizer
- * build's time in those suites (issue 53).  Only the kernel's allocator
+ * build's time in those suites.  Only the kernel's allocator
  * hands out this memory; a run past either end still stops the test. */
 #define FAKE_RAM_SIZE (64u << 20)
 

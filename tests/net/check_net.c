@@ -335,7 +335,7 @@ CHECK_TEST("arp", test_arp_entry_expires_after_ttl)
 }
 END_TEST
 
-/* Issue 36: traffic confirms nothing, from the entry's MAC or another:
+/* Traffic confirms nothing, from the entry's MAC or another:
  * a spoofer's frames cannot keep a stolen entry alive. */
 CHECK_TEST("arp", test_arp_entry_not_refreshed_by_traffic)
 {
@@ -1332,7 +1332,7 @@ CHECK_TEST("udpsh", test_arp_unsolicited_cannot_move_live_entry)
 }
 END_TEST
 
-/* Issue 36: an expired entry is not taken over by unsolicited packets;
+/* An expired entry is not taken over by unsolicited packets;
  * the next send probes the MAC it had, and the real gateway's answer
  * holds it again. */
 CHECK_TEST("udpsh", test_arp_expired_entry_not_taken_over_probe_restores)
@@ -1370,7 +1370,7 @@ static unsigned arp_broadcasts_for(uint32_t ip)
 	return n;
 }
 
-/* Issue 51, first-answer lock-in: an attacker who answers our request
+/* First-answer lock-in: an attacker who answers our request
  * first no longer keeps the address.  The gateway's second answer
  * disputes it: neither MAC kept, one broadcast probe at once.  A probe
  * round that both answer leaves it disputed; asking within a round
@@ -1524,7 +1524,7 @@ static const char *boot_cookie(void)
 	return cookie;
 }
 
-/* Issue 51: the keyless cookie secret ignored the host seed, so two
+/* The keyless cookie secret ignored the host seed, so two
  * boots under QEMU -seed 42 handed out the same cookie at the same
  * uptime.  The same guest entropy with another host seed gives another
  * cookie; the same seed, the same one. */
@@ -1698,7 +1698,7 @@ static const char *net_udpsh_line(char *buf, size_t size)
 	return line;
 }
 
-/* Issue 51: `net` described a shell that never started as
+/* `net` described a shell that never started as
  * "unauthenticated" (a keyed ksim --udp, a kernel whose key was refused).
  * Only a shell that serves is described; the others are "not started". */
 CHECK_TEST("command", test_net_command_says_not_started_unless_serving)

@@ -139,7 +139,7 @@ CHECK_TEST("accounting", test_rx_other_sender_and_short_ignored)
 }
 END_TEST
 
-/* Issue 36: the report goes once per stream: the sender's retry, and
+/* The report goes once per stream: the sender's retry, and
  * data after the end, get nothing. */
 CHECK_TEST("accounting", test_rx_final_answered_once_data_after_ignored)
 {
@@ -154,7 +154,7 @@ CHECK_TEST("accounting", test_rx_final_answered_once_data_after_ignored)
 }
 END_TEST
 
-/* Issue 36: a final before any data has no stream to report on (a forged
+/* A final before any data has no stream to report on (a forged
  * 4-byte final earned a 128-byte report); a stream whose data came from
  * two sources gets no report at all. */
 CHECK_TEST("accounting", test_rx_no_report_without_stream_or_from_two_sources)

@@ -58,8 +58,8 @@ $(net_script_log)kshell_folded.log: ksim$(EXEEXT) tools/kshell$(EXEEXT)
 TESTS += tests/test_collect
 $(net_script_log)collect.log: ksim$(EXEEXT) tools/kprof-collect tools/kprof-report
 # kprof-collect with a hostile target (a hole, a huge count, 16 MiB, a
-# 100k-frame line, drips) beside two ksims and a dead one (issue 51,
-# about 30 s).
+# 100k-frame line, drips) beside two ksims and a dead one (about
+# 30 s).
 TESTS += tests/test_collect_hostile
 $(net_script_log)collect_hostile.log: ksim$(EXEEXT) tools/kprof-collect
 # kprof-collect's folders (planted links, a shared --out) and the numbers

@@ -362,7 +362,7 @@ static int run_keyless(const char *line)
 	return r;
 }
 
-/* Issue 51: one forged keyless `profile 1` replaced the operator's
+/* One forged keyless `profile 1` replaced the operator's
  * stopped session.  A keyless window may not replace a session kept by
  * anyone else (refused in one line, the session as it was); it may
  * profile when nothing is kept, and replace its own kind. */

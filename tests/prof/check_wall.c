@@ -413,7 +413,7 @@ END_TEST
  * scheduler switches (tens of thousands a second on ksim, more than the
  * rings hold between drains): every task's books stay whole -- each
  * pingpong task's states sum to its time alive, all of it running or
- * runnable -- whatever records the rings lost (issue 52: "alive 1011.7
+ * runnable -- whatever records the rings lost (before the fix: "alive 1011.7
  * ms, charged 265.0 ms"). */
 CHECK_TEST("wall", test_wall_books_whole_at_any_switch_rate)
 {
@@ -447,7 +447,7 @@ END_TEST
 /* The depth asked is the depth used: a wait that began before the
  * window is walked at the window's start, at its run's depth -- not
  * left as the switch that began it walked it, at whatever depth the
- * wall run before had asked (issue 53: depth=2 stuck until the next
+ * wall run before had asked (before the fix: depth=2 stuck until the next
  * run).  profd blocks between sessions, its chain three frames long. */
 CHECK_TEST("wall", test_wall_wait_before_the_window_walked_at_its_depth)
 {
@@ -537,7 +537,7 @@ void race_point(const char *site)
 
 /* A switch that claimed its task's interval across the window's end
  * and stalls before it charges it, past the collect's scan: the collect
- * waits for it, and every task's books come out whole (issue 52: 168 of 736 rows short,
+ * waits for it, and every task's books come out whole (before the fix: 168 of 736 rows short,
  * "sleepy/1: alive 36.0 ms, charged 22.7 ms"). */
 CHECK_TEST("wall", test_wall_collect_waits_for_a_stalled_claim)
 {
@@ -593,7 +593,7 @@ static unsigned hook_calls(void)
 }
 
 /* Nobody profiles the wall: no switch calls the hook, before a wall
- * run, between runs, or after one (issue 53: it walked the outgoing
+ * run, between runs, or after one (before the fix: it walked the outgoing
  * stack at every switch of the kernel's life); during one, every
  * switch does. */
 CHECK_TEST("wall", test_wall_hook_only_during_a_wall_run)

@@ -46,7 +46,7 @@ $(qemu_log)pcboot.log: $(qemu_log)install.log $(X86_ISO)
 $(qemu_log)e1000e.log: $(qemu_log)pcboot.log $(X86_ISO) tools/kshell$(EXEEXT)
 # The hardware kit's skips and dry runs (tests/hw/).
 $(qemu_log)hw_kits.log: $(qemu_log)e1000e.log tools/kshell$(EXEEXT)
-# kprof-collect on the kernel: a minute at 2 s intervals (issue 43).
+# kprof-collect on the kernel: a minute at 2 s intervals.
 $(qemu_log)collect.log: $(qemu_log)hw_kits.log tools/kprof-collect
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,

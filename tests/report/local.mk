@@ -10,8 +10,8 @@ REPORT_TESTS = %reldir%/test_report %reldir%/test_report_svg \
 	%reldir%/test_report_pprof %reldir%/test_report_gopprof \
 	%reldir%/test_report_wall
 TESTS += $(REPORT_TESTS)
-# The whole path on ksim sessions (folded output: issue 24; 77 until then).
-# The address view resolved against ksim's own ELF (issue 41).
+# The whole path on ksim sessions (folded output; 77 where the kernel prints none).
+# The address view resolved against ksim's own ELF.
 if PLATFORM_SIM
 TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 endif

@@ -37,7 +37,7 @@ TESTS += tests/test_overflow_ksim
 endif
 EXTRA_DIST += tests/test_overflow_ksim
 
-# stress suites (issue 6): start/stop storms and signal rates, with the
+# stress suites: start/stop storms and signal rates, with the
 # tick (check_stress) and with the counter (check_stress_perf, skipped
 # with 77 when perf_event_open is refused).  The storm resolves frames
 # against the image's own table.

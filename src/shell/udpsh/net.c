@@ -10,25 +10,22 @@
  * UDPSH_NET_QUEUE slots, and a full queue is answered busy; the receive
  * path never waits (only the shell's task waits, once, for ARP); the
  * shell does not start without a key unless udpsh.key=none asked for it
- * out loud; the boot nonce and the cookie secret mix the host's seed in
- * when the firmware has one, so they differ from boot to boot under a
- * fixed QEMU -seed.
- * Against: floods of the receive path from allowed or forged sources,
- * and a request recorded in one boot replayed in the next. */
+ * out loud.  The key, the boot nonce and the cookie secret it is given
+ * come from secrets.c.
+ * Against: floods of the receive path from allowed or forged sources. */
 #include "shell/udpsh/net.h"
 
 #include "hal/firmware.h"
-#include "kernel/random.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
-#include "lib/sha256.h"
 #include "lib/spinlock.h"
 #include "lib/out.h"
 #include "net/net.h"
 #include "net/wire.h"
+#include "shell/udpsh/secrets.h"
 #include "shell/udpsh/serving.h"
 
 /* An admitted request (udpsh_admit()) with its command copied in. */
@@ -179,103 +176,6 @@ bool udpsh_net_keyed(void)
 	return netsh_core.keyed;
 }
 
-/* Where the boot nonce came from (random_nonce64()), and whether the
- * host's seed went into it. */
-static bool netsh_nonce_hw, netsh_nonce_seeded;
-
-bool udpsh_net_nonce_hw(void)
-{
-	return netsh_nonce_hw;
-}
-
-bool udpsh_net_nonce_seeded(void)
-{
-	return netsh_nonce_seeded;
-}
-
-/* Hash the host's seed (when the firmware has one) with @len bytes of
- * the guest's own entropy at @mine, under @label, into @digest: under a
- * fixed QEMU -seed the guest's entropy is the same every boot, and the
- * host's seed is new for each.  True when there was a seed. */
-static bool netsh_mix_host_seed(const char *label, const void *mine, size_t len,
-				uint8_t digest[SHA256_LEN])
-{
-	uint8_t seed[128];
-	long n = hal_fw_file_read(HAL_FW_RANDOM_SEED, seed, sizeof(seed));
-	struct sha256 h;
-
-	if (n <= 0)
-		return false;
-	sha256_init(&h);
-	sha256_update(&h, label, kstrlen(label));
-	sha256_update(&h, seed, n < (long)sizeof(seed) ? (size_t)n : sizeof(seed));
-	sha256_update(&h, mine, len);
-	sha256_final(&h, digest);
-	kmemset(seed, 0, sizeof(seed));
-	return true;
-}
-
-/* The boot nonce: the guest's own entropy, hashed with the host's seed
- * when the firmware has one, so that a request recorded in one boot
- * cannot run in the next under a fixed QEMU -seed. */
-static uint64_t netsh_boot_nonce(void)
-{
-	uint8_t digest[SHA256_LEN];
-	uint64_t nonce = random_nonce64(&netsh_nonce_hw), v = 0;
-
-	netsh_nonce_seeded = netsh_mix_host_seed("", &nonce, sizeof(nonce), digest);
-	if (!netsh_nonce_seeded)
-		return nonce;
-	for (unsigned i = 0; i < 8; i++)
-		v = v << 8 | digest[i];
-	kmemset(digest, 0, sizeof(digest));
-	return v ? v : 1;
-}
-
-/* The key: the firmware's file first (not visible to other users of the
- * host), else udpsh.key= from the command line.  Returns its length, 0
- * when there is none, or -EINVAL when the firmware's file is not a key
- * (the command line's was checked when it was read). */
-static int netsh_key(uint8_t key[UDPSH_KEY_MAX])
-{
-	static char text[2 * UDPSH_KEY_MAX + 16];
-	const struct udpsh_config *c = udpsh_config();
-	long n = hal_fw_file_read(HAL_FW_UDPSH_KEY, text, sizeof(text));
-	int len;
-
-	if (n >= 0) {
-		len = n <= (long)sizeof(text) ? udpsh_key_parse(text, (size_t)n, key) : -EINVAL;
-		kmemset(text, 0, sizeof(text));
-		if (len > 0 && udpsh_key_weak(key, (size_t)len))
-			len = -EINVAL;
-		return len;
-	}
-	if (!c->key_len)
-		return 0;
-	kmemcpy(key, c->key, c->key_len);
-	return (int)c->key_len;
-}
-
-/* Keyless: bound replies to 3x the request until the address echoes its
- * cookie, under a secret of this boot: the guest's entropy hashed with
- * the host's seed as the boot nonce is (under its own label, so that
- * neither tells anything of the other), or else the entropy alone. */
-static void netsh_cookie_secret(struct udpsh *u)
-{
-	uint64_t secret[4];
-	uint8_t digest[SHA256_LEN];
-
-	for (unsigned i = 0; i < 4; i++)
-		secret[i] = random_nonce64(&netsh_nonce_hw);
-	netsh_nonce_seeded = netsh_mix_host_seed("udpsh cookie", secret, sizeof(secret), digest);
-	if (netsh_nonce_seeded)
-		udpsh_cookie_set(u, digest, sizeof(digest));
-	else
-		udpsh_cookie_set(u, secret, sizeof(secret));
-	kmemset(secret, 0, sizeof(secret));
-	kmemset(digest, 0, sizeof(digest));
-}
-
 int udpsh_net_open(void)
 {
 	const struct udpsh_config *c = udpsh_config();
@@ -289,19 +189,19 @@ int udpsh_net_open(void)
 	/* An empty list answers nobody; the text was checked when set. */
 	if (c->allow[0] && (err = udpsh_allow_set(&netsh_core, c->allow)) < 0)
 		return err;
-	klen = netsh_key(key);
+	klen = udpsh_boot_key(key);
 	if (klen < 0)
 		return -EKEYREJECTED;
 	/* Keyless only when asked for out loud (udpsh.key=none). */
 	if (klen == 0 && !c->key_none)
 		return -ENOKEY;
 	if (klen > 0) {
-		err = udpsh_key_set(&netsh_core, key, (size_t)klen, netsh_boot_nonce());
+		err = udpsh_key_set(&netsh_core, key, (size_t)klen, udpsh_boot_nonce());
 		kmemset(key, 0, sizeof(key));
 		if (err < 0)
 			return err;
 	} else {
-		netsh_cookie_secret(&netsh_core);
+		udpsh_boot_cookie_secret(&netsh_core);
 	}
 	netsh_port = c->port;
 	err = udp_bind_ex(c->port, netsh_rx, NULL, true);

@@ -288,8 +288,8 @@ size_t udpsh_allow_format(const struct udpsh *u, char *buf, size_t size);
 
 /* Require the authenticated framing from now on, with @key of @len bytes
  * (UDPSH_KEY_MIN to UDPSH_KEY_MAX) and boot @nonce (non-zero: it must
- * differ from every other boot's, see random_boot_nonce()).  Returns 0 or
- * -EINVAL (length, zero nonce).  Not concurrent with input. */
+ * differ from every other boot's, as udpsh_boot_nonce() makes it).
+ * Returns 0 or -EINVAL (length, zero nonce).  Not concurrent with input. */
 int udpsh_key_set(struct udpsh *u, const void *key, size_t len, uint64_t nonce);
 
 /* Keyless: bound replies to unproven addresses (above) under the boot

@@ -3,7 +3,7 @@
  * a request runs once, by spending a fresh ticket of this boot; stale,
  * gone and kept replies; retransmissions resent, never rerun; tickets
  * age; floods of replays bounded by the buckets; a bad MAC answered by
- * nothing.  The attacks of issue 51's findings, each as a test. */
+ * nothing.  Each attack a review of this code found, as a test. */
 #include <check.h>
 #include <stdint.h>
 #include <string.h>
@@ -344,7 +344,7 @@ CHECK_TEST("auth", test_auth_resend_only_while_ticket_young)
 }
 END_TEST
 
-/* Issue 51's measured case: 2,000 replays cycling 17 request ids (one
+/* The measured case: 2,000 replays cycling 17 request ids (one
  * more than are remembered) from one source earned 1,984 tickets.  Now
  * the source's bucket bounds them: all at once, UDPSH_SOURCE_BURST; over
  * 0.2 s, the burst and 0.2 s of the rate. */
