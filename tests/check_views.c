@@ -10,7 +10,7 @@
 
 #include "fake_hal.h"
 #include "prof_testlib.h"
-#include "prof/fold.h"
+#include "prof/folded.h"
 #include "prof/profiler.h"
 #include "prof/report.h"
 #include "kernel/symbols.h"

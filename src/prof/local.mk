@@ -3,6 +3,7 @@
 # mode (`stat`).
 src_libkprof_la_SOURCES += \
 	%reldir%/fold.c %reldir%/fold.h %reldir%/fold_test.h \
+	%reldir%/folded.c %reldir%/folded.h \
 	%reldir%/profiler.c %reldir%/profiler.h %reldir%/profiler_test.h \
 	%reldir%/report.c %reldir%/report.h %reldir%/report_test.h \
 	%reldir%/sampler.c %reldir%/sampler.h \

@@ -68,7 +68,7 @@ struct prof_data {
  * They return 0, or -ENOMEM with nothing printed.  Task context. */
 int prof_view_text(struct out *o, const struct prof_data *d, int pid,
 		   unsigned chains);
-/* prof_view_folded() and prof_view_folded_addr(): with the fold (fold.h). */
+/* prof_view_folded() and prof_view_folded_addr(): prof/folded.h. */
 int prof_view_cpus(struct out *o, const struct prof_data *d);
 int prof_view_tasks(struct out *o, const struct prof_data *d);
 int prof_view_top(struct out *o, const struct prof_data *d, int pid,

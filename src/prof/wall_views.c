@@ -8,7 +8,7 @@
 #include "kernel/heap.h"
 #include "lib/errno.h"
 #include "lib/out.h"
-#include "prof/fold.h"
+#include "prof/folded.h"
 #include "prof/report.h"
 #include "prof/wall.h"
 

@@ -21,6 +21,7 @@
 #include "hal/pmu.h"
 #include "hal/timer.h"
 #include "prof/profiler.h"
+#include "prof/folded.h"
 #include "prof/report.h"
 #include "kernel/build_id.h"
 #include "kernel/sched.h"

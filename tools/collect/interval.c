@@ -11,7 +11,7 @@
 #include "report.h"
 #include "lib/folded_frame.h"
 #include "hal/cpu.h"
-#include "prof/fold.h"
+#include "prof/folded.h"
 #include "prof/session.h"
 
 #include <inttypes.h>
