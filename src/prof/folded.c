@@ -8,7 +8,7 @@
 #include "kernel/build_id.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
-#include "lib/folded_frame.h"
+#include "lib/folded_write.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -107,23 +107,16 @@ int fold_by_function(struct fold *t, const struct fold *f, int pid,
 	return 0;
 }
 
-/* The header lines both folded views begin with; @samples: those the
- * block holds. */
-static void fold_put_head(struct out *o, const struct prof_data *d, int pid,
-			  uint64_t samples)
+/* The samples a view of task @pid holds: its chains', and those of
+ * every task beyond the table where @pid is PROF_PID_ALL. */
+static uint64_t fold_view_samples(const struct prof_data *d, int pid)
 {
-	out_puts(o, FOLDED_BEGIN_LINE "\n");
-	out_printf(o, "# " FOLDED_KEY_SOURCE "=%s\n", d->source);
-	out_printf(o, "# " FOLDED_KEY_HZ "=%u\n", d->hz);
-	out_printf(o, "# " FOLDED_KEY_WINDOW_MS "=%llu\n", (unsigned long long)prof_window_ms(d));
-	out_printf(o, "# " FOLDED_KEY_CPUS "=%u\n", prof_cpu_count(d->run_cpus));
-	out_printf(o, "# " FOLDED_KEY_SAMPLES "=%llu\n", (unsigned long long)samples);
-	out_printf(o, "# " FOLDED_KEY_DROPPED "=%llu\n", (unsigned long long)d->dropped);
-	out_printf(o, "# " FOLDED_KEY_OTHER "=%llu\n",
-		   (unsigned long long)(pid == PROF_PID_ALL ? d->other : 0));
-	out_printf(o, "# " FOLDED_KEY_DEPTH "=%u\n", d->depth);
-	if (pid != PROF_PID_ALL)
-		out_printf(o, "# " FOLDED_KEY_PID "=%d\n", pid);
+	uint64_t n = pid == PROF_PID_ALL ? d->other : 0;
+
+	for (size_t i = 0; i < d->fold.nchains; i++)
+		if (fold_chain_kept(&d->fold.chains[i], pid))
+			n += d->fold.chains[i].count;
+	return n;
 }
 
 /* The groups a folded view prints its lines in: each CPU in turn in a
@@ -158,14 +151,6 @@ static uint64_t fold_other(const struct prof_data *d, unsigned cpu,
 	return d->cpu_other[cpu];
 }
 
-/* The header line a view by CPU adds: each line's root frame is its
- * CPU. */
-static void fold_put_root(struct out *o, unsigned how)
-{
-	if (how & FOLD_VIEW_CPUS)
-		out_puts(o, "# " FOLDED_KEY_ROOT "=" FOLDED_ROOT_CPU "\n");
-}
-
 /* Weight @w of the session's source in nanoseconds: weights are
  * counter events, weight_per_sec of them a second, or nanoseconds where
  * the tick sampled.  Integers only; no overflow below 2^64 ns. */
@@ -184,82 +169,46 @@ static void fold_put_addr(struct out *o, uintptr_t a)
 		out_printf(o, ";0x%lx", (unsigned long)a);
 }
 
-/* A chain's frames, the task's root first: by name, or by address
- * (FOLD_VIEW_ADDR) with the weight after the count. */
-static void fold_put_chain(struct out *o, const struct prof_data *d,
+/* A chain's line, the task's root first: frames by name, or by address
+ * (FOLD_VIEW_ADDR, whose head says weight=ns: the weight follows the
+ * count). */
+static void fold_put_chain(struct folded_writer *w, const struct prof_data *d,
 			   const struct fold *t, const struct fold_chain *c,
 			   unsigned how)
 {
 	void (*put)(struct out *, uintptr_t) =
 		how & FOLD_VIEW_ADDR ? fold_put_addr : fold_put_frame;
 
-	fold_put_cpu(o, c->cpu);
-	fold_put_task(o, d, c->pid);
+	fold_put_cpu(w->o, c->cpu);
+	fold_put_task(w->o, d, c->pid);
 	if ((unsigned)c->ncallers + 1 >= t->depth)
-		out_puts(o, ";" FOLD_TRUNCATED);
+		out_puts(w->o, ";" FOLD_TRUNCATED);
 	for (uint32_t j = c->ncallers; j-- > 0;)
-		put(o, c->callers[j]);
-	put(o, c->leaf);
-	out_printf(o, " %llu", (unsigned long long)c->count);
-	if (how & FOLD_VIEW_ADDR)
-		out_printf(o, " %llu", (unsigned long long)fold_weight_ns(d, c->weight));
-	out_puts(o, "\n");
+		put(w->o, c->callers[j]);
+	put(w->o, c->leaf);
+	folded_write_count(w, c->count, fold_weight_ns(d, c->weight));
 }
 
 /* Every line of a folded view of @t: each group's chains, then the
- * samples of its CPU (or of all, merged) beyond the session's table.
- * Returns how many lines. */
-static uint64_t fold_put_lines(struct out *o, const struct prof_data *d,
-			       const struct fold *t, int pid, unsigned how)
+ * samples of its CPU (or of all, merged) beyond the session's table. */
+static void fold_put_lines(struct folded_writer *w, const struct prof_data *d,
+			   const struct fold *t, int pid, unsigned how)
 {
-	uint64_t lines = 0;
-
 	for (unsigned g = 0; g < fold_view_groups(how); g++) {
 		unsigned cpu = fold_view_cpu(how, g);
-		uint64_t other, w;
+		uint64_t other, weight;
 
 		for (size_t i = 0; i < t->nchains; i++)
-			if (t->chains[i].cpu == cpu) {
-				fold_put_chain(o, d, t, &t->chains[i], how);
-				lines++;
-			}
+			if (t->chains[i].cpu == cpu)
+				fold_put_chain(w, d, t, &t->chains[i], how);
 		/* Stacks the table had no room for, with their samples. */
-		other = fold_other(d, cpu, &w);
+		other = fold_other(d, cpu, &weight);
 		if (pid == PROF_PID_ALL && other) {
-			fold_put_cpu(o, cpu);
-			out_printf(o, "other %llu", (unsigned long long)other);
-			if (how & FOLD_VIEW_ADDR)
-				out_printf(o, " %llu", (unsigned long long)fold_weight_ns(d, w));
-			out_puts(o, "\n");
-			lines++;
+			fold_put_cpu(w->o, cpu);
+			out_puts(w->o, "other");
+			folded_write_count(w, other, fold_weight_ns(d, weight));
 		}
 	}
-	return lines;
-}
-
-/* The folded view by name: the session's chains re-folded by function,
- * each CPU's apart in a view by CPU. */
-static int fold_view_names(struct out *o, const struct prof_data *d, int pid,
-			   unsigned how)
-{
-	uint64_t samples = 0, lines = 0;
-	struct fold t;
-
-	if (fold_by_function(&t, &d->fold, pid, how & FOLD_VIEW_CPUS) < 0)
-		return -ENOMEM;
-	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
-	fold_put_head(o, d, pid, samples);
-	fold_put_root(o, how);
-	lines = fold_put_lines(o, d, &t, pid, how);
-	out_printf(o, FOLDED_END_FORMAT "\n",
-		   (unsigned long long)lines, (unsigned long long)samples);
-	fold_free(&t);
-	return 0;
-}
-
-int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
-{
-	return fold_view_names(o, d, pid, 0);
 }
 
 /* CPU @cpu's time out of its idle task over the window: what the
@@ -293,19 +242,52 @@ static uint64_t fold_busy_ns(const struct prof_data *d)
 
 /* `# cpu_busy_ns=0:N 1:N ...`: each CPU of the run's busy time, as
  * busy_ns sums it. */
-static void fold_put_cpu_busy(struct out *o, const struct prof_data *d)
+static void fold_head_cpu_busy(struct folded_head *h, const struct prof_data *d)
 {
-	const char *sep = "";
+	h->have |= FOLDED_HAS(FOLDED_F_CPU_BUSY_NS);
+	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
+		if ((d->run_cpus >> cpu) & 1) {
+			h->cpu_busy_mask |= 1u << cpu;
+			h->cpu_busy_ns[cpu] = fold_cpu_busy_ns(d, cpu);
+		}
+}
 
-	out_puts(o, "# " FOLDED_KEY_CPU_BUSY_NS "=");
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		if (!((d->run_cpus >> cpu) & 1))
-			continue;
-		out_printf(o, "%s%u:%llu", sep, cpu,
-			   (unsigned long long)fold_cpu_busy_ns(d, cpu));
-		sep = " ";
-	}
-	out_puts(o, "\n");
+/* The address view's keys: frames are addresses of the image with this
+ * build-id, each line weighs its samples in ns, and the CPUs' busy time
+ * is what those weights stand for. */
+static void fold_head_addr(struct folded_head *h, const struct prof_data *d,
+			   unsigned how)
+{
+	h->have |= FOLDED_HAS(FOLDED_F_FRAMES_ADDR) | FOLDED_HAS(FOLDED_F_WEIGHT_NS);
+	if (build_id_hex(h->build_id, sizeof(h->build_id)))
+		h->have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
+	folded_head_set(h, FOLDED_F_BUSY_NS, fold_busy_ns(d));
+	if (how & FOLD_VIEW_CPUS)
+		fold_head_cpu_busy(h, d);
+	/* The rate a throttled counter fell to: hz= no longer says it. */
+	if (d->throttled_hz)
+		folded_head_set(h, FOLDED_F_THROTTLED_HZ, d->throttled_hz);
+}
+
+void prof_folded_head(struct folded_head *h, const struct prof_data *d,
+		      int pid, unsigned how)
+{
+	*h = (struct folded_head){ .have = FOLDED_HAS(FOLDED_F_SOURCE),
+				   .source = d->source };
+	folded_head_set(h, FOLDED_F_HZ, d->hz);
+	folded_head_set(h, FOLDED_F_WINDOW_MS, prof_window_ms(d));
+	folded_head_set(h, FOLDED_F_CPUS, prof_cpu_count(d->run_cpus));
+	folded_head_set(h, FOLDED_F_SAMPLES, fold_view_samples(d, pid));
+	folded_head_set(h, FOLDED_F_DROPPED, d->dropped);
+	folded_head_set(h, FOLDED_F_OTHER, pid == PROF_PID_ALL ? d->other : 0);
+	folded_head_set(h, FOLDED_F_DEPTH, d->depth);
+	if (pid != PROF_PID_ALL)
+		folded_head_set(h, FOLDED_F_PID, (uint64_t)(int64_t)pid);
+	/* A view by CPU: each line's root frame is its CPU. */
+	if (how & FOLD_VIEW_CPUS)
+		h->have |= FOLDED_HAS(FOLDED_F_ROOT_CPU);
+	if (how & FOLD_VIEW_ADDR)
+		fold_head_addr(h, d, how);
 }
 
 /* @f's chains of task @pid into a new table @t as they are (exact leaves
@@ -329,52 +311,47 @@ static int fold_regroup(struct fold *t, const struct fold *f, int pid,
 	return 0;
 }
 
-/* The session's chains as they were folded: the leaf the interrupted
- * instruction, the callers return addresses, each line's count then its
- * weight in ns (`# weight=ns`).  The name views merge these lines by
- * function; here only the CPUs merge (unless the view is by CPU), so a
- * reader resolves every address itself (kprof-report --elf, against
- * `# build_id=`). */
-static int fold_view_addr(struct out *o, const struct prof_data *d, int pid,
-			  unsigned how)
+/* The by-name views re-fold the session's chains by function; the
+ * address view keeps them as they were folded (the leaf the interrupted
+ * instruction, the callers return addresses), only the CPUs merging
+ * unless the view is by CPU, so a reader resolves every address itself
+ * (kprof-report --elf, against `# build_id=`). */
+int prof_view_folded_with(struct out *o, const struct prof_data *d, int pid,
+			  unsigned how, const struct folded_head *h)
 {
-	uint64_t samples = 0, lines = 0;
-	char id[2 * BUILD_ID_MAX + 1];
+	bool by_cpu = how & FOLD_VIEW_CPUS;
+	struct folded_writer w;
 	struct fold t;
+	int r;
 
-	if (fold_regroup(&t, &d->fold, pid, how & FOLD_VIEW_CPUS) < 0)
+	r = how & FOLD_VIEW_ADDR ? fold_regroup(&t, &d->fold, pid, by_cpu)
+				 : fold_by_function(&t, &d->fold, pid, by_cpu);
+	if (r < 0)
 		return -ENOMEM;
-	samples = t.samples + (pid == PROF_PID_ALL ? d->other : 0);
-	fold_put_head(o, d, pid, samples);
-	fold_put_root(o, how);
-	out_puts(o, "# " FOLDED_KEY_FRAMES "=" FOLDED_FRAMES_ADDR "\n");
-	if (build_id_hex(id, sizeof(id)))
-		out_printf(o, "# " FOLDED_KEY_BUILD_ID "=%s\n", id);
-	out_puts(o, "# " FOLDED_KEY_WEIGHT "=" FOLDED_WEIGHT_NS "\n");
-	out_printf(o, "# " FOLDED_KEY_BUSY_NS "=%llu\n", (unsigned long long)fold_busy_ns(d));
-	if (how & FOLD_VIEW_CPUS)
-		fold_put_cpu_busy(o, d);
-	/* The rate a throttled counter fell to: hz= no longer says it. */
-	if (d->throttled_hz)
-		out_printf(o, "# " FOLDED_KEY_THROTTLED_HZ "=%llu\n",
-			   (unsigned long long)d->throttled_hz);
-	lines = fold_put_lines(o, d, &t, pid, how);
-	out_printf(o, FOLDED_END_FORMAT "\n",
-		   (unsigned long long)lines, (unsigned long long)samples);
+	folded_write_begin(&w, o, h);
+	fold_put_lines(&w, d, &t, pid, how);
+	folded_write_end(&w);
 	fold_free(&t);
 	return 0;
-}
-
-int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
-{
-	return fold_view_addr(o, d, pid, FOLD_VIEW_ADDR);
 }
 
 int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,
 			unsigned how)
 {
-	return how & FOLD_VIEW_ADDR ? fold_view_addr(o, d, pid, how)
-				    : fold_view_names(o, d, pid, how);
+	struct folded_head h;
+
+	prof_folded_head(&h, d, pid, how);
+	return prof_view_folded_with(o, d, pid, how, &h);
+}
+
+int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
+{
+	return prof_view_folded_as(o, d, pid, 0);
+}
+
+int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
+{
+	return prof_view_folded_as(o, d, pid, FOLD_VIEW_ADDR);
 }
 
 void fold_print_task(struct out *o, const struct prof_data *d, int pid)

@@ -50,4 +50,15 @@ int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid);
 int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,
 			unsigned how);
 
+/* The header of that view of @d, task @pid's: a caller that adds keys
+ * (`profile rotate`'s interval) fills it, adds them, and writes the view
+ * with prof_view_folded_with(). */
+struct folded_head;
+void prof_folded_head(struct folded_head *h, const struct prof_data *d,
+		      int pid, unsigned how);
+/* The view @how of @d, task @pid's, under header @h.  Returns as
+ * prof_view_folded(). */
+int prof_view_folded_with(struct out *o, const struct prof_data *d, int pid,
+			  unsigned how, const struct folded_head *h);
+
 #endif
