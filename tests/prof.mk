@@ -15,8 +15,10 @@ check_PROGRAMS += %reldir%/check_profiler %reldir%/check_report \
 TESTS += %reldir%/check_profiler %reldir%/check_report \
 	%reldir%/check_profile_cmd %reldir%/check_stat %reldir%/check_views
 
-%canon_reldir%_check_views_SOURCES = %reldir%/check_views.c $(PROF_TEST_SOURCES)
-%canon_reldir%_check_views_CFLAGS = $(PROF_TEST_CFLAGS)
+# The folded views read back through the host's one reader.
+%canon_reldir%_check_views_SOURCES = %reldir%/check_views.c $(PROF_TEST_SOURCES) \
+	tools/folded_read.c tools/folded_read.h
+%canon_reldir%_check_views_CFLAGS = $(PROF_TEST_CFLAGS) -I$(top_srcdir)/tools
 %canon_reldir%_check_views_LDADD = $(TEST_LDADD)
 
 # The profiler built with its race points (lib/race_point.h), so that a

@@ -344,6 +344,28 @@ int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,
 	return prof_view_folded_with(o, d, pid, how, &h);
 }
 
+void prof_interval_head(struct folded_head *h, const struct prof_data *d,
+			unsigned how, uint64_t seq, uint64_t start_ns,
+			uint64_t end_ns)
+{
+	prof_folded_head(h, d, d->pid, how);
+	folded_head_set(h, FOLDED_F_SEQ, seq);
+	folded_head_set(h, FOLDED_F_START_NS, start_ns);
+	folded_head_set(h, FOLDED_F_END_NS, end_ns);
+	/* A collector keeps the by-name view too: it names its image. */
+	if (!(how & FOLD_VIEW_ADDR) && build_id_hex(h->build_id, sizeof(h->build_id)))
+		h->have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
+}
+
+int prof_view_interval(struct out *o, const struct prof_data *d, unsigned how,
+		       uint64_t seq, uint64_t start_ns, uint64_t end_ns)
+{
+	struct folded_head h;
+
+	prof_interval_head(&h, d, how, seq, start_ns, end_ns);
+	return prof_view_folded_with(o, d, d->pid, how, &h);
+}
+
 int prof_view_folded(struct out *o, const struct prof_data *d, int pid)
 {
 	return prof_view_folded_as(o, d, pid, 0);

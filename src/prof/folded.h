@@ -61,4 +61,15 @@ void prof_folded_head(struct folded_head *h, const struct prof_data *d,
 int prof_view_folded_with(struct out *o, const struct prof_data *d, int pid,
 			  unsigned how, const struct folded_head *h);
 
+/* `profile rotate SEQ [addr]`: interval @seq's data @d (its task
+ * d->pid's) in view @how, its header saying which interval and its span
+ * on the kernel's clock, and the image's build-id in either view.
+ * Returns as prof_view_folded(). */
+int prof_view_interval(struct out *o, const struct prof_data *d, unsigned how,
+		       uint64_t seq, uint64_t start_ns, uint64_t end_ns);
+/* The header prof_view_interval() writes. */
+void prof_interval_head(struct folded_head *h, const struct prof_data *d,
+			unsigned how, uint64_t seq, uint64_t start_ns,
+			uint64_t end_ns);
+
 #endif

@@ -230,8 +230,8 @@ int prof_view_wall_tasks(struct out *o, const struct prof_data *d)
 /* A wall view's header: its window on the kernel's clock, for a reader
  * that has its own record of the same clock (a workload's truth), and
  * counts that are microseconds. */
-static void wall_folded_head(struct folded_head *h, const struct prof_data *d,
-			     int pid)
+void prof_wall_folded_head(struct folded_head *h, const struct prof_data *d,
+			   int pid)
 {
 	const struct prof_wall *w = d->wall;
 
@@ -274,7 +274,7 @@ int prof_view_wall_folded(struct out *o, const struct prof_data *d, int pid)
 	struct folded_writer fw;
 	struct folded_head h;
 
-	wall_folded_head(&h, d, pid);
+	prof_wall_folded_head(&h, d, pid);
 	folded_write_begin(&fw, o, &h);
 	for (unsigned s = 0; s < WALL_STATES; s++) {
 		struct fold t;

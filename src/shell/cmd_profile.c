@@ -21,7 +21,6 @@
 #include "hal/pmu.h"
 #include "hal/timer.h"
 #include "prof/profiler.h"
-#include "lib/folded_write.h"
 #include "prof/folded.h"
 #include "prof/report.h"
 #include "kernel/build_id.h"
@@ -437,22 +436,11 @@ static int profile_stop(struct shell_ctx *sh, int argc)
 	return 0;
 }
 
-/* An interval's folded block: its view's header, and which interval,
- * its span on the kernel's clock, and the image's build-id where the
- * view does not give it. */
 static int profile_rotate_print(struct out *o, const struct prof_interval *iv,
 				bool addr)
 {
-	unsigned how = addr ? FOLD_VIEW_ADDR : 0;
-	struct folded_head h;
-
-	prof_folded_head(&h, &iv->data, iv->data.pid, how);
-	folded_head_set(&h, FOLDED_F_SEQ, iv->seq);
-	folded_head_set(&h, FOLDED_F_START_NS, iv->start_ns);
-	folded_head_set(&h, FOLDED_F_END_NS, iv->end_ns);
-	if (!addr && build_id_hex(h.build_id, sizeof(h.build_id)))
-		h.have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
-	return prof_view_folded_with(o, &iv->data, iv->data.pid, how, &h);
+	return prof_view_interval(o, &iv->data, addr ? FOLD_VIEW_ADDR : 0, iv->seq,
+				  iv->start_ns, iv->end_ns);
 }
 
 /* profile rotate SEQ [folded|addr] */
