@@ -11,6 +11,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/session.c %reldir%/session.h \
 	%reldir%/stat.c %reldir%/stat.h %reldir%/stat_test.h \
 	%reldir%/throttle.c %reldir%/throttle.h \
+	%reldir%/tick_ask.c %reldir%/tick_ask.h \
 	%reldir%/views.c \
 	%reldir%/offcpu.c %reldir%/offcpu.h \
 	%reldir%/wall.c %reldir%/wall.h %reldir%/wall_views.c

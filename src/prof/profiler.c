@@ -14,6 +14,7 @@
 #include "kernel/task.h"
 #include "kernel/tick.h"
 #include "prof/throttle.h"
+#include "prof/tick_ask.h"
 #include "prof/offcpu.h"
 #include "prof/wall.h"
 #include "lib/errno.h"
@@ -374,45 +375,17 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 	return 0;
 }
 
-/* What the session waits for each CPU of the run to answer on its
- * tick. */
-enum prof_answer { PROF_ANSWER_ARMED, PROF_ANSWER_STOPPED };
-
-/* CPUs of the run that have not yet given @answer for it. */
-static uint32_t prof_unanswered(enum prof_answer answer)
+/* The run's CPUs, asked to answer on their tick: armed, or stopped. */
+static struct tick_ask prof_ask(const unsigned *answer)
 {
-	uint32_t pending = 0;
-
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		const struct prof_cpu *c = &prof_cpus[cpu];
-		unsigned seen = answer == PROF_ANSWER_STOPPED
-					? __atomic_load_n(&c->ack, __ATOMIC_ACQUIRE)
-					: __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE);
-
-		if (((run_cpus >> cpu) & 1) && seen != run_gen)
-			pending |= 1u << cpu;
-	}
-	return pending;
-}
-
-/* sched_wait_cpus()'s polls. */
-static uint32_t prof_unarmed(void *unused)
-{
-	(void)unused;
-	return prof_unanswered(PROF_ANSWER_ARMED);
-}
-
-static uint32_t prof_unstopped(void *unused)
-{
-	(void)unused;
-	return prof_unanswered(PROF_ANSWER_STOPPED);
+	return (struct tick_ask){ run_cpus, run_gen, answer, sizeof(prof_cpus[0]) };
 }
 
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 			 void *ctx)
 {
-	uint32_t pending = sched_wait_cpus(prof_unarmed, NULL, budget_ns,
-					   pause, ctx);
+	struct tick_ask ask = prof_ask(&prof_cpus[0].armed_gen);
+	uint32_t pending = tick_ask_wait(&ask, budget_ns, pause, ctx);
 
 	run_unarmed = pending;
 	run_arm_wait_ns = budget_ns;
@@ -442,8 +415,8 @@ void prof_stop(void)
 uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 			   void *ctx)
 {
-	uint32_t pending = sched_wait_cpus(prof_unstopped, NULL, budget_ns,
-					   pause, ctx);
+	struct tick_ask ask = prof_ask(&prof_cpus[0].ack);
+	uint32_t pending = tick_ask_wait(&ask, budget_ns, pause, ctx);
 
 	run_missing = pending;
 	run_wait_ns = budget_ns;
