@@ -24,7 +24,7 @@ TESTS += %reldir%/check_profiler %reldir%/check_report \
 # The profiler built with its race points (lib/race_point.h), so that a
 # test can play a drain that runs beside the session's holder.
 %canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES) \
-	src/prof/profiler.c src/prof/sampler.c
+	src/prof/profiler.c src/prof/drain.c src/prof/sampler.c
 %canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_profiler_LDADD = $(TEST_LDADD) -lpthread
 
@@ -59,7 +59,7 @@ check_PROGRAMS += %reldir%/check_x86pmu_race
 TESTS += %reldir%/check_x86pmu_race
 %canon_reldir%_check_x86pmu_race_SOURCES = %reldir%/check_x86pmu_race.c \
 	%reldir%/x86_model.c %reldir%/x86_model.h \
-	$(FAKE_HAL_SOURCES) src/prof/profiler.c src/prof/sampler.c
+	$(FAKE_HAL_SOURCES) src/prof/profiler.c src/prof/drain.c src/prof/sampler.c
 %canon_reldir%_check_x86pmu_race_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_x86pmu_race_LDADD = $(TEST_LDADD)
 

@@ -5,6 +5,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/fold.c %reldir%/fold.h %reldir%/fold_test.h \
 	%reldir%/folded.c %reldir%/folded.h \
 	%reldir%/profiler.c %reldir%/profiler.h %reldir%/profiler_test.h \
+	%reldir%/drain.c %reldir%/run.h \
 	%reldir%/prof_data.h \
 	%reldir%/report.c %reldir%/report.h %reldir%/report_test.h \
 	%reldir%/sampler.c %reldir%/sampler.h \

@@ -8,6 +8,7 @@
 #include "prof/fold.h"
 #include "kernel/heap.h"
 #include "prof/report.h"
+#include "prof/run.h"
 #include "prof/sampler.h"
 #include "prof/stat.h"
 #include "kernel/sched.h"
@@ -51,28 +52,13 @@ static bool prof_busy;
 static bool pmu_ready;
 static struct hal_pmu_info pmu_info;
 
-/* The session's run: only the session's holder touches these. */
-static unsigned run_gen, last_gen;
-static uint32_t run_cpus, run_missing, run_unarmed;
-static uint64_t run_start_ns, run_stop_ns, run_wait_ns, run_arm_wait_ns;
-static unsigned run_hz;
-
-/* The session's folded data, and the one drain that may read the rings
- * at a time (each ring has one consumer). */
-static struct prof_data prof_data;
-static bool prof_draining;
-static unsigned data_gen;		/* the run prof_data is filling */
-static unsigned collected_gen;		/* the run whose books are closed */
-static unsigned drain_synced[HAL_MAX_CPUS];	/* run whose start it read */
+/* The session's run and its data (prof/run.h). */
+struct prof_run prof_run;
+struct prof_data prof_data;
+unsigned prof_data_gen, prof_collected_gen;
+struct prof_data *prof_open_interval;
+static unsigned last_gen;
 static size_t prof_fold_chains = PROF_FOLD_CHAINS;
-/* A rotating session's open interval (session.c), folded into beside
- * prof_data, and each CPU's drop count when it opened; NULL when none.
- * Changed under the drain claim only. */
-static struct prof_data *prof_open_interval;
-static uint64_t interval_dropped0[HAL_MAX_CPUS];
-/* Each CPU's drop count as the collect took it into the session's total:
- * the last interval closes against the same figures. */
-static uint64_t collect_dropped[HAL_MAX_CPUS];
 
 /* ---- the probe and the session: task context ---- */
 
@@ -207,28 +193,6 @@ void prof_counters_release(void)
 	prof_release();
 }
 
-/* The drain claim guards prof_data and the books: a drain reads which
- * run they are for only once it holds the claim, and the session's
- * holder closes them (prof_collect()) or frees them for the next run
- * (prof_start_with()) only while it holds it. */
-static bool prof_drain_claim(void)
-{
-	return !__atomic_exchange_n(&prof_draining, true, __ATOMIC_ACQUIRE);
-}
-
-static void prof_drain_wait_claim(void)
-{
-	while (!prof_drain_claim()) {
-		race_point("prof-drain-wait");
-		sched_yield_cpu();
-	}
-}
-
-static void prof_drain_release(void)
-{
-	__atomic_store_n(&prof_draining, false, __ATOMIC_RELEASE);
-}
-
 /* A fresh fold table and books for the run about to start. */
 static int prof_data_reset(const struct prof_options *opt, const char *source)
 {
@@ -238,7 +202,7 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 	if (fold_init(&prof_data.fold, prof_fold_chains, opt->depth) < 0)
 		return -ENOMEM;
 	prof_data.depth = opt->depth;
-	prof_data.hz = run_hz;
+	prof_data.hz = prof_run.hz;
 	prof_data.source = source;
 	prof_data.counter = prof_use_counter;
 	prof_data.pid = opt->pid;
@@ -324,10 +288,10 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 		prof_release();
 		return -ENOMEM;
 	}
-	run_cpus = 0;
+	prof_run.cpus = 0;
 	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
 		if (prof_cpus[cpu].ring)
-			run_cpus |= 1u << cpu;
+			prof_run.cpus |= 1u << cpu;
 	if (hz < PROF_HZ_MIN || hz > PROF_HZ_MAX)
 		hz = PROF_COUNTER_HZ;
 	/* The run's parameters are the sampler's too, which a CPU still in
@@ -337,7 +301,7 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 			 __ATOMIC_RELAXED);
 	__atomic_store_n(&prof_period, prof_use_counter ? info->events_per_sec / hz : 0,
 			 __ATOMIC_RELAXED);
-	run_hz = prof_use_counter ? hz : tick_hz();
+	prof_run.hz = prof_use_counter ? hz : tick_hz();
 	/* A drain of the last run may still be reading the rings at their
 	 * depth and folding into the tables this frees. */
 	prof_drain_wait_claim();
@@ -346,7 +310,7 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 			 __ATOMIC_RELAXED);
 	if (prof_data_reset(&(struct prof_options){ depth, hz, opt->pid, opt->source, opt->wall },
 			    prof_use_counter ? info->source : tick_source()) < 0) {
-		data_gen = 0;
+		prof_data_gen = 0;
 		prof_drain_release();
 		prof_release();
 		return -ENOMEM;
@@ -354,31 +318,31 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 	prof_last_by_guest = guest;
 	if (++last_gen == 0)
 		last_gen = 1;
-	run_gen = last_gen;
-	if (opt->wall && !(prof_data.wall = wall_begin(run_gen, depth, run_cpus))) {
-		data_gen = 0;
+	prof_run.gen = last_gen;
+	if (opt->wall && !(prof_data.wall = wall_begin(prof_run.gen, depth, prof_run.cpus))) {
+		prof_data_gen = 0;
 		prof_drain_release();
 		prof_release();
 		return -ENOMEM;
 	}
-	run_missing = 0;
-	run_unarmed = 0;
-	run_wait_ns = 0;
-	run_arm_wait_ns = 0;
-	run_start_ns = 0;
-	run_stop_ns = 0;
-	data_gen = run_gen;
-	collected_gen = 0;
+	prof_run.missing = 0;
+	prof_run.unarmed = 0;
+	prof_run.wait_ns = 0;
+	prof_run.arm_wait_ns = 0;
+	prof_run.start_ns = 0;
+	prof_run.stop_ns = 0;
+	prof_data_gen = prof_run.gen;
+	prof_collected_gen = 0;
 	prof_open_interval = NULL;
 	prof_drain_release();
-	__atomic_store_n(&prof_gen, run_gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&prof_gen, prof_run.gen, __ATOMIC_RELEASE);
 	return 0;
 }
 
 /* The run's CPUs, asked to answer on their tick: armed, or stopped. */
 static struct tick_ask prof_ask(const unsigned *answer)
 {
-	return (struct tick_ask){ run_cpus, run_gen, answer, sizeof(prof_cpus[0]) };
+	return (struct tick_ask){ prof_run.cpus, prof_run.gen, answer, sizeof(prof_cpus[0]) };
 }
 
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
@@ -387,11 +351,11 @@ uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 	struct tick_ask ask = prof_ask(&prof_cpus[0].armed_gen);
 	uint32_t pending = tick_ask_wait(&ask, budget_ns, pause, ctx);
 
-	run_unarmed = pending;
-	run_arm_wait_ns = budget_ns;
-	run_start_ns = prof_data.wall ? wall_open(prof_data.wall) : hal_clock_ns();
+	prof_run.unarmed = pending;
+	prof_run.arm_wait_ns = budget_ns;
+	prof_run.start_ns = prof_data.wall ? wall_open(prof_data.wall) : hal_clock_ns();
 	/* From here on the run's samples are stored. */
-	__atomic_store_n(&prof_open_gen, run_gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&prof_open_gen, prof_run.gen, __ATOMIC_RELEASE);
 	return pending;
 }
 
@@ -403,11 +367,11 @@ void prof_stop(void)
 	 * see which run stopped, or it would acknowledge (and empty its
 	 * buffer for) the run before, erasing this run's samples of a CPU
 	 * that missed that earlier stop.  So the stop generation first... */
-	__atomic_store_n(&prof_stop_gen, run_gen, __ATOMIC_RELEASE);
-	run_stop_ns = prof_data.wall ? wall_close(prof_data.wall) : hal_clock_ns();
+	__atomic_store_n(&prof_stop_gen, prof_run.gen, __ATOMIC_RELEASE);
+	prof_run.stop_ns = prof_data.wall ? wall_close(prof_data.wall) : hal_clock_ns();
 	/* A window that never opened measured nothing. */
-	if (__atomic_load_n(&prof_open_gen, __ATOMIC_RELAXED) != run_gen)
-		run_start_ns = run_stop_ns;
+	if (__atomic_load_n(&prof_open_gen, __ATOMIC_RELAXED) != prof_run.gen)
+		prof_run.start_ns = prof_run.stop_ns;
 	/* ...then, for prof_tick() and prof_nmi(), the end of sampling. */
 	__atomic_store_n(&prof_gen, 0, __ATOMIC_RELEASE);
 }
@@ -418,275 +382,14 @@ uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 	struct tick_ask ask = prof_ask(&prof_cpus[0].ack);
 	uint32_t pending = tick_ask_wait(&ask, budget_ns, pause, ctx);
 
-	run_missing = pending;
-	run_wait_ns = budget_ns;
+	prof_run.missing = pending;
+	prof_run.wait_ns = budget_ns;
 	return pending;
-}
-
-/* ---- draining the rings into the session's fold table ---- */
-
-/* The name of @pid, copied while the task list is held. */
-struct prof_name_find {
-	int pid;
-	char *name;
-};
-
-static void prof_name_match(struct task *t, void *ctx)
-{
-	struct prof_name_find *f = ctx;
-
-	if (t->pid == f->pid)
-		kstrlcpy(f->name, t->name, PROF_TASK_NAME_MAX);
-}
-
-/* Remember @pid's name the first time @d sees it: a task may be gone by
- * the time a view prints. */
-static void prof_note_task(struct prof_data *d, int pid)
-{
-	struct prof_name_find f;
-
-	for (unsigned i = d->ntasks; i-- > 0;)
-		if (d->tasks[i].pid == pid)
-			return;
-	if (d->ntasks == PROF_TASK_NAMES)
-		return;
-	d->tasks[d->ntasks].pid = pid;
-	kstrlcpy(d->tasks[d->ntasks].name, "?", PROF_TASK_NAME_MAX);
-	f.pid = pid;
-	f.name = d->tasks[d->ntasks].name;
-	task_for_each(prof_name_match, &f);
-	d->ntasks++;
-}
-
-/* The wall books name the tasks they charge in the session's data. */
-static void prof_note_session_task(int pid)
-{
-	prof_note_task(&prof_data, pid);
-}
-
-/* Count and fold record @r, taken on @cpu, into @d. */
-static void prof_data_add(struct prof_data *d, unsigned cpu,
-			  const struct prof_record *r)
-{
-	d->samples++;
-	d->cpu_samples[cpu]++;
-	if (!d->ntasks || r->pid != d->tasks[d->ntasks - 1].pid)
-		prof_note_task(d, r->pid);
-	if (fold_add_cpu(&d->fold, r, cpu) < 0) {
-		/* A new chain the table has no room for: counted, never lost. */
-		d->other++;
-		d->other_weight += r->weight;
-		d->other_cpus |= 1u << cpu;
-		d->cpu_other[cpu]++;
-		d->cpu_other_weight[cpu] += r->weight;
-	}
-}
-
-static void prof_take(unsigned cpu, const uintptr_t *slot)
-{
-	struct prof_record r;
-	uint32_t n = (uint32_t)(slot[0] >> 32);
-
-	r.pid = (int32_t)(uint32_t)slot[0];
-	r.nframes = n < prof_depth ? n : prof_depth;
-	r.weight = slot[1];
-	kmemcpy(r.frames, slot + PROF_RECORD_HEAD, r.nframes * sizeof(r.frames[0]));
-	prof_data_add(&prof_data, cpu, &r);
-	/* A rotating session's open interval takes it too: each sample is
-	 * taken once, so it lands in exactly one interval. */
-	if (prof_open_interval)
-		prof_data_add(prof_open_interval, cpu, &r);
-}
-
-/* Take what @cpu has published since the last drain.  A CPU is read once
- * its tick has begun this run (its start is then this run's). */
-static void prof_drain_cpu(unsigned cpu)
-{
-	struct prof_cpu *c = &prof_cpus[cpu];
-	uint64_t stride = PROF_RECORD_HEAD + prof_depth, head, tail;
-
-	if (__atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
-		return;
-	if (drain_synced[cpu] != data_gen) {
-		__atomic_store_n(&c->tail, __atomic_load_n(&c->start, __ATOMIC_RELAXED),
-				 __ATOMIC_RELEASE);
-		drain_synced[cpu] = data_gen;
-	}
-	tail = __atomic_load_n(&c->tail, __ATOMIC_RELAXED);
-	head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
-	for (; tail != head; tail++) {
-		race_point("prof-drain-take");
-		prof_take(cpu, c->ring + (tail % prof_cap) * stride);
-	}
-	/* The slots are the sampler's again. */
-	__atomic_store_n(&c->tail, tail, __ATOMIC_RELEASE);
-}
-
-/* Under the drain flag: every CPU of the run that armed, and that
- * answered the stop once the stop was waited for. */
-static void prof_drain_locked(uint32_t skip)
-{
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++)
-		if (((run_cpus & ~skip) >> cpu) & 1)
-			prof_drain_cpu(cpu);
-	wall_drain(prof_data.wall, run_cpus & ~skip, prof_note_session_task);
-}
-
-int prof_drain(void)
-{
-	race_point("prof-drain-claim");
-	if (!prof_drain_claim())
-		return -EBUSY;
-	if (data_gen && collected_gen != data_gen)
-		prof_drain_locked(run_unarmed);
-	prof_drain_release();
-	return 0;
-}
-
-/* @t of hal_cpu_time() in nanoseconds, integers only. */
-static uint64_t prof_cpu_time_ns(uint64_t t)
-{
-	uint64_t per = hal_cpu_time_per_sec();
-
-	return per ? count_to_ns(t, per) : 0;
-}
-
-/* The CPUs whose drops the books count: every CPU of the run whose
- * samples the drains take (all but those that never armed in time, which
- * contribute nothing), whether or not it answered the stop -- what a
- * CPU that missed the stop dropped before it was left out was counted in
- * an interval already.  One mask for the session's total and for every
- * interval of a rotating session, so that the intervals' drops add up to
- * the total's. */
-static uint32_t prof_drop_cpus(void)
-{
-	return run_cpus & ~run_unarmed;
-}
-
-/* @cpu's drops in this run so far: 0 for a CPU outside the books, or one
- * whose tick has not begun the run (its count is an older run's). */
-static uint64_t prof_cpu_dropped_now(unsigned cpu)
-{
-	const struct prof_cpu *c = &prof_cpus[cpu];
-
-	if (!((prof_drop_cpus() >> cpu) & 1) ||
-	    __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE) != data_gen)
-		return 0;
-	return __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
-}
-
-void prof_collect(void)
-{
-	struct prof_data *d = &prof_data;
-	uint32_t skip = run_missing | run_unarmed;
-	uint64_t throttled = 0;
-
-	if (!data_gen || collected_gen == data_gen)
-		return;
-	/* A periodic drain may be under way on another CPU: it finishes
-	 * soon, and the rest is ours. */
-	prof_drain_wait_claim();
-	prof_drain_locked(skip);
-	d->window_ns = run_stop_ns - run_start_ns;
-	d->missing = run_missing;
-	d->wait_ns = run_wait_ns;
-	d->unarmed = run_unarmed & ~run_missing;
-	d->arm_wait_ns = run_arm_wait_ns;
-	d->run_cpus = run_cpus & ~skip;
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		collect_dropped[cpu] = prof_cpu_dropped_now(cpu);
-		d->dropped += collect_dropped[cpu];
-	}
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		struct prof_cpu *c = &prof_cpus[cpu];
-
-		if (!((d->run_cpus >> cpu) & 1))
-			continue;
-		if (c->arm_failed)
-			d->arm_failed |= 1u << cpu;
-		d->errors += __atomic_load_n(&c->errors, __ATOMIC_RELAXED);
-		if (__atomic_load_n(&c->throttled, __ATOMIC_RELAXED) > throttled)
-			throttled = __atomic_load_n(&c->throttled, __ATOMIC_RELAXED);
-		if (c->t1 > c->t0 && c->idle1 >= c->idle0) {
-			d->cpu_ns[cpu] = c->t1 - c->t0;
-			d->cpu_idle_ns[cpu] = c->idle1 - c->idle0;
-			d->cpu_run_ns[cpu] = prof_cpu_time_ns(c->ct1 - c->ct0);
-		}
-	}
-	/* The slowest CPU's rate: the one the header names. */
-	if (throttled)
-		d->throttled_hz = pmu_info.events_per_sec / throttled;
-	/* Every sample is in: the wall books split running time by them. */
-	if (d->wall && wall_collect(d->wall, d, prof_note_session_task) < 0)
-		d->wall->incomplete = true;
-	/* Closed before a drain can look again. */
-	collected_gen = data_gen;
-	prof_drain_release();
-}
-
-/* ---- intervals of a rotating session (session.c) ---- */
-
-int prof_interval_prepare(struct prof_data *iv, size_t limit)
-{
-	fold_free(&iv->fold);
-	kmemset(iv, 0, sizeof(*iv));
-	if (fold_init(&iv->fold, limit, prof_data.depth) < 0)
-		return -ENOMEM;
-	iv->depth = prof_data.depth;
-	iv->hz = prof_data.hz;
-	iv->source = prof_data.source;
-	iv->counter = prof_data.counter;
-	iv->pid = prof_data.pid;
-	iv->weight_per_sec = prof_data.weight_per_sec;
-	iv->fold.exact_leaf = true;
-	return 0;
-}
-
-/* Close @iv's books at the cut: the CPUs whose samples count, and the
- * drops since the last cut (each CPU's count only grows within a run,
- * from 0 once gen_seen names it).  Under the drain claim. */
-static void prof_interval_close_books(struct prof_data *iv)
-{
-	bool collected = collected_gen == data_gen;
-
-	iv->run_cpus = run_cpus & ~(run_unarmed | run_missing);
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		uint64_t now = collected ? collect_dropped[cpu] : prof_cpu_dropped_now(cpu);
-
-		iv->dropped += now - interval_dropped0[cpu];
-		interval_dropped0[cpu] = now;
-	}
-}
-
-int prof_interval_cut(struct prof_data *closing, struct prof_data *opening,
-		      uint64_t *at_ns)
-{
-	prof_drain_wait_claim();
-	if (!data_gen || closing != prof_open_interval) {
-		prof_drain_release();
-		return -ESTALE;
-	}
-	/* Every CPU's ring up to its head now: what they publish from here
-	 * on is the next interval's.  A collected run has nothing left, and
-	 * its last interval ends where sampling stopped. */
-	if (collected_gen != data_gen) {
-		prof_drain_locked(run_unarmed);
-		*at_ns = hal_clock_ns();
-	} else {
-		*at_ns = run_stop_ns;
-	}
-	if (closing)
-		prof_interval_close_books(closing);
-	else
-		kmemset(interval_dropped0, 0, sizeof(interval_dropped0));
-	prof_open_interval = opening;
-	prof_drain_release();
-	return 0;
 }
 
 const struct prof_data *prof_last(void)
 {
-	return collected_gen && collected_gen == data_gen ? &prof_data : NULL;
+	return prof_collected_gen && prof_collected_gen == prof_data_gen ? &prof_data : NULL;
 }
 
 int prof_report(struct out *o, int pid, unsigned chains)
