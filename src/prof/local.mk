@@ -6,6 +6,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/folded.c %reldir%/folded.h \
 	%reldir%/profiler.c %reldir%/profiler.h %reldir%/profiler_test.h \
 	%reldir%/drain.c %reldir%/run.h \
+	%reldir%/introspect.c %reldir%/source.c \
 	%reldir%/prof_data.h \
 	%reldir%/report.c %reldir%/report.h %reldir%/report_test.h \
 	%reldir%/sampler.c %reldir%/sampler.h \

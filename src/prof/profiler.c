@@ -1,4 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* The profiler's session: who holds it, a run's start (its rings, depth,
+ * rate and generation published to the sampler), the wait for every CPU
+ * to arm, the stop and the wait for every CPU to answer it, and the end.
+ * The drain that takes the samples is prof/drain.c, the choice of what
+ * to sample on prof/source.c.  Task context. */
 #include "prof/profiler.h"
 #include "prof/profiler_test.h"
 
@@ -42,15 +47,9 @@ uint64_t prof_period;
 unsigned prof_depth = PROF_DEPTH_DEFAULT;
 uint64_t prof_cap = PROF_BUF;
 
-/* What the boot asked for: profile.source=auto|pmu|tick. */
-enum prof_source { PROF_SOURCE_AUTO, PROF_SOURCE_PMU, PROF_SOURCE_TICK };
-static enum prof_source prof_source_asked = PROF_SOURCE_AUTO;
-
-/* The one profile lock: the probe and who holds the session. */
+/* The one profile lock: who holds the session. */
 static struct spinlock prof_lock = SPINLOCK_INIT;
 static bool prof_busy;
-static bool pmu_ready;
-static struct hal_pmu_info pmu_info;
 
 /* The session's run and its data (prof/run.h). */
 struct prof_run prof_run;
@@ -60,91 +59,7 @@ struct prof_data *prof_open_interval;
 static unsigned last_gen;
 static size_t prof_fold_chains = PROF_FOLD_CHAINS;
 
-/* ---- the probe and the session: task context ---- */
-
-/* Under prof_lock. */
-static void prof_probe_locked(void)
-{
-	if (pmu_ready)
-		return;
-	kmemset(&pmu_info, 0, sizeof(pmu_info));
-	hal_pmu_probe(&pmu_info);
-	/* Other CPUs arm on the strength of this answer. */
-	__atomic_store_n(&pmu_ready, true, __ATOMIC_RELEASE);
-}
-
-const struct hal_pmu_info *prof_pmu_info(void)
-{
-	unsigned long flags;
-
-	if (!__atomic_load_n(&pmu_ready, __ATOMIC_ACQUIRE)) {
-		flags = spin_lock_irqsave(&prof_lock);
-		prof_probe_locked();
-		spin_unlock_irqrestore(&prof_lock, flags);
-	}
-	return &pmu_info;
-}
-
-int prof_set_source(const char *name)
-{
-	if (kstreq(name, "auto"))
-		prof_source_asked = PROF_SOURCE_AUTO;
-	else if (kstreq(name, "pmu"))
-		prof_source_asked = PROF_SOURCE_PMU;
-	else if (kstreq(name, "tick"))
-		prof_source_asked = PROF_SOURCE_TICK;
-	else
-		return -EINVAL;
-	return 0;
-}
-
-/* profile.source=auto|pmu|tick, as ksim's --source. */
-static int prof_key_source(const char *value, size_t len, struct out *err)
-{
-	char name[8];
-
-	if (!cmdline_value_copy(name, sizeof(name), value, len) ||
-	    prof_set_source(name) < 0) {
-		out_printf(err, "cmdline: profile.source= must be auto, pmu or tick (got '%.*s'); ignored\n",
-			   (int)len, value);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-CMDLINE_KEY(prof_key_source_entry, .name = "profile.source", .set = prof_key_source,
-	    .help = "auto|pmu|tick  what profile samples on (default auto)");
-
-bool prof_counter_counts(const struct hal_pmu_info *info)
-{
-	return info->counts && info->events_per_sec >= PROF_COUNTER_HZ &&
-	       info->source[0];
-}
-
-bool prof_counter_usable(const struct hal_pmu_info *info)
-{
-	return prof_source_asked != PROF_SOURCE_TICK && prof_counter_counts(info);
-}
-
-bool prof_run_uses_counter(const struct hal_pmu_info *info,
-			   enum prof_run_source source)
-{
-	if (source == PROF_RUN_TICK)
-		return false;
-	if (source == PROF_RUN_PMU)
-		return prof_counter_counts(info);
-	return prof_counter_usable(info);
-}
-
-bool prof_counter_required_but_absent(const struct hal_pmu_info *info)
-{
-	return prof_source_asked == PROF_SOURCE_PMU && !prof_counter_usable(info);
-}
-
-const char *prof_source_name(const struct hal_pmu_info *info)
-{
-	return prof_counter_usable(info) ? info->source : tick_source();
-}
+/* ---- the session: task context ---- */
 
 /* Rings for every running CPU, once: a straggler may still be inside a
  * sample of an old run, so they are never freed.  The session's holder
@@ -210,7 +125,7 @@ static int prof_data_reset(const struct prof_options *opt, const char *source)
 	 * each CPU's chains. */
 	prof_data.fold.exact_leaf = true;
 	prof_data.fold.by_cpu = true;
-	prof_data.weight_per_sec = prof_use_counter ? pmu_info.events_per_sec
+	prof_data.weight_per_sec = prof_use_counter ? prof_pmu_info()->events_per_sec
 						    : 1000000000u;
 	return 0;
 }
@@ -250,7 +165,7 @@ int prof_start_with(const struct prof_options *opt)
 int prof_start_as(const struct prof_options *opt, bool guest)
 {
 	unsigned long flags = spin_lock_irqsave(&prof_lock);
-	const struct hal_pmu_info *info = &pmu_info;
+	const struct hal_pmu_info *info;
 	unsigned depth = opt->depth, hz = opt->hz;
 
 	if (prof_busy) {
@@ -264,8 +179,8 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 		return -EINPROGRESS;
 	}
 	prof_busy = true;
-	prof_probe_locked();
 	spin_unlock_irqrestore(&prof_lock, flags);
+	info = prof_pmu_info();
 
 	/* Checked holding the profiler, so no session can be kept between
 	 * this look and the reset below. */
@@ -407,58 +322,4 @@ void prof_end(void)
 {
 	prof_stop();
 	prof_release();
-}
-
-/* ---- introspection ---- */
-
-void prof_cpu_stats(unsigned cpu, struct prof_cpu_stats *st)
-{
-	const struct prof_cpu *c = &prof_cpus[cpu];
-
-	st->stored = (uint32_t)(__atomic_load_n(&c->head, __ATOMIC_ACQUIRE) -
-				__atomic_load_n(&c->start, __ATOMIC_RELAXED));
-	st->dropped = __atomic_load_n(&c->dropped, __ATOMIC_RELAXED);
-	st->late = __atomic_load_n(&c->late, __ATOMIC_RELAXED);
-	st->errors = __atomic_load_n(&c->errors, __ATOMIC_RELAXED);
-	st->gen = __atomic_load_n(&c->gen_seen, __ATOMIC_ACQUIRE);
-	st->armed = __atomic_load_n(&c->armed, __ATOMIC_RELAXED);
-	st->counter_armed = st->gen &&
-			    __atomic_load_n(&c->counter_gen, __ATOMIC_RELAXED) == st->gen;
-}
-
-bool prof_cpu_record(unsigned cpu, size_t i, struct prof_record *r)
-{
-	const struct prof_cpu *c = &prof_cpus[cpu];
-	uint64_t head = __atomic_load_n(&c->head, __ATOMIC_ACQUIRE);
-	uint64_t idx = __atomic_load_n(&c->start, __ATOMIC_RELAXED) + i;
-	const uintptr_t *slot;
-
-	if (!c->ring || idx >= head || head - idx > prof_cap)
-		return false;
-	slot = c->ring + (idx % prof_cap) * (PROF_RECORD_HEAD + prof_depth);
-	r->pid = (int32_t)(uint32_t)slot[0];
-	r->nframes = (uint32_t)(slot[0] >> 32);
-	if (r->nframes > prof_depth)
-		r->nframes = prof_depth;
-	r->weight = slot[1];
-	kmemcpy(r->frames, slot + PROF_RECORD_HEAD, r->nframes * sizeof(r->frames[0]));
-	return true;
-}
-
-bool prof_cpu_armed(unsigned cpu)
-{
-	return __atomic_load_n(&prof_cpus[cpu].armed, __ATOMIC_RELAXED);
-}
-
-uint64_t prof_answer_budget_ns(void)
-{
-	uint64_t floor = (uint64_t)PROF_STOP_WAIT_MS * 1000000u;
-	uint64_t platform = tick_answer_ns();
-
-	return platform > floor ? platform : floor;
-}
-
-const void *prof_cpu_state(unsigned cpu)
-{
-	return &prof_cpus[cpu];
 }
