@@ -6,8 +6,8 @@
  * `# key: value`, `# key=value` or `# key value`; several `key=value`
  * pairs may share a line, and a value runs up to the next `key=`, so
  * `# source=pmu/signal perf cycles hz=1000` is two keys.  Known keys:
- * source, hz, window_ms, cpus, samples, dropped, busy_ns and the views'
- * frames, weight, root and build_id; others are ignored.
+ * every one of src/lib/folded_frame.h (lib/folded_write.c writes them);
+ * others are ignored.
  *
  * A data line is `frame;frame;... COUNT`, the count after the last blank
  * (space or tab, as flamegraph.pl and speedscope write it), whole or
@@ -141,6 +141,7 @@ static const struct one_word_key {
 	{ FOLDED_KEY_WEIGHT, FOLDED_WEIGHT_NS, offsetof(struct fold_meta, weight_ns) },
 	{ FOLDED_KEY_ROOT, FOLDED_ROOT_CPU, offsetof(struct fold_meta, root_cpu) },
 	{ FOLDED_KEY_UNIT, FOLDED_UNIT_US, offsetof(struct fold_meta, unit_us) },
+	{ FOLDED_KEY_WALL, "1", offsetof(struct fold_meta, wall) },
 };
 
 static const struct one_word_key *find_one_word_key(const char *key, size_t klen)
@@ -196,6 +197,62 @@ static bool meta_source(struct folded_reader *r, const char *val, size_t vlen)
 	return true;
 }
 
+/* `CPU:NS CPU:NS ...`, each CPU once and below FOLDED_CPUS_MAX. */
+static bool meta_cpu_busy(struct folded_reader *r, const char *val, size_t vlen)
+{
+	struct fold_meta *m = &r->meta;
+	size_t i = 0;
+
+	m->cpu_busy_mask = 0;
+	while (i < vlen) {
+		size_t a = i, colon, b;
+		uint64_t cpu, ns;
+
+		while (i < vlen && val[i] != ':' && val[i] != ' ')
+			i++;
+		colon = i;
+		while (i < vlen && val[i] != ' ')
+			i++;
+		b = i;
+		if (colon >= b || !parse_u64(val + a, colon - a, FOLDED_CPUS_MAX - 1, &cpu) ||
+		    !parse_u64(val + colon + 1, b - colon - 1, COUNT_MAX, &ns) ||
+		    ((m->cpu_busy_mask >> cpu) & 1))
+			return rd_fail(r, "%s:%zu: header " FOLDED_KEY_CPU_BUSY_NS " must be CPU:NS pairs, each CPU 0-%d once (got '%s')",
+				       r->path, r->lineno, FOLDED_CPUS_MAX - 1,
+				       excerpt(val, vlen));
+		m->cpu_busy_mask |= 1u << cpu;
+		m->cpu_busy_ns[cpu] = ns;
+		while (i < vlen && val[i] == ' ')
+			i++;
+	}
+	m->have |= META_CPU_BUSY;
+	return true;
+}
+
+/* `pid=N`: a task's id, or -1 (PROF_PID_ALL) */
+static bool meta_pid(struct folded_reader *r, const char *val, size_t vlen)
+{
+	bool neg = vlen && val[0] == '-';
+	uint64_t v;
+
+	if (!parse_u64(val + neg, vlen - neg, (uint64_t)INT32_MAX, &v))
+		return rd_fail(r, "%s:%zu: header " FOLDED_KEY_PID " must be a whole number %d-%d (got '%s')",
+			       r->path, r->lineno, -INT32_MAX, INT32_MAX, excerpt(val, vlen));
+	r->meta.pid = neg ? -(int64_t)v : (int64_t)v;
+	r->meta.have |= META_PID;
+	return true;
+}
+
+/* Under FOLDED_READ_ONCE: @key (@bit of have) not seen before. */
+static bool meta_once(struct folded_reader *r, const char *key, size_t klen,
+		      unsigned bit)
+{
+	if (!(r->flags & FOLDED_READ_ONCE) || !(r->meta.have & bit))
+		return true;
+	return rd_fail(r, "%s:%zu: header %.*s given twice", r->path, r->lineno,
+		       (int)klen, key);
+}
+
 static bool meta_set(struct folded_reader *r, const char *key, size_t klen,
 		     const char *val, size_t vlen)
 {
@@ -215,6 +272,17 @@ static bool meta_set(struct folded_reader *r, const char *key, size_t klen,
 		  0, COUNT_MAX },
 		{ FOLDED_KEY_BUSY_NS, META_BUSY, offsetof(struct fold_meta, busy_ns),
 		  0, COUNT_MAX },
+		/* Times on the kernel's clock: at most a host's int64 ns. */
+		{ FOLDED_KEY_SEQ, META_SEQ, offsetof(struct fold_meta, seq), 0, INT64_MAX },
+		{ FOLDED_KEY_START_NS, META_START, offsetof(struct fold_meta, start_ns),
+		  0, INT64_MAX },
+		{ FOLDED_KEY_END_NS, META_END, offsetof(struct fold_meta, end_ns), 0, INT64_MAX },
+		{ FOLDED_KEY_STOP_NS, META_STOP, offsetof(struct fold_meta, stop_ns),
+		  0, INT64_MAX },
+		{ FOLDED_KEY_OTHER, META_OTHER, offsetof(struct fold_meta, other), 0, COUNT_MAX },
+		{ FOLDED_KEY_DEPTH, META_DEPTH, offsetof(struct fold_meta, depth), 0, COUNT_MAX },
+		{ FOLDED_KEY_THROTTLED_HZ, META_THROTTLED,
+		  offsetof(struct fold_meta, throttled_hz), 0, HZ_MAX },
 	};
 	struct fold_meta *m = &r->meta;
 	uint64_t v;
@@ -222,12 +290,18 @@ static bool meta_set(struct folded_reader *r, const char *key, size_t klen,
 	while (vlen && isspace((unsigned char)val[vlen - 1]))
 		vlen--;
 	if (key_is(key, klen, FOLDED_KEY_SOURCE))
-		return meta_source(r, val, vlen);
+		return meta_once(r, key, klen, META_SOURCE) && meta_source(r, val, vlen);
+	if (key_is(key, klen, FOLDED_KEY_PID))
+		return meta_once(r, key, klen, META_PID) && meta_pid(r, val, vlen);
+	if (key_is(key, klen, FOLDED_KEY_CPU_BUSY_NS))
+		return meta_once(r, key, klen, META_CPU_BUSY) && meta_cpu_busy(r, val, vlen);
 	if (!meta_view(r, key, klen, val, vlen))
 		return false;
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
 		if (!key_is(key, klen, nums[i].key))
 			continue;
+		if (!meta_once(r, key, klen, nums[i].bit))
+			return false;
 		/* Out of range, a value would be divided by (hz) or
 		 * overflow an output's int64: refused, not clamped. */
 		if (!parse_u64(val, vlen, nums[i].hi, &v) || v < nums[i].lo)
@@ -249,7 +323,10 @@ static bool is_known_key(const char *s, size_t len)
 		FOLDED_KEY_SOURCE, FOLDED_KEY_HZ, FOLDED_KEY_WINDOW_MS, FOLDED_KEY_CPUS,
 		FOLDED_KEY_SAMPLES, FOLDED_KEY_DROPPED, FOLDED_KEY_FRAMES,
 		FOLDED_KEY_WEIGHT, FOLDED_KEY_BUILD_ID, FOLDED_KEY_BUSY_NS,
-		FOLDED_KEY_ROOT, FOLDED_KEY_UNIT,
+		FOLDED_KEY_ROOT, FOLDED_KEY_UNIT, FOLDED_KEY_WALL, FOLDED_KEY_SEQ,
+		FOLDED_KEY_START_NS, FOLDED_KEY_END_NS, FOLDED_KEY_STOP_NS,
+		FOLDED_KEY_OTHER, FOLDED_KEY_DEPTH, FOLDED_KEY_PID,
+		FOLDED_KEY_THROTTLED_HZ, FOLDED_KEY_CPU_BUSY_NS,
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)

@@ -21,6 +21,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lib/folded_frame.h"
+
 /* Which header values were present (struct fold_meta's have). */
 enum {
 	META_HZ = 1u << 0,
@@ -30,19 +32,37 @@ enum {
 	META_DROPPED = 1u << 4,
 	META_SOURCE = 1u << 5,
 	META_BUSY = 1u << 6,
+	META_SEQ = 1u << 7,
+	META_START = 1u << 8,
+	META_END = 1u << 9,
+	META_STOP = 1u << 10,
+	META_OTHER = 1u << 11,
+	META_DEPTH = 1u << 12,
+	META_PID = 1u << 13,
+	META_THROTTLED = 1u << 14,
+	META_CPU_BUSY = 1u << 15,
 };
 
 /* The longest build-id the reader takes, in hex digits. */
-#define BUILD_ID_HEX_MAX 128
+#define BUILD_ID_HEX_MAX FOLDED_BUILD_ID_HEX_MAX
 
-/* What the `#` header lines of a `# kprof folded begin` block said;
- * @have says which were present.  Keys the reader does not know (the
- * kernel's other, depth, pid, throttled_hz, cpu_busy_ns, and `profile
- * rotate`'s seq, start_ns, end_ns) are left to whoever reads the text. */
+/* What the `#` header lines of a `# kprof folded begin` block said: every
+ * key of src/lib/folded_frame.h; @have says which were present.  Keys it
+ * does not know are comments. */
 struct fold_meta {
 	unsigned have;
 	char *source;			/* malloc'd */
 	uint64_t hz, window_ms, cpus, samples, dropped;
+	/* `profile rotate`'s interval: its number, its span on the
+	 * kernel's clock (a wall view: start_ns and stop_ns). */
+	uint64_t seq, start_ns, end_ns, stop_ns;
+	/* The kernel's: samples beyond its table, its depth, the task the
+	 * view kept, the rate a throttled counter fell to. */
+	uint64_t other, depth, throttled_hz;
+	int64_t pid;
+	/* `# cpu_busy_ns=CPU:NS ...`: each CPU of the mask's busy time. */
+	uint32_t cpu_busy_mask;
+	uint64_t cpu_busy_ns[FOLDED_CPUS_MAX];
 	/* The address view (`# frames=addr`): frames are addresses of the
 	 * image whose id is build_id ("" when the header gave none); with
 	 * `# weight=ns` each line's last number is its weight in ns. */
@@ -56,6 +76,7 @@ struct fold_meta {
 	 * of task time, its second frame the state ([cpu], [runnable],
 	 * [blocked]). */
 	bool unit_us;
+	bool wall;			/* `# wall=1` */
 };
 
 /* How the input is framed (folded_reader_init's @flags). */
@@ -81,6 +102,9 @@ enum {
 	 * kernel's interval may end before its first tick); without it
 	 * kprof-report refuses one, which has nothing to show. */
 	FOLDED_READ_EMPTY = 1u << 3,
+	/* Each header key at most once (kprof-collect's intervals: which
+	 * of two seq= lines would be the interval's?). */
+	FOLDED_READ_ONCE = 1u << 4,
 };
 
 /* FOLDED_READ_WEIGHED's margin over the nominal rate: a tick that runs

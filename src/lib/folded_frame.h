@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The framing of a folded profile block, one definition for the kernel
- * that writes it (prof/fold.c) and the host tools' one reader of it
- * (tools/folded_read.c, for kshell -o and kprof-report):
+ * that writes it (lib/folded_write.c, from a struct folded_head) and the
+ * host tools' one reader of it (tools/folded_read.c, for kshell -o,
+ * kprof-report and kprof-collect):
  *
  *   # kprof folded begin
  *   # KEY=VALUE             header lines, the keys below
@@ -40,8 +41,20 @@
 #define FOLDED_KEY_ROOT "root"
 #define FOLDED_ROOT_CPU "cpu"
 #define FOLDED_KEY_CPU_BUSY_NS "cpu_busy_ns"
-/* A wall profile's: its weights are microseconds of wall time. */
+/* A wall profile's: its weights are microseconds of wall time, its
+ * window start_ns to stop_ns on the kernel's clock. */
+#define FOLDED_KEY_WALL "wall"
 #define FOLDED_KEY_UNIT "unit"
 #define FOLDED_UNIT_US "us"
+#define FOLDED_KEY_STOP_NS "stop_ns"
+/* `profile rotate`'s: which interval, its span on the kernel's clock. */
+#define FOLDED_KEY_SEQ "seq"
+#define FOLDED_KEY_START_NS "start_ns"
+#define FOLDED_KEY_END_NS "end_ns"
+
+/* The most CPUs a header names (cpu_busy_ns), and the longest build-id,
+ * in hex digits. */
+#define FOLDED_CPUS_MAX 32
+#define FOLDED_BUILD_ID_HEX_MAX 128
 
 #endif

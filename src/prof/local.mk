@@ -3,12 +3,17 @@
 # mode (`stat`).
 src_libkprof_la_SOURCES += \
 	%reldir%/fold.c %reldir%/fold.h %reldir%/fold_test.h \
+	%reldir%/folded.c %reldir%/folded.h \
 	%reldir%/profiler.c %reldir%/profiler.h %reldir%/profiler_test.h \
+	%reldir%/drain.c %reldir%/run.h \
+	%reldir%/introspect.c %reldir%/source.c \
+	%reldir%/prof_data.h \
 	%reldir%/report.c %reldir%/report.h %reldir%/report_test.h \
 	%reldir%/sampler.c %reldir%/sampler.h \
 	%reldir%/session.c %reldir%/session.h \
 	%reldir%/stat.c %reldir%/stat.h %reldir%/stat_test.h \
 	%reldir%/throttle.c %reldir%/throttle.h \
+	%reldir%/tick_ask.c %reldir%/tick_ask.h \
 	%reldir%/views.c \
 	%reldir%/offcpu.c %reldir%/offcpu.h \
 	%reldir%/wall.c %reldir%/wall.h %reldir%/wall_views.c

@@ -6,6 +6,7 @@
 #include "hal/timer.h"
 #include "prof/profiler.h"
 #include "prof/sampler.h"
+#include "prof/tick_ask.h"
 #include "kernel/sched.h"
 #include "lib/errno.h"
 #include "lib/fmt.h"
@@ -61,48 +62,18 @@ int stat_start(void)
 	return 0;
 }
 
-/* What the session waits for each CPU to have done on its tick. */
-enum stat_answer { STAT_ANSWER_OPENED, STAT_ANSWER_CLOSED };
-
-/* CPUs of the session that have not yet given @answer: opened, or read
- * their end and closed (a CPU that never opened is not waited for
- * again). */
-static uint32_t stat_pending(enum stat_answer answer)
+/* The session's CPUs, asked to answer on their tick: opened, or read
+ * their end and closed (a CPU that never opened is not asked again). */
+static struct tick_ask stat_ask(uint32_t cpus, const unsigned *answer)
 {
-	uint32_t pending = 0;
-
-	for (unsigned cpu = 0; cpu < HAL_MAX_CPUS; cpu++) {
-		const struct stat_cpu *c = &stat_cpus[cpu];
-		bool closing = answer == STAT_ANSWER_CLOSED;
-		unsigned seen;
-
-		if (!((stat_run_cpus >> cpu) & 1) ||
-		    (closing && ((stat_unopened >> cpu) & 1)))
-			continue;
-		seen = closing ? __atomic_load_n(&c->close_gen, __ATOMIC_ACQUIRE)
-			       : __atomic_load_n(&c->open_gen, __ATOMIC_ACQUIRE);
-		if (seen != stat_run_gen)
-			pending |= 1u << cpu;
-	}
-	return pending;
-}
-
-/* sched_wait_cpus()'s polls. */
-static uint32_t stat_unopened_now(void *unused)
-{
-	(void)unused;
-	return stat_pending(STAT_ANSWER_OPENED);
-}
-
-static uint32_t stat_unclosed_now(void *unused)
-{
-	(void)unused;
-	return stat_pending(STAT_ANSWER_CLOSED);
+	return (struct tick_ask){ cpus, stat_run_gen, answer, sizeof(stat_cpus[0]) };
 }
 
 uint32_t stat_wait_open(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unopened = sched_wait_cpus(stat_unopened_now, NULL, budget_ns, pause, ctx);
+	struct tick_ask ask = stat_ask(stat_run_cpus, &stat_cpus[0].open_gen);
+
+	stat_unopened = tick_ask_wait(&ask, budget_ns, pause, ctx);
 	stat_open_wait_ns = budget_ns;
 	stat_t0 = hal_clock_ns();
 	return stat_unopened;
@@ -119,8 +90,10 @@ void stat_stop(void)
 
 uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx)
 {
-	stat_unclosed = sched_wait_cpus(stat_unclosed_now, NULL, budget_ns,
-					pause, ctx);
+	struct tick_ask ask = stat_ask(stat_run_cpus & ~stat_unopened,
+				       &stat_cpus[0].close_gen);
+
+	stat_unclosed = tick_ask_wait(&ask, budget_ns, pause, ctx);
 	stat_close_wait_ns = budget_ns;
 	return stat_unclosed;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The views of a session besides the text report and folded stacks
- * (`profile show cpus | tasks | top`; folded output is the fold's,
- * fold.c): each reads the session's fold table, so every view of one
- * session counts the same samples. */
-#include "prof/fold.h"
+ * (`profile show cpus | tasks | top`; folded stacks are
+ * prof/folded.c's): each reads the session's fold table, so every view
+ * of one session counts the same samples. */
+#include "prof/folded.h"
 #include "kernel/heap.h"
 #include "prof/report.h"
 #include "lib/errno.h"

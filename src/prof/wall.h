@@ -98,6 +98,10 @@ int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
 			unsigned chains);
 int prof_view_wall_tasks(struct out *o, const struct prof_data *d);
 int prof_view_wall_folded(struct out *o, const struct prof_data *d, int pid);
+/* The header prof_view_wall_folded() writes for task @pid. */
+struct folded_head;
+void prof_wall_folded_head(struct folded_head *h, const struct prof_data *d,
+			   int pid);
 
 /* A wall task's time alive in the window (books: the sum of its
  * states). */

@@ -7,8 +7,9 @@
 #include "kernel/backtrace.h"
 #include "kernel/heap.h"
 #include "lib/errno.h"
+#include "lib/folded_write.h"
 #include "lib/out.h"
-#include "prof/fold.h"
+#include "prof/folded.h"
 #include "prof/report.h"
 #include "prof/wall.h"
 
@@ -226,51 +227,69 @@ int prof_view_wall_tasks(struct out *o, const struct prof_data *d)
 	return 0;
 }
 
+/* A wall view's header: its window on the kernel's clock, for a reader
+ * that has its own record of the same clock (a workload's truth), and
+ * counts that are microseconds. */
+void prof_wall_folded_head(struct folded_head *h, const struct prof_data *d,
+			   int pid)
+{
+	const struct prof_wall *w = d->wall;
+
+	*h = (struct folded_head){ .have = FOLDED_HAS(FOLDED_F_SOURCE) |
+					   FOLDED_HAS(FOLDED_F_WALL) |
+					   FOLDED_HAS(FOLDED_F_UNIT_US),
+				   .source = d->source };
+	folded_head_set(h, FOLDED_F_START_NS, w->start_ns);
+	folded_head_set(h, FOLDED_F_STOP_NS, w->stop_ns);
+	folded_head_set(h, FOLDED_F_WINDOW_MS, prof_window_ms(d));
+	folded_head_set(h, FOLDED_F_CPUS, prof_cpu_count(d->run_cpus));
+	folded_head_set(h, FOLDED_F_DROPPED, w->dropped);
+	folded_head_set(h, FOLDED_F_DEPTH, d->depth);
+	if (pid != PROF_PID_ALL)
+		folded_head_set(h, FOLDED_F_PID, (uint64_t)(int64_t)pid);
+}
+
+/* One chain of state @s: the task, the state, the frames, root first,
+ * and its time in microseconds. */
+static void wall_folded_line(struct folded_writer *fw, const struct prof_data *d,
+			     const struct fold_chain *c, enum wall_state s,
+			     uint64_t us)
+{
+	char name[FOLD_NAME_MAX];
+
+	fold_print_task(fw->o, d, c->pid);
+	out_printf(fw->o, ";[%s]", wall_state_name(s));
+	for (uint32_t j = c->ncallers; j-- > 0;) {
+		fold_frame_name(name, sizeof(name), c->callers[j]);
+		out_printf(fw->o, ";%s", name);
+	}
+	fold_frame_name(name, sizeof(name), c->leaf);
+	out_printf(fw->o, ";%s", name);
+	folded_write_count(fw, us, 0);
+}
+
 int prof_view_wall_folded(struct out *o, const struct prof_data *d, int pid)
 {
 	const struct prof_wall *w = d->wall;
-	uint64_t lines = 0, us_all = 0;
+	struct folded_writer fw;
+	struct folded_head h;
 
-	out_puts(o, "# kprof folded begin\n");
-	out_printf(o, "# source=%s\n", d->source);
-	out_printf(o, "# window_ms=%llu\n", (unsigned long long)prof_window_ms(d));
-	out_printf(o, "# cpus=%u\n", prof_cpu_count(d->run_cpus));
-	out_puts(o, "# wall=1\n# unit=us\n");
-	/* The window on the kernel's clock, for a reader that has its own
-	 * record of the same clock (a workload's truth). */
-	out_printf(o, "# start_ns=%llu\n# stop_ns=%llu\n", (unsigned long long)w->start_ns,
-		   (unsigned long long)w->stop_ns);
-	out_printf(o, "# dropped=%llu\n", (unsigned long long)w->dropped);
-	out_printf(o, "# depth=%u\n", d->depth);
-	if (pid != PROF_PID_ALL)
-		out_printf(o, "# pid=%d\n", pid);
+	prof_wall_folded_head(&h, d, pid);
+	folded_write_begin(&fw, o, &h);
 	for (unsigned s = 0; s < WALL_STATES; s++) {
 		struct fold t;
 
 		if (fold_by_function(&t, &w->fold[s], pid, false) < 0)
 			return -ENOMEM;
 		for (size_t i = 0; i < t.nchains; i++) {
-			const struct fold_chain *c = &t.chains[i];
-			char name[FOLD_NAME_MAX];
-			uint64_t us = (c->weight + 500) / 1000;
+			uint64_t us = (t.chains[i].weight + 500) / 1000;
 
 			/* Under a microsecond rounds to nothing: no line. */
-			if (!us)
-				continue;
-			fold_print_task(o, d, c->pid);
-			out_printf(o, ";[%s]", wall_state_name(s));
-			for (uint32_t j = c->ncallers; j-- > 0;) {
-				fold_frame_name(name, sizeof(name), c->callers[j]);
-				out_printf(o, ";%s", name);
-			}
-			fold_frame_name(name, sizeof(name), c->leaf);
-			out_printf(o, ";%s %llu\n", name, (unsigned long long)us);
-			lines++;
-			us_all += us;
+			if (us)
+				wall_folded_line(&fw, d, &t.chains[i], s, us);
 		}
 		fold_free(&t);
 	}
-	out_printf(o, "# kprof folded end lines=%llu samples=%llu\n",
-		   (unsigned long long)lines, (unsigned long long)us_all);
+	folded_write_end(&fw);
 	return 0;
 }

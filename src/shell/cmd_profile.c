@@ -21,6 +21,7 @@
 #include "hal/pmu.h"
 #include "hal/timer.h"
 #include "prof/profiler.h"
+#include "prof/folded.h"
 #include "prof/report.h"
 #include "kernel/build_id.h"
 #include "kernel/sched.h"
@@ -434,48 +435,11 @@ static int profile_stop(struct shell_ctx *sh, int argc)
 	return 0;
 }
 
-/* An interval's own header lines, after `# kprof folded begin`: which
- * interval, its span on the kernel's clock, and the image's build-id
- * where the view does not print it. */
-struct rotate_out {
-	struct out out;
-	struct out *to;
-	const char *extra;
-	bool added;
-};
-
-static void rotate_out_write(struct out *o, const char *s, size_t n)
-{
-	struct rotate_out *ro = (struct rotate_out *)o;
-	const char *nl;
-
-	if (!ro->added && (nl = (const char *)kmemchr(s, '\n', n))) {
-		size_t first = (size_t)(nl - s) + 1;
-
-		out_write(ro->to, s, first);
-		out_puts(ro->to, ro->extra);
-		ro->added = true;
-		s += first;
-		n -= first;
-	}
-	out_write(ro->to, s, n);
-}
-
 static int profile_rotate_print(struct out *o, const struct prof_interval *iv,
 				bool addr)
 {
-	char extra[96 + 2 * BUILD_ID_MAX], id[2 * BUILD_ID_MAX + 1];
-	struct rotate_out ro = { { rotate_out_write }, o, extra, false };
-	struct out_buf ob;
-
-	out_buf_init(&ob, extra, sizeof(extra));
-	out_printf(&ob.out, "# seq=%llu\n# start_ns=%llu\n# end_ns=%llu\n",
-		   (unsigned long long)iv->seq, (unsigned long long)iv->start_ns,
-		   (unsigned long long)iv->end_ns);
-	if (!addr && build_id_hex(id, sizeof(id)))
-		out_printf(&ob.out, "# build_id=%s\n", id);
-	return addr ? prof_view_folded_addr(&ro.out, &iv->data, iv->data.pid)
-		    : prof_view_folded(&ro.out, &iv->data, iv->data.pid);
+	return prof_view_interval(o, &iv->data, addr ? FOLD_VIEW_ADDR : 0, iv->seq,
+				  iv->start_ns, iv->end_ns);
 }
 
 /* profile rotate SEQ [folded|addr] */

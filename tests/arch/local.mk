@@ -20,7 +20,7 @@ check_PROGRAMS += %reldir%/check_x86pmu_race
 TESTS += %reldir%/check_x86pmu_race
 %canon_reldir%_check_x86pmu_race_SOURCES = %reldir%/check_x86pmu_race.c \
 	tests/kit/x86_model.c tests/kit/x86_model.h \
-	$(FAKE_HAL_SOURCES) src/prof/profiler.c src/prof/sampler.c
+	$(FAKE_HAL_SOURCES) src/prof/profiler.c src/prof/drain.c src/prof/sampler.c
 %canon_reldir%_check_x86pmu_race_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_x86pmu_race_LDADD = $(TEST_LDADD)
 

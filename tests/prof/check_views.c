@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The views of a session (`profile show text|folded|cpus|tasks|top`),
  * pinned by golden files in tests/prof/golden/, from one session's data built
- * here as the drain would fold it. */
+ * here as the drain would fold it; and every folded view (by name, by
+ * address, by CPU, wall, `profile rotate`'s) read back through the host's
+ * one reader (tools/folded_read.c) with its header intact. */
 #include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,9 +12,12 @@
 
 #include "fake_hal.h"
 #include "prof_testlib.h"
-#include "prof/fold.h"
+#include "prof/folded.h"
 #include "prof/profiler.h"
 #include "prof/report.h"
+#include "prof/wall.h"
+#include "folded_read.h"
+#include "lib/folded_write.h"
 #include "kernel/symbols.h"
 #include "lib/errno.h"
 #include "lib/out.h"
@@ -405,6 +410,249 @@ CHECK_TEST("golden", test_views_by_cpu_other_per_cpu)
 	ck_assert_ptr_nonnull(strstr(text, "\ncpu1;other 7\n"));
 	show(folded_addr, PROF_PID_ALL, 0);
 	ck_assert_ptr_nonnull(strstr(text, "\nother 10 30000000\n"));
+}
+END_TEST
+
+/* ---- every folded view through the one reader ---- */
+
+/* @t read by the host's one reader, as kshell -o takes a block (no blank
+ * in a frame, whole counts; each key once): to its end line, no error. */
+static void read_back(const char *t, struct folded_reader *r, char *err, size_t n)
+{
+	enum folded_kind k = FOLDED_SKIP;
+
+	folded_reader_init(r, "view", FOLDED_READ_KERNEL | FOLDED_READ_ONCE, err, n);
+	for (const char *p = t; *p && k != FOLDED_END;) {
+		const char *nl = strchr(p, '\n');
+
+		ck_assert_ptr_nonnull(nl);
+		k = folded_reader_line(r, p, (size_t)(nl - p));
+		ck_assert_msg(k != FOLDED_ERROR, "%s in:\n%s", err, t);
+		p = nl + 1;
+	}
+	ck_assert_int_eq(k, FOLDED_END);
+	ck_assert(folded_reader_finish(r));
+}
+
+static void num_intact(bool given, bool read, uint64_t wrote, uint64_t got)
+{
+	ck_assert_int_eq(given, read);
+	if (given)
+		ck_assert_uint_eq(wrote, got);
+}
+
+static void cpu_busy_intact(bool given, const struct folded_head *h,
+			    const struct fold_meta *m)
+{
+	ck_assert_int_eq(given, !!(m->have & META_CPU_BUSY));
+	if (!given)
+		return;
+	ck_assert_uint_eq(h->cpu_busy_mask, m->cpu_busy_mask);
+	for (unsigned cpu = 0; cpu < FOLDED_CPUS_MAX; cpu++)
+		if ((h->cpu_busy_mask >> cpu) & 1)
+			ck_assert_uint_eq(h->cpu_busy_ns[cpu], m->cpu_busy_ns[cpu]);
+}
+
+/* Key @f of the head written, @h, as the reader read it into @m: given
+ * or not alike, and the same value.  No default: a key added to the
+ * writer and not here does not compile (-Wswitch). */
+static void key_intact(const struct folded_head *h, const struct fold_meta *m,
+		       enum folded_field f)
+{
+	bool given = h->have & FOLDED_HAS(f);
+
+	switch (f) {
+	case FOLDED_F_SEQ:
+		num_intact(given, m->have & META_SEQ, h->seq, m->seq);
+		break;
+	case FOLDED_F_START_NS:
+		num_intact(given, m->have & META_START, h->start_ns, m->start_ns);
+		break;
+	case FOLDED_F_END_NS:
+		num_intact(given, m->have & META_END, h->end_ns, m->end_ns);
+		break;
+	case FOLDED_F_STOP_NS:
+		num_intact(given, m->have & META_STOP, h->stop_ns, m->stop_ns);
+		break;
+	case FOLDED_F_SOURCE:
+		ck_assert_int_eq(given, !!(m->have & META_SOURCE));
+		if (given)
+			ck_assert_str_eq(h->source, m->source);
+		break;
+	case FOLDED_F_HZ:
+		num_intact(given, m->have & META_HZ, h->hz, m->hz);
+		break;
+	case FOLDED_F_WINDOW_MS:
+		num_intact(given, m->have & META_WINDOW, h->window_ms, m->window_ms);
+		break;
+	case FOLDED_F_CPUS:
+		num_intact(given, m->have & META_CPUS, h->cpus, m->cpus);
+		break;
+	case FOLDED_F_WALL:
+		ck_assert_int_eq(given, m->wall);
+		break;
+	case FOLDED_F_UNIT_US:
+		ck_assert_int_eq(given, m->unit_us);
+		break;
+	case FOLDED_F_SAMPLES:
+		num_intact(given, m->have & META_SAMPLES, h->samples, m->samples);
+		break;
+	case FOLDED_F_DROPPED:
+		num_intact(given, m->have & META_DROPPED, h->dropped, m->dropped);
+		break;
+	case FOLDED_F_OTHER:
+		num_intact(given, m->have & META_OTHER, h->other, m->other);
+		break;
+	case FOLDED_F_DEPTH:
+		num_intact(given, m->have & META_DEPTH, h->depth, m->depth);
+		break;
+	case FOLDED_F_PID:
+		num_intact(given, m->have & META_PID, (uint64_t)h->pid, (uint64_t)m->pid);
+		break;
+	case FOLDED_F_ROOT_CPU:
+		ck_assert_int_eq(given, m->root_cpu);
+		break;
+	case FOLDED_F_FRAMES_ADDR:
+		ck_assert_int_eq(given, m->addr);
+		break;
+	case FOLDED_F_BUILD_ID:
+		ck_assert_int_eq(given, m->build_id[0] != '\0');
+		if (given)
+			ck_assert_str_eq(h->build_id, m->build_id);
+		break;
+	case FOLDED_F_WEIGHT_NS:
+		ck_assert_int_eq(given, m->weight_ns);
+		break;
+	case FOLDED_F_BUSY_NS:
+		num_intact(given, m->have & META_BUSY, h->busy_ns, m->busy_ns);
+		break;
+	case FOLDED_F_CPU_BUSY_NS:
+		cpu_busy_intact(given, h, m);
+		break;
+	case FOLDED_F_THROTTLED_HZ:
+		num_intact(given, m->have & META_THROTTLED, h->throttled_hz,
+			   m->throttled_hz);
+		break;
+	case FOLDED_F_COUNT:
+		ck_abort();
+	}
+}
+
+/* The view in text, written under head @h, read back: every key of @h
+ * intact, none added, and lines whose counts sum to its samples where
+ * it gives them.  Returns @h's keys. */
+static uint32_t round_trip(const char *t, const struct folded_head *h)
+{
+	struct folded_reader r;
+	char err[256] = "";
+
+	read_back(t, &r, err, sizeof(err));
+	for (unsigned f = 0; f < FOLDED_F_COUNT; f++)
+		key_intact(h, &r.meta, f);
+	ck_assert_uint_gt(r.lines, 0);
+	if (h->have & FOLDED_HAS(FOLDED_F_SAMPLES))
+		ck_assert_uint_eq(r.total, h->samples);
+	folded_reader_free(&r);
+	return h->have;
+}
+
+/* One view @how of the session, task @pid's, as `profile show folded`
+ * writes it. */
+static uint32_t view_round_trip(int pid, unsigned how)
+{
+	struct folded_head h;
+	struct out_buf ob;
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_view_folded_as(&ob.out, &d, pid, how), 0);
+	ck_assert_uint_eq(ob.lost, 0);
+	prof_folded_head(&h, &d, pid, how);
+	return round_trip(text, &h);
+}
+
+/* `profile rotate 5 [addr]` of the session as an interval. */
+static uint32_t interval_round_trip(unsigned how)
+{
+	struct folded_head h;
+	struct out_buf ob;
+
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_view_interval(&ob.out, &d, how, 5, 1000000000ull,
+					    3000000000ull), 0);
+	ck_assert_uint_eq(ob.lost, 0);
+	prof_interval_head(&h, &d, how, 5, 1000000000ull, 3000000000ull);
+	ck_assert_uint_eq(h.seq, 5);
+	return round_trip(text, &h);
+}
+
+/* A wall session's books: task 3 on its CPU and blocked, task 7
+ * runnable, in microseconds of wall time. */
+static struct prof_wall wall;
+
+static void wall_take(enum wall_state s, int pid, uint64_t ns, uintptr_t ip,
+		      uintptr_t ra)
+{
+	struct prof_record r = { .pid = pid, .nframes = 2, .weight = ns,
+				 .frames = { ip, ra } };
+
+	ck_assert_int_eq(fold_add_cpu(&wall.fold[s], &r, 0), 0);
+}
+
+static uint32_t wall_round_trip(int pid)
+{
+	struct folded_head h;
+	struct out_buf ob;
+	uint32_t have;
+
+	memset(&wall, 0, sizeof(wall));
+	for (unsigned s = 0; s < WALL_STATES; s++)
+		ck_assert_int_eq(fold_init(&wall.fold[s], 16, 8), 0);
+	wall.start_ns = 1000000000ull;
+	wall.stop_ns = 3000000000ull;
+	wall.dropped = 4;
+	wall_take(WALL_CPU, 3, 7000000, PT_MEMCPY + 0x1a, NFC(0x44));
+	wall_take(WALL_BLOCKED, 3, 900000, PT_UDP_INPUT + 0x10, VNR(0x30));
+	wall_take(WALL_RUNNABLE, 7, 2500000, PT_SPIN_LOCK + 0x8, PT_UDP_INPUT + 0x20);
+	d.wall = &wall;
+	out_buf_init(&ob, text, sizeof(text));
+	ck_assert_int_eq(prof_view_wall_folded(&ob.out, &d, pid), 0);
+	ck_assert_uint_eq(ob.lost, 0);
+	prof_wall_folded_head(&h, &d, pid);
+	have = round_trip(text, &h);
+	d.wall = NULL;
+	for (unsigned s = 0; s < WALL_STATES; s++)
+		fold_free(&wall.fold[s]);
+	return have;
+}
+
+/* Every folded view the kernel writes -- by name and by address, each by
+ * CPU too, a task's, wall, and `profile rotate`'s of either -- read back
+ * through the host's one reader with every header key intact; between
+ * them they give every key the writer has. */
+CHECK_TEST("golden", test_views_folded_read_back_whole)
+{
+	static const unsigned char note[] = {
+		4, 0, 0, 0, 4, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0,
+		0xde, 0xad, 0xbe, 0xef,
+	};
+	uint32_t keys = 0;
+
+	fake_build_id_note = note;
+	fake_build_id_note_len = sizeof(note);
+	cpu_session();
+	d.throttled_hz = 250;
+	keys |= view_round_trip(PROF_PID_ALL, 0);
+	keys |= view_round_trip(7, 0);
+	keys |= view_round_trip(PROF_PID_ALL, FOLD_VIEW_ADDR);
+	keys |= view_round_trip(PROF_PID_ALL, FOLD_VIEW_CPUS);
+	keys |= view_round_trip(3, FOLD_VIEW_ADDR | FOLD_VIEW_CPUS);
+	keys |= interval_round_trip(0);
+	keys |= interval_round_trip(FOLD_VIEW_ADDR);
+	keys |= wall_round_trip(PROF_PID_ALL);
+	keys |= wall_round_trip(3);
+	ck_assert_uint_eq(keys, FOLDED_HAS(FOLDED_F_COUNT) - 1);
+	fake_build_id_note = NULL;
+	fake_build_id_note_len = 0;
 }
 END_TEST
 

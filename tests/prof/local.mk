@@ -16,14 +16,16 @@ check_PROGRAMS += %reldir%/check_profiler %reldir%/check_report \
 TESTS += %reldir%/check_profiler %reldir%/check_report \
 	%reldir%/check_profile_cmd %reldir%/check_stat %reldir%/check_views
 
-%canon_reldir%_check_views_SOURCES = %reldir%/check_views.c $(PROF_TEST_SOURCES)
-%canon_reldir%_check_views_CFLAGS = $(PROF_TEST_CFLAGS)
+# The folded views read back through the host's one reader.
+%canon_reldir%_check_views_SOURCES = %reldir%/check_views.c $(PROF_TEST_SOURCES) \
+	tools/folded_read.c tools/folded_read.h
+%canon_reldir%_check_views_CFLAGS = $(PROF_TEST_CFLAGS) -I$(top_srcdir)/tools
 %canon_reldir%_check_views_LDADD = $(TEST_LDADD)
 
 # The profiler built with its race points (lib/race_point.h), so that a
 # test can play a drain that runs beside the session's holder.
 %canon_reldir%_check_profiler_SOURCES = %reldir%/check_profiler.c $(PROF_TEST_SOURCES) \
-	src/prof/profiler.c src/prof/sampler.c
+	src/prof/profiler.c src/prof/drain.c src/prof/sampler.c
 %canon_reldir%_check_profiler_CFLAGS = $(PROF_TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_profiler_LDADD = $(TEST_LDADD) -lpthread
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* One interval as a kernel sent it, read as input nobody vouches for
  * (doc/collect.md, "A hostile target"): its size against what the
- * session can produce, its numbers from its own header only, then its
- * folded block through kprof-report's reader under caps, and its pprof.
+ * session can produce, its numbers from its own header only (through
+ * the one folded reader, tools/folded_read.c), then its folded block
+ * through kprof-report's reader under caps, and its pprof.
  * Nothing here exits the process; every refusal is a value with a
  * reason.  tests/fuzz/fuzz_collect.c drives these functions. */
 #define _GNU_SOURCE
@@ -11,7 +12,7 @@
 #include "report.h"
 #include "lib/folded_frame.h"
 #include "hal/cpu.h"
-#include "prof/fold.h"
+#include "prof/folded.h"
 #include "prof/session.h"
 
 #include <inttypes.h>
@@ -55,96 +56,72 @@ void interval_caps(struct interval_caps *c, unsigned hz, unsigned depth,
 	c->reply_max = reply_max ? reply_max : INTERVAL_HEADER_BYTES + lines * line_bytes;
 }
 
-/* The value of header line "# @key=VALUE" at @line (@n bytes): true
- * with it in @v when the line is that key's; a value past INT64_MAX
- * (a time that does not fit the host's int64 ns) or not a number is
- * -1 in *@bad. */
-static bool header_value(const char *line, size_t n, const char *key, uint64_t *v,
-			 int *bad)
+/* The interval's numbers from the reader's header, as it stood at the
+ * first stack line (or the end line): a key further down is no
+ * header's.  False (said in @err) when one is missing. */
+static bool interval_keys(struct interval *iv, const struct fold_meta *m, char *err,
+			  size_t errlen)
 {
-	size_t k = strlen(key);
-	uint64_t x = 0;
+	const unsigned want = META_SEQ | META_START | META_END | META_SAMPLES | META_DROPPED;
 
-	if (n < k + 3 || memcmp(line, "# ", 2) || memcmp(line + 2, key, k) || line[2 + k] != '=')
+	if ((m->have & want) != want) {
+		snprintf(err, errlen, "the header lacks seq, start_ns, end_ns, samples or dropped");
 		return false;
-	if (n == k + 3)
-		*bad = -1;
-	for (size_t i = k + 3; i < n && !*bad; i++) {
-		if (line[i] < '0' || line[i] > '9' ||
-		    x > ((uint64_t)INT64_MAX - (uint64_t)(line[i] - '0')) / 10)
-			*bad = -1;
-		else
-			x = x * 10 + (uint64_t)(line[i] - '0');
 	}
-	*v = x;
-	return true;
-}
-
-/* Header line @line (@n bytes) into @iv; false (said in @err) on a bad
- * or repeated value. */
-static bool header_line(const char *line, size_t n, struct interval *iv, unsigned *have,
-			char *err, size_t errlen)
-{
-	static const char *const keys[] = { "seq", "start_ns", "end_ns", "samples", "dropped" };
-	uint64_t *slots[] = { &iv->seq, &iv->start_ns, &iv->end_ns, &iv->samples, &iv->dropped };
-
-	for (unsigned i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-		int bad = 0;
-
-		if (!header_value(line, n, keys[i], slots[i], &bad))
-			continue;
-		if (bad || (*have & (1u << i))) {
-			snprintf(err, errlen, "header %s %s", keys[i],
-				 bad ? "is not a number 0-9223372036854775807" : "given twice");
-			return false;
-		}
-		*have |= 1u << i;
-	}
+	iv->seq = m->seq;
+	iv->start_ns = m->start_ns;
+	iv->end_ns = m->end_ns;
+	iv->samples = m->samples;
+	iv->dropped = m->dropped;
 	return true;
 }
 
 bool interval_header(const char *text, size_t len, struct interval *iv, char *err,
 		     size_t errlen)
 {
-	static const char begin[] = FOLDED_BEGIN_LINE "\n";
-	static const char end[] = "\n" FOLDED_END_WORDS " ";
-	const char *p = text + sizeof(begin) - 1, *stop = text + len, *e;
-	unsigned have = 0;
+	const char *p = text, *stop = text + len;
+	struct folded_reader r;
+	bool keys = false;
 
 	memset(iv, 0, sizeof(*iv));
-	if (len < sizeof(begin) - 1 || memcmp(text, begin, sizeof(begin) - 1)) {
-		snprintf(err, errlen, "the reply is not a folded block");
-		return false;
-	}
-	/* The header: the '#' lines after the begin line, up to the first
-	 * stack line; a "# seq=" further down is no header's. */
-	while (p < stop && *p == '#') {
+	/* Each key once: which of two seq= lines would be the interval's? */
+	folded_reader_init(&r, "interval", FOLDED_READ_ONCE, err, errlen);
+	while (p < stop) {
 		const char *nl = memchr(p, '\n', (size_t)(stop - p));
-		size_t n = (size_t)((nl ? nl : stop) - p);
+		const char *next = nl ? nl + 1 : stop;
+		enum folded_kind k = folded_reader_line(&r, p, (size_t)((nl ? nl : stop) - p));
 
-		if (n >= sizeof(end) - 2 && memcmp(p, end + 1, sizeof(end) - 2) == 0)
+		if (p == text && k != FOLDED_BEGIN) {
+			snprintf(err, errlen, "the reply is not a folded block");
 			break;
-		if (!header_line(p, n, iv, &have, err, errlen))
-			return false;
-		p = nl ? nl + 1 : stop;
+		}
+		if (k == FOLDED_ERROR)
+			break;
+		if ((k == FOLDED_DATA || k == FOLDED_END) && !keys) {
+			if (!interval_keys(iv, &r.meta, err, errlen))
+				break;
+			keys = true;
+		}
+		if (k == FOLDED_END) {
+			/* The file is the block, not the prompt after it. */
+			iv->text = text;
+			iv->len = (size_t)(next - text);
+			break;
+		}
+		p = next;
 	}
-	if (have != 0x1f) {
-		snprintf(err, errlen, "the header lacks seq, start_ns, end_ns, samples or dropped");
+	if (p >= stop)
+		snprintf(err, errlen, len ? "the block has no end line"
+					  : "the reply is not a folded block");
+	folded_reader_free(&r);
+	if (!iv->len)
 		return false;
-	}
 	if (iv->end_ns < iv->start_ns) {
 		snprintf(err, errlen, "end_ns %" PRIu64 " is before start_ns %" PRIu64,
 			 iv->end_ns, iv->start_ns);
+		iv->len = 0;
 		return false;
 	}
-	/* The file is the block, not the prompt after it. */
-	e = memmem(text, len, end, sizeof(end) - 1);
-	if (!e || !(e = memchr(e + 1, '\n', (size_t)(stop - e - 1)))) {
-		snprintf(err, errlen, "the block has no end line");
-		return false;
-	}
-	iv->text = text;
-	iv->len = (size_t)(e + 1 - text);
 	return true;
 }
 
