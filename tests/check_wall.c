@@ -12,6 +12,8 @@
 #include <time.h>
 
 #include "check_main.h"
+#include "hal/cpu.h"
+#include "hal/timer.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "prof/offcpu.h"
@@ -158,7 +160,7 @@ static void assert_states_sum(const struct tline *t, int pid)
 
 START_TEST(test_wall_sleepy_paths_match_truth)
 {
-	uint64_t t0[SLEEPY_PATHS], t1[SLEEPY_PATHS];
+	uint64_t t0[SLEEPY_PATHS], t1[SLEEPY_PATHS], stop;
 	double got[SLEEPY_PATHS] = { 0 }, want[SLEEPY_PATHS], total = 0, truth = 0;
 	int pids[2];
 	char *out, *tasks, *line, *save;
@@ -171,12 +173,15 @@ START_TEST(test_wall_sleepy_paths_match_truth)
 	tasks = run_ok("profile show tasks", 20000);
 	window = folded_window_ms(out);
 	/* The truth of exactly the window, once the calls its end cut have
-	 * returned (a call is logged when it returns). */
-	sleep_ms(500);
+	 * returned (a call is logged when it returns): a starved host can
+	 * hold a task in one past any fixed wait. */
+	stop = folded_u64(out, "# stop_ns=");
+	for (unsigned ms = 0; ms < 20000 && !sleepy_logged_since(stop); ms += 10)
+		sleep_ms(10);
+	ck_assert_msg(sleepy_logged_since(stop), "a sleepy call under way 20 s after the window");
 	for (unsigned i = 0; i < SLEEPY_PATHS; i++)
 		t0[i] = 0;
-	ck_assert(sleepy_truth_between(folded_u64(out, "# start_ns="),
-				       folded_u64(out, "# stop_ns="), t1));
+	ck_assert(sleepy_truth_between(folded_u64(out, "# start_ns="), stop, t1));
 	ck_assert_msg(strstr(out, "# unit=us\n"), "%s", out);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct fline f;
@@ -620,6 +625,81 @@ START_TEST(test_wall_hook_only_during_a_wall_run)
 }
 END_TEST
 
+/* ---- a stall with interrupts off, in the call a task sleeps by ---- */
+
+/* What a host does to a CPU's thread that it deschedules at a system
+ * call's return inside sched_sleep_ns() (hal_irq_save() is one): the
+ * task's clock runs on with interrupts off until it switches out, and
+ * the tick that came due meanwhile lands in the next task.  Made for
+ * sure here by spinning 30 ms with interrupts off before the sleep,
+ * after 10 ms of computing with them on. */
+#define STALL_MS 30u
+#define STALL_COMPUTE_MS 10u
+
+static void spin_until(uint64_t end)
+{
+	while (hal_clock_ns() < end)
+		__asm__ volatile("" ::: "memory");
+}
+
+static __attribute__((noinline)) void wall_test_stalled_sleep(void)
+{
+	unsigned long flags = hal_irq_save();
+
+	spin_until(hal_clock_ns() + STALL_MS * 1000000ull);
+	sched_sleep_ns(2000000);
+	hal_irq_restore(flags);
+}
+
+static __attribute__((noinline)) void wall_test_compute(void)
+{
+	spin_until(hal_clock_ns() + STALL_COMPUTE_MS * 1000000ull);
+}
+
+static void staller_body(void *arg)
+{
+	(void)arg;
+	for (;;) {
+		wall_test_compute();
+		wall_test_stalled_sleep();
+	}
+}
+
+/* The running time after a tick the switch-out held back is charged
+ * where the task left its CPU (in the call it stalled in), not split
+ * over its samples, which are all in its computing: 30 ms of each 40
+ * ms of running time are the stalled sleep's (issue 52: a starved host
+ * gave sleepy_compute 55.6% of the wall time, the truth 53.3%). */
+START_TEST(test_wall_stall_before_a_switch_charged_where_it_stalled)
+{
+	struct task *t;
+	double cpu = 0, stalled = 0;
+	char *out, *line, *save;
+
+	start_machine();
+	t = task_create("staller", staller_body, NULL, 1);
+	ck_assert_ptr_nonnull(t);
+	sleep_ms(100);
+	out = run_ok("profile 1000 all wall folded", 60000);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct fline f;
+
+		if (!fold_line(line, &f) || f.pid != t->pid || strcmp(f.state, "cpu"))
+			continue;
+		cpu += (double)f.us;
+		if (strstr(f.text, ";wall_test_stalled_sleep"))
+			stalled += (double)f.us;
+	}
+	fprintf(stderr, "stalled sleep: %.1f%% of %.0f us running\n",
+		cpu ? 100.0 * stalled / cpu : 0.0, cpu);
+	ck_assert_msg(cpu > 0, "no running time of the staller: %s", out);
+	/* 75% by the clock; split over the samples, under 5%. */
+	ck_assert_msg(stalled > cpu * 0.5, "stalled sleep %.0f us of %.0f us running", stalled,
+		      cpu);
+	free(out);
+}
+END_TEST
+
 static Suite *wall_suite(void)
 {
 	Suite *s = suite_create("wall");
@@ -637,6 +717,7 @@ static Suite *wall_suite(void)
 	tcase_add_test(tc, test_wall_hook_only_during_a_wall_run);
 	tcase_add_test(tc, test_wall_wait_before_the_window_walked_at_its_depth);
 	tcase_add_test(tc, test_wall_collect_waits_for_a_stalled_claim);
+	tcase_add_test(tc, test_wall_stall_before_a_switch_charged_where_it_stalled);
 	suite_add_tcase(s, tc);
 	return s;
 }

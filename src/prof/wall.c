@@ -10,6 +10,7 @@
 #include "kernel/heap.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -168,6 +169,7 @@ struct prof_wall *wall_begin(unsigned gen, unsigned depth, uint32_t cpus)
 					 __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&offcpu_depth, depth, __ATOMIC_RELAXED);
+	__atomic_store_n(&offcpu_tick_period_ns, 1000000000ull / tick_hz(), __ATOMIC_RELAXED);
 	__atomic_store_n(&offcpu_start, OFFCPU_UNSET, __ATOMIC_RELEASE);
 	__atomic_store_n(&offcpu_until, OFFCPU_UNSET, __ATOMIC_RELEASE);
 	/* From here on every switch keeps the books of this run. */
@@ -292,6 +294,31 @@ static void wall_stack(struct prof_wall *w, enum wall_state s, int32_t pid,
 
 static const uintptr_t wall_unknown_frame = FOLD_UNKNOWN;
 
+/* A run's time after a tick it held back (offcpu_held_back()): no
+ * sample of the task's stands for it, so it is charged where the task
+ * left its CPU, and kept out of the split over its samples. */
+static void wall_held_back(struct prof_wall *w, const struct offcpu_record *r, unsigned cpu)
+{
+	struct wall_task *t;
+	struct prof_record k;
+
+	if (!r->ns_b)
+		return;
+	t = wall_task_of(w, r->pid);
+	if (!t)
+		return;		/* its books go to other_ns */
+	t->stacked[WALL_CPU] += r->ns_b;
+	t->held_ns += r->ns_b;
+	k.pid = r->pid;
+	k.nframes = r->nframes ? r->nframes : 1;
+	k.weight = r->ns_b;
+	if (r->nframes)
+		kmemcpy(k.frames, r->frames, r->nframes * sizeof(k.frames[0]));
+	else
+		k.frames[0] = FOLD_UNKNOWN;
+	(void)fold_add_cpu(&w->fold[WALL_CPU], &k, cpu);
+}
+
 /* A wait's stack: the record's own, or the one the window's start
  * walked, or unknown. */
 static void wall_wait_frames(const struct prof_wall *w, const struct offcpu_record *r,
@@ -319,7 +346,8 @@ static void wall_take(struct prof_wall *w, const struct offcpu_record *r, unsign
 	uint32_t n;
 
 	if (r->kind == OFFCPU_RUN) {
-		wall_stack(w, WALL_CPU, r->pid, r->frames, r->nframes, r->ns_a, cpu);
+		wall_stack(w, WALL_CPU, r->pid, r->frames, r->nframes, r->ns_a - r->ns_b, cpu);
+		wall_held_back(w, r, cpu);
 		return;
 	}
 	wall_wait_frames(w, r, &frames, &n);
@@ -598,7 +626,9 @@ static uint64_t wall_share(uint64_t ns, uint64_t part, uint64_t whole)
 static bool wall_split_task(struct prof_wall *w, const struct wall_task *t,
 			    const struct fold *f)
 {
-	uint64_t total = 0, given = 0, ns = t->ns[WALL_CPU];
+	uint64_t total = 0, given = 0;
+	/* What a held-back tick left unsampled is charged already. */
+	uint64_t ns = t->ns[WALL_CPU] > t->held_ns ? t->ns[WALL_CPU] - t->held_ns : 0;
 	size_t last = SIZE_MAX;
 
 	for (size_t i = 0; i < f->nchains; i++)

@@ -219,6 +219,21 @@ bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS]
 	return true;
 }
 
+bool sleepy_logged_since(uint64_t ns)
+{
+	if (!spans)
+		return false;
+	for (unsigned me = 0; me < WORK_MAX_TASKS; me++) {
+		uint64_t n = __atomic_load_n(&nspans[me], __ATOMIC_ACQUIRE);
+
+		if (!__atomic_load_n(&alive[me], __ATOMIC_RELAXED))
+			continue;
+		if (!n || spans[me * SLEEPY_SPANS + (n - 1) % SLEEPY_SPANS].t0 < ns)
+			return false;
+	}
+	return true;
+}
+
 static void sleepy_report(struct out *o)
 {
 	uint64_t t[SLEEPY_PATHS], r[SLEEPY_PATHS], total = 0;
