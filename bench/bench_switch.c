@@ -42,7 +42,7 @@ static double __attribute__((noinline)) bench_hook(void)
 	double batch[BATCHES];
 	unsigned long flags = hal_irq_save();
 
-	prev.off_why = (uintptr_t)__builtin_frame_address(0);
+	prev.wall.off_why = (uintptr_t)__builtin_frame_address(0);
 	for (unsigned b = 0; b < BATCHES; b++) {
 		uint64_t t0 = bench_now_ns();
 

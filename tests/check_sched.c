@@ -587,11 +587,11 @@ START_TEST(test_offcpu_wait_frame0_is_the_call_not_its_return)
 	stack[9] = caller;
 	t.stack_lo = (uintptr_t)stack;
 	t.stack_hi = (uintptr_t)(stack + 16);
-	t.off_why = (uintptr_t)&stack[4];
+	t.wall.off_why = (uintptr_t)&stack[4];
 	offcpu_walk_leaving(&t, PROF_DEPTH_DEFAULT);
-	ck_assert_uint_eq(t.off_nframes, 2);
-	ck_assert_uint_eq(t.off_frames[0], ra - 1);
-	ck_assert_uint_eq(t.off_frames[1], caller);
+	ck_assert_uint_eq(t.wall.off_nframes, 2);
+	ck_assert_uint_eq(t.wall.off_frames[0], ra - 1);
+	ck_assert_uint_eq(t.wall.off_frames[1], caller);
 }
 END_TEST
 

@@ -35,7 +35,7 @@ static void __attribute__((noinline, cold)) sched_run_switch_hook(struct task *p
 /* Still on @prev's stack, its state already set, before the registers
  * change hands: the hook sees both tasks as they are at the switch.
  * Without a hook this is one compare and one branch, all a switch pays
- * for off-CPU profiling besides the store of @prev->off_why (a kernel
+ * for off-CPU profiling besides the store of @prev->wall.off_why (a kernel
  * without code patching has no static key).  Relaxed: the hook
  * publishes nothing through its pointer, and loads whatever it reads
  * with its own order.  KPROF_BENCH_NO_SWITCH_HOOK builds the scheduler
@@ -172,7 +172,7 @@ uint64_t sched_idle_ns(void)
  * lock is dropped before the switch: tasks are pinned, so only this CPU
  * ever pops its queue, and wakers from other CPUs only push.  @why: the
  * frame of the call that gives up the CPU, or the state a preemption
- * interrupted | TASK_OFF_TRAP (task->off_why; the hook's,
+ * interrupted | TASK_OFF_TRAP (task->wall.off_why; the hook's,
  * sched_on_switch()). */
 static void schedule(uintptr_t why)
 {
@@ -185,7 +185,7 @@ static void schedule(uintptr_t why)
 	 * window start walks (sched_call_parked()), and the hook's.  Stored
 	 * first, so that the word is not kept across the calls below; a
 	 * task that keeps its CPU never reads it. */
-	prev->off_why = why;
+	prev->wall.off_why = why;
 #else
 	(void)why;
 #endif
@@ -229,7 +229,7 @@ static void task_trampoline(void *arg)
 
 	/* Once per task, not per switch: the switch hook's first run of
 	 * it is the end of the wait it was born into. */
-	__atomic_store_n(&t->started, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.started, true, __ATOMIC_RELAXED);
 	sched_finish_switch(this_cpu());
 	hal_irq_enable();
 	t->fn(t->arg);
@@ -269,7 +269,7 @@ void sched_enqueue_new(struct task *t)
 	t->state = TASK_RUNNABLE;
 	/* Runnable from birth: a wall profile charges the wait before its
 	 * first run. */
-	t->born_ns = t->wake_ns = t->off_ns = hal_clock_ns();
+	t->wall.born_ns = t->wall.wake_ns = t->wall.off_ns = hal_clock_ns();
 	rq_push(c, t);
 	if (c->current && c->current->is_idle)
 		c->need_resched = true;
@@ -384,7 +384,7 @@ void sched_wake(struct task *t)
 	}
 	if (t->state == TASK_SLEEPING || t->state == TASK_BLOCKED) {
 		t->state = TASK_RUNNABLE;
-		t->wake_ns = hal_clock_ns();
+		t->wall.wake_ns = hal_clock_ns();
 		t->wake_pending = false;
 		rq_push(c, t);
 		if (c->current->is_idle)
@@ -426,7 +426,7 @@ void sched_tick(void)
 		if ((int64_t)(now - t->wake_at_ns) >= 0) {
 			*pp = t->rq_next;
 			t->state = TASK_RUNNABLE;
-			t->wake_ns = now;
+			t->wall.wake_ns = now;
 			rq_push(c, t);
 		} else {
 			pp = &t->rq_next;

@@ -35,27 +35,27 @@ uint64_t offcpu_tick_period_ns;
 static inline __attribute__((always_inline)) void
 offcpu_walk_out(struct task *t, unsigned depth)
 {
-	uintptr_t why = t->off_why;
+	uintptr_t why = t->wall.off_why;
 	const struct trap_frame *tf = task_off_trap(why);
 	size_t n = 0;
 
 	if (depth > PROF_MAX_FRAMES)
 		depth = PROF_MAX_FRAMES;
 	if (tf) {
-		n = stacktrace_from_trap(tf, t->off_frames, depth);
+		n = stacktrace_from_trap(tf, t->wall.off_frames, depth);
 	} else if (why) {
 		struct stack_bounds b = { t->stack_lo, t->stack_hi };
 
-		n = stacktrace_from_fp(why, &b, t->off_frames, depth);
+		n = stacktrace_from_fp(why, &b, t->wall.off_frames, depth);
 		/* Frame 0 is a leaf, looked up where it lies, but here it is
 		 * the scheduler call's return address: the call is the byte
 		 * before, and a call that ends its function (a wait that
 		 * never returns) returns into the next function. */
 		if (n)
-			t->off_frames[0] -= 1;
+			t->wall.off_frames[0] -= 1;
 	}
 	/* The collect may read it racing a switch after the window. */
-	__atomic_store_n(&t->off_nframes, (uint32_t)n, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.off_nframes, (uint32_t)n, __ATOMIC_RELAXED);
 }
 
 void offcpu_walk_leaving(struct task *t, unsigned depth)
@@ -64,14 +64,14 @@ void offcpu_walk_leaving(struct task *t, unsigned depth)
 }
 
 /* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
- * the state the scheduler kept (task->off_why) inside the stack
+ * the state the scheduler kept (task->wall.off_why) inside the stack
  * its saved context says is live. */
 static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
 {
 	struct hal_context_regs r;
 	struct stack_bounds b = { t->stack_lo, t->stack_hi };
-	const struct trap_frame *trap = task_off_trap(t->off_why);
-	uintptr_t tf = (uintptr_t)trap, fp = task_off_frame(t->off_why);
+	const struct trap_frame *trap = task_off_trap(t->wall.off_why);
+	uintptr_t tf = (uintptr_t)trap, fp = task_off_frame(t->wall.off_why);
 	size_t n;
 
 	hal_context_saved_regs(t->ctx, &r);
@@ -159,10 +159,10 @@ static inline uint64_t offcpu_clip(uint64_t a, uint64_t b, uint64_t start, uint6
 /* The books of run @gen in @t's slot: another run's are left behind. */
 static void offcpu_books_of(struct task *t, unsigned gen)
 {
-	if (t->wall_gen == gen)
+	if (t->wall.gen == gen)
 		return;
 	for (unsigned s = 0; s < WALL_STATES; s++)
-		t->wall_ns[s] = 0;
+		t->wall.ns[s] = 0;
 }
 
 /* One record into this CPU's ring; a full ring loses the stack only:
@@ -246,11 +246,11 @@ static inline uint64_t offcpu_held_back(const struct offcpu_at *at, uint64_t a)
 static inline __attribute__((always_inline)) void
 offcpu_leave(struct task *t, const struct offcpu_at *at)
 {
-	unsigned gen = at->gen, was = t->wall_gen;
+	unsigned gen = at->gen, was = t->wall.gen;
 	bool dead = t->state == TASK_DEAD;
 	/* A run that began before the hook was registered began before
 	 * the window: clipped to its start. */
-	uint64_t a = was == gen ? __atomic_load_n(&t->in_ns, __ATOMIC_RELAXED) : 0;
+	uint64_t a = was == gen ? __atomic_load_n(&t->wall.in_ns, __ATOMIC_RELAXED) : 0;
 	uint64_t ns = offcpu_clip(a, at->now, at->start, at->until);
 
 	if (!dead)
@@ -260,17 +260,17 @@ offcpu_leave(struct task *t, const struct offcpu_at *at)
 	if (ns && offcpu_may_charge(t, gen, at->now, at->until)) {
 		uint64_t held = offcpu_held_back(at, a);
 
-		t->wall_ns[WALL_CPU] += ns;
+		t->wall.ns[WALL_CPU] += ns;
 		offcpu_emit(at->oc, gen, t, OFFCPU_RUN, 0, ns, held < ns ? held : ns,
-			    t->off_frames, dead ? 0 : t->off_nframes);
+			    t->wall.off_frames, dead ? 0 : t->wall.off_nframes);
 	}
-	__atomic_store_n(&t->off_ns, at->now, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.off_ns, at->now, __ATOMIC_RELAXED);
 	/* Until the run has taken its books, the reaper leaves it. */
 	if (dead)
-		__atomic_store_n(&t->wall_hold, gen, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->wall.hold, gen, __ATOMIC_RELEASE);
 	if (was != gen)
-		__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->on_cpu, false, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->wall.gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->wall.on_cpu, false, __ATOMIC_RELEASE);
 }
 
 static inline __attribute__((always_inline)) void
@@ -279,11 +279,11 @@ offcpu_enter(struct task *t, const struct offcpu_at *at)
 	unsigned gen = at->gen;
 	/* Its first run ends the wait it was born into, at its entry
 	 * function, which has not run yet. */
-	bool born = !__atomic_load_n(&t->started, __ATOMIC_RELAXED);
-	bool fresh = t->wall_gen == gen;
+	bool born = !__atomic_load_n(&t->wall.started, __ATOMIC_RELAXED);
+	bool fresh = t->wall.gen == gen;
 	uintptr_t entry = (uintptr_t)t->fn;
-	uint64_t a = born ? t->born_ns : fresh ? __atomic_load_n(&t->off_ns, __ATOMIC_RELAXED) : 0;
-	uint64_t wake = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
+	uint64_t a = born ? t->wall.born_ns : fresh ? __atomic_load_n(&t->wall.off_ns, __ATOMIC_RELAXED) : 0;
+	uint64_t wake = __atomic_load_n(&t->wall.wake_ns, __ATOMIC_RELAXED);
 	uint64_t now = at->now, blocked, runnable;
 
 	/* Woken before it went off (preempted, or yielding): runnable
@@ -297,21 +297,21 @@ offcpu_enter(struct task *t, const struct offcpu_at *at)
 	if (!fresh)
 		offcpu_books_of(t, gen);
 	if ((blocked || runnable) && offcpu_may_charge(t, gen, now, at->until)) {
-		t->wall_ns[WALL_BLOCKED] += blocked;
-		t->wall_ns[WALL_RUNNABLE] += runnable;
+		t->wall.ns[WALL_BLOCKED] += blocked;
+		t->wall.ns[WALL_RUNNABLE] += runnable;
 		if (born)
 			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable, &entry, 1);
 		else if (fresh)
 			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable,
-				    t->off_frames, t->off_nframes);
+				    t->wall.off_frames, t->wall.off_nframes);
 		else
 			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, OFFCPU_START_STACK, blocked,
 				    runnable, NULL, 0);
 	}
-	__atomic_store_n(&t->in_ns, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.in_ns, now, __ATOMIC_RELAXED);
 	if (!fresh)
-		__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->on_cpu, true, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->wall.gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->wall.on_cpu, true, __ATOMIC_RELEASE);
 }
 
 void offcpu_switch(struct task *prev, struct task *next)

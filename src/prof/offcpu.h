@@ -8,14 +8,14 @@
  * it adds the interval that ends (the outgoing task's run, the incoming
  * task's wait: blocked from its switch-out to its wake, runnable from
  * the wake), clipped to the window, to that task's books in its own
- * slot (task->wall_ns): the books need nothing else, at any switch
+ * slot (task->wall.ns): the books need nothing else, at any switch
  * rate.  It also writes one record into the switching CPU's ring: the
  * same nanoseconds with the stack the task ran or waited at.  A record
  * the ring has no room for loses only its stack: the collect charges
  * the time the records left out to "[unknown stack]".  The one
  * interval of each task that the window's end cuts is charged once: by
  * the switch that ends it or by the session's collect, whichever claims
- * it first (task->wall_crossed). */
+ * it first (task->wall.crossed). */
 #ifndef KPROF_PROF_OFFCPU_H
 #define KPROF_PROF_OFFCPU_H
 
@@ -107,10 +107,10 @@ static inline void offcpu_unpack(const uintptr_t *slot, struct offcpu_record *r)
  * first caller only (the switch hook or the collect). */
 static inline bool offcpu_claim_crossing(struct task *t, unsigned gen)
 {
-	unsigned old = __atomic_load_n(&t->wall_crossed, __ATOMIC_ACQUIRE);
+	unsigned old = __atomic_load_n(&t->wall.crossed, __ATOMIC_ACQUIRE);
 
 	while (old != gen)
-		if (__atomic_compare_exchange_n(&t->wall_crossed, &old, gen, false,
+		if (__atomic_compare_exchange_n(&t->wall.crossed, &old, gen, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return true;
 	return false;
@@ -127,7 +127,7 @@ void offcpu_register(unsigned gen);
 void offcpu_switch(struct task *prev, struct task *next);
 
 /* The stack @t leaves its CPU with, @depth frames at most, into its
- * slot (off_frames): the preempted state's chain, else from the frame
+ * slot (wall.off_frames): the preempted state's chain, else from the frame
  * of the scheduler call it made, frame 0 being that call.  On @t's CPU
  * at its switch-out. */
 void offcpu_walk_leaving(struct task *t, unsigned depth);

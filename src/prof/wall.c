@@ -113,8 +113,8 @@ struct wall_start {
 static void wall_release_hold(struct task *t, void *ctx)
 {
 	(void)ctx;
-	if (__atomic_load_n(&t->wall_hold, __ATOMIC_RELAXED))
-		__atomic_store_n(&t->wall_hold, 0, __ATOMIC_RELEASE);
+	if (__atomic_load_n(&t->wall.hold, __ATOMIC_RELAXED))
+		__atomic_store_n(&t->wall.hold, 0, __ATOMIC_RELEASE);
 }
 
 /* The hook away, and every task it held for the books let go. */
@@ -188,9 +188,9 @@ static void wall_walk_start(struct task *t, void *ctx)
 	int n;
 
 	if (t->is_idle || t->state == TASK_DEAD ||
-	    __atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) == w->gen)
+	    __atomic_load_n(&t->wall.gen, __ATOMIC_ACQUIRE) == w->gen)
 		return;		/* the hook has its stamps */
-	if (!__atomic_load_n(&t->started, __ATOMIC_ACQUIRE) && t->state != TASK_RUNNING)
+	if (!__atomic_load_n(&t->wall.started, __ATOMIC_ACQUIRE) && t->state != TASK_RUNNING)
 		return;		/* never ran: it waits at its entry */
 	if (w->nstarts == WALL_STARTS)
 		return;
@@ -200,7 +200,7 @@ static void wall_walk_start(struct task *t, void *ctx)
 	e->walked = false;
 	e->nframes = 0;
 	e->blocked = t->state == TASK_SLEEPING || t->state == TASK_BLOCKED;
-	e->wake_ns = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
+	e->wake_ns = __atomic_load_n(&t->wall.wake_ns, __ATOMIC_RELAXED);
 	/* Leaving its CPU right now: its switch-out is a few instructions. */
 	while ((n = offcpu_walk_waiting(t, e->frames,
 					__atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED))) ==
@@ -401,7 +401,7 @@ static void wall_copy_books(struct task *t, void *ctx)
 	struct wall_book *b;
 	bool dead = t->state == TASK_DEAD && __atomic_load_n(&t->off_cpu, __ATOMIC_ACQUIRE);
 
-	if (t->is_idle || __atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) != bk->w->gen ||
+	if (t->is_idle || __atomic_load_n(&t->wall.gen, __ATOMIC_ACQUIRE) != bk->w->gen ||
 	    (bk->dead_only && !dead))
 		return;
 	if (bk->n == bk->cap) {
@@ -411,14 +411,14 @@ static void wall_copy_books(struct task *t, void *ctx)
 	b = &bk->b[bk->n++];
 	b->pid = t->pid;
 	for (unsigned s = 0; s < WALL_STATES; s++)
-		b->ns[s] = t->wall_ns[s];
-	b->born_ns = t->born_ns;
+		b->ns[s] = t->wall.ns[s];
+	b->born_ns = t->wall.born_ns;
 	b->died = dead;
-	b->died_ns = __atomic_load_n(&t->off_ns, __ATOMIC_RELAXED);
+	b->died_ns = __atomic_load_n(&t->wall.off_ns, __ATOMIC_RELAXED);
 	if (dead) {
 		/* Taken: never again, and the reaper may have it. */
-		__atomic_store_n(&t->wall_gen, 0, __ATOMIC_RELAXED);
-		__atomic_store_n(&t->wall_hold, 0, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->wall.gen, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&t->wall.hold, 0, __ATOMIC_RELEASE);
 	}
 }
 
@@ -522,25 +522,25 @@ static bool wall_open_state(const struct wall_scan *sc, struct task *t, struct w
 
 	e->nframes = 1;
 	e->frames[0] = (uintptr_t)t->fn;
-	*wake = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
-	if (__atomic_load_n(&t->wall_gen, __ATOMIC_ACQUIRE) == sc->w->gen) {
-		on = __atomic_load_n(&t->on_cpu, __ATOMIC_ACQUIRE);
+	*wake = __atomic_load_n(&t->wall.wake_ns, __ATOMIC_RELAXED);
+	if (__atomic_load_n(&t->wall.gen, __ATOMIC_ACQUIRE) == sc->w->gen) {
+		on = __atomic_load_n(&t->wall.on_cpu, __ATOMIC_ACQUIRE);
 		/* Racing a switch after the end: kept only if the claim is
 		 * ours (wall_scan_task()). */
-		*a = __atomic_load_n(on ? &t->in_ns : &t->off_ns, __ATOMIC_RELAXED);
+		*a = __atomic_load_n(on ? &t->wall.in_ns : &t->wall.off_ns, __ATOMIC_RELAXED);
 		if (!on) {
-			uint32_t n = __atomic_load_n(&t->off_nframes, __ATOMIC_RELAXED);
+			uint32_t n = __atomic_load_n(&t->wall.off_nframes, __ATOMIC_RELAXED);
 
 			e->nframes = n > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : n;
-			kmemcpy(e->frames, t->off_frames, e->nframes * sizeof(e->frames[0]));
+			kmemcpy(e->frames, t->wall.off_frames, e->nframes * sizeof(e->frames[0]));
 		}
 		/* Not woken since it went off, or runnable from then on. */
 		if (blocked || *wake < *a)
 			*wake = blocked ? UINT64_MAX : *a;
 		return on;
 	}
-	if (!__atomic_load_n(&t->started, __ATOMIC_ACQUIRE) && t->state != TASK_RUNNING) {
-		*a = t->born_ns;	/* never ran: waits at its entry */
+	if (!__atomic_load_n(&t->wall.started, __ATOMIC_ACQUIRE) && t->state != TASK_RUNNING) {
+		*a = t->wall.born_ns;	/* never ran: waits at its entry */
 		if (*wake < *a)
 			*wake = *a;
 		return false;
@@ -602,7 +602,7 @@ static void wall_scan_task(struct task *t, void *ctx)
 		e->b.ns[WALL_BLOCKED] = wall_clip(sc->w, a, wake);
 		e->b.ns[WALL_RUNNABLE] = wall_clip(sc->w, wake, end);
 	}
-	e->b.born_ns = t->born_ns;
+	e->b.born_ns = t->wall.born_ns;
 	if (!e->b.ns[e->s0] && !e->b.ns[e->s1])
 		return;		/* the switch that began it after the end charged the rest */
 	if (!offcpu_claim_crossing(t, sc->w->gen))

@@ -91,7 +91,7 @@ static void sleepy_nap(unsigned path, uint64_t us)
 
 	sched_sleep_ns(us * 1000u);
 	t1 = hal_clock_ns();
-	woke = __atomic_load_n(&task_current()->wake_ns, __ATOMIC_RELAXED);
+	woke = __atomic_load_n(&task_current()->wall.wake_ns, __ATOMIC_RELAXED);
 	sleepy_log(path, t0, t1);
 	if (woke >= t0 && woke <= t1)
 		__atomic_fetch_add(&truth_runnable[path], t1 - woke, __ATOMIC_RELAXED);
