@@ -9,11 +9,11 @@
  * Nothing runs here without a wall run: the hook is registered by the
  * run's begin and taken away by its collect (offcpu_register()), and
  * the stacks of the waits that began before the window are walked at
- * the window's start through the tasks' saved contexts
- * (offcpu_walk_waiting()), not at every switch of the machine's life. */
+ * the window's start through the tasks' saved contexts (wall_start.c),
+ * not at every switch of the machine's life.  tests/check-layers holds
+ * this file to what it may call (OFFCPU_MAY_USE). */
 #include "prof/offcpu.h"
 
-#include "hal/context.h"
 #include "hal/timer.h"
 #include "kernel/sched.h"
 #include "kernel/stacktrace.h"
@@ -61,67 +61,6 @@ offcpu_walk_out(struct task *t, unsigned depth)
 void offcpu_walk_leaving(struct task *t, unsigned depth)
 {
 	offcpu_walk_out(t, depth);
-}
-
-/* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
- * the state the scheduler kept (task->wall.off_why) inside the stack
- * its saved context says is live. */
-static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
-{
-	struct hal_context_regs r;
-	struct stack_bounds b = { t->stack_lo, t->stack_hi };
-	const struct trap_frame *trap = task_off_trap(t->wall.off_why);
-	uintptr_t tf = (uintptr_t)trap, fp = task_off_frame(t->wall.off_why);
-	size_t n;
-
-	hal_context_saved_regs(t->ctx, &r);
-	if (r.sp < b.lo || r.sp >= b.hi)
-		return 0;
-	/* Nothing below the saved stack pointer is a live frame. */
-	b.lo = r.sp;
-	if (tf)
-		return tf >= b.lo && tf < b.hi
-			       ? stacktrace_from_trap_on(trap, &b, out, depth) : 0;
-	if (fp >= b.lo && fp < b.hi) {
-		n = stacktrace_from_fp(fp, &b, out, depth);
-		if (n)
-			out[0] -= 1;	/* the call, as offcpu_walk_leaving() */
-		return n;
-	}
-	/* No scheduler call recorded: the chain the saved frame starts. */
-	out[0] = r.pc;
-	return 1 + (depth > 1 ? stacktrace_from_fp(r.fp, &b, out + 1, depth - 1) : 0);
-}
-
-struct offcpu_waiting {
-	uintptr_t *out;
-	unsigned depth;
-	size_t n;
-};
-
-static void offcpu_walk_parked(struct task *t, void *arg)
-{
-	struct offcpu_waiting *wt = arg;
-
-	wt->n = t->ctx ? offcpu_walk_saved(t, wt->out, wt->depth) : 0;
-}
-
-int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth)
-{
-	struct offcpu_waiting wt = { out, depth > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : depth, 0 };
-
-	if (!wt.depth)
-		return 0;
-	/* Its CPU cannot pick it while the walk reads its stack. */
-	switch (sched_call_parked(t, offcpu_walk_parked, &wt)) {
-	case SCHED_PARKED:
-		return (int)wt.n;
-	case SCHED_LEAVING:
-		return OFFCPU_WALK_LEAVING;
-	case SCHED_ON_CPU:
-	default:
-		return OFFCPU_WALK_ON_CPU;
-	}
 }
 
 /* The window as the session published it, [*start, *until).  The

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Off-CPU and wall-clock profiles from the scheduler (DESIGN §8): what
  * the switch hook (offcpu.c: the switching CPU, interrupts off) shares
- * with the session that reads it (wall.c: task context).  Private to
+ * with the session that reads it (wall*.c: task context).  Private to
  * src/prof.
  *
  * The hook is registered only while a wall run is on.  At each switch
@@ -43,7 +43,7 @@ enum offcpu_kind {
 	OFFCPU_RUN,	/* ns_a running, of it ns_b after a tick held back */
 	OFFCPU_WAIT,	/* ns_a blocked, then ns_b runnable */
 };
-/* A wait whose stack the window's start walked (wall.c keeps it): the
+/* A wait whose stack the window's start walked (wall_start.c keeps it): the
  * task went off its CPU before the hook was registered. */
 #define OFFCPU_START_STACK 1u
 
@@ -131,15 +131,5 @@ void offcpu_switch(struct task *prev, struct task *next);
  * of the scheduler call it made, frame 0 being that call.  On @t's CPU
  * at its switch-out. */
 void offcpu_walk_leaving(struct task *t, unsigned depth);
-
-/* The same for @t off its CPU, walked from another CPU through its
- * saved context, into @out, its CPU kept from picking it meanwhile
- * (sched_call_parked()): the count, or OFFCPU_WALK_ON_CPU when @t runs
- * or was picked to, OFFCPU_WALK_LEAVING while its switch-out is still
- * saving it (a few instructions: ask again).  Under the task list lock
- * or none. */
-#define OFFCPU_WALK_ON_CPU (-1)
-#define OFFCPU_WALK_LEAVING (-2)
-int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth);
 
 #endif
