@@ -34,8 +34,9 @@ static const unsigned depths[] = { 8, 32 };
 static double off_ns[NDEPTHS], on_ns[NDEPTHS];
 static struct task prev, next;
 
-/* The median ns per hook call, from here: the walk starts at this
- * frame, as it starts at a scheduler call's. */
+/* The median ns per hook call, from here: this frame stands for
+ * schedule()'s (task->wall.off_why), and the walk starts at the one it
+ * links to, as it starts at a scheduler call's. */
 static double __attribute__((noinline)) bench_hook(void)
 {
 	struct offcpu_cpu *oc = &offcpu_cpus[BENCH_CPU];

@@ -50,9 +50,9 @@ struct task_wall {
 	/* The scheduler (kernel/sched.c). */
 	/* Why it last gave up its CPU, stored at every switch-out on its
 	 * own CPU, one word (task_off_trap(), task_off_frame()): the frame
-	 * of the scheduler call it made, or the address of the preempted
-	 * state (on its own stack, valid while it is off) with
-	 * TASK_OFF_TRAP set; 0 for neither.  Its stack can then be walked
+	 * of schedule() inside the scheduler call it made, or the address
+	 * of the preempted state (on its own stack, valid while it is off)
+	 * with TASK_OFF_TRAP set; 0 for neither.  Its stack can then be walked
 	 * while it waits (sched_call_parked()). */
 	uintptr_t off_why;
 	/* It has run: set once, by its first instructions
@@ -124,11 +124,19 @@ static inline const struct trap_frame *task_off_trap(uintptr_t why)
 	return why & TASK_OFF_TRAP ? (const struct trap_frame *)(why - TASK_OFF_TRAP) : NULL;
 }
 
-/* The frame of the scheduler call @t made when it left its CPU last;
- * else 0. */
-static inline uintptr_t task_off_frame(uintptr_t why)
+/* The frame of the scheduler call @t made when it left its CPU last
+ * (sched_yield_cpu(), sched_block(), ...); else 0.  @why is the frame
+ * of schedule() inside that call, whose record's first word links to
+ * its caller's frame (both platforms' records: the caller's frame
+ * pointer, then the return address); it is read only when it lies in
+ * @t's stack [@lo, @hi), and @t is off its CPU or leaving it, so its
+ * stack holds still. */
+static inline uintptr_t task_off_frame(uintptr_t why, uintptr_t lo, uintptr_t hi)
 {
-	return why & TASK_OFF_TRAP ? 0 : why;
+	if ((why & TASK_OFF_TRAP) || why < lo || why > hi - 2 * sizeof(uintptr_t) ||
+	    why % sizeof(uintptr_t))
+		return 0;
+	return *(const uintptr_t *)why;
 }
 
 /* Create a task running fn(arg) on @cpu, runnable at once.  Returns NULL

@@ -35,7 +35,7 @@ uint64_t offcpu_tick_period_ns;
 static inline __attribute__((always_inline)) void
 offcpu_walk_out(struct task *t, unsigned depth)
 {
-	uintptr_t why = t->wall.off_why;
+	uintptr_t why = t->wall.off_why, fp;
 	const struct trap_frame *tf = task_off_trap(why);
 	size_t n = 0;
 
@@ -43,10 +43,10 @@ offcpu_walk_out(struct task *t, unsigned depth)
 		depth = PROF_MAX_FRAMES;
 	if (tf) {
 		n = stacktrace_from_trap(tf, t->wall.off_frames, depth);
-	} else if (why) {
+	} else if ((fp = task_off_frame(why, t->stack_lo, t->stack_hi)) != 0) {
 		struct stack_bounds b = { t->stack_lo, t->stack_hi };
 
-		n = stacktrace_from_fp(why, &b, t->wall.off_frames, depth);
+		n = stacktrace_from_fp(fp, &b, t->wall.off_frames, depth);
 		/* Frame 0 is a leaf, looked up where it lies, but here it is
 		 * the scheduler call's return address: the call is the byte
 		 * before, and a call that ends its function (a wait that

@@ -25,7 +25,7 @@ static size_t wall_walk_saved(const struct task *t, uintptr_t *out, unsigned dep
 	struct hal_context_regs r;
 	struct stack_bounds b = { t->stack_lo, t->stack_hi };
 	const struct trap_frame *trap = task_off_trap(t->wall.off_why);
-	uintptr_t tf = (uintptr_t)trap, fp = task_off_frame(t->wall.off_why);
+	uintptr_t tf = (uintptr_t)trap, fp;
 	size_t n;
 
 	hal_context_saved_regs(t->ctx, &r);
@@ -33,6 +33,7 @@ static size_t wall_walk_saved(const struct task *t, uintptr_t *out, unsigned dep
 		return 0;
 	/* Nothing below the saved stack pointer is a live frame. */
 	b.lo = r.sp;
+	fp = task_off_frame(t->wall.off_why, b.lo, b.hi);
 	if (tf)
 		return tf >= b.lo && tf < b.hi
 			       ? stacktrace_from_trap_on(trap, &b, out, depth) : 0;
