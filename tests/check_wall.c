@@ -642,11 +642,18 @@ static void spin_until(uint64_t end)
 		__asm__ volatile("" ::: "memory");
 }
 
-static __attribute__((noinline)) void wall_test_stalled_sleep(void)
+/* The staller's own clock: its computing, and its stalls from the end
+ * of a compute to the sleep call.  A host that deschedules its CPU's
+ * thread in either stretches it past STALL_COMPUTE_MS or STALL_MS, so
+ * the share the profile must show is measured, not assumed. */
+static uint64_t staller_compute_ns, staller_stall_ns;
+
+static __attribute__((noinline)) void wall_test_stalled_sleep(uint64_t t0)
 {
 	unsigned long flags = hal_irq_save();
 
 	spin_until(hal_clock_ns() + STALL_MS * 1000000ull);
+	__atomic_fetch_add(&staller_stall_ns, hal_clock_ns() - t0, __ATOMIC_RELAXED);
 	sched_sleep_ns(2000000);
 	hal_irq_restore(flags);
 }
@@ -660,8 +667,12 @@ static void staller_body(void *arg)
 {
 	(void)arg;
 	for (;;) {
+		uint64_t t0 = hal_clock_ns(), t1;
+
 		wall_test_compute();
-		wall_test_stalled_sleep();
+		t1 = hal_clock_ns();
+		__atomic_fetch_add(&staller_compute_ns, t1 - t0, __ATOMIC_RELAXED);
+		wall_test_stalled_sleep(t1);
 	}
 }
 
@@ -673,14 +684,19 @@ static void staller_body(void *arg)
 START_TEST(test_wall_stall_before_a_switch_charged_where_it_stalled)
 {
 	struct task *t;
-	double cpu = 0, stalled = 0;
+	double cpu = 0, stalled = 0, want;
+	uint64_t c0, s0, c1, s1;
 	char *out, *line, *save;
 
 	start_machine();
 	t = task_create("staller", staller_body, NULL, 1);
 	ck_assert_ptr_nonnull(t);
 	sleep_ms(100);
+	c0 = __atomic_load_n(&staller_compute_ns, __ATOMIC_RELAXED);
+	s0 = __atomic_load_n(&staller_stall_ns, __ATOMIC_RELAXED);
 	out = run_ok("profile 1000 all wall folded", 60000);
+	c1 = __atomic_load_n(&staller_compute_ns, __ATOMIC_RELAXED);
+	s1 = __atomic_load_n(&staller_stall_ns, __ATOMIC_RELAXED);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct fline f;
 
@@ -690,12 +706,18 @@ START_TEST(test_wall_stall_before_a_switch_charged_where_it_stalled)
 		if (strstr(f.text, ";wall_test_stalled_sleep"))
 			stalled += (double)f.us;
 	}
-	fprintf(stderr, "stalled sleep: %.1f%% of %.0f us running\n",
-		cpu ? 100.0 * stalled / cpu : 0.0, cpu);
+	/* The stalls' share of the staller's clock around the window:
+	 * 75% unless the host stretched its computing. */
+	want = (double)(s1 - s0) / (double)(s1 - s0 + c1 - c0);
+	fprintf(stderr, "stalled sleep: %.1f%% of %.0f us running, its clock %.1f%%\n",
+		cpu ? 100.0 * stalled / cpu : 0.0, cpu, 100.0 * want);
 	ck_assert_msg(cpu > 0, "no running time of the staller: %s", out);
-	/* 75% by the clock; split over the samples, under 5%. */
-	ck_assert_msg(stalled > cpu * 0.5, "stalled sleep %.0f us of %.0f us running", stalled,
-		      cpu);
+	/* Charged where it stalled: its clock's share less a tick period a
+	 * stall (under 4 points), where a split over the samples, all in
+	 * its computing, gives under 5% (issue 52's run-in: a host that
+	 * stretched its computing made a fixed 50% fail, 45.2%). */
+	ck_assert_msg(stalled > cpu * (want - 0.15), "stalled sleep %.0f us of %.0f us running, "
+		      "its clock %.1f%%", stalled, cpu, 100.0 * want);
 	free(out);
 }
 END_TEST
