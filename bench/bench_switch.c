@@ -34,15 +34,16 @@ static const unsigned depths[] = { 8, 32 };
 static double off_ns[NDEPTHS], on_ns[NDEPTHS];
 static struct task prev, next;
 
-/* The median ns per hook call, from here: the walk starts at this
- * frame, as it starts at a scheduler call's. */
+/* The median ns per hook call, from here: this frame stands for
+ * schedule()'s (task->wall.off_why), and the walk starts at the one it
+ * links to, as it starts at a scheduler call's. */
 static double __attribute__((noinline)) bench_hook(void)
 {
 	struct offcpu_cpu *oc = &offcpu_cpus[BENCH_CPU];
 	double batch[BATCHES];
 	unsigned long flags = hal_irq_save();
 
-	prev.off_why = (uintptr_t)__builtin_frame_address(0);
+	prev.wall.off_why = (uintptr_t)__builtin_frame_address(0);
 	for (unsigned b = 0; b < BATCHES; b++) {
 		uint64_t t0 = bench_now_ns();
 

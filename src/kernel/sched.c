@@ -35,7 +35,7 @@ static void __attribute__((noinline, cold)) sched_run_switch_hook(struct task *p
 /* Still on @prev's stack, its state already set, before the registers
  * change hands: the hook sees both tasks as they are at the switch.
  * Without a hook this is one compare and one branch, all a switch pays
- * for off-CPU profiling besides the store of @prev->off_why (a kernel
+ * for off-CPU profiling besides the store of @prev->wall.off_why (a kernel
  * without code patching has no static key).  Relaxed: the hook
  * publishes nothing through its pointer, and loads whatever it reads
  * with its own order.  KPROF_BENCH_NO_SWITCH_HOOK builds the scheduler
@@ -170,11 +170,11 @@ uint64_t sched_idle_ns(void)
 
 /* Pick the next task and switch to it.  Interrupts off; the run queue
  * lock is dropped before the switch: tasks are pinned, so only this CPU
- * ever pops its queue, and wakers from other CPUs only push.  @why: the
- * frame of the call that gives up the CPU, or the state a preemption
- * interrupted | TASK_OFF_TRAP (task->off_why; the hook's,
- * sched_on_switch()). */
-static void schedule(uintptr_t why)
+ * ever pops its queue, and wakers from other CPUs only push.  @why says
+ * why the outgoing task leaves (task->wall.off_why; the hook's,
+ * sched_on_switch()): schedule()'s own frame, or the state a preemption
+ * interrupted | TASK_OFF_TRAP.  Inlined into both. */
+static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->current, *next;
@@ -182,10 +182,9 @@ static void schedule(uintptr_t why)
 
 #ifndef KPROF_BENCH_NO_SWITCH_HOOK
 	/* Why it leaves, kept while it is off: the stack a wall run's
-	 * window start walks (sched_call_parked()), and the hook's.  Stored
-	 * first, so that the word is not kept across the calls below; a
-	 * task that keeps its CPU never reads it. */
-	prev->off_why = why;
+	 * window start walks (sched_call_parked()), and the hook's.  A task
+	 * that keeps its CPU never reads it. */
+	prev->wall.off_why = why;
 #else
 	(void)why;
 #endif
@@ -222,6 +221,18 @@ static void schedule(uintptr_t why)
 	sched_finish_switch(this_cpu());
 }
 
+/* A task gives up its CPU in a call: the scheduler call it made is the
+ * caller of this one.  No argument: the why is this function's own
+ * frame, whose record links to its caller's (task_off_frame()), one
+ * store of the frame pointer -- the caller passes nothing and nothing
+ * is kept across the locked part.  Never inlined, so that it has that
+ * frame; its callers are the scheduler calls themselves (whatever
+ * they inline, such as sleep_until_locked(), is theirs). */
+static void __attribute__((noinline)) schedule(void)
+{
+	schedule_switch((uintptr_t)__builtin_frame_address(0));
+}
+
 /* The first code a new task runs (hal_context_prepare's entry). */
 static void task_trampoline(void *arg)
 {
@@ -229,7 +240,7 @@ static void task_trampoline(void *arg)
 
 	/* Once per task, not per switch: the switch hook's first run of
 	 * it is the end of the wait it was born into. */
-	__atomic_store_n(&t->started, true, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.started, true, __ATOMIC_RELAXED);
 	sched_finish_switch(this_cpu());
 	hal_irq_enable();
 	t->fn(t->arg);
@@ -269,30 +280,27 @@ void sched_enqueue_new(struct task *t)
 	t->state = TASK_RUNNABLE;
 	/* Runnable from birth: a wall profile charges the wait before its
 	 * first run. */
-	t->born_ns = t->wake_ns = t->off_ns = hal_clock_ns();
+	t->wall.born_ns = t->wall.wake_ns = t->wall.off_ns = hal_clock_ns();
 	rq_push(c, t);
 	if (c->current && c->current->is_idle)
 		c->need_resched = true;
 	spin_unlock_irqrestore(&c->rq_lock, flags);
 }
 
-/* The frame of the scheduler call the caller is in: its return address
- * is where the calling task gives up the CPU.  A macro, so that it is
- * the frame of the function it is written in. */
-#define SCHED_CALL_FRAME() ((uintptr_t)__builtin_frame_address(0))
-
 void sched_yield_cpu(void)
 {
 	unsigned long flags = hal_irq_save();
 
-	schedule(SCHED_CALL_FRAME());
+	schedule();
 	hal_irq_restore(flags);
 }
 
 /* Put the calling task on its CPU's sleep list until @deadline_ns and
  * switch away.  Interrupts off.  Returns true when a sched_wake() ended
- * the sleep, false when the tick did. */
-static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns, uintptr_t fp)
+ * the sleep, false when the tick did.  Inlined: the scheduler call that
+ * calls schedule() is its caller's (sched_sleep_ns(), ...). */
+static inline __attribute__((always_inline)) bool sleep_until_locked(struct cpu *c,
+								      uint64_t deadline_ns)
 {
 	struct task *t = c->current;
 	bool woken;
@@ -304,7 +312,7 @@ static bool sleep_until_locked(struct cpu *c, uint64_t deadline_ns, uintptr_t fp
 	t->rq_next = c->sleepers;
 	c->sleepers = t;
 	spin_unlock(&c->rq_lock);
-	schedule(fp);
+	schedule();
 	c = this_cpu();
 	spin_lock(&c->rq_lock);
 	woken = t->woken;
@@ -317,7 +325,7 @@ void sched_sleep_ns(uint64_t ns)
 {
 	unsigned long flags = hal_irq_save();
 
-	sleep_until_locked(this_cpu(), hal_clock_ns() + ns, SCHED_CALL_FRAME());
+	sleep_until_locked(this_cpu(), hal_clock_ns() + ns);
 	hal_irq_restore(flags);
 }
 
@@ -326,8 +334,7 @@ void sched_sleep_ms(uint64_t ms)
 {
 	unsigned long flags = hal_irq_save();
 
-	sleep_until_locked(this_cpu(), hal_clock_ns() + ms * 1000000ull,
-			   SCHED_CALL_FRAME());
+	sleep_until_locked(this_cpu(), hal_clock_ns() + ms * 1000000ull);
 	hal_irq_restore(flags);
 }
 
@@ -337,7 +344,7 @@ void sched_sleep_until_ns(uint64_t deadline_ns)
 	bool woken = false;
 
 	while ((int64_t)(hal_clock_ns() - deadline_ns) < 0)
-		woken |= sleep_until_locked(this_cpu(), deadline_ns, SCHED_CALL_FRAME());
+		woken |= sleep_until_locked(this_cpu(), deadline_ns);
 	if (woken) {
 		/* The wake was for whatever the task blocks on next: keep it. */
 		struct cpu *c = this_cpu();
@@ -369,7 +376,7 @@ void sched_block(void)
 	}
 	t->state = TASK_BLOCKED;
 	spin_unlock(&c->rq_lock);
-	schedule(SCHED_CALL_FRAME());
+	schedule();
 	hal_irq_restore(flags);
 }
 
@@ -384,7 +391,7 @@ void sched_wake(struct task *t)
 	}
 	if (t->state == TASK_SLEEPING || t->state == TASK_BLOCKED) {
 		t->state = TASK_RUNNABLE;
-		t->wake_ns = hal_clock_ns();
+		t->wall.wake_ns = hal_clock_ns();
 		t->wake_pending = false;
 		rq_push(c, t);
 		if (c->current->is_idle)
@@ -426,7 +433,7 @@ void sched_tick(void)
 		if ((int64_t)(now - t->wake_at_ns) >= 0) {
 			*pp = t->rq_next;
 			t->state = TASK_RUNNABLE;
-			t->wake_ns = now;
+			t->wall.wake_ns = now;
 			rq_push(c, t);
 		} else {
 			pp = &t->rq_next;
@@ -440,7 +447,7 @@ void sched_tick(void)
 void sched_preempt(const struct trap_frame *tf)
 {
 	if (this_cpu()->need_resched)
-		schedule((uintptr_t)tf | TASK_OFF_TRAP);
+		schedule_switch((uintptr_t)tf | TASK_OFF_TRAP);
 }
 
 void sched_idle_loop(void)
@@ -450,7 +457,7 @@ void sched_idle_loop(void)
 		struct cpu *c = this_cpu();
 
 		if (c->need_resched || c->rq_head)
-			schedule(0);
+			schedule();
 		else
 			hal_cpu_idle();
 		task_reap_if_due();

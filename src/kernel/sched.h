@@ -112,7 +112,7 @@ void sched_preempt(const struct trap_frame *tf);
  * (doc/internals.md, "Rooms and the dispatch"); NULL unregisters.
  * @prev->state says why it leaves: TASK_RUNNABLE (preempted by the tick,
  * or it yielded), TASK_SLEEPING, TASK_BLOCKED or TASK_DEAD.  @fn must
- * not block, switch tasks or call sched_wake().  @prev->off_why says
+ * not block, switch tasks or call sched_wake().  @prev->wall.off_why says
  * why it leaves (kernel/task.h: the preempted state of a preemption, or
  * the frame of the scheduler call that gave up the CPU; 0 for the idle
  * loop's own switches).  Without a hook a switch pays one load and one

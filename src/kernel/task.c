@@ -219,7 +219,7 @@ void task_reap(void)
 		/* A wall run holds a dead task until it has its books. */
 		if (t->state == TASK_DEAD &&
 		    __atomic_load_n(&t->off_cpu, __ATOMIC_ACQUIRE) &&
-		    !__atomic_load_n(&t->wall_hold, __ATOMIC_ACQUIRE)) {
+		    !__atomic_load_n(&t->wall.hold, __ATOMIC_ACQUIRE)) {
 			*pp = t->all_next;
 			t->all_next = dead;
 			dead = t;

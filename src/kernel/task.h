@@ -40,6 +40,55 @@ enum task_state {
 	TASK_DEAD,		/* exited; freed once off its CPU */
 };
 
+/* Off-CPU and wall-clock profiling's state of one task (prof/offcpu.c,
+ * prof/wall.c), and who writes each field.  The scheduler keeps the
+ * first group for every task, profiled or not; the rest is written
+ * only while a wall run is on.  A task the hook has not switched in
+ * the current run (@gen is another's) is taken from the walk of its
+ * saved context at the window's start instead (prof/wall.c). */
+struct task_wall {
+	/* The scheduler (kernel/sched.c). */
+	/* Why it last gave up its CPU, stored at every switch-out on its
+	 * own CPU, one word (task_off_trap(), task_off_frame()): the frame
+	 * of schedule() inside the scheduler call it made, or the address
+	 * of the preempted state (on its own stack, valid while it is off)
+	 * with TASK_OFF_TRAP set; 0 for neither.  Its stack can then be walked
+	 * while it waits (sched_call_parked()). */
+	uintptr_t off_why;
+	/* It has run: set once, by its first instructions
+	 * (task_trampoline()). */
+	bool started;
+	/* When it was created and when it last became runnable: stamped
+	 * under its CPU's run-queue lock (sched_enqueue_new(),
+	 * sched_wake(), sched_tick()).  sched_enqueue_new() also sets
+	 * off_ns to its birth. */
+	uint64_t born_ns, wake_ns;
+
+	/* The wall run's switch hook (prof/offcpu.c), on the task's own CPU
+	 * with interrupts off, registered only while a wall run is on. */
+	uint64_t in_ns, off_ns;	/* when it last came on and went off its CPU */
+	bool on_cpu;		/* between a switch-in and a switch-out */
+	/* The wall run @gen's books of this task: nanoseconds in each
+	 * state (running, runnable, blocked) inside the window, added at
+	 * each of its switches.  The collect (prof/wall.c) zeroes @gen
+	 * once it has taken a dead task's books. */
+	unsigned gen;
+	uint64_t ns[3];
+	/* The stack it last went off its CPU with. */
+	uint32_t off_nframes;
+	uintptr_t off_frames[TASK_OFF_FRAMES];
+
+	/* Both the hook and the session. */
+	/* The wall run whose end its interval crossed: claimed once, by a
+	 * compare-and-swap of the hook or of the collect, whichever comes
+	 * first (offcpu_claim_crossing()). */
+	unsigned crossed;
+	/* A wall run that has yet to take the books of this dead task: set
+	 * by the hook at its last switch-out, cleared by the collect
+	 * (prof/wall.c); task_reap() leaves it until then. */
+	unsigned hold;
+};
+
 struct task {
 	int pid;
 	char name[TASK_NAME_MAX];
@@ -60,37 +109,11 @@ struct task {
 	uint64_t runtime;	/* hal_cpu_time() units spent running */
 	struct task *rq_next;	/* run queue or sleep list of its CPU */
 	struct task *all_next;	/* the global task list */
-	/* Why it last gave up its CPU, stored by the scheduler at every
-	 * switch-out, one word (task_off_trap(), task_off_frame()): the
-	 * frame of the scheduler call it made, or the address of the
-	 * preempted state (on its own stack, valid while it is off) with
-	 * TASK_OFF_TRAP set; 0 for neither.  Its stack can then be walked
-	 * while it waits (sched_call_parked()). */
-	uintptr_t off_why;
-	/* It has run: set once, by its first instructions. */
-	bool started;
-	/* Off-CPU profiling's slot.  The scheduler stamps wake_ns (when it
-	 * last became runnable) and born_ns; the wall run's switch hook
-	 * (prof/offcpu.c, registered only while a wall run is on) writes
-	 * the rest, on the task's own CPU with interrupts off: when it came
-	 * on and went off its CPU and the stack it went off with.  A wall
-	 * run sets them for every task at its window's start. */
-	uint64_t born_ns, wake_ns, in_ns, off_ns;
-	bool on_cpu;		/* between a switch-in and a switch-out */
-	unsigned wall_crossed;	/* the wall run whose end its interval crossed */
-	/* The wall run @wall_gen's books of this task: nanoseconds in each
-	 * state (running, runnable, blocked) inside the window, added at
-	 * each of its switches by its own CPU. */
-	unsigned wall_gen;
-	uint64_t wall_ns[3];
-	/* A wall run that has yet to take the books of this dead task:
-	 * task_reap() leaves it until the run clears this. */
-	unsigned wall_hold;
-	uint32_t off_nframes;
-	uintptr_t off_frames[TASK_OFF_FRAMES];
+	/* Off-CPU and wall-clock profiling's state of this task. */
+	struct task_wall wall;
 };
 
-/* task->off_why's mark of a preempted state: both it and a frame are
+/* task->wall.off_why's mark of a preempted state: both it and a frame are
  * word aligned. */
 #define TASK_OFF_TRAP ((uintptr_t)1)
 
@@ -101,11 +124,19 @@ static inline const struct trap_frame *task_off_trap(uintptr_t why)
 	return why & TASK_OFF_TRAP ? (const struct trap_frame *)(why - TASK_OFF_TRAP) : NULL;
 }
 
-/* The frame of the scheduler call @t made when it left its CPU last;
- * else 0. */
-static inline uintptr_t task_off_frame(uintptr_t why)
+/* The frame of the scheduler call @t made when it left its CPU last
+ * (sched_yield_cpu(), sched_block(), ...); else 0.  @why is the frame
+ * of schedule() inside that call, whose record's first word links to
+ * its caller's frame (both platforms' records: the caller's frame
+ * pointer, then the return address); it is read only when it lies in
+ * @t's stack [@lo, @hi), and @t is off its CPU or leaving it, so its
+ * stack holds still. */
+static inline uintptr_t task_off_frame(uintptr_t why, uintptr_t lo, uintptr_t hi)
 {
-	return why & TASK_OFF_TRAP ? 0 : why;
+	if ((why & TASK_OFF_TRAP) || why < lo || why > hi - 2 * sizeof(uintptr_t) ||
+	    why % sizeof(uintptr_t))
+		return 0;
+	return *(const uintptr_t *)why;
 }
 
 /* Create a task running fn(arg) on @cpu, runnable at once.  Returns NULL

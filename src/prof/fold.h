@@ -18,7 +18,7 @@
  * libraries make one leaf, not one per address.  No image starts at 1. */
 #define FOLD_FOREIGN ((uintptr_t)1)
 /* A frame standing for a stack nobody recorded: a wall run's time whose
- * switch record its ring had no room for (prof/wall.c). */
+ * switch record its ring had no room for (prof/wall_collect.c). */
 #define FOLD_UNKNOWN ((uintptr_t)2)
 
 /* fold_chain.cpu of a table that merges CPUs. */

@@ -16,4 +16,6 @@ src_libkprof_la_SOURCES += \
 	%reldir%/tick_ask.c %reldir%/tick_ask.h \
 	%reldir%/views.c \
 	%reldir%/offcpu.c %reldir%/offcpu.h \
-	%reldir%/wall.c %reldir%/wall.h %reldir%/wall_views.c
+	%reldir%/wall.c %reldir%/wall.h %reldir%/wall_internal.h \
+	%reldir%/wall_start.c %reldir%/wall_books.c %reldir%/wall_collect.c \
+	%reldir%/wall_views.c

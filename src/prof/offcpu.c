@@ -9,17 +9,18 @@
  * Nothing runs here without a wall run: the hook is registered by the
  * run's begin and taken away by its collect (offcpu_register()), and
  * the stacks of the waits that began before the window are walked at
- * the window's start through the tasks' saved contexts
- * (offcpu_walk_waiting()), not at every switch of the machine's life. */
+ * the window's start through the tasks' saved contexts (wall_start.c),
+ * not at every switch of the machine's life.  tests/check-layers holds
+ * this file to what it may call (OFFCPU_MAY_USE). */
 #include "prof/offcpu.h"
 
-#include "hal/context.h"
 #include "hal/timer.h"
 #include "kernel/sched.h"
 #include "kernel/stacktrace.h"
 #include "kernel/task.h"
 #include "lib/kstring.h"
 #include "lib/race_point.h"
+#include "prof/sampler.h"
 #include "prof/wall.h"
 
 struct offcpu_cpu offcpu_cpus[HAL_MAX_CPUS];
@@ -27,99 +28,39 @@ unsigned offcpu_gen;
 uint64_t offcpu_start = OFFCPU_UNSET;
 uint64_t offcpu_until = OFFCPU_UNSET;
 unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
+uint64_t offcpu_tick_period_ns;
 
 /* The walk of @t's stack as it leaves its CPU (offcpu_walk_leaving()),
  * inlined into the hook. */
 static inline __attribute__((always_inline)) void
 offcpu_walk_out(struct task *t, unsigned depth)
 {
-	uintptr_t why = t->off_why;
+	uintptr_t why = t->wall.off_why, fp;
 	const struct trap_frame *tf = task_off_trap(why);
 	size_t n = 0;
 
 	if (depth > PROF_MAX_FRAMES)
 		depth = PROF_MAX_FRAMES;
 	if (tf) {
-		n = stacktrace_from_trap(tf, t->off_frames, depth);
-	} else if (why) {
+		n = stacktrace_from_trap(tf, t->wall.off_frames, depth);
+	} else if ((fp = task_off_frame(why, t->stack_lo, t->stack_hi)) != 0) {
 		struct stack_bounds b = { t->stack_lo, t->stack_hi };
 
-		n = stacktrace_from_fp(why, &b, t->off_frames, depth);
+		n = stacktrace_from_fp(fp, &b, t->wall.off_frames, depth);
 		/* Frame 0 is a leaf, looked up where it lies, but here it is
 		 * the scheduler call's return address: the call is the byte
 		 * before, and a call that ends its function (a wait that
 		 * never returns) returns into the next function. */
 		if (n)
-			t->off_frames[0] -= 1;
+			t->wall.off_frames[0] -= 1;
 	}
 	/* The collect may read it racing a switch after the window. */
-	__atomic_store_n(&t->off_nframes, (uint32_t)n, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.off_nframes, (uint32_t)n, __ATOMIC_RELAXED);
 }
 
 void offcpu_walk_leaving(struct task *t, unsigned depth)
 {
 	offcpu_walk_out(t, depth);
-}
-
-/* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
- * the state the scheduler kept (task->off_why) inside the stack
- * its saved context says is live. */
-static size_t offcpu_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
-{
-	struct hal_context_regs r;
-	struct stack_bounds b = { t->stack_lo, t->stack_hi };
-	const struct trap_frame *trap = task_off_trap(t->off_why);
-	uintptr_t tf = (uintptr_t)trap, fp = task_off_frame(t->off_why);
-	size_t n;
-
-	hal_context_saved_regs(t->ctx, &r);
-	if (r.sp < b.lo || r.sp >= b.hi)
-		return 0;
-	/* Nothing below the saved stack pointer is a live frame. */
-	b.lo = r.sp;
-	if (tf)
-		return tf >= b.lo && tf < b.hi
-			       ? stacktrace_from_trap_on(trap, &b, out, depth) : 0;
-	if (fp >= b.lo && fp < b.hi) {
-		n = stacktrace_from_fp(fp, &b, out, depth);
-		if (n)
-			out[0] -= 1;	/* the call, as offcpu_walk_leaving() */
-		return n;
-	}
-	/* No scheduler call recorded: the chain the saved frame starts. */
-	out[0] = r.pc;
-	return 1 + (depth > 1 ? stacktrace_from_fp(r.fp, &b, out + 1, depth - 1) : 0);
-}
-
-struct offcpu_waiting {
-	uintptr_t *out;
-	unsigned depth;
-	size_t n;
-};
-
-static void offcpu_walk_parked(struct task *t, void *arg)
-{
-	struct offcpu_waiting *wt = arg;
-
-	wt->n = t->ctx ? offcpu_walk_saved(t, wt->out, wt->depth) : 0;
-}
-
-int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth)
-{
-	struct offcpu_waiting wt = { out, depth > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : depth, 0 };
-
-	if (!wt.depth)
-		return 0;
-	/* Its CPU cannot pick it while the walk reads its stack. */
-	switch (sched_call_parked(t, offcpu_walk_parked, &wt)) {
-	case SCHED_PARKED:
-		return (int)wt.n;
-	case SCHED_LEAVING:
-		return OFFCPU_WALK_LEAVING;
-	case SCHED_ON_CPU:
-	default:
-		return OFFCPU_WALK_ON_CPU;
-	}
 }
 
 /* The window as the session published it, [*start, *until).  The
@@ -157,10 +98,10 @@ static inline uint64_t offcpu_clip(uint64_t a, uint64_t b, uint64_t start, uint6
 /* The books of run @gen in @t's slot: another run's are left behind. */
 static void offcpu_books_of(struct task *t, unsigned gen)
 {
-	if (t->wall_gen == gen)
+	if (t->wall.gen == gen)
 		return;
 	for (unsigned s = 0; s < WALL_STATES; s++)
-		t->wall_ns[s] = 0;
+		t->wall.ns[s] = 0;
 }
 
 /* One record into this CPU's ring; a full ring loses the stack only:
@@ -218,14 +159,37 @@ struct offcpu_at {
 	unsigned gen, depth;
 };
 
+/* Of @t's run from @a to now, the part after the tick that was due and
+ * has not come: interrupts have been off since it was due -- in the
+ * scheduler call @t leaves by, where a host that stalls the CPU's
+ * thread (a system call's return) stalls it.  That tick lands after the
+ * switch, in another task (prof_tick_weight()), so no sample of @t's
+ * stands for this time: the collect charges it at the stack @t leaves
+ * with instead of splitting it over @t's samples, which would give a
+ * stall in a sleep call to the task's computing.  Only while the tick
+ * samples this run on this CPU: else no tick is due. */
+static inline uint64_t offcpu_held_back(const struct offcpu_at *at, uint64_t a)
+{
+	const struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
+	uint64_t due;
+
+	if (__atomic_load_n(&prof_use_counter, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE) != at->gen)
+		return 0;
+	due = c->tick_ns + __atomic_load_n(&offcpu_tick_period_ns, __ATOMIC_RELAXED);
+	if (due < a)
+		due = a;
+	return at->now > due ? offcpu_clip(due, at->now, at->start, at->until) : 0;
+}
+
 static inline __attribute__((always_inline)) void
 offcpu_leave(struct task *t, const struct offcpu_at *at)
 {
-	unsigned gen = at->gen, was = t->wall_gen;
+	unsigned gen = at->gen, was = t->wall.gen;
 	bool dead = t->state == TASK_DEAD;
 	/* A run that began before the hook was registered began before
 	 * the window: clipped to its start. */
-	uint64_t a = was == gen ? __atomic_load_n(&t->in_ns, __ATOMIC_RELAXED) : 0;
+	uint64_t a = was == gen ? __atomic_load_n(&t->wall.in_ns, __ATOMIC_RELAXED) : 0;
 	uint64_t ns = offcpu_clip(a, at->now, at->start, at->until);
 
 	if (!dead)
@@ -233,17 +197,19 @@ offcpu_leave(struct task *t, const struct offcpu_at *at)
 	if (was != gen)
 		offcpu_books_of(t, gen);
 	if (ns && offcpu_may_charge(t, gen, at->now, at->until)) {
-		t->wall_ns[WALL_CPU] += ns;
-		offcpu_emit(at->oc, gen, t, OFFCPU_RUN, 0, ns, 0, t->off_frames,
-			    dead ? 0 : t->off_nframes);
+		uint64_t held = offcpu_held_back(at, a);
+
+		t->wall.ns[WALL_CPU] += ns;
+		offcpu_emit(at->oc, gen, t, OFFCPU_RUN, 0, ns, held < ns ? held : ns,
+			    t->wall.off_frames, dead ? 0 : t->wall.off_nframes);
 	}
-	__atomic_store_n(&t->off_ns, at->now, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.off_ns, at->now, __ATOMIC_RELAXED);
 	/* Until the run has taken its books, the reaper leaves it. */
 	if (dead)
-		__atomic_store_n(&t->wall_hold, gen, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->wall.hold, gen, __ATOMIC_RELEASE);
 	if (was != gen)
-		__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->on_cpu, false, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->wall.gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->wall.on_cpu, false, __ATOMIC_RELEASE);
 }
 
 static inline __attribute__((always_inline)) void
@@ -252,11 +218,11 @@ offcpu_enter(struct task *t, const struct offcpu_at *at)
 	unsigned gen = at->gen;
 	/* Its first run ends the wait it was born into, at its entry
 	 * function, which has not run yet. */
-	bool born = !__atomic_load_n(&t->started, __ATOMIC_RELAXED);
-	bool fresh = t->wall_gen == gen;
+	bool born = !__atomic_load_n(&t->wall.started, __ATOMIC_RELAXED);
+	bool fresh = t->wall.gen == gen;
 	uintptr_t entry = (uintptr_t)t->fn;
-	uint64_t a = born ? t->born_ns : fresh ? __atomic_load_n(&t->off_ns, __ATOMIC_RELAXED) : 0;
-	uint64_t wake = __atomic_load_n(&t->wake_ns, __ATOMIC_RELAXED);
+	uint64_t a = born ? t->wall.born_ns : fresh ? __atomic_load_n(&t->wall.off_ns, __ATOMIC_RELAXED) : 0;
+	uint64_t wake = __atomic_load_n(&t->wall.wake_ns, __ATOMIC_RELAXED);
 	uint64_t now = at->now, blocked, runnable;
 
 	/* Woken before it went off (preempted, or yielding): runnable
@@ -270,21 +236,21 @@ offcpu_enter(struct task *t, const struct offcpu_at *at)
 	if (!fresh)
 		offcpu_books_of(t, gen);
 	if ((blocked || runnable) && offcpu_may_charge(t, gen, now, at->until)) {
-		t->wall_ns[WALL_BLOCKED] += blocked;
-		t->wall_ns[WALL_RUNNABLE] += runnable;
+		t->wall.ns[WALL_BLOCKED] += blocked;
+		t->wall.ns[WALL_RUNNABLE] += runnable;
 		if (born)
 			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable, &entry, 1);
 		else if (fresh)
 			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable,
-				    t->off_frames, t->off_nframes);
+				    t->wall.off_frames, t->wall.off_nframes);
 		else
 			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, OFFCPU_START_STACK, blocked,
 				    runnable, NULL, 0);
 	}
-	__atomic_store_n(&t->in_ns, now, __ATOMIC_RELAXED);
+	__atomic_store_n(&t->wall.in_ns, now, __ATOMIC_RELAXED);
 	if (!fresh)
-		__atomic_store_n(&t->wall_gen, gen, __ATOMIC_RELEASE);
-	__atomic_store_n(&t->on_cpu, true, __ATOMIC_RELEASE);
+		__atomic_store_n(&t->wall.gen, gen, __ATOMIC_RELEASE);
+	__atomic_store_n(&t->wall.on_cpu, true, __ATOMIC_RELEASE);
 }
 
 void offcpu_switch(struct task *prev, struct task *next)

@@ -2,20 +2,20 @@
 /* Off-CPU and wall-clock profiles from the scheduler (doc/profiler.md,
  * "Where the time goes when nothing runs: wall profiles"): what the
  * switch hook (offcpu.c: the switching CPU, interrupts off) shares with
- * the session that reads it (wall.c: task context).  Private to src/prof.
+ * the session that reads it (wall*.c: task context).  Private to src/prof.
  *
  * The hook is registered only while a wall run is on.  At each switch
  * it adds the interval that ends (the outgoing task's run, the incoming
  * task's wait: blocked from its switch-out to its wake, runnable from
  * the wake), clipped to the window, to that task's books in its own
- * slot (task->wall_ns): the books need nothing else, at any switch
+ * slot (task->wall.ns): the books need nothing else, at any switch
  * rate.  It also writes one record into the switching CPU's ring: the
  * same nanoseconds with the stack the task ran or waited at.  A record
  * the ring has no room for loses only its stack: the collect charges
  * the time the records left out to "[unknown stack]".  The one
  * interval of each task that the window's end cuts is charged once: by
  * the switch that ends it or by the session's collect, whichever claims
- * it first (task->wall_crossed). */
+ * it first (task->wall.crossed). */
 #ifndef KPROF_PROF_OFFCPU_H
 #define KPROF_PROF_OFFCPU_H
 
@@ -40,10 +40,10 @@ _Static_assert(TASK_OFF_FRAMES >= PROF_MAX_FRAMES,
 #define OFFCPU_RING_RECORDS 2048
 
 enum offcpu_kind {
-	OFFCPU_RUN,	/* ns_a running */
+	OFFCPU_RUN,	/* ns_a running, of it ns_b after a tick held back */
 	OFFCPU_WAIT,	/* ns_a blocked, then ns_b runnable */
 };
-/* A wait whose stack the window's start walked (wall.c keeps it): the
+/* A wait whose stack the window's start walked (wall_start.c keeps it): the
  * task went off its CPU before the hook was registered. */
 #define OFFCPU_START_STACK 1u
 
@@ -75,6 +75,8 @@ extern struct offcpu_cpu offcpu_cpus[HAL_MAX_CPUS];
 extern unsigned offcpu_gen;
 extern uint64_t offcpu_start, offcpu_until;
 extern unsigned offcpu_depth;
+/* The tick's period in ns: when the CPU's next tick is due. */
+extern uint64_t offcpu_tick_period_ns;
 
 /* One record, unpacked. */
 struct offcpu_record {
@@ -105,10 +107,10 @@ static inline void offcpu_unpack(const uintptr_t *slot, struct offcpu_record *r)
  * first caller only (the switch hook or the collect). */
 static inline bool offcpu_claim_crossing(struct task *t, unsigned gen)
 {
-	unsigned old = __atomic_load_n(&t->wall_crossed, __ATOMIC_ACQUIRE);
+	unsigned old = __atomic_load_n(&t->wall.crossed, __ATOMIC_ACQUIRE);
 
 	while (old != gen)
-		if (__atomic_compare_exchange_n(&t->wall_crossed, &old, gen, false,
+		if (__atomic_compare_exchange_n(&t->wall.crossed, &old, gen, false,
 						__ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 			return true;
 	return false;
@@ -125,19 +127,9 @@ void offcpu_register(unsigned gen);
 void offcpu_switch(struct task *prev, struct task *next);
 
 /* The stack @t leaves its CPU with, @depth frames at most, into its
- * slot (off_frames): the preempted state's chain, else from the frame
+ * slot (wall.off_frames): the preempted state's chain, else from the frame
  * of the scheduler call it made, frame 0 being that call.  On @t's CPU
  * at its switch-out. */
 void offcpu_walk_leaving(struct task *t, unsigned depth);
-
-/* The same for @t off its CPU, walked from another CPU through its
- * saved context, into @out, its CPU kept from picking it meanwhile
- * (sched_call_parked()): the count, or OFFCPU_WALK_ON_CPU when @t runs
- * or was picked to, OFFCPU_WALK_LEAVING while its switch-out is still
- * saving it (a few instructions: ask again).  Under the task list lock
- * or none. */
-#define OFFCPU_WALK_ON_CPU (-1)
-#define OFFCPU_WALK_LEAVING (-2)
-int offcpu_walk_waiting(struct task *t, uintptr_t *out, unsigned depth);
 
 #endif

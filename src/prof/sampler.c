@@ -183,8 +183,8 @@ static uint64_t prof_tick_weight(const struct prof_cpu *c, uint64_t now)
 	uint64_t from = c->tick_ns;
 
 	if (__atomic_load_n(&offcpu_gen, __ATOMIC_RELAXED) && t && !t->is_idle &&
-	    t->in_ns > from && t->in_ns <= now)
-		from = t->in_ns;
+	    t->wall.in_ns > from && t->wall.in_ns <= now)
+		from = t->wall.in_ns;
 	return now - from;
 }
 

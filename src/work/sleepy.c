@@ -91,7 +91,7 @@ static void sleepy_nap(unsigned path, uint64_t us)
 
 	sched_sleep_ns(us * 1000u);
 	t1 = hal_clock_ns();
-	woke = __atomic_load_n(&task_current()->wake_ns, __ATOMIC_RELAXED);
+	woke = __atomic_load_n(&task_current()->wall.wake_ns, __ATOMIC_RELAXED);
 	sleepy_log(path, t0, t1);
 	if (woke >= t0 && woke <= t1)
 		__atomic_fetch_add(&truth_runnable[path], t1 - woke, __ATOMIC_RELAXED);
@@ -215,6 +215,21 @@ bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS]
 			if (b > a)
 				out[s->path] += b - a;
 		}
+	}
+	return true;
+}
+
+bool sleepy_logged_since(uint64_t ns)
+{
+	if (!spans)
+		return false;
+	for (unsigned me = 0; me < WORK_MAX_TASKS; me++) {
+		uint64_t n = __atomic_load_n(&nspans[me], __ATOMIC_ACQUIRE);
+
+		if (!__atomic_load_n(&alive[me], __ATOMIC_RELAXED))
+			continue;
+		if (!n || spans[me * SLEEPY_SPANS + (n - 1) % SLEEPY_SPANS].t0 < ns)
+			return false;
 	}
 	return true;
 }

@@ -22,4 +22,8 @@ void sleepy_truth(uint64_t out[SLEEPY_PATHS], uint64_t runnable[SLEEPY_PATHS]);
  * still under way is not counted. */
 bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS]);
 
+/* Whether every running task has logged a call that began at or after
+ * @ns: then each call under way at @ns has returned and is counted. */
+bool sleepy_logged_since(uint64_t ns);
+
 #endif

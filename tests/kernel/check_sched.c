@@ -580,18 +580,21 @@ CHECK_TEST("core", test_offcpu_wait_frame0_is_the_call_not_its_return)
 	struct task t = { .pid = 42, .state = TASK_SLEEPING };
 
 	boot_cpus(1);
-	/* The scheduler call's frame record, and its caller's. */
+	/* schedule()'s frame record (task->wall.off_why), the scheduler
+	 * call's it links to, and that call's caller's. */
+	stack[2] = (uintptr_t)&stack[4];
+	stack[3] = (uintptr_t)boot_cpus + 4;
 	stack[4] = (uintptr_t)&stack[8];
 	stack[5] = ra;
 	stack[8] = 0;
 	stack[9] = caller;
 	t.stack_lo = (uintptr_t)stack;
 	t.stack_hi = (uintptr_t)(stack + 16);
-	t.off_why = (uintptr_t)&stack[4];
+	t.wall.off_why = (uintptr_t)&stack[2];
 	offcpu_walk_leaving(&t, PROF_DEPTH_DEFAULT);
-	ck_assert_uint_eq(t.off_nframes, 2);
-	ck_assert_uint_eq(t.off_frames[0], ra - 1);
-	ck_assert_uint_eq(t.off_frames[1], caller);
+	ck_assert_uint_eq(t.wall.off_nframes, 2);
+	ck_assert_uint_eq(t.wall.off_frames[0], ra - 1);
+	ck_assert_uint_eq(t.wall.off_frames[1], caller);
 }
 END_TEST
 

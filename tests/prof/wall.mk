@@ -12,7 +12,8 @@ if PLATFORM_SIM
 check_PROGRAMS += %reldir%/check_wall
 TESTS += %reldir%/check_wall
 %canon_reldir%_check_wall_SOURCES = %reldir%/check_wall.c $(SIM_TEST_SOURCES) \
-	src/prof/offcpu.c src/prof/wall.c
+	src/prof/offcpu.c src/prof/wall.c src/prof/wall_start.c src/prof/wall_books.c \
+	src/prof/wall_collect.c
 %canon_reldir%_check_wall_CFLAGS = $(SIM_TEST_CFLAGS) -DKPROF_RACE_POINTS
 %canon_reldir%_check_wall_LDADD = $(SIM_TEST_LDADD)
 %canon_reldir%_check_wall_LDFLAGS = -Wc,-no-pie
