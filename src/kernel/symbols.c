@@ -87,6 +87,15 @@ void sym_lookup_range(uintptr_t addr, struct sym_hit *hit)
 	hit->size = (uint32_t)(gap_hi - gap_lo);
 }
 
+void sym_cache_fill(struct sym_cache_entry *e, uintptr_t addr)
+{
+	struct sym_hit hit;
+
+	sym_lookup_range(addr, &hit);
+	e[1] = e[0];
+	e[0] = (struct sym_cache_entry){ hit.start, hit.size, hit.name };
+}
+
 bool sym_in_image(uintptr_t addr)
 {
 	const struct sym_table *t = active_table;

@@ -65,6 +65,66 @@ bool sym_lookup(uintptr_t addr, struct sym_hit *hit);
  * Any context; never faults, never locks. */
 void sym_lookup_range(uintptr_t addr, struct sym_hit *hit);
 
+/* Answers of sym_lookup_range() a caller keeps (see sym_cache_lookup()). */
+#define SYM_CACHE_ENTRIES 128
+
+struct sym_cache_entry {
+	uintptr_t start;		/* the symbol's, or the gap's */
+	uint32_t size;			/* 0: an empty entry */
+	const char *name;		/* NULL: no symbol covers it */
+};
+
+/* A cache of lookups for a caller that asks for the same few addresses
+ * over and over: the fold, for each sample's leaf.  All zeros is empty.
+ * It answers from the table in use when it was filled: a caller that
+ * keeps one across a change of table (sym_use_table()) empties it. */
+struct sym_cache {
+	struct sym_cache_entry e[SYM_CACHE_ENTRIES];
+};
+
+/* sym_cache_lookup()'s miss: looks @addr up in the table and keeps the
+ * answer first in the pair of entries @e, the older one second. */
+void sym_cache_fill(struct sym_cache_entry *e, uintptr_t addr);
+
+static inline bool sym_cache_covers(const struct sym_cache_entry *e,
+				    uintptr_t addr)
+{
+	return addr - e->start < e->size;
+}
+
+/* The symbol covering @addr (hit->name, start and size), or hit->name
+ * NULL and hit->start @addr, hit->size 1, when none does: sym_lookup()'s
+ * answer, mostly without a search of the table.  Leaves repeat (a hot
+ * loop is sampled at a few addresses): two ways per 16-byte block, the
+ * last found first (with one way, hot blocks that shared a slot evicted
+ * each other).  A miss keeps the symbol, or the whole gap between
+ * symbols (sym_lookup_range()): addresses in the padding after a short
+ * function otherwise searched the table again at every new offset.
+ * Inline: the fold asks once per sample.  Any context; never faults,
+ * never locks; the caller owns @c. */
+static inline void sym_cache_lookup(struct sym_cache *c, uintptr_t addr,
+				    struct sym_hit *hit)
+{
+	uint64_t block = addr >> 4;
+	size_t set = (size_t)((block * 0x9e3779b97f4a7c15ull) >> 32) %
+		     (SYM_CACHE_ENTRIES / 2) * 2;
+	struct sym_cache_entry *e = &c->e[set];
+
+	if (!sym_cache_covers(&e[0], addr)) {
+		if (sym_cache_covers(&e[1], addr)) {
+			struct sym_cache_entry t = e[1];
+
+			e[1] = e[0];
+			e[0] = t;
+		} else {
+			sym_cache_fill(e, addr);
+		}
+	}
+	hit->name = e[0].name;
+	hit->start = e[0].name ? e[0].start : addr;
+	hit->size = e[0].name ? e[0].size : 1;
+}
+
 /* Resolve a frame: a return address (@is_return) is looked up at
  * addr - 1 — a call that ends a function would otherwise resolve to the
  * next one — and *off is the offset of addr itself, the byte after the

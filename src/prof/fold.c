@@ -136,41 +136,6 @@ void fold_free(struct fold *f)
 	f->samples = 0;
 }
 
-static bool fold_leaf_covers(const struct fold_leaf *e, uintptr_t ip)
-{
-	return ip - e->start < e->size;
-}
-
-/* The symbol of leaf address @ip (hit->name NULL when none covers it).
- * Leaves repeat (a hot loop is sampled at a few addresses), so a cache
- * answers most of them without a search of the symbol table: two ways
- * per 16-byte block, the last found first (with one way, hot blocks
- * that shared a slot evicted each other).  A miss caches the symbol, or
- * the whole gap between symbols: leaves in padding after a short
- * function otherwise searched the table again at every new offset. */
-static void fold_leaf_symbol(struct fold *f, uintptr_t ip, struct sym_hit *hit)
-{
-	uint64_t block = ip >> 4;
-	size_t set = (size_t)((block * 0x9e3779b97f4a7c15ull) >> 32) %
-		     (FOLD_LEAF_CACHE / 2) * 2;
-	struct fold_leaf *e = &f->leaves[set];
-
-	if (!fold_leaf_covers(&e[0], ip)) {
-		struct fold_leaf t = e[1];
-
-		if (!fold_leaf_covers(&t, ip)) {
-			sym_lookup_range(ip, hit);
-			t.start = hit->start;
-			t.size = hit->size;
-			t.name = hit->name;
-		}
-		e[1] = e[0];
-		e[0] = t;
-	}
-	hit->name = e[0].name;
-	hit->start = e[0].name ? e[0].start : ip;
-}
-
 /* Odd multipliers: two for a chain's pid (with its CPU) and length, then
  * one per word of its row. */
 #define FOLD_MUL_PID 0
@@ -224,8 +189,9 @@ static uint64_t fold_hash(const struct fold_chain *k)
 
 /* Whether chain @c is key @k, whose row is @row: whole blocks are
  * compared, without a branch per word. */
-static bool fold_same(const struct fold_chain *c, const struct fold_chain *k,
-		      const uintptr_t *row)
+static inline __attribute__((always_inline)) bool
+fold_same(const struct fold_chain *c, const struct fold_chain *k,
+	  const uintptr_t *row)
 {
 	const uintptr_t *crow = c->callers - 1;
 	uintptr_t diff = 0;
@@ -284,9 +250,13 @@ static int fold_insert(struct fold *f, const struct fold_chain *k,
 	return 0;
 }
 
-/* Fold key @k, whose row is @row and hash @h. */
-static int fold_put(struct fold *f, const struct fold_chain *k,
-		    const uintptr_t *row, uint64_t h)
+/* Fold key @k, whose row is @row and hash @h.  Inlined into the loop
+ * over the records with fold_key() and fold_same(): a call per sample,
+ * its saved registers and spills were 34 of the 385 instructions a
+ * report spent per sample (cachegrind, doc/performance.md). */
+static inline __attribute__((always_inline)) int
+fold_put(struct fold *f, const struct fold_chain *k,
+	 const uintptr_t *row, uint64_t h)
 {
 	size_t i;
 
@@ -359,8 +329,9 @@ fold_row(const uintptr_t *frames, uint32_t n, uintptr_t *row, bool foreign,
  * mapped, hashed and stored in one pass over whole blocks straight from
  * the record (the row's word 0, frame 0's place, is the leaf): no branch
  * depends on a frame's value or on where in its block the chain ends. */
-static uint64_t fold_key(struct fold *f, const struct prof_record *r,
-			 struct fold_chain *k, uintptr_t *row)
+static inline __attribute__((always_inline)) uint64_t
+fold_key(struct fold *f, const struct prof_record *r,
+	 struct fold_chain *k, uintptr_t *row)
 {
 	uintptr_t lo = f->image_lo, span = f->image_hi - f->image_lo;
 	uintptr_t ip = r->nframes ? r->frames[0] : 0;
@@ -379,7 +350,7 @@ static uint64_t fold_key(struct fold *f, const struct prof_record *r,
 		k->leaf = FOLD_FOREIGN;
 		k->name = f->foreign;
 	} else {
-		fold_leaf_symbol(f, ip, &hit);
+		sym_cache_lookup(&f->leaves, ip, &hit);
 		k->leaf = f->exact_leaf ? ip : hit.start;
 		k->name = hit.name;
 		if (hit.name)

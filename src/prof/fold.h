@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kernel/symbols.h"
 #include "prof/profiler.h"
 
 /* The address every frame outside the image folds into, where the
@@ -57,15 +58,6 @@ struct fold_chain {
 #define FOLD_ROW_WORDS(n) \
 	(((uint32_t)(n) + 1 + FOLD_BLOCK - 1) / FOLD_BLOCK * FOLD_BLOCK)
 
-/* Leaf symbols a table remembers (see fold.c). */
-#define FOLD_LEAF_CACHE 128
-
-struct fold_leaf {
-	uintptr_t start;		/* the symbol's, or the address's */
-	uint32_t size;			/* 0: an empty entry */
-	const char *name;		/* NULL: no symbol covers start */
-};
-
 struct fold {
 	struct fold_chain *chains;	/* distinct chains, nchains of them */
 	uintptr_t *frames;		/* pool of every chain's row */
@@ -89,7 +81,7 @@ struct fold {
 	 * the image's span. */
 	const char *foreign;
 	uintptr_t image_lo, image_hi;
-	struct fold_leaf leaves[FOLD_LEAF_CACHE];
+	struct sym_cache leaves;	/* its samples' leaf symbols */
 };
 
 /* A table of at most @limit chains of at most @depth frames (1 to

@@ -187,6 +187,62 @@ CHECK_TEST("resolve", test_lookup_range_on_empty_table_is_the_address)
 }
 END_TEST
 
+/* The cache's answer for @addr against sym_lookup()'s. */
+static void cache_agrees(struct sym_cache *c, uintptr_t addr)
+{
+	struct sym_hit want, got = { "stale", 0, 0 };
+
+	sym_cache_lookup(c, addr, &got);
+	if (sym_lookup(addr, &want)) {
+		ck_assert_str_eq(got.name, want.name);
+		ck_assert_uint_eq(got.start, want.start);
+		ck_assert_uint_eq(got.size, want.size);
+	} else {
+		ck_assert_ptr_null(got.name);
+		ck_assert_uint_eq(got.start, addr);
+		ck_assert_uint_eq(got.size, 1);
+	}
+}
+
+CHECK_TEST("resolve", test_sym_cache_answers_as_lookup)
+{
+	static struct sym_cache c;
+
+	/* Every address around the table, from an empty cache, then again
+	 * from the filled one, then in an order that makes blocks sharing
+	 * a set evict each other: symbols, gaps, outside. */
+	for (int pass = 0; pass < 2; pass++)
+		for (uintptr_t a = 0xf00; a < 0x1200; a++)
+			cache_agrees(&c, a);
+	for (uintptr_t a = 0; a < 0x300; a++)
+		cache_agrees(&c, 0xf00 + (a * 0x61) % 0x300);
+	cache_agrees(&c, 0x10);
+	if (sizeof(uintptr_t) >= 8)
+		cache_agrees(&c, (uintptr_t)0x100001105ull);
+}
+END_TEST
+
+CHECK_TEST("resolve", test_sym_cache_remembers_the_table_it_read)
+{
+	static const struct sym_table empty = { .base = 0, .strings = "" };
+	static struct sym_cache c;
+	struct sym_hit hit;
+
+	sym_cache_lookup(&c, 0x1105, &hit);
+	ck_assert_str_eq(hit.name, "alpha");
+	/* A cache answers without the table: the symbol is still there for
+	 * another address of its block, which the new table lacks. */
+	sym_use_table(&empty);
+	sym_cache_lookup(&c, 0x110a, &hit);
+	ck_assert_str_eq(hit.name, "alpha");
+	ck_assert_uint_eq(hit.start, 0x1100);
+	/* An emptied cache asks the table in use. */
+	memset(&c, 0, sizeof(c));
+	sym_cache_lookup(&c, 0x110a, &hit);
+	ck_assert_ptr_null(hit.name);
+}
+END_TEST
+
 CHECK_TEST("resolve", test_empty_table_prints_addresses)
 {
 	static const struct sym_table empty = { .base = 0, .strings = "" };
