@@ -12,12 +12,7 @@
  *                   median of 21 reports, in wall time and in the CPU
  *                   thread's own CPU time (on a loaded host the two
  *                   part: the CPU time leaves out the time the host ran
- *                   other processes on the core, not their cache misses);
- *   the core        ns per iteration of a loop of 8 independent chains
- *                   and of one dependent chain, before and after the
- *                   report: a wide loop slower than usual while the
- *                   chain is not marks a run whose core the host shared
- *                   (bench_core_ns()).
+ *                   other processes on the core, not their cache misses).
  *
  * Figures are printed, nothing is asserted (doc/performance.md). */
 #define _GNU_SOURCE
@@ -257,49 +252,6 @@ static void bench_make_records(struct prof_record *r, size_t n)
 	}
 }
 
-/* ---- the core itself ---- */
-
-/* How fast the core runs code of no memory at all, by the thread's CPU
- * time, ns per iteration: @wide 8 independent chains of adds (bound by
- * how many instructions the core issues), else one chain of multiplies
- * (bound by their latency).  On this project's VMs the fold's figures
- * flip between two levels from one second to the next, pinned or not,
- * and the wide loop flips with them while the chain does not: another
- * thread sharing the physical core's issue slots (an SMT sibling the
- * host runs) slows code that issues many instructions at once, as the
- * fold does, and not a dependent chain; a slower clock would slow both
- * (doc/performance.md).  Printed around the report so that a run can be
- * told apart. */
-static double bench_core_ns(bool wide)
-{
-	uint64_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, g = 7, h = 8;
-	const long iters = 1000000;
-	uint64_t c0 = hal_cpu_time();
-
-	for (long i = 0; i < iters; i++) {
-		if (wide) {
-			a += b ^ (c >> 3); b += c ^ (d << 1);
-			c += d ^ (e >> 5); d += e ^ (f << 2);
-			e += f ^ (g >> 1); f += g ^ (h << 3);
-			g += h ^ (a >> 2); h += a ^ (b << 1);
-		} else {
-			a = a * 6364136223846793005ull + 1;
-		}
-		/* Kept as scalar chains: no vectorising, no folding. */
-		__asm__ volatile("" : "+r"(a), "+r"(b), "+r"(c), "+r"(d),
-				 "+r"(e), "+r"(f), "+r"(g), "+r"(h));
-	}
-	return (double)(hal_cpu_time() - c0) / (double)iters;
-}
-
-static double core_wide_ns[2], core_chain_ns[2];
-
-static void bench_core(unsigned when)
-{
-	core_wide_ns[when] = bench_core_ns(true);
-	core_chain_ns[when] = bench_core_ns(false);
-}
-
 static void bench_report(void)
 {
 	static char text[65536];
@@ -350,9 +302,7 @@ static void bench_body(void)
 {
 	for (unsigned d = 0; d < NDEPTHS; d++)
 		bench_sampling(d);
-	bench_core(0);
 	bench_report();
-	bench_core(1);
 }
 
 int main(void)
@@ -369,9 +319,6 @@ int main(void)
 	       report_ms_median, REPORT_REPEATS, report_ms_min);
 	printf("fold + report, the CPU thread's CPU time: %.2f ms (median of %u; fastest %.2f ms)\n",
 	       report_cpu_ms_median, REPORT_REPEATS, report_cpu_ms_min);
-	printf("the core before / after the report: wide loop %.2f / %.2f ns, "
-	       "dependent chain %.2f / %.2f ns per iteration\n",
-	       core_wide_ns[0], core_wide_ns[1], core_chain_ns[0], core_chain_ns[1]);
 	fflush(stdout);
 	_exit(0);
 }
