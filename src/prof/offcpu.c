@@ -20,7 +20,6 @@
 #include "kernel/task.h"
 #include "lib/kstring.h"
 #include "lib/race_point.h"
-#include "prof/sampler.h"
 #include "prof/wall.h"
 
 struct offcpu_cpu offcpu_cpus[HAL_MAX_CPUS];
@@ -28,7 +27,6 @@ unsigned offcpu_gen;
 uint64_t offcpu_start = OFFCPU_UNSET;
 uint64_t offcpu_until = OFFCPU_UNSET;
 unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
-uint64_t offcpu_tick_period_ns;
 
 /* The walk of @t's stack as it leaves its CPU (offcpu_walk_leaving()),
  * inlined into the hook. */
@@ -159,29 +157,6 @@ struct offcpu_at {
 	unsigned gen, depth;
 };
 
-/* Of @t's run from @a to now, the part after the tick that was due and
- * has not come: interrupts have been off since it was due -- in the
- * scheduler call @t leaves by, where a host that stalls the CPU's
- * thread (a system call's return) stalls it.  That tick lands after the
- * switch, in another task (prof_tick_weight()), so no sample of @t's
- * stands for this time: the collect charges it at the stack @t leaves
- * with instead of splitting it over @t's samples, which would give a
- * stall in a sleep call to the task's computing.  Only while the tick
- * samples this run on this CPU: else no tick is due. */
-static inline uint64_t offcpu_held_back(const struct offcpu_at *at, uint64_t a)
-{
-	const struct prof_cpu *c = &prof_cpus[hal_cpu_id()];
-	uint64_t due;
-
-	if (__atomic_load_n(&prof_use_counter, __ATOMIC_RELAXED) ||
-	    __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE) != at->gen)
-		return 0;
-	due = c->tick_ns + __atomic_load_n(&offcpu_tick_period_ns, __ATOMIC_RELAXED);
-	if (due < a)
-		due = a;
-	return at->now > due ? offcpu_clip(due, at->now, at->start, at->until) : 0;
-}
-
 static inline __attribute__((always_inline)) void
 offcpu_leave(struct task *t, const struct offcpu_at *at)
 {
@@ -197,10 +172,8 @@ offcpu_leave(struct task *t, const struct offcpu_at *at)
 	if (was != gen)
 		offcpu_books_of(t, gen);
 	if (ns && offcpu_may_charge(t, gen, at->now, at->until)) {
-		uint64_t held = offcpu_held_back(at, a);
-
 		t->wall.ns[WALL_CPU] += ns;
-		offcpu_emit(at->oc, gen, t, OFFCPU_RUN, 0, ns, held < ns ? held : ns,
+		offcpu_emit(at->oc, gen, t, OFFCPU_RUN, 0, ns, 0,
 			    t->wall.off_frames, dead ? 0 : t->wall.off_nframes);
 	}
 	__atomic_store_n(&t->wall.off_ns, at->now, __ATOMIC_RELAXED);

@@ -144,13 +144,19 @@ static void rate_check(unsigned hz, uint64_t cpu_budget_ns, unsigned min_permill
 	ck_assert_msg(got >= min_permille / 1000.0 * want, "%.0f overflow signals "
 		      "in %.3f cpu-seconds at %u hz (%.2f%%, want %.1f%%)", got, cpu_s,
 		      hz, 100.0 * got / want, min_permille / 10.0);
-	ck_assert_msg(got <= 1.01 * want + RATE_CPUS, "%.0f overflow signals in "
+	/* Over 100%: the signals and the thread's clock are two readings of
+	 * one CPU time, and a loaded host skews them (102.0% pooled at 10
+	 * kHz, load ~17); a period off by 2x gives 200%. */
+	ck_assert_msg(got <= 1.05 * want + RATE_CPUS, "%.0f overflow signals in "
 		      "%.3f cpu-seconds at %u hz", got, cpu_s, hz);
 }
 
-CHECK_TEST("rate", test_counter_rate_1khz_at_least_99_percent)
+/* 1 kHz, the profiler's rate: 99.8-100% on a quiet host, 98.89% pooled
+ * once at load ~20 on 2 cores, so the floor is 97%: a host that late
+ * never took more, and a period off by 2x gives 50%. */
+CHECK_TEST("rate", test_counter_rate_1khz_at_least_97_percent)
 {
-	rate_check(1000, 500000000ull, 990);	/* 4 x 500 expected */
+	rate_check(1000, 500000000ull, 970);	/* 4 x 500 expected */
 }
 END_TEST
 
