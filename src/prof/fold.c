@@ -1,4 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+/* The fold table: records (a pid and its frames) counted and weighed by
+ * chain, in an open-addressed hash over rows of whole frame blocks, with
+ * the leaf taken by symbol (a sym_cache) and the callers by return
+ * address; then sorted for the views.  Task context only: the drain,
+ * the wall collect and the views call it, never the sampler.  The
+ * folded text it is printed as is folded.c's. */
 #include "prof/fold.h"
 #include "prof/fold_test.h"
 
