@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # shell suites: the line rules, help and the console (check_shell), the
 # UDP shell core (udpsh/check_udpsh_*, one a concern of src/shell/udpsh/).
-# Each program defines its own shell_commands[], so the real table and
-# its commands are not linked in.
+# check_shell and the udpsh suites each define their own
+# shell_commands[], so the real table and its commands are not linked
+# into them; a suite on $(TEST_LDADD) alone gets the real ones.
 if PLATFORM_SIM
 check_PROGRAMS += %reldir%/check_shell
 TESTS += %reldir%/check_shell
