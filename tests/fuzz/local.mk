@@ -18,24 +18,24 @@ CLEANFILES += $(FUZZ_PROGS)
 
 %canon_reldir%_fuzz_net_rx_SOURCES = %reldir%/fuzz_net_rx.c \
 	%reldir%/fuzz_commands.c $(FAKE_HAL_SOURCES)
-%canon_reldir%_fuzz_net_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+%canon_reldir%_fuzz_net_rx_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/kit
 %canon_reldir%_fuzz_net_rx_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_net_rx_LDADD = tests/libfakehal.la
 
 %canon_reldir%_fuzz_shell_SOURCES = %reldir%/fuzz_shell.c \
 	%reldir%/fuzz_commands.c $(FAKE_HAL_SOURCES)
-%canon_reldir%_fuzz_shell_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+%canon_reldir%_fuzz_shell_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/kit
 %canon_reldir%_fuzz_shell_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_shell_LDADD = tests/libfakehal.la
 
 %canon_reldir%_fuzz_fdt_SOURCES = %reldir%/fuzz_fdt.c tests/kit/fdt_walk.c \
 	tests/kit/fdt_walk.h $(FAKE_HAL_SOURCES)
-%canon_reldir%_fuzz_fdt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+%canon_reldir%_fuzz_fdt_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/kit
 %canon_reldir%_fuzz_fdt_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_fdt_LDADD = tests/libfakehal.la
 
 %canon_reldir%_fuzz_cmdline_SOURCES = %reldir%/fuzz_cmdline.c $(FAKE_HAL_SOURCES)
-%canon_reldir%_fuzz_cmdline_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests
+%canon_reldir%_fuzz_cmdline_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tests/kit
 %canon_reldir%_fuzz_cmdline_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_cmdline_LDADD = tests/libfakehal.la
 
@@ -58,7 +58,7 @@ CLEANFILES += $(FUZZ_PROGS)
 %canon_reldir%_fuzz_udpsh_client_SOURCES = %reldir%/fuzz_udpsh_client.c \
 	tools/udpsh_client.c tools/udpsh_client.h $(FAKE_HAL_SOURCES)
 %canon_reldir%_fuzz_udpsh_client_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/tools \
-	-I$(top_srcdir)/tests
+	-I$(top_srcdir)/tests/kit
 %canon_reldir%_fuzz_udpsh_client_LDFLAGS = $(KP_FUZZ_LDFLAGS)
 %canon_reldir%_fuzz_udpsh_client_LDADD = tests/libfakehal.la
 
