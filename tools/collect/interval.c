@@ -103,6 +103,11 @@ bool interval_header(const char *text, size_t len, struct interval *iv, char *er
 			keys = true;
 		}
 		if (k == FOLDED_END) {
+			if (!nl) {
+				/* A block is whole lines: this one was cut. */
+				snprintf(err, errlen, "the block's end line has no newline (the reply was cut)");
+				break;
+			}
 			/* The file is the block, not the prompt after it. */
 			iv->text = text;
 			iv->len = (size_t)(next - text);
