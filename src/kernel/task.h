@@ -41,11 +41,11 @@ enum task_state {
 };
 
 /* Off-CPU and wall-clock profiling's state of one task (prof/offcpu.c,
- * prof/wall.c), and who writes each field.  The scheduler keeps the
+ * prof/wall*.c), and who writes each field.  The scheduler keeps the
  * first group for every task, profiled or not; the rest is written
  * only while a wall run is on.  A task the hook has not switched in
  * the current run (@gen is another's) is taken from the walk of its
- * saved context at the window's start instead (prof/wall.c). */
+ * saved context at the window's start instead (prof/wall_start.c). */
 struct task_wall {
 	/* The scheduler (kernel/sched.c). */
 	/* Why it last gave up its CPU, stored at every switch-out on its
@@ -70,7 +70,7 @@ struct task_wall {
 	bool on_cpu;		/* between a switch-in and a switch-out */
 	/* The wall run @gen's books of this task: nanoseconds in each
 	 * state (running, runnable, blocked) inside the window, added at
-	 * each of its switches.  The collect (prof/wall.c) zeroes @gen
+	 * each of its switches.  The collect (prof/wall_books.c) zeroes @gen
 	 * once it has taken a dead task's books. */
 	unsigned gen;
 	uint64_t ns[3];
@@ -85,7 +85,7 @@ struct task_wall {
 	unsigned crossed;
 	/* A wall run that has yet to take the books of this dead task: set
 	 * by the hook at its last switch-out, cleared by the collect
-	 * (prof/wall.c); task_reap() leaves it until then. */
+	 * (prof/wall_books.c); task_reap() leaves it until then. */
 	unsigned hold;
 };
 

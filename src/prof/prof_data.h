@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* What a session (or one interval of it) holds once drained: its fold
- * table, its books, and the names of its tasks.  The profiler fills it
- * (prof/profiler.c); every view reads it. */
+ * table, its books, and the names of its tasks.  The drain fills it
+ * (prof/drain.c); every view reads it. */
 #ifndef KPROF_PROF_PROF_DATA_H
 #define KPROF_PROF_PROF_DATA_H
 
