@@ -254,20 +254,26 @@ int prof_start_as(const struct prof_options *opt, bool guest)
 	return 0;
 }
 
-/* The run's CPUs, asked to answer on their tick: armed, or stopped. */
-static struct tick_ask prof_ask(const unsigned *answer)
+/* The run's CPUs, asked to answer on their tick (armed, or stopped),
+ * waited for up to @budget_ns: how many did not answer, kept in
+ * *@pending, and the budget in *@waited_ns, for the run's header. */
+static uint32_t prof_wait_answer(const unsigned *answer, uint64_t budget_ns,
+				 void (*pause)(void *ctx), void *ctx,
+				 uint32_t *pending, uint64_t *waited_ns)
 {
-	return (struct tick_ask){ prof_run.cpus, prof_run.gen, answer, sizeof(prof_cpus[0]) };
+	struct tick_ask ask = { prof_run.cpus, prof_run.gen, answer, sizeof(prof_cpus[0]) };
+
+	*pending = tick_ask_wait(&ask, budget_ns, pause, ctx);
+	*waited_ns = budget_ns;
+	return *pending;
 }
 
 uint32_t prof_wait_armed(uint64_t budget_ns, void (*pause)(void *ctx),
 			 void *ctx)
 {
-	struct tick_ask ask = prof_ask(&prof_cpus[0].armed_gen);
-	uint32_t pending = tick_ask_wait(&ask, budget_ns, pause, ctx);
+	uint32_t pending = prof_wait_answer(&prof_cpus[0].armed_gen, budget_ns, pause, ctx,
+					    &prof_run.unarmed, &prof_run.arm_wait_ns);
 
-	prof_run.unarmed = pending;
-	prof_run.arm_wait_ns = budget_ns;
 	prof_run.start_ns = prof_data.wall ? wall_open(prof_data.wall) : hal_clock_ns();
 	/* From here on the run's samples are stored. */
 	__atomic_store_n(&prof_open_gen, prof_run.gen, __ATOMIC_RELEASE);
@@ -294,12 +300,8 @@ void prof_stop(void)
 uint32_t prof_wait_stopped(uint64_t budget_ns, void (*pause)(void *ctx),
 			   void *ctx)
 {
-	struct tick_ask ask = prof_ask(&prof_cpus[0].ack);
-	uint32_t pending = tick_ask_wait(&ask, budget_ns, pause, ctx);
-
-	prof_run.missing = pending;
-	prof_run.wait_ns = budget_ns;
-	return pending;
+	return prof_wait_answer(&prof_cpus[0].ack, budget_ns, pause, ctx, &prof_run.missing,
+				&prof_run.wait_ns);
 }
 
 const struct prof_data *prof_last(void)
