@@ -28,22 +28,24 @@ uint64_t offcpu_start = OFFCPU_UNSET;
 uint64_t offcpu_until = OFFCPU_UNSET;
 unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
 
-/* The walk of @t's stack as it leaves its CPU (offcpu_walk_leaving()),
- * inlined into the hook. */
-static inline __attribute__((always_inline)) void
+/* The walk of @t's stack as it left its CPU (offcpu_walk_leaving()),
+ * inlined into the hook: at its switch-out, or at its switch-in when
+ * the switch-out did not walk (its stack has held still since: only
+ * @t writes its frame records).  The bounds are @t's own, not the
+ * switching CPU's current task's.  The count, also kept in the slot. */
+static inline __attribute__((always_inline)) uint32_t
 offcpu_walk_out(struct task *t, unsigned depth)
 {
 	uintptr_t why = t->wall.off_why, fp;
 	const struct trap_frame *tf = task_off_trap(why);
+	struct stack_bounds b = { t->stack_lo, t->stack_hi };
 	size_t n = 0;
 
 	if (depth > PROF_MAX_FRAMES)
 		depth = PROF_MAX_FRAMES;
 	if (tf) {
-		n = stacktrace_from_trap(tf, t->wall.off_frames, depth);
-	} else if ((fp = task_off_frame(why, t->stack_lo, t->stack_hi)) != 0) {
-		struct stack_bounds b = { t->stack_lo, t->stack_hi };
-
+		n = stacktrace_from_trap_on(tf, &b, t->wall.off_frames, depth);
+	} else if ((fp = task_off_frame(why, b.lo, b.hi)) != 0) {
 		n = stacktrace_from_fp(fp, &b, t->wall.off_frames, depth);
 		/* Frame 0 is a leaf, looked up where it lies, but here it is
 		 * the scheduler call's return address: the call is the byte
@@ -54,11 +56,12 @@ offcpu_walk_out(struct task *t, unsigned depth)
 	}
 	/* The collect may read it racing a switch after the window. */
 	__atomic_store_n(&t->wall.off_nframes, (uint32_t)n, __ATOMIC_RELAXED);
+	return (uint32_t)n;
 }
 
 void offcpu_walk_leaving(struct task *t, unsigned depth)
 {
-	offcpu_walk_out(t, depth);
+	(void)offcpu_walk_out(t, depth);
 }
 
 /* The window as the session published it, [*start, *until).  The
@@ -102,27 +105,36 @@ static void offcpu_books_of(struct task *t, unsigned gen)
 		t->wall.ns[s] = 0;
 }
 
-/* One record into this CPU's ring; a full ring loses the stack only:
- * the time is in the task's books already. */
-static inline __attribute__((always_inline)) void
-offcpu_emit(struct offcpu_cpu *oc, unsigned gen, const struct task *t,
-	    enum offcpu_kind kind, unsigned flags, uint64_t ns_a, uint64_t ns_b,
-	    const uintptr_t *frames, uint32_t n)
+/* Room for one record in this CPU's ring: the slot, its number in
+ * *@head; or NULL when the ring is full, the drop counted -- before
+ * anything is walked for it: the record's time is in the task's books
+ * already, only its stack is lost. */
+static inline __attribute__((always_inline)) uintptr_t *
+offcpu_slot(struct offcpu_cpu *oc, uint64_t *head)
 {
 	/* Only this CPU writes head and dropped; the session reads them. */
-	uint64_t head = __atomic_load_n(&oc->head, __ATOMIC_RELAXED), tail;
-	uintptr_t *slot = oc->ring;
+	uint64_t h = __atomic_load_n(&oc->head, __ATOMIC_RELAXED);
+	uintptr_t *ring = oc->ring;
 
-	if (!slot)
-		return;
-	tail = __atomic_load_n(&oc->tail, __ATOMIC_ACQUIRE);
-	if (head - tail >= OFFCPU_RING_RECORDS) {
+	if (!ring)
+		return NULL;
+	if (h - __atomic_load_n(&oc->tail, __ATOMIC_ACQUIRE) >= OFFCPU_RING_RECORDS) {
 		__atomic_store_n(&oc->dropped,
 				 __atomic_load_n(&oc->dropped, __ATOMIC_RELAXED) + 1,
 				 __ATOMIC_RELAXED);
-		return;
+		return NULL;
 	}
-	slot += (head % OFFCPU_RING_RECORDS) * OFFCPU_STRIDE;
+	*head = h;
+	return ring + (h % OFFCPU_RING_RECORDS) * OFFCPU_STRIDE;
+}
+
+/* The record into @slot (offcpu_slot()'s, number @head), then
+ * published. */
+static inline __attribute__((always_inline)) void
+offcpu_put(struct offcpu_cpu *oc, uintptr_t *slot, uint64_t head, unsigned gen,
+	   const struct task *t, enum offcpu_kind kind, unsigned flags, uint64_t ns_a,
+	   uint64_t ns_b, const uintptr_t *frames, uint32_t n)
+{
 	slot[0] = (uintptr_t)(uint32_t)t->pid | (uintptr_t)n << 32;
 	slot[1] = (uintptr_t)gen | (uintptr_t)kind << 32 | (uintptr_t)flags << 40;
 	slot[2] = ns_a;
@@ -157,6 +169,10 @@ struct offcpu_at {
 	unsigned gen, depth;
 };
 
+/* @t leaves its CPU: its run charged, and recorded with the stack it
+ * leaves with -- walked only when the ring has room for the record;
+ * else the slot says so (OFFCPU_UNWALKED) and whoever needs the stack
+ * next walks it: the switch-in that records the wait, or the collect. */
 static inline __attribute__((always_inline)) void
 offcpu_leave(struct task *t, const struct offcpu_at *at)
 {
@@ -165,17 +181,24 @@ offcpu_leave(struct task *t, const struct offcpu_at *at)
 	/* A run that began before the hook was registered began before
 	 * the window: clipped to its start. */
 	uint64_t a = was == gen ? __atomic_load_n(&t->wall.in_ns, __ATOMIC_RELAXED) : 0;
-	uint64_t ns = offcpu_clip(a, at->now, at->start, at->until);
+	uint64_t ns = offcpu_clip(a, at->now, at->start, at->until), head;
+	/* A dead task waits for nothing: no stack. */
+	uint32_t n = dead ? 0 : OFFCPU_UNWALKED;
+	uintptr_t *slot;
 
-	if (!dead)
-		offcpu_walk_out(t, at->depth);
 	if (was != gen)
 		offcpu_books_of(t, gen);
 	if (ns && offcpu_may_charge(t, gen, at->now, at->until)) {
 		t->wall.ns[WALL_CPU] += ns;
-		offcpu_emit(at->oc, gen, t, OFFCPU_RUN, 0, ns, 0,
-			    t->wall.off_frames, dead ? 0 : t->wall.off_nframes);
+		if ((slot = offcpu_slot(at->oc, &head)) != NULL) {
+			n = dead ? 0 : offcpu_walk_out(t, at->depth);
+			offcpu_put(at->oc, slot, head, gen, t, OFFCPU_RUN, 0, ns, 0,
+				   t->wall.off_frames, n);
+		}
 	}
+	/* Before the task is seen off its CPU (the collect reads them). */
+	if (n == OFFCPU_UNWALKED || dead)
+		__atomic_store_n(&t->wall.off_nframes, n, __ATOMIC_RELAXED);
 	__atomic_store_n(&t->wall.off_ns, at->now, __ATOMIC_RELAXED);
 	/* Until the run has taken its books, the reaper leaves it. */
 	if (dead)
@@ -183,6 +206,31 @@ offcpu_leave(struct task *t, const struct offcpu_at *at)
 	if (was != gen)
 		__atomic_store_n(&t->wall.gen, gen, __ATOMIC_RELEASE);
 	__atomic_store_n(&t->wall.on_cpu, false, __ATOMIC_RELEASE);
+}
+
+/* The record of @t's wait into @slot: at its entry function when it
+ * was born into it, at the stack it went off with (walked now if its
+ * switch-out did not), or marked as the window start's stack. */
+static inline __attribute__((always_inline)) void
+offcpu_put_wait(struct task *t, const struct offcpu_at *at, uintptr_t *slot, uint64_t head,
+		bool born, bool fresh, uint64_t blocked, uint64_t runnable)
+{
+	uintptr_t entry = (uintptr_t)t->fn;
+	uint32_t n;
+
+	if (born) {
+		offcpu_put(at->oc, slot, head, at->gen, t, OFFCPU_WAIT, 0, blocked, runnable,
+			   &entry, 1);
+	} else if (fresh) {
+		n = t->wall.off_nframes;
+		if (n == OFFCPU_UNWALKED)
+			n = offcpu_walk_out(t, at->depth);
+		offcpu_put(at->oc, slot, head, at->gen, t, OFFCPU_WAIT, 0, blocked, runnable,
+			   t->wall.off_frames, n);
+	} else {
+		offcpu_put(at->oc, slot, head, at->gen, t, OFFCPU_WAIT, OFFCPU_START_STACK,
+			   blocked, runnable, NULL, 0);
+	}
 }
 
 static inline __attribute__((always_inline)) void
@@ -193,10 +241,10 @@ offcpu_enter(struct task *t, const struct offcpu_at *at)
 	 * function, which has not run yet. */
 	bool born = !__atomic_load_n(&t->wall.started, __ATOMIC_RELAXED);
 	bool fresh = t->wall.gen == gen;
-	uintptr_t entry = (uintptr_t)t->fn;
 	uint64_t a = born ? t->wall.born_ns : fresh ? __atomic_load_n(&t->wall.off_ns, __ATOMIC_RELAXED) : 0;
 	uint64_t wake = __atomic_load_n(&t->wall.wake_ns, __ATOMIC_RELAXED);
-	uint64_t now = at->now, blocked, runnable;
+	uint64_t now = at->now, blocked, runnable, head;
+	uintptr_t *slot;
 
 	/* Woken before it went off (preempted, or yielding): runnable
 	 * from the switch-out. */
@@ -208,17 +256,13 @@ offcpu_enter(struct task *t, const struct offcpu_at *at)
 	runnable = offcpu_clip(wake, now, at->start, at->until);
 	if (!fresh)
 		offcpu_books_of(t, gen);
+	/* Walked only once the interval is this switch's to charge: the
+	 * collect may be reading the slot. */
 	if ((blocked || runnable) && offcpu_may_charge(t, gen, now, at->until)) {
 		t->wall.ns[WALL_BLOCKED] += blocked;
 		t->wall.ns[WALL_RUNNABLE] += runnable;
-		if (born)
-			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable, &entry, 1);
-		else if (fresh)
-			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, 0, blocked, runnable,
-				    t->wall.off_frames, t->wall.off_nframes);
-		else
-			offcpu_emit(at->oc, gen, t, OFFCPU_WAIT, OFFCPU_START_STACK, blocked,
-				    runnable, NULL, 0);
+		if ((slot = offcpu_slot(at->oc, &head)) != NULL)
+			offcpu_put_wait(t, at, slot, head, born, fresh, blocked, runnable);
 	}
 	__atomic_store_n(&t->wall.in_ns, now, __ATOMIC_RELAXED);
 	if (!fresh)

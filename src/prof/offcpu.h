@@ -47,6 +47,11 @@ enum offcpu_kind {
  * task went off its CPU before the hook was registered. */
 #define OFFCPU_START_STACK 1u
 
+/* A task's off_nframes when its switch-out did not walk its stack (its
+ * CPU's ring had no room for the record): the switch-in that records
+ * its wait walks it then, and the collect through its saved context. */
+#define OFFCPU_UNWALKED UINT32_MAX
+
 /* offcpu_start before the window opens (no interval is charged) and
  * offcpu_until while it is open; OFFCPU_PENDING for the instant the
  * session reads the clock to set one of them (offcpu_window()). */

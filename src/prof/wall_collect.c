@@ -42,6 +42,30 @@ static uint64_t wall_clip(const struct prof_wall *w, uint64_t a, uint64_t b)
 	return b > a ? b - a : 0;
 }
 
+/* The stack @t waits at, off its CPU at the window's end: the one its
+ * switch-out walked, else (its CPU's ring was full then: nothing was
+ * walked, OFFCPU_UNWALKED) walked now through its saved context --
+ * unknown if it is back on its CPU meanwhile: then the switch that put
+ * it there ends the interval, and of the two the first claim charges. */
+static void wall_open_stack(struct task *t, struct wall_open *e)
+{
+	uint32_t n = __atomic_load_n(&t->wall.off_nframes, __ATOMIC_RELAXED);
+	int got;
+
+	if (n != OFFCPU_UNWALKED) {
+		e->nframes = n > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : n;
+		kmemcpy(e->frames, t->wall.off_frames, e->nframes * sizeof(e->frames[0]));
+		return;
+	}
+	got = wall_walk_waiting(t, e->frames, __atomic_load_n(&offcpu_depth, __ATOMIC_RELAXED));
+	if (got >= 0) {
+		e->nframes = (uint32_t)got;
+	} else {
+		e->nframes = 1;
+		e->frames[0] = FOLD_UNKNOWN;
+	}
+}
+
 /* Where @t is at the window's end: on its CPU since @a, or off since
  * @a and woken at @wake (@a: not woken), and the stack it waits at;
  * from its stamps when the hook switched it in this run, else from the
@@ -61,12 +85,8 @@ static bool wall_open_state(const struct wall_scan *sc, struct task *t, struct w
 		/* Racing a switch after the end: kept only if the claim is
 		 * ours (wall_scan_task()). */
 		*a = __atomic_load_n(on ? &t->wall.in_ns : &t->wall.off_ns, __ATOMIC_RELAXED);
-		if (!on) {
-			uint32_t n = __atomic_load_n(&t->wall.off_nframes, __ATOMIC_RELAXED);
-
-			e->nframes = n > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : n;
-			kmemcpy(e->frames, t->wall.off_frames, e->nframes * sizeof(e->frames[0]));
-		}
+		if (!on)
+			wall_open_stack(t, e);
 		/* Not woken since it went off, or runnable from then on. */
 		if (blocked || *wake < *a)
 			*wake = blocked ? UINT64_MAX : *a;

@@ -56,6 +56,17 @@ void wall_unregister(struct prof_wall *w);
 
 /* ---- wall_start.c ---- */
 
+/* wall_walk_waiting(): @t runs or was picked to, or its switch-out is
+ * still saving it (a few instructions: ask again). */
+#define WALL_WALK_ON_CPU (-1)
+#define WALL_WALK_LEAVING (-2)
+
+/* @t's stack, walked from another CPU through its saved context into
+ * @out (@depth frames at most), its CPU kept from picking it meanwhile:
+ * the count, or WALL_WALK_ON_CPU, WALL_WALK_LEAVING.  Task context, the
+ * task list lock allowed. */
+int wall_walk_waiting(struct task *t, uintptr_t *out, unsigned depth);
+
 /* For task_for_each() at the window's start (@ctx: the run): a task
  * off its CPU since before the hook's first switch of it, and the stack
  * it waits at, into w->starts. */

@@ -12,11 +12,6 @@
 #include "kernel/task.h"
 #include "prof/offcpu.h"
 
-/* wall_walk_waiting(): @t runs or was picked to, or its switch-out is
- * still saving it (a few instructions: ask again). */
-#define WALL_WALK_ON_CPU (-1)
-#define WALL_WALK_LEAVING (-2)
-
 /* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
  * the state the scheduler kept (task->wall.off_why) inside the stack
  * its saved context says is live. */
@@ -61,10 +56,7 @@ static void wall_walk_parked(struct task *t, void *arg)
 	wt->n = t->ctx ? wall_walk_saved(t, wt->out, wt->depth) : 0;
 }
 
-/* @t's stack, walked from another CPU through its saved context into
- * @out, its CPU kept from picking it meanwhile: the count, or
- * WALL_WALK_ON_CPU, WALL_WALK_LEAVING. */
-static int wall_walk_waiting(struct task *t, uintptr_t *out, unsigned depth)
+int wall_walk_waiting(struct task *t, uintptr_t *out, unsigned depth)
 {
 	struct wall_waiting wt = { out, depth > PROF_MAX_FRAMES ? PROF_MAX_FRAMES : depth, 0 };
 

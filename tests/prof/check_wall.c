@@ -414,23 +414,52 @@ CHECK_TEST("wall", test_wall_views_leave_the_shell_stack_room)
 }
 END_TEST
 
+/* A pingpong task's wait, as the folded view gives it: at the yield
+ * its chain makes, 12 pingpong_down deep, cut at the run's depth (8:
+ * all pingpong_down, frame 0 the call of the yield), or
+ * "[unknown_stack]" where no record was stored; never another stack.
+ * Counts its microseconds in *@stacked when it has the yield's. */
+static void assert_pingpong_wait(const struct fline *f, unsigned long long *stacked)
+{
+	char want[200] = ";[runnable]";
+
+	if (strcmp(f->state, "runnable") != 0 || strstr(f->text, ";[runnable];[unknown_stack] "))
+		return;
+	for (unsigned i = 0; i < PROF_DEPTH_DEFAULT; i++)
+		strcat(want, ";pingpong_down");
+	strcat(want, " ");
+	ck_assert_msg(strstr(f->text, want), "a pingpong wait at another stack: %s", f->text);
+	*stacked += f->us;
+}
+
 /* Two tasks yielding to each other on one CPU, as fast as the
  * scheduler switches (tens of thousands a second on ksim, more than the
  * rings hold between drains): every task's books stay whole -- each
  * pingpong task's states sum to its time alive, all of it running or
  * runnable -- whatever records the rings lost (before the fix: "alive 1011.7
- * ms, charged 265.0 ms"). */
+ * ms, charged 265.0 ms").  The waits that keep a stack keep the right
+ * one: a switch-out that found the ring full walked nothing, and the
+ * switch-in that stored the wait's record walked the waiting stack then. */
 CHECK_TEST("wall", test_wall_books_whole_at_any_switch_rate)
 {
+	unsigned long long stacked = 0;
 	int pids[2];
-	char *out;
+	char *out, *line, *save;
 	long window;
 
 	start_machine();
 	ck_assert_uint_eq(work_start("work start pingpong", pids, 2), 2);
 	sleep_ms(100);
-	out = run_ok("profile 1000 all wall", 60000);
-	window = atol(strstr(out, "profiled ") + 9);
+	out = run_ok("profile 1000 all wall folded", 60000);
+	window = folded_window_ms(out);
+	ck_assert_msg(folded_u64(out, "# dropped=") > 0, "the rings never overflowed: %s", out);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct fline f;
+
+		if (fold_line(line, &f) && (f.pid == pids[0] || f.pid == pids[1]))
+			assert_pingpong_wait(&f, &stacked);
+	}
+	ck_assert_msg(stacked > 0, "no pingpong wait kept its stack");
 	free(out);
 	out = run_ok("profile show tasks", 20000);
 	for (unsigned k = 0; k < 2; k++) {
