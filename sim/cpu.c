@@ -10,6 +10,7 @@
 
 #include "hal/cpu.h"
 #include "hal/power.h"
+#include "hal/timer.h"
 #include "sim/sim.h"
 
 static uint64_t sim_clock_read(clockid_t id)
@@ -56,24 +57,44 @@ static void sim_sigprof_mask(int how)
 	pthread_sigmask(how, &s, NULL);
 }
 
+/* hal_irq_masked_ns(): the clock before the system call that masked
+ * the tick, kept when that call was the outermost; UINT64_MAX while the
+ * tick is not masked by hal_irq_save().  Only its CPU's thread writes
+ * and reads it. */
+static __thread uint64_t sim_irq_masked_ns = UINT64_MAX;
+
 unsigned long hal_irq_save(void)
 {
+	/* Before the call: the host may hold the thread inside it. */
+	uint64_t now = hal_clock_ns();
 	sigset_t s, old;
+	bool was;
 
 	sigemptyset(&s);
 	sigaddset(&s, SIGPROF);
 	pthread_sigmask(SIG_BLOCK, &s, &old);
-	return sigismember(&old, SIGPROF) == 1;
+	was = sigismember(&old, SIGPROF) == 1;
+	if (!was)
+		sim_irq_masked_ns = now;
+	return was;
 }
 
 void hal_irq_restore(unsigned long flags)
 {
+	if (!flags)
+		sim_irq_masked_ns = UINT64_MAX;
 	sim_sigprof_mask(flags ? SIG_BLOCK : SIG_UNBLOCK);
 }
 
 void hal_irq_enable(void)
 {
+	sim_irq_masked_ns = UINT64_MAX;
 	sim_sigprof_mask(SIG_UNBLOCK);
+}
+
+uint64_t hal_irq_masked_ns(void)
+{
+	return sim_irq_masked_ns;
 }
 
 bool hal_irq_disabled(void)

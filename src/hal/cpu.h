@@ -45,6 +45,15 @@ void hal_irq_enable(void);
 /* True when maskable interrupts are masked on the calling CPU. */
 bool hal_irq_disabled(void);
 
+/* When the calling CPU's interrupts were masked, on hal_clock_ns()'s
+ * clock, read just before the outermost hal_irq_save() that masked them
+ * -- where the platform keeps it: in ksim the mask is a system call,
+ * where the host may hold the CPU's thread, and a tick that came due
+ * meanwhile waits for the unmask.  UINT64_MAX where the platform does
+ * not keep it (the kernels: a mask is one instruction), or while they
+ * are not masked by hal_irq_save().  Interrupts off. */
+uint64_t hal_irq_masked_ns(void);
+
 /* A spin-wait hint (pause / yield).  Any context. */
 void hal_cpu_relax(void);
 

@@ -20,6 +20,7 @@
 #include "kernel/task.h"
 #include "lib/kstring.h"
 #include "lib/race_point.h"
+#include "prof/sampler.h"
 #include "prof/wall.h"
 
 struct offcpu_cpu offcpu_cpus[HAL_MAX_CPUS];
@@ -27,6 +28,7 @@ unsigned offcpu_gen;
 uint64_t offcpu_start = OFFCPU_UNSET;
 uint64_t offcpu_until = OFFCPU_UNSET;
 unsigned offcpu_depth = PROF_DEPTH_DEFAULT;
+uint64_t offcpu_tick_period_ns;
 
 /* The walk of @t's stack as it left its CPU (offcpu_walk_leaving()),
  * inlined into the hook: at its switch-out, or at its switch-in when
@@ -169,6 +171,38 @@ struct offcpu_at {
 	unsigned gen, depth;
 };
 
+/* Of @t's run from @a to now, the part after a tick came due that
+ * interrupts have held back since: from the later of the due time and
+ * the moment the CPU masked them (hal_irq_masked_ns()) -- in the call @t
+ * leaves by, where a host that holds the CPU's thread (in ksim, inside
+ * the masking system call) holds the tick.  That tick lands after the
+ * switch, in another task (prof_tick_weight()), so no sample of @t's
+ * stands for that stretch: the collect charges it at the stack @t
+ * leaves with instead of splitting it over @t's samples, which would
+ * give a stall in a sleep call to the task's computing.  A tick that is
+ * only late (due while interrupts were on: a starved host's timer) is
+ * not charged here: its stretch was not masked.  Nothing where the
+ * platform does not keep the moment, or while the tick does not sample
+ * this run on this CPU. */
+static inline uint64_t offcpu_held_back(const struct offcpu_at *at, uint64_t a)
+{
+	uint64_t masked = hal_irq_masked_ns(), due;
+	const struct prof_cpu *c;
+
+	if (masked == UINT64_MAX)
+		return 0;
+	c = &prof_cpus[at->oc - offcpu_cpus];
+	if (__atomic_load_n(&prof_use_counter, __ATOMIC_RELAXED) ||
+	    __atomic_load_n(&c->armed_gen, __ATOMIC_ACQUIRE) != at->gen)
+		return 0;
+	due = c->tick_ns + __atomic_load_n(&offcpu_tick_period_ns, __ATOMIC_RELAXED);
+	if (due < masked)
+		due = masked;
+	if (due < a)
+		due = a;
+	return at->now > due ? offcpu_clip(due, at->now, at->start, at->until) : 0;
+}
+
 /* @t leaves its CPU: its run charged, and recorded with the stack it
  * leaves with -- walked only when the ring has room for the record;
  * else the slot says so (OFFCPU_UNWALKED) and whoever needs the stack
@@ -191,9 +225,11 @@ offcpu_leave(struct task *t, const struct offcpu_at *at)
 	if (ns && offcpu_may_charge(t, gen, at->now, at->until)) {
 		t->wall.ns[WALL_CPU] += ns;
 		if ((slot = offcpu_slot(at->oc, &head)) != NULL) {
+			uint64_t held = offcpu_held_back(at, a);
+
 			n = dead ? 0 : offcpu_walk_out(t, at->depth);
-			offcpu_put(at->oc, slot, head, gen, t, OFFCPU_RUN, 0, ns, 0,
-				   t->wall.off_frames, n);
+			offcpu_put(at->oc, slot, head, gen, t, OFFCPU_RUN, 0, ns,
+				   held < ns ? held : ns, t->wall.off_frames, n);
 		}
 	}
 	/* Before the task is seen off its CPU (the collect reads them). */

@@ -40,7 +40,7 @@ _Static_assert(TASK_OFF_FRAMES >= PROF_MAX_FRAMES,
 #define OFFCPU_RING_RECORDS 2048
 
 enum offcpu_kind {
-	OFFCPU_RUN,	/* ns_a running */
+	OFFCPU_RUN,	/* ns_a running, of it ns_b after a tick held back */
 	OFFCPU_WAIT,	/* ns_a blocked, then ns_b runnable */
 };
 /* A wait whose stack the window's start walked (wall_start.c keeps it): the
@@ -80,6 +80,8 @@ extern struct offcpu_cpu offcpu_cpus[HAL_MAX_CPUS];
 extern unsigned offcpu_gen;
 extern uint64_t offcpu_start, offcpu_until;
 extern unsigned offcpu_depth;
+/* The tick's period in ns: when the CPU's next tick is due. */
+extern uint64_t offcpu_tick_period_ns;
 
 /* One record, unpacked. */
 struct offcpu_record {

@@ -10,6 +10,7 @@
 #include "kernel/heap.h"
 #include "kernel/sched.h"
 #include "kernel/task.h"
+#include "kernel/tick.h"
 #include "lib/errno.h"
 #include "prof/offcpu.h"
 
@@ -151,6 +152,7 @@ struct prof_wall *wall_begin(unsigned gen, unsigned depth, uint32_t cpus)
 					 __ATOMIC_RELEASE);
 	}
 	__atomic_store_n(&offcpu_depth, depth, __ATOMIC_RELAXED);
+	__atomic_store_n(&offcpu_tick_period_ns, 1000000000ull / tick_hz(), __ATOMIC_RELAXED);
 	__atomic_store_n(&offcpu_start, OFFCPU_UNSET, __ATOMIC_RELEASE);
 	__atomic_store_n(&offcpu_until, OFFCPU_UNSET, __ATOMIC_RELEASE);
 	/* From here on every switch keeps the books of this run. */

@@ -26,6 +26,8 @@ struct wall_task {
 	int32_t pid;
 	uint64_t ns[WALL_STATES];	/* the books, clipped to the window */
 	uint64_t stacked[WALL_STATES];	/* of which the records gave a stack */
+	uint64_t held_ns;		/* of the cpu time, charged at switch-outs
+					 * after a held-back tick (wall_books.c) */
 	bool born, died;		/* inside the window */
 	uint64_t born_ns, died_ns;
 };

@@ -46,6 +46,31 @@ void wall_stack(struct prof_wall *w, enum wall_state s, int32_t pid,
 
 const uintptr_t wall_unknown_frame = FOLD_UNKNOWN;
 
+/* A run's time after a tick it held back (offcpu_held_back()): no
+ * sample of the task's stands for it, so it is charged where the task
+ * left its CPU, and kept out of the split over its samples. */
+static void wall_held_back(struct prof_wall *w, const struct offcpu_record *r, unsigned cpu)
+{
+	struct wall_task *t;
+	struct prof_record k;
+
+	if (!r->ns_b)
+		return;
+	t = wall_task_of(w, r->pid);
+	if (!t)
+		return;		/* its books go to other_ns */
+	t->stacked[WALL_CPU] += r->ns_b;
+	t->held_ns += r->ns_b;
+	k.pid = r->pid;
+	k.nframes = r->nframes ? r->nframes : 1;
+	k.weight = r->ns_b;
+	if (r->nframes)
+		kmemcpy(k.frames, r->frames, r->nframes * sizeof(k.frames[0]));
+	else
+		k.frames[0] = FOLD_UNKNOWN;
+	(void)fold_add_cpu(&w->fold[WALL_CPU], &k, cpu);
+}
+
 /* A wait's stack: the record's own, or the one the window's start
  * walked, or unknown. */
 static void wall_wait_frames(const struct prof_wall *w, const struct offcpu_record *r,
@@ -73,7 +98,8 @@ static void wall_take(struct prof_wall *w, const struct offcpu_record *r, unsign
 	uint32_t n;
 
 	if (r->kind == OFFCPU_RUN) {
-		wall_stack(w, WALL_CPU, r->pid, r->frames, r->nframes, r->ns_a, cpu);
+		wall_stack(w, WALL_CPU, r->pid, r->frames, r->nframes, r->ns_a - r->ns_b, cpu);
+		wall_held_back(w, r, cpu);
 		return;
 	}
 	wall_wait_frames(w, r, &frames, &n);

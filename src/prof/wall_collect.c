@@ -179,7 +179,9 @@ static uint64_t wall_share(uint64_t ns, uint64_t part, uint64_t whole)
 static bool wall_split_task(struct prof_wall *w, const struct wall_task *t,
 			    const struct fold *f)
 {
-	uint64_t total = 0, given = 0, ns = t->ns[WALL_CPU];
+	uint64_t total = 0, given = 0;
+	/* What a held-back tick left unsampled is charged already. */
+	uint64_t ns = t->ns[WALL_CPU] > t->held_ns ? t->ns[WALL_CPU] - t->held_ns : 0;
 	size_t last = SIZE_MAX;
 
 	for (size_t i = 0; i < f->nchains; i++)

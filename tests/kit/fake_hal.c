@@ -53,6 +53,8 @@ unsigned long hal_irq_save(void)
 void hal_irq_restore(unsigned long flags) { fake_irq_off[fake_cpu] = flags != 0; }
 void hal_irq_enable(void) { fake_irq_off[fake_cpu] = false; }
 bool hal_irq_disabled(void) { return fake_irq_off[fake_cpu]; }
+/* Not kept, as on the kernels. */
+uint64_t hal_irq_masked_ns(void) { return UINT64_MAX; }
 void hal_cpu_relax(void) { }
 
 void hal_cpu_idle(void)
