@@ -170,8 +170,8 @@ static void fold_put_addr(struct out *o, uintptr_t a)
 }
 
 /* A chain's line, the task's root first: frames by name, or by address
- * (FOLD_VIEW_ADDR, whose head says weight=ns: the weight follows the
- * count). */
+ * (FOLD_VIEW_ADDR).  Where the head says weight=ns (the address view,
+ * or FOLD_VIEW_WEIGHT) the writer puts the weight after the count. */
 static void fold_put_chain(struct folded_writer *w, const struct prof_data *d,
 			   const struct fold *t, const struct fold_chain *c,
 			   unsigned how)
@@ -252,15 +252,13 @@ static void fold_head_cpu_busy(struct folded_head *h, const struct prof_data *d)
 		}
 }
 
-/* The address view's keys: frames are addresses of the image with this
- * build-id, each line weighs its samples in ns, and the CPUs' busy time
- * is what those weights stand for. */
-static void fold_head_addr(struct folded_head *h, const struct prof_data *d,
-			   unsigned how)
+/* A weighed view's keys (the address view's, and the by-name view's
+ * with FOLD_VIEW_WEIGHT): each line weighs its samples in ns, and the
+ * CPUs' busy time is what those weights stand for. */
+static void fold_head_weight(struct folded_head *h, const struct prof_data *d,
+			     unsigned how)
 {
-	h->have |= FOLDED_HAS(FOLDED_F_FRAMES_ADDR) | FOLDED_HAS(FOLDED_F_WEIGHT_NS);
-	if (build_id_hex(h->build_id, sizeof(h->build_id)))
-		h->have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
+	h->have |= FOLDED_HAS(FOLDED_F_WEIGHT_NS);
 	folded_head_set(h, FOLDED_F_BUSY_NS, fold_busy_ns(d));
 	if (how & FOLD_VIEW_CPUS)
 		fold_head_cpu_busy(h, d);
@@ -286,8 +284,14 @@ void prof_folded_head(struct folded_head *h, const struct prof_data *d,
 	/* A view by CPU: each line's root frame is its CPU. */
 	if (how & FOLD_VIEW_CPUS)
 		h->have |= FOLDED_HAS(FOLDED_F_ROOT_CPU);
-	if (how & FOLD_VIEW_ADDR)
-		fold_head_addr(h, d, how);
+	/* Frames are addresses of the image with this build-id. */
+	if (how & FOLD_VIEW_ADDR) {
+		h->have |= FOLDED_HAS(FOLDED_F_FRAMES_ADDR);
+		if (build_id_hex(h->build_id, sizeof(h->build_id)))
+			h->have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
+	}
+	if (how & (FOLD_VIEW_ADDR | FOLD_VIEW_WEIGHT))
+		fold_head_weight(h, d, how);
 }
 
 /* @f's chains of task @pid into a new table @t as they are (exact leaves

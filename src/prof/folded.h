@@ -42,9 +42,14 @@ void fold_print_task(struct out *o, const struct prof_data *d, int pid);
 int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid);
 
 /* How prof_view_folded_as() writes: frames by address (else by name);
- * each CPU's chains apart, under a root frame `cpuN` (else merged). */
+ * each CPU's chains apart, under a root frame `cpuN` (else merged);
+ * each line's weight in ns after its count, `# weight=ns` (the address
+ * view always has them; the by-name view only when asked, for its
+ * plain form is what flamegraph.pl and inferno read, and they would
+ * take a weight for the count). */
 #define FOLD_VIEW_ADDR 1u
 #define FOLD_VIEW_CPUS 2u
+#define FOLD_VIEW_WEIGHT 4u
 /* Either folded view, by CPU where @how says so (`profile show folded
  * [addr] [cpus]`).  Returns as prof_view_folded(). */
 int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,

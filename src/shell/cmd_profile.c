@@ -5,13 +5,14 @@
  *   profile [ms] [pid|all] [chains] [option...]   one window, then a report
  *   profile start [pid|all] [option...]           open-ended
  *   profile stop                                  ends it, keeps its data
- *   profile rotate SEQ [folded|addr]              interval SEQ; the newest
+ *   profile rotate SEQ [folded|addr|weight]       interval SEQ; the newest
  *                                                 closes, SEQ+1 opens
- *   profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]
+ *   profile show [text [chains]|folded [addr|weight] [cpus]|cpus|tasks|top [n]]
  *   option: depth=N (1-32)  hz=N (the counter: 10-10000; the tick only
  *           its own rate)  source=tick|pmu (this run's, beside the boot's
  *           profile.source=)  folded (first form: the folded view)
  *           addr (after folded: each frame as its address)
+ *           weight (after folded: each line's time in ns after its count)
  *           cpus (after folded: each CPU's lines apart, under its CPU)
  *           wall (a wall-clock profile too: every task's time running,
  *           runnable and blocked; the text, tasks and folded views show it)
@@ -37,8 +38,8 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall"
-#define PROFILE_SHOW_VIEWS "text [chains], folded [addr] [cpus], cpus, tasks or top [n]"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall"
+#define PROFILE_SHOW_VIEWS "text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n]"
 
 struct profile_args {
 	uint64_t window_ms;
@@ -48,7 +49,7 @@ struct profile_args {
 	unsigned hz;		/* 0: the source's default */
 	enum prof_run_source source;
 	bool folded;
-	unsigned how;		/* the folded view's FOLD_VIEW_ADDR, _CPUS */
+	unsigned how;		/* the folded view's FOLD_VIEW_ADDR, _CPUS, _WEIGHT */
 	bool wall;		/* a wall-clock profile besides the samples */
 };
 
@@ -146,7 +147,8 @@ static int profile_parse_source(struct out *o, const char *s,
 static bool profile_is_option(const char *w)
 {
 	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded") ||
-	       kstreq(w, "addr") || kstreq(w, "cpus") || kstreq(w, "wall");
+	       kstreq(w, "addr") || kstreq(w, "cpus") || kstreq(w, "wall") ||
+	       kstreq(w, "weight");
 }
 
 /* One OPTION word; @folded_ok: the form prints a report. */
@@ -184,6 +186,14 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 	if (kstreq(w, "cpus") && a->folded) {
 		a->how |= FOLD_VIEW_CPUS;
 		return 0;
+	}
+	if (kstreq(w, "weight") && a->folded) {
+		a->how |= FOLD_VIEW_WEIGHT;
+		return 0;
+	}
+	if (kstreq(w, "weight")) {
+		out_puts(o, "profile: weight follows folded (profile MS ... folded weight, or profile show folded weight)\n");
+		return -EINVAL;
 	}
 	if (kstreq(w, "cpus")) {
 		out_puts(o, "profile: cpus follows folded (profile MS ... folded [addr] cpus, or profile show folded [addr] cpus; profile show cpus is the table of cpus)\n");
@@ -345,6 +355,10 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 		out_puts(sh->out, "profile: folded cpus has no wall form (use wall with folded, or folded cpus without wall)\n");
 		return 1;
 	}
+	if (a.wall && (a.how & FOLD_VIEW_WEIGHT)) {
+		out_puts(sh->out, "profile: folded weight has no wall form (a wall view's counts are its time already: use wall with folded)\n");
+		return 1;
+	}
 	profile_options(&a, &opt);
 	/* Keyless changes nothing: its window may replace only another
 	 * keyless window, never a session someone else keeps. */
@@ -436,18 +450,18 @@ static int profile_stop(struct shell_ctx *sh, int argc)
 }
 
 static int profile_rotate_print(struct out *o, const struct prof_interval *iv,
-				bool addr)
+				unsigned how)
 {
-	return prof_view_interval(o, &iv->data, addr ? FOLD_VIEW_ADDR : 0, iv->seq,
-				  iv->start_ns, iv->end_ns);
+	return prof_view_interval(o, &iv->data, how, iv->seq, iv->start_ns,
+				  iv->end_ns);
 }
 
-/* profile rotate SEQ [folded|addr] */
+/* profile rotate SEQ [folded|addr|weight] */
 static int profile_rotate_parse(struct out *o, int argc, char **argv,
-				uint64_t *seq, bool *addr)
+				uint64_t *seq, unsigned *how)
 {
 	if (argc < 3 || argc > 4) {
-		out_puts(o, "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
+		out_puts(o, "profile: rotate takes an interval number, then folded, addr or weight (profile rotate SEQ [folded|addr|weight])\n");
 		return -EINVAL;
 	}
 	if (parse_u64(argv[2], seq) < 0 || *seq == 0) {
@@ -455,9 +469,14 @@ static int profile_rotate_parse(struct out *o, int argc, char **argv,
 			   argv[2]);
 		return -EINVAL;
 	}
-	*addr = argc == 4 && kstreq(argv[3], "addr");
-	if (argc == 4 && !*addr && !kstreq(argv[3], "folded")) {
-		out_printf(o, "profile: rotate prints folded or addr (got %s)\n", argv[3]);
+	*how = 0;
+	if (argc == 4 && kstreq(argv[3], "addr"))
+		*how = FOLD_VIEW_ADDR;
+	else if (argc == 4 && kstreq(argv[3], "weight"))
+		*how = FOLD_VIEW_WEIGHT;
+	else if (argc == 4 && !kstreq(argv[3], "folded")) {
+		out_printf(o, "profile: rotate prints folded, addr or weight (got %s)\n",
+			   argv[3]);
 		return -EINVAL;
 	}
 	return 0;
@@ -489,19 +508,19 @@ static int profile_rotate(struct shell_ctx *sh, int argc, char **argv)
 {
 	const struct prof_interval *iv;
 	uint64_t seq, kept = 0;
-	bool addr;
+	unsigned how;
 	int r;
 
 	/* A rotate closes the interval a collector is waiting for: a forged
 	 * datagram must not. */
 	if (shell_refuse_unauthenticated(sh, "profile rotate"))
 		return SHELL_CMD_FAILED;
-	if (profile_rotate_parse(sh->out, argc, argv, &seq, &addr) < 0)
+	if (profile_rotate_parse(sh->out, argc, argv, &seq, &how) < 0)
 		return 1;
 	r = prof_session_rotate(seq, &iv, &kept);
 	if (r < 0)
 		return profile_rotate_error(sh->out, r, seq, kept);
-	r = profile_rotate_print(sh->out, iv, addr);
+	r = profile_rotate_print(sh->out, iv, how);
 	prof_session_rotate_done();
 	if (r < 0) {
 		out_puts(sh->out, "profile: out of memory for the view\n");
@@ -516,7 +535,8 @@ static int profile_show_usage(struct out *o, const char *got)
 	return -EINVAL;
 }
 
-/* profile show folded [addr] [cpus]: each word once, in either order. */
+/* profile show folded [addr|weight] [cpus]: each word once, in any
+ * order (addr has its weights already: weight beside it says so). */
 static int profile_show_folded(struct out *o, const struct prof_data *d,
 			       int argc, char **argv)
 {
@@ -524,7 +544,8 @@ static int profile_show_folded(struct out *o, const struct prof_data *d,
 
 	for (int i = 3; i < argc; i++) {
 		unsigned bit = kstreq(argv[i], "addr") ? FOLD_VIEW_ADDR
-			     : kstreq(argv[i], "cpus") ? FOLD_VIEW_CPUS : 0;
+			     : kstreq(argv[i], "cpus") ? FOLD_VIEW_CPUS
+			     : kstreq(argv[i], "weight") ? FOLD_VIEW_WEIGHT : 0;
 
 		if (!bit || (how & bit))
 			return profile_show_usage(o, argv[i]);
@@ -533,7 +554,9 @@ static int profile_show_folded(struct out *o, const struct prof_data *d,
 	if (d->wall && how) {
 		out_puts(o, how & FOLD_VIEW_ADDR
 			 ? "profile: folded addr has no wall form (profile show folded gives the wall's)\n"
-			 : "profile: folded cpus has no wall form (profile show folded gives the wall's)\n");
+			 : how & FOLD_VIEW_CPUS
+			 ? "profile: folded cpus has no wall form (profile show folded gives the wall's)\n"
+			 : "profile: folded weight has no wall form (a wall view's counts are its time already: profile show folded gives the wall's)\n");
 		return -EINVAL;
 	}
 	return d->wall ? prof_view_wall_folded(o, d, d->pid)

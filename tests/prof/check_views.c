@@ -306,6 +306,52 @@ static const char *resolved(const char *in)
  * instruction, callers their return addresses, the weight in ns from
  * the counter's events; the image's build-id and the busy time in the
  * header. */
+static void read_back(const char *t, struct folded_reader *r, char *err,
+		      size_t n);
+
+/* The weights of view @t, summed by the host's one reader. */
+static uint64_t weight_sum(const char *t)
+{
+	struct folded_reader r;
+	char err[256];
+	uint64_t w;
+
+	read_back(t, &r, err, sizeof(err));
+	ck_assert(r.meta.weight_ns);
+	w = r.total_weight;
+	folded_reader_free(&r);
+	return w;
+}
+
+static int folded_weight(struct out *o, const struct prof_data *dd, int pid,
+			 unsigned n)
+{
+	(void)n;
+	return prof_view_folded_as(o, dd, pid, FOLD_VIEW_WEIGHT);
+}
+
+/* The by-name view with its weights (`profile show folded weight`):
+ * the plain view's lines, each with its ns after its count, under
+ * `# weight=ns` and the busy time; the same total as the address view's,
+ * line by line summed.  The plain view has no weight column: it is what
+ * flamegraph.pl reads. */
+CHECK_TEST("golden", test_view_folded_weight_by_name)
+{
+	uint64_t by_name, by_addr;
+
+	session();
+	ck_assert(pt_golden_equal("view_folded_weight.txt",
+				  show(folded_weight, PROF_PID_ALL, 0)));
+	by_name = weight_sum(text);
+	show(folded_addr, PROF_PID_ALL, 0);
+	by_addr = weight_sum(text);
+	ck_assert_uint_eq(by_name, 45000000);	/* 15 samples, 3 ms each */
+	ck_assert_uint_eq(by_name, by_addr);
+	show(folded, PROF_PID_ALL, 0);
+	ck_assert_ptr_null(strstr(text, "# weight=ns"));
+}
+END_TEST
+
 CHECK_TEST("golden", test_view_folded_addr_frames_as_sampled)
 {
 	static const unsigned char note[] = {
