@@ -279,6 +279,8 @@ static bool meta_set(struct folded_reader *r, const char *key, size_t klen,
 		{ FOLDED_KEY_END_NS, META_END, offsetof(struct fold_meta, end_ns), 0, INT64_MAX },
 		{ FOLDED_KEY_STOP_NS, META_STOP, offsetof(struct fold_meta, stop_ns),
 		  0, INT64_MAX },
+		{ FOLDED_KEY_TIME_NANOS, META_TIME, offsetof(struct fold_meta, time_nanos),
+		  0, INT64_MAX },
 		{ FOLDED_KEY_OTHER, META_OTHER, offsetof(struct fold_meta, other), 0, COUNT_MAX },
 		{ FOLDED_KEY_DEPTH, META_DEPTH, offsetof(struct fold_meta, depth), 0, COUNT_MAX },
 		{ FOLDED_KEY_THROTTLED_HZ, META_THROTTLED,
@@ -327,6 +329,7 @@ static bool is_known_key(const char *s, size_t len)
 		FOLDED_KEY_START_NS, FOLDED_KEY_END_NS, FOLDED_KEY_STOP_NS,
 		FOLDED_KEY_OTHER, FOLDED_KEY_DEPTH, FOLDED_KEY_PID,
 		FOLDED_KEY_THROTTLED_HZ, FOLDED_KEY_CPU_BUSY_NS,
+		FOLDED_KEY_TIME_NANOS,
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)

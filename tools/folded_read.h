@@ -41,6 +41,7 @@ enum {
 	META_PID = 1u << 13,
 	META_THROTTLED = 1u << 14,
 	META_CPU_BUSY = 1u << 15,
+	META_TIME = 1u << 16,
 };
 
 /* The longest build-id the reader takes, in hex digits. */
@@ -56,6 +57,9 @@ struct fold_meta {
 	/* `profile rotate`'s interval: its number, its span on the
 	 * kernel's clock (a wall view: start_ns and stop_ns). */
 	uint64_t seq, start_ns, end_ns, stop_ns;
+	/* The host's time the block came (`kshell -o`), ns since the
+	 * epoch (META_TIME). */
+	uint64_t time_nanos;
 	/* The kernel's: samples beyond its table, its depth, the task the
 	 * view kept, the rate a throttled counter fell to. */
 	uint64_t other, depth, throttled_hz;

@@ -51,6 +51,10 @@
 #define FOLDED_KEY_SEQ "seq"
 #define FOLDED_KEY_START_NS "start_ns"
 #define FOLDED_KEY_END_NS "end_ns"
+/* The host's: when the reply that carried the block came, in ns since
+ * the epoch (`kshell -o` adds it after the begin line; pprof's
+ * time_nanos).  No kernel writes it: its clock is not the host's. */
+#define FOLDED_KEY_TIME_NANOS "time_nanos"
 
 /* The most CPUs a header names (cpu_busy_ns), and the longest build-id,
  * in hex digits. */
