@@ -47,6 +47,9 @@
 #define FOLDED_KEY_UNIT "unit"
 #define FOLDED_UNIT_US "us"
 #define FOLDED_KEY_STOP_NS "stop_ns"
+/* A wall view's time of kprof's service tasks, left out of its lines
+ * (`profile show folded services` shows them). */
+#define FOLDED_KEY_HIDDEN_NS "hidden_ns"
 /* `profile rotate`'s: which interval, its span on the kernel's clock. */
 #define FOLDED_KEY_SEQ "seq"
 #define FOLDED_KEY_START_NS "start_ns"

@@ -18,12 +18,6 @@
 
 /* ---- folded stacks (`profile show folded`): the fold's own output ---- */
 
-/* The frame a folded line carries where its chain met the session's
- * depth: callers beyond it, if there were any, were not kept.  (The
- * record does not say whether the walk had more to give, so a chain
- * exactly that deep is marked too.)  A name no function has: brackets. */
-#define FOLD_TRUNCATED "[truncated]"
-
 /* Never a ';' or a blank in a frame's name: the format uses them as
  * separators. */
 static void fold_name_clean(char *name)
@@ -383,4 +377,9 @@ int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
 void fold_print_task(struct out *o, const struct prof_data *d, int pid)
 {
 	fold_put_task(o, d, pid);
+}
+
+void fold_print_addr(struct out *o, uintptr_t a)
+{
+	fold_put_addr(o, a);
 }

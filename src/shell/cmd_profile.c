@@ -16,6 +16,8 @@
  *           cpus (after folded: each CPU's lines apart, under its CPU)
  *           wall (a wall-clock profile too: every task's time running,
  *           runnable and blocked; the text, tasks and folded views show it)
+ *           services (after wall; show's views of a wall session take it
+ *           last: kprof's own service tasks shown, which they hide)
  */
 #include <stdint.h>
 
@@ -38,7 +40,7 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall [services]"
 #define PROFILE_SHOW_VIEWS "text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n]"
 
 struct profile_args {
@@ -51,6 +53,7 @@ struct profile_args {
 	bool folded;
 	unsigned how;		/* the folded view's FOLD_VIEW_ADDR, _CPUS, _WEIGHT */
 	bool wall;		/* a wall-clock profile besides the samples */
+	bool services;		/* its views show kprof's service tasks */
 };
 
 static int profile_parse_window(struct out *o, const char *s, uint64_t *ms)
@@ -148,7 +151,7 @@ static bool profile_is_option(const char *w)
 {
 	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded") ||
 	       kstreq(w, "addr") || kstreq(w, "cpus") || kstreq(w, "wall") ||
-	       kstreq(w, "weight");
+	       kstreq(w, "weight") || kstreq(w, "services");
 }
 
 /* One OPTION word; @folded_ok: the form prints a report. */
@@ -174,6 +177,14 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 	if (kstreq(w, "wall")) {
 		a->wall = true;
 		return 0;
+	}
+	if (kstreq(w, "services") && a->wall && folded_ok) {
+		a->services = true;
+		return 0;
+	}
+	if (kstreq(w, "services")) {
+		out_puts(o, "profile: services follows wall in a window (profile MS ... wall services), or ends a view of a wall session (profile show text|tasks|folded ... services)\n");
+		return -EINVAL;
 	}
 	if (kstreq(w, "addr") && a->folded) {
 		a->how |= FOLD_VIEW_ADDR;
@@ -214,6 +225,7 @@ static void profile_defaults(struct profile_args *a)
 	a->folded = false;
 	a->how = 0;
 	a->wall = false;
+	a->services = false;
 }
 
 /* profile [ms] [pid|all] [chains] [option...] */
@@ -342,15 +354,12 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	struct prof_options opt;
 	struct profile_args a;
 	const struct prof_data *d;
+	unsigned how;
 	int r;
 
 	if (profile_parse(sh->out, argc, argv, &a) < 0 ||
 	    profile_check_source(sh->out, &a) < 0)
 		return 1;
-	if (a.wall && (a.how & FOLD_VIEW_ADDR)) {
-		out_puts(sh->out, "profile: folded addr has no wall form (use wall with folded, or folded addr without wall)\n");
-		return 1;
-	}
 	if (a.wall && (a.how & FOLD_VIEW_CPUS)) {
 		out_puts(sh->out, "profile: folded cpus has no wall form (use wall with folded, or folded cpus without wall)\n");
 		return 1;
@@ -368,10 +377,11 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	/* The profiler is still ours: no other shell's session can replace
 	 * the data while it prints. */
 	d = prof_last();
+	how = a.how | (a.services ? FOLD_VIEW_SERVICES : 0);
 	if (d->wall && a.folded)
-		r = prof_view_wall_folded(sh->out, d, a.pid);
+		r = prof_view_wall_folded_as(sh->out, d, a.pid, how);
 	else if (d->wall)
-		r = prof_view_wall_text(sh->out, d, a.pid, a.chains);
+		r = prof_view_wall_text(sh->out, d, a.pid, a.chains, how);
 	else if (a.folded)
 		r = prof_view_folded_as(sh->out, d, a.pid, a.how);
 	else
@@ -536,9 +546,10 @@ static int profile_show_usage(struct out *o, const char *got)
 }
 
 /* profile show folded [addr|weight] [cpus]: each word once, in any
- * order (addr has its weights already: weight beside it says so). */
+ * order (addr has its weights already: weight beside it says so); a
+ * wall session's views add @services. */
 static int profile_show_folded(struct out *o, const struct prof_data *d,
-			       int argc, char **argv)
+			       int argc, char **argv, unsigned services)
 {
 	unsigned how = 0;
 
@@ -551,15 +562,13 @@ static int profile_show_folded(struct out *o, const struct prof_data *d,
 			return profile_show_usage(o, argv[i]);
 		how |= bit;
 	}
-	if (d->wall && how) {
-		out_puts(o, how & FOLD_VIEW_ADDR
-			 ? "profile: folded addr has no wall form (profile show folded gives the wall's)\n"
-			 : how & FOLD_VIEW_CPUS
-			 ? "profile: folded cpus has no wall form (profile show folded gives the wall's)\n"
-			 : "profile: folded weight has no wall form (a wall view's counts are its time already: profile show folded gives the wall's)\n");
+	if (d->wall && (how & (FOLD_VIEW_CPUS | FOLD_VIEW_WEIGHT))) {
+		out_puts(o, how & FOLD_VIEW_CPUS
+			 ? "profile: folded cpus has no wall form (profile show folded [addr] gives the wall's)\n"
+			 : "profile: folded weight has no wall form (a wall view's counts are its time already: profile show folded [addr] gives the wall's)\n");
 		return -EINVAL;
 	}
-	return d->wall ? prof_view_wall_folded(o, d, d->pid)
+	return d->wall ? prof_view_wall_folded_as(o, d, d->pid, how | services)
 		       : prof_view_folded_as(o, d, d->pid, how);
 }
 
@@ -567,26 +576,37 @@ static int profile_show_print(struct out *o, const struct prof_data *d,
 			      int argc, char **argv)
 {
 	const char *view = argc > 2 ? argv[2] : "text";
-	unsigned n = PROF_CHAINS_DEFAULT;
+	unsigned n = PROF_CHAINS_DEFAULT, services = 0;
 
+	/* A wall session's views hide kprof's service tasks but where the
+	 * last word asks for them. */
+	if (argc > 3 && kstreq(argv[argc - 1], "services") && d->wall &&
+	    (kstreq(view, "text") || kstreq(view, "tasks") || kstreq(view, "folded"))) {
+		services = FOLD_VIEW_SERVICES;
+		argc--;
+	} else if (argc > 3 && kstreq(argv[argc - 1], "services")) {
+		out_puts(o, d->wall ? "profile: services ends a view of a wall session: text, tasks or folded (got it after top or cpus)\n"
+			 : "profile: services ends a view of a wall session, and the last session has no wall profile (profile MS ... wall)\n");
+		return -EINVAL;
+	}
 	if (kstreq(view, "text") || kstreq(view, "top")) {
 		if (argc > 4)
 			return profile_show_usage(o, argv[4]);
 		if (argc == 4 && profile_parse_chains(o, argv[3], &n) < 0)
 			return -EINVAL;
 		if (kstreq(view, "text"))
-			return d->wall ? prof_view_wall_text(o, d, d->pid, n)
+			return d->wall ? prof_view_wall_text(o, d, d->pid, n, services)
 				       : prof_view_text(o, d, d->pid, n);
 		return prof_view_top(o, d, d->pid, n);
 	}
 	if (kstreq(view, "folded"))
-		return profile_show_folded(o, d, argc, argv);
+		return profile_show_folded(o, d, argc, argv, services);
 	if (argc > 3)
 		return profile_show_usage(o, argv[3]);
 	if (kstreq(view, "cpus"))
 		return prof_view_cpus(o, d);
 	if (kstreq(view, "tasks"))
-		return d->wall ? prof_view_wall_tasks(o, d) : prof_view_tasks(o, d);
+		return d->wall ? prof_view_wall_tasks(o, d, services) : prof_view_tasks(o, d);
 	return profile_show_usage(o, view);
 }
 

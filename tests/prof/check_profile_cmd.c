@@ -110,7 +110,7 @@ END_TEST
 CHECK_TEST("profile", test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr|weight] [cpus]] [wall])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr|weight] [cpus]] [wall [services]])\n");
 }
 END_TEST
 
@@ -244,13 +244,13 @@ END_TEST
 CHECK_TEST("profile", test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall)\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall [services])\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr|weight] [cpus]] [wall])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr|weight] [cpus]] [wall [services]])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall)\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall [services])\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST
@@ -512,6 +512,11 @@ CHECK_TEST("profile", test_profile_rotate_intervals_and_errors)
 	ck_assert_str_eq(tc.text, first);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 1 addr"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# seq=1\n"), 1);
+	/* The by-name view with its weights (kprof-collect's request). */
+	ck_assert_int_eq(run(cmd_profile, "profile rotate 1 weight"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "# seq=1\n"), 1);
 	sched_sleep_ms(200);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 2"), 0);
@@ -812,6 +817,33 @@ CHECK_TEST("lscpu", test_profile_folded_addr_forms)
 	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show folded addr 3"), 0);
 	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n] (got 3)\n");
+}
+END_TEST
+
+/* weight goes with folded, in the window's form, show's and rotate's:
+ * the by-name view with `# weight=ns` and each line's ns after its
+ * count; alone, or with a wall session, an error.  The plain view has
+ * no weight column. */
+CHECK_TEST("lscpu", test_profile_folded_weight_forms)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_ne(run(cmd_profile, "profile 10 all weight"), 0);
+	ck_assert_str_eq(tc.text, "profile: weight follows folded (profile MS ... folded weight, or profile show folded weight)\n");
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded weight"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# busy_ns="), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded weight cpus"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# root=cpu\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 0);
+	ck_assert_int_ne(run(cmd_profile, "profile show folded weight weight"), 0);
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n] (got weight)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile 100 all wall folded weight"), 0);
+	ck_assert_str_eq(tc.text, "profile: folded weight has no wall form (a wall view's counts are its time already: use wall with folded)\n");
 }
 END_TEST
 

@@ -19,9 +19,12 @@ TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 # One session, one total, in every view (folded weight, addr, top, SVG,
 # pprof, merge).
 TESTS += %reldir%/test_report_weights
+# The wall view by address: off-CPU stacks with their lines.
+TESTS += %reldir%/test_report_wall_addr
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/test_report_addr %reldir%/test_report_weights \
+	%reldir%/test_report_wall_addr \
 	%reldir%/before.folded %reldir%/after.folded \
 	%reldir%/bare.folded %reldir%/wall.folded \
 	%reldir%/top-before.txt %reldir%/top-after-n5.txt \

@@ -558,12 +558,15 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 		pr.location = t->locs;
 	}
 
-	pr.comment = xmalloc(9 * sizeof *pr.comment);
+	pr.comment = xmalloc(10 * sizeof *pr.comment);
 	if (p->meta.weight_ns)
 		comment(&s, &pr, PPROF_CPU_WEIGHED ", %llu ns in all",
 			(unsigned long long)p->total_weight);
 	else if (!m->unit_us)
 		comment(&s, &pr, PPROF_CPU_NOMINAL " (the input has no # weight=ns)");
+	if (p->meta.have & META_HIDDEN)
+		comment(&s, &pr, "hidden: %llu ns of kprof's service tasks (shell, udpsh, profd, netrx)",
+			(unsigned long long)p->meta.hidden_ns);
 	if (p->meta.have & META_BUSY)
 		comment(&s, &pr, "busy: %llu ns of cpu time outside the idle task",
 			(unsigned long long)p->meta.busy_ns);
