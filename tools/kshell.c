@@ -368,12 +368,14 @@ static uint64_t host_time_ns(void)
  * time where it has weights; else that its times are nominal. */
 static void folded_saved(const char *path, const struct folded_reader *r)
 {
+	/* To the microsecond, rounded, as kprof-report says it. */
+	uint64_t us = r->total_weight / 1000 + (r->total_weight % 1000 >= 500);
+
 	fprintf(stderr, "%s: saved %s: %llu lines, %llu samples", progname, path,
 		(unsigned long long)r->lines, (unsigned long long)r->total);
 	if (r->meta.weight_ns)
-		fprintf(stderr, ", %llu.%03llu ms\n",
-			(unsigned long long)(r->total_weight / 1000000),
-			(unsigned long long)(r->total_weight / 1000 % 1000));
+		fprintf(stderr, ", %llu.%03llu ms\n", (unsigned long long)(us / 1000),
+			(unsigned long long)(us % 1000));
 	else if (!r->meta.unit_us)
 		fprintf(stderr, "\n%s: %s has no weights (# weight=ns): times are nominal, count x period; `profile show folded weight` gives the ones the kernel counted\n",
 			progname, path);
