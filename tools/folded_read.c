@@ -279,6 +279,10 @@ static bool meta_set(struct folded_reader *r, const char *key, size_t klen,
 		{ FOLDED_KEY_END_NS, META_END, offsetof(struct fold_meta, end_ns), 0, INT64_MAX },
 		{ FOLDED_KEY_STOP_NS, META_STOP, offsetof(struct fold_meta, stop_ns),
 		  0, INT64_MAX },
+		{ FOLDED_KEY_TIME_NANOS, META_TIME, offsetof(struct fold_meta, time_nanos),
+		  0, INT64_MAX },
+		{ FOLDED_KEY_HIDDEN_NS, META_HIDDEN, offsetof(struct fold_meta, hidden_ns),
+		  0, INT64_MAX },
 		{ FOLDED_KEY_OTHER, META_OTHER, offsetof(struct fold_meta, other), 0, COUNT_MAX },
 		{ FOLDED_KEY_DEPTH, META_DEPTH, offsetof(struct fold_meta, depth), 0, COUNT_MAX },
 		{ FOLDED_KEY_THROTTLED_HZ, META_THROTTLED,
@@ -327,6 +331,7 @@ static bool is_known_key(const char *s, size_t len)
 		FOLDED_KEY_START_NS, FOLDED_KEY_END_NS, FOLDED_KEY_STOP_NS,
 		FOLDED_KEY_OTHER, FOLDED_KEY_DEPTH, FOLDED_KEY_PID,
 		FOLDED_KEY_THROTTLED_HZ, FOLDED_KEY_CPU_BUSY_NS,
+		FOLDED_KEY_TIME_NANOS, FOLDED_KEY_HIDDEN_NS,
 	};
 
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
@@ -590,10 +595,15 @@ static bool line_cpu(struct folded_reader *r, const char *s, size_t len,
 /* Frame @i of an address view line (@last: it ends the line): the
  * task's, an address, or (a line of one frame) the chains beyond the
  * kernel's table. */
-static bool addr_frame_ok(const char *s, size_t len, size_t i, bool last)
+static bool addr_frame_ok(const struct folded_reader *r, const char *s,
+			  size_t len, size_t i, bool last)
 {
 	if (i == 0)
 		return !last || key_is(s, len, "other");
+	/* A wall view's state, under the task. */
+	if (i == 1 && r->meta.unit_us)
+		return key_is(s, len, "[cpu]") || key_is(s, len, "[runnable]") ||
+		       key_is(s, len, "[blocked]");
 	return is_addr_frame(s, len);
 }
 
@@ -604,8 +614,8 @@ static bool frame_ok(struct folded_reader *r, const char *s, size_t len,
 	if (!len)
 		return rd_fail(r, "%s:%zu: malformed folded line: empty frame name (got '%s')",
 			       r->path, r->lineno, excerpt(r->text, r->body_len));
-	if (r->meta.addr && !addr_frame_ok(s, len, i, last))
-		return rd_fail(r, "%s:%zu: malformed address line: frame '%s' is not an address (want 0x..., [host] or [truncated] after the task)",
+	if (r->meta.addr && !addr_frame_ok(r, s, len, i, last))
+		return rd_fail(r, "%s:%zu: malformed address line: frame '%s' is not an address (want 0x..., [host] or [truncated] after the task, and a wall view's state under it)",
 			       r->path, r->lineno, excerpt(s, len));
 	if ((r->flags & FOLDED_READ_KERNEL) &&
 	    (memchr(s, ' ', len) || memchr(s, '\t', len)))

@@ -41,6 +41,8 @@ enum {
 	META_PID = 1u << 13,
 	META_THROTTLED = 1u << 14,
 	META_CPU_BUSY = 1u << 15,
+	META_TIME = 1u << 16,
+	META_HIDDEN = 1u << 17,
 };
 
 /* The longest build-id the reader takes, in hex digits. */
@@ -56,6 +58,12 @@ struct fold_meta {
 	/* `profile rotate`'s interval: its number, its span on the
 	 * kernel's clock (a wall view: start_ns and stop_ns). */
 	uint64_t seq, start_ns, end_ns, stop_ns;
+	/* The host's time the block came (`kshell -o`), ns since the
+	 * epoch (META_TIME). */
+	uint64_t time_nanos;
+	/* A wall view's: the time of kprof's service tasks it left out
+	 * (META_HIDDEN). */
+	uint64_t hidden_ns;
 	/* The kernel's: samples beyond its table, its depth, the task the
 	 * view kept, the rate a throttled counter fell to. */
 	uint64_t other, depth, throttled_hz;

@@ -30,7 +30,11 @@
  * must hold a folded profile, `# kprof folded begin` to `# kprof folded
  * end lines=N samples=M`: its stack lines are counted and their samples
  * summed, and only when both match the end line is the block written to
- * FILE.  A reply that holds no folded block is printed on stderr.
+ * FILE, with `# time_nanos=` after its begin line: the host's clock when
+ * the reply came (ns since the epoch), as kprof-collect stamps its
+ * intervals, so that pprof shows when it was taken.  A reply that holds
+ * no folded block is printed on stderr.  A block without weights (`#
+ * weight=ns`) is saved with one line saying its times are nominal.
  *
  * Exit status (kshell(1) has the same table): 0 the reply came whole
  * (keyed: and the command succeeded); 1 no answer within SECONDS
@@ -351,19 +355,56 @@ static void print_reply(const char *s, size_t n, bool show_prompt)
 
 /* --- -o: a folded profile, checked, then saved ------------------------ */
 
-/* The block from @begin to @end to @path.  Returns 0 or EXIT_FAIL. */
-static int folded_write(const char *begin, const char *end, const char *path,
-			const struct folded_reader *r)
+/* The host's clock now, ns since the epoch. */
+static uint64_t host_time_ns(void)
 {
-	size_t n = (size_t)(end - begin);
-	FILE *f = fopen(path, "w");
+	struct timespec ts;
 
-	if (!f || fwrite(begin, 1, n, f) != n || fclose(f) != 0) {
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* What the saved block holds, on stderr: its lines and samples, and its
+ * time where it has weights; else that its times are nominal. */
+static void folded_saved(const char *path, const struct folded_reader *r)
+{
+	/* To the microsecond, rounded, as kprof-report says it. */
+	uint64_t us = r->total_weight / 1000 + (r->total_weight % 1000 >= 500);
+
+	fprintf(stderr, "%s: saved %s: %llu lines, %llu samples", progname, path,
+		(unsigned long long)r->lines, (unsigned long long)r->total);
+	if (r->meta.weight_ns)
+		fprintf(stderr, ", %llu.%03llu ms\n", (unsigned long long)(us / 1000),
+			(unsigned long long)(us % 1000));
+	else if (!r->meta.unit_us)
+		fprintf(stderr, "\n%s: %s has no weights (# weight=ns): times are nominal, count x period; `profile show folded weight` gives the ones the kernel counted\n",
+			progname, path);
+	else
+		fputs("\n", stderr);
+}
+
+/* The block from @begin to @end to @path, stamped with @now after its
+ * begin line (unless it has a stamp).  Returns 0 or EXIT_FAIL. */
+static int folded_write(const char *begin, const char *end, const char *path,
+			const struct folded_reader *r, uint64_t now)
+{
+	const char *nl = memchr(begin, '\n', (size_t)(end - begin));
+	size_t head = nl ? (size_t)(nl + 1 - begin) : 0;
+	size_t n = (size_t)(end - begin) - head;
+	FILE *f = fopen(path, "w");
+	bool ok = f && fwrite(begin, 1, head, f) == head;
+
+	if (ok && !(r->meta.have & META_TIME))
+		ok = fprintf(f, "# " FOLDED_KEY_TIME_NANOS "=%llu\n",
+			     (unsigned long long)now) > 0;
+	ok = ok && fwrite(begin + head, 1, n, f) == n;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok) {
 		fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
 		return EXIT_FAIL;
 	}
-	fprintf(stderr, "%s: saved %s: %llu lines, %llu samples\n", progname, path,
-		(unsigned long long)r->lines, (unsigned long long)r->total);
+	folded_saved(path, r);
 	return 0;
 }
 
@@ -371,7 +412,8 @@ static int folded_write(const char *begin, const char *end, const char *path,
  * counted and their samples summed against its end line: a lost datagram
  * shows there or as a malformed line), and write it to @path.  Returns 0
  * or EXIT_FAIL. */
-static int folded_save(const char *text, size_t size, const char *path)
+static int folded_save(const char *text, size_t size, const char *path,
+		       uint64_t now)
 {
 	struct folded_reader r;
 	const char *begin, *end;
@@ -381,7 +423,7 @@ static int folded_save(const char *text, size_t size, const char *path)
 	folded_reader_init(&r, "reply", FOLDED_READ_KERNEL, err, sizeof(err));
 	found = folded_block_find(&r, text, size, &begin, &end);
 	if (found > 0) {
-		rc = folded_write(begin, end, path, &r);
+		rc = folded_write(begin, end, path, &r, now);
 	} else if (found < 0) {
 		fprintf(stderr, "%s: folded profile incomplete: %s; not saved\n",
 			progname, err);
@@ -788,7 +830,7 @@ int main(int argc, char **argv)
 		fclose(reply_out);
 		reply_out = NULL;
 		if (rc == 0)
-			rc = folded_save(reply, reply_len, save);
+			rc = folded_save(reply, reply_len, save, host_time_ns());
 		else if (rc == EXIT_REMOTE)
 			write_output(stderr, reply, reply_len);
 		free(reply);

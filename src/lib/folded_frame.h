@@ -47,10 +47,17 @@
 #define FOLDED_KEY_UNIT "unit"
 #define FOLDED_UNIT_US "us"
 #define FOLDED_KEY_STOP_NS "stop_ns"
+/* A wall view's time of kprof's service tasks, left out of its lines
+ * (`profile show folded services` shows them). */
+#define FOLDED_KEY_HIDDEN_NS "hidden_ns"
 /* `profile rotate`'s: which interval, its span on the kernel's clock. */
 #define FOLDED_KEY_SEQ "seq"
 #define FOLDED_KEY_START_NS "start_ns"
 #define FOLDED_KEY_END_NS "end_ns"
+/* The host's: when the reply that carried the block came, in ns since
+ * the epoch (`kshell -o` adds it after the begin line; pprof's
+ * time_nanos).  No kernel writes it: its clock is not the host's. */
+#define FOLDED_KEY_TIME_NANOS "time_nanos"
 
 /* The most CPUs a header names (cpu_busy_ns), and the longest build-id,
  * in hex digits. */

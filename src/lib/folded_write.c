@@ -52,6 +52,7 @@ static const struct folded_row folded_rows[FOLDED_F_COUNT] = {
 	ROW(FOLDED_F_BUSY_NS, FOLDED_KEY_BUSY_NS, FK_U64, busy_ns),
 	ROW(FOLDED_F_CPU_BUSY_NS, FOLDED_KEY_CPU_BUSY_NS, FK_CPU_LIST, cpu_busy_ns),
 	ROW(FOLDED_F_THROTTLED_HZ, FOLDED_KEY_THROTTLED_HZ, FK_U64, throttled_hz),
+	ROW(FOLDED_F_HIDDEN_NS, FOLDED_KEY_HIDDEN_NS, FK_U64, hidden_ns),
 };
 
 void folded_head_set(struct folded_head *h, enum folded_field f, uint64_t v)

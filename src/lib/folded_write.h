@@ -40,6 +40,7 @@ enum folded_field {
 	FOLDED_F_BUSY_NS,
 	FOLDED_F_CPU_BUSY_NS,
 	FOLDED_F_THROTTLED_HZ,
+	FOLDED_F_HIDDEN_NS,	/* a wall view: the service tasks' time left out */
 	FOLDED_F_COUNT
 };
 
@@ -60,6 +61,7 @@ struct folded_head {
 	uint32_t cpu_busy_mask;
 	uint64_t cpu_busy_ns[FOLDED_CPUS_MAX];
 	uint64_t throttled_hz;
+	uint64_t hidden_ns;
 };
 
 /* Key @f given with value @v (a numeric key's). */

@@ -459,13 +459,25 @@ bool fold_chain_kept(const struct fold_chain *c, int pid)
 	return pid == PROF_PID_ALL || c->pid == pid;
 }
 
+static bool fold_pid_kept(const struct fold_chain *c, const void *pid)
+{
+	return fold_chain_kept(c, *(const int *)pid);
+}
+
 int fold_without_task(struct fold *t, const struct fold *f, int pid,
 		      void (*adjust)(struct fold_chain *k))
+{
+	return fold_without_task_if(t, f, fold_pid_kept, &pid, adjust);
+}
+
+int fold_without_task_if(struct fold *t, const struct fold *f,
+			 bool (*keep)(const struct fold_chain *c, const void *ctx),
+			 const void *ctx, void (*adjust)(struct fold_chain *k))
 {
 	size_t n = 0, words = 0;
 
 	for (size_t i = 0; i < f->nchains; i++)
-		if (fold_chain_kept(&f->chains[i], pid)) {
+		if (keep(&f->chains[i], ctx)) {
 			n++;
 			words += FOLD_ROW_WORDS(f->chains[i].ncallers);
 		}
@@ -474,7 +486,7 @@ int fold_without_task(struct fold *t, const struct fold *f, int pid,
 	for (size_t i = 0; i < f->nchains; i++) {
 		struct fold_chain k = f->chains[i];
 
-		if (!fold_chain_kept(&k, pid))
+		if (!keep(&k, ctx))
 			continue;
 		k.pid = 0;
 		if (adjust)

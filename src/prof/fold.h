@@ -134,5 +134,10 @@ bool fold_chain_kept(const struct fold_chain *c, int pid);
  * -ENOMEM with nothing to free.  Task context. */
 int fold_without_task(struct fold *t, const struct fold *f, int pid,
 		      void (*adjust)(struct fold_chain *k));
+/* The same, of the chains @keep(chain, @ctx) keeps (a view that leaves
+ * some tasks out). */
+int fold_without_task_if(struct fold *t, const struct fold *f,
+			 bool (*keep)(const struct fold_chain *c, const void *ctx),
+			 const void *ctx, void (*adjust)(struct fold_chain *k));
 
 #endif

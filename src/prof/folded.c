@@ -18,12 +18,6 @@
 
 /* ---- folded stacks (`profile show folded`): the fold's own output ---- */
 
-/* The frame a folded line carries where its chain met the session's
- * depth: callers beyond it, if there were any, were not kept.  (The
- * record does not say whether the walk had more to give, so a chain
- * exactly that deep is marked too.)  A name no function has: brackets. */
-#define FOLD_TRUNCATED "[truncated]"
-
 /* Never a ';' or a blank in a frame's name: the format uses them as
  * separators. */
 static void fold_name_clean(char *name)
@@ -170,8 +164,8 @@ static void fold_put_addr(struct out *o, uintptr_t a)
 }
 
 /* A chain's line, the task's root first: frames by name, or by address
- * (FOLD_VIEW_ADDR, whose head says weight=ns: the weight follows the
- * count). */
+ * (FOLD_VIEW_ADDR).  Where the head says weight=ns (the address view,
+ * or FOLD_VIEW_WEIGHT) the writer puts the weight after the count. */
 static void fold_put_chain(struct folded_writer *w, const struct prof_data *d,
 			   const struct fold *t, const struct fold_chain *c,
 			   unsigned how)
@@ -252,15 +246,13 @@ static void fold_head_cpu_busy(struct folded_head *h, const struct prof_data *d)
 		}
 }
 
-/* The address view's keys: frames are addresses of the image with this
- * build-id, each line weighs its samples in ns, and the CPUs' busy time
- * is what those weights stand for. */
-static void fold_head_addr(struct folded_head *h, const struct prof_data *d,
-			   unsigned how)
+/* A weighed view's keys (the address view's, and the by-name view's
+ * with FOLD_VIEW_WEIGHT): each line weighs its samples in ns, and the
+ * CPUs' busy time is what those weights stand for. */
+static void fold_head_weight(struct folded_head *h, const struct prof_data *d,
+			     unsigned how)
 {
-	h->have |= FOLDED_HAS(FOLDED_F_FRAMES_ADDR) | FOLDED_HAS(FOLDED_F_WEIGHT_NS);
-	if (build_id_hex(h->build_id, sizeof(h->build_id)))
-		h->have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
+	h->have |= FOLDED_HAS(FOLDED_F_WEIGHT_NS);
 	folded_head_set(h, FOLDED_F_BUSY_NS, fold_busy_ns(d));
 	if (how & FOLD_VIEW_CPUS)
 		fold_head_cpu_busy(h, d);
@@ -286,8 +278,14 @@ void prof_folded_head(struct folded_head *h, const struct prof_data *d,
 	/* A view by CPU: each line's root frame is its CPU. */
 	if (how & FOLD_VIEW_CPUS)
 		h->have |= FOLDED_HAS(FOLDED_F_ROOT_CPU);
-	if (how & FOLD_VIEW_ADDR)
-		fold_head_addr(h, d, how);
+	/* Frames are addresses of the image with this build-id. */
+	if (how & FOLD_VIEW_ADDR) {
+		h->have |= FOLDED_HAS(FOLDED_F_FRAMES_ADDR);
+		if (build_id_hex(h->build_id, sizeof(h->build_id)))
+			h->have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
+	}
+	if (how & (FOLD_VIEW_ADDR | FOLD_VIEW_WEIGHT))
+		fold_head_weight(h, d, how);
 }
 
 /* @f's chains of task @pid into a new table @t as they are (exact leaves
@@ -379,4 +377,9 @@ int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid)
 void fold_print_task(struct out *o, const struct prof_data *d, int pid)
 {
 	fold_put_task(o, d, pid);
+}
+
+void fold_print_addr(struct out *o, uintptr_t a)
+{
+	fold_put_addr(o, a);
 }

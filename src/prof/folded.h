@@ -36,15 +36,30 @@ int prof_view_folded(struct out *o, const struct prof_data *d, int pid);
 /* A folded line's root frame, "pid-name", as both folded views write
  * it (the wall view too). */
 void fold_print_task(struct out *o, const struct prof_data *d, int pid);
+/* ";ADDR": a frame of the address views, or the platform's name for
+ * code outside the image. */
+void fold_print_addr(struct out *o, uintptr_t a);
 /* The folded view by address (doc/profiler.md "From the hot function to
  * the hot line"): each frame as sampled, the image's build-id and each
  * chain's weight in ns. */
 int prof_view_folded_addr(struct out *o, const struct prof_data *d, int pid);
 
 /* How prof_view_folded_as() writes: frames by address (else by name);
- * each CPU's chains apart, under a root frame `cpuN` (else merged). */
+ * each CPU's chains apart, under a root frame `cpuN` (else merged);
+ * each line's weight in ns after its count, `# weight=ns` (the address
+ * view always has them; the by-name view only when asked, for its
+ * plain form is what flamegraph.pl and inferno read, and they would
+ * take a weight for the count). */
 #define FOLD_VIEW_ADDR 1u
 #define FOLD_VIEW_CPUS 2u
+#define FOLD_VIEW_WEIGHT 4u
+/* A wall view's: kprof's own service tasks shown too (prof/wall.h). */
+#define FOLD_VIEW_SERVICES 8u
+/* The frame a folded line carries where its chain met the session's
+ * depth: callers beyond it, if there were any, were not kept.  (The
+ * record does not say whether the walk had more to give, so a chain
+ * exactly that deep is marked too.)  A name no function has: brackets. */
+#define FOLD_TRUNCATED "[truncated]"
 /* Either folded view, by CPU where @how says so (`profile show folded
  * [addr] [cpus]`).  Returns as prof_view_folded(). */
 int prof_view_folded_as(struct out *o, const struct prof_data *d, int pid,

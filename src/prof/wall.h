@@ -96,14 +96,23 @@ int wall_collect(struct prof_wall *w, const struct prof_data *d,
 void wall_free(struct prof_wall *w);
 
 /* The views of a wall session (`profile show text|tasks|folded`). */
+/* Each leaves out kprof's service tasks (shell, udpsh, profd, netrx:
+ * they wait for input all the time) but where @how has
+ * FOLD_VIEW_SERVICES or @pid names one, and says how much it left out. */
 int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
-			unsigned chains);
-int prof_view_wall_tasks(struct out *o, const struct prof_data *d);
+			unsigned chains, unsigned how);
+int prof_view_wall_tasks(struct out *o, const struct prof_data *d,
+			 unsigned how);
 int prof_view_wall_folded(struct out *o, const struct prof_data *d, int pid);
-/* The header prof_view_wall_folded() writes for task @pid. */
+/* By name, or by address (FOLD_VIEW_ADDR: `# frames=addr`, the image's
+ * build-id; each leaf a function's start, each caller its return
+ * address), chains cut at the depth marked `[truncated]`. */
+int prof_view_wall_folded_as(struct out *o, const struct prof_data *d, int pid,
+			     unsigned how);
+/* The header prof_view_wall_folded_as() writes for task @pid. */
 struct folded_head;
 void prof_wall_folded_head(struct folded_head *h, const struct prof_data *d,
-			   int pid);
+			   int pid, unsigned how);
 
 /* A wall task's time alive in the window (books: the sum of its
  * states). */

@@ -2,12 +2,16 @@
 /* The views of a wall session (doc/profiler.md, "Where the time goes
  * when nothing runs: wall profiles"): chains ranked by time with their
  * state, each task's split, and folded stacks in microseconds with the
- * state as a frame under the task. */
+ * state as a frame under the task, by name or by address.  kprof's own
+ * service tasks are left out unless the view asks for them: they wait
+ * for input all the time, and would be most of any run's time. */
 #include "hal/trap.h"
 #include "kernel/backtrace.h"
+#include "kernel/build_id.h"
 #include "kernel/heap.h"
 #include "lib/errno.h"
 #include "lib/folded_write.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "prof/folded.h"
 #include "prof/report.h"
@@ -22,22 +26,71 @@ static void wall_print_ms(struct out *o, uint64_t ns)
 		   (unsigned long long)(tenths % 10));
 }
 
-static bool wall_task_kept(const struct wall_task *t, int pid)
+/* kprof's own service tasks: the shells, the drainer, the receive
+ * task.  A wall view leaves them out unless asked (FOLD_VIEW_SERVICES). */
+static const char *const wall_services[] = { "shell", "udpsh", "profd", "netrx" };
+#define WALL_SERVICES_TEXT "shell, udpsh, profd, netrx"
+
+/* Which tasks a view shows: the one it names, or every task but the
+ * services unless it shows them. */
+struct wall_keep {
+	const struct prof_data *d;
+	int pid;
+	bool services;
+};
+
+static bool wall_is_service(const struct prof_data *d, int pid)
 {
-	return pid == PROF_PID_ALL || t->pid == pid;
+	const char *name = prof_data_task_name(d, pid);
+
+	for (size_t i = 0; i < sizeof(wall_services) / sizeof(wall_services[0]); i++)
+		if (kstreq(name, wall_services[i]))
+			return true;
+	return false;
+}
+
+static bool wall_pid_kept(const struct wall_keep *k, int pid)
+{
+	if (k->pid != PROF_PID_ALL)
+		return pid == k->pid;
+	return k->services || !wall_is_service(k->d, pid);
+}
+
+static bool wall_chain_kept(const struct fold_chain *c, const void *k)
+{
+	return wall_pid_kept(k, c->pid);
+}
+
+static struct wall_keep wall_keep_of(const struct prof_data *d, int pid,
+				     unsigned how)
+{
+	return (struct wall_keep){ d, pid, how & FOLD_VIEW_SERVICES };
+}
+
+/* The time of the services a view of every task leaves out. */
+static uint64_t wall_hidden_ns(const struct wall_keep *k)
+{
+	const struct prof_wall *w = k->d->wall;
+	uint64_t ns = 0;
+
+	for (unsigned i = 0; i < w->ntasks; i++)
+		if (k->pid == PROF_PID_ALL && !wall_pid_kept(k, w->tasks[i].pid))
+			ns += wall_task_ns(&w->tasks[i]);
+	return ns;
 }
 
 /* The tasks' time in each state, and in all. */
-static uint64_t wall_totals(const struct prof_wall *w, int pid,
+static uint64_t wall_totals(const struct wall_keep *k,
 			    uint64_t ns[WALL_STATES], unsigned *tasks)
 {
+	const struct prof_wall *w = k->d->wall;
 	uint64_t all = 0;
 
 	*tasks = 0;
 	for (unsigned s = 0; s < WALL_STATES; s++)
 		ns[s] = 0;
 	for (unsigned i = 0; i < w->ntasks; i++) {
-		if (!wall_task_kept(&w->tasks[i], pid) || !wall_task_ns(&w->tasks[i]))
+		if (!wall_pid_kept(k, w->tasks[i].pid) || !wall_task_ns(&w->tasks[i]))
 			continue;
 		(*tasks)++;
 		for (unsigned s = 0; s < WALL_STATES; s++) {
@@ -48,13 +101,14 @@ static uint64_t wall_totals(const struct prof_wall *w, int pid,
 	return all;
 }
 
-static void wall_print_head(struct out *o, const struct prof_data *d, int pid)
+static void wall_print_head(struct out *o, const struct wall_keep *k)
 {
+	const struct prof_data *d = k->d;
 	const struct prof_wall *w = d->wall;
-	uint64_t ns[WALL_STATES], all;
+	uint64_t ns[WALL_STATES], all, hidden = wall_hidden_ns(k);
 	unsigned tasks;
 
-	all = wall_totals(w, pid, ns, &tasks);
+	all = wall_totals(k, ns, &tasks);
 	out_printf(o, "profiled %llu ms, wall\n", (unsigned long long)prof_window_ms(d));
 	wall_print_ms(o, all);
 	out_printf(o, " of task time in %u task%s:", tasks, tasks == 1 ? "" : "s");
@@ -63,6 +117,10 @@ static void wall_print_head(struct out *o, const struct prof_data *d, int pid)
 		prof_print_percent(o, ns[s], all);
 	}
 	out_printf(o, "; %llu switches dropped\n", (unsigned long long)w->dropped);
+	if (hidden) {
+		wall_print_ms(o, hidden);
+		out_puts(o, " of kprof's service tasks (" WALL_SERVICES_TEXT ") hidden; services shows them\n");
+	}
 	if (w->incomplete)
 		out_puts(o, "out of memory at the end of the window: the waits open at its end are left out\n");
 	if (w->open_lost)
@@ -77,10 +135,12 @@ static void wall_leaf_exact(struct fold_chain *k)
 	k->lo = k->hi = 0;
 }
 
-/* One state's chains of @pid without their task, exact callers kept. */
-static int wall_refold(struct fold *t, const struct fold *f, int pid)
+/* One state's chains of the tasks @k keeps without their task, exact
+ * callers kept. */
+static int wall_refold(struct fold *t, const struct fold *f,
+		       const struct wall_keep *k)
 {
-	return fold_without_task(t, f, pid, wall_leaf_exact);
+	return fold_without_task_if(t, f, wall_chain_kept, k, wall_leaf_exact);
 }
 
 struct wall_line {
@@ -130,9 +190,10 @@ static void wall_print_line(struct out *o, const struct wall_line *l, uint64_t a
 }
 
 int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
-			unsigned chains)
+			unsigned chains, unsigned how)
 {
 	const struct prof_wall *w = d->wall;
+	struct wall_keep k = wall_keep_of(d, pid, how);
 	/* On the heap: a table is 3 KB (its leaf cache), and the shell's
 	 * stack must keep room for an interrupt on top of this frame. */
 	struct fold *t = kmalloc(WALL_STATES * sizeof(*t));
@@ -144,7 +205,7 @@ int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
 	if (!t)
 		return -ENOMEM;
 	for (s = 0; s < WALL_STATES; s++)
-		if (wall_refold(&t[s], &w->fold[s], pid) < 0)
+		if (wall_refold(&t[s], &w->fold[s], &k) < 0)
 			goto fail;
 	for (s = 0; s < WALL_STATES; s++)
 		cap += t[s].nchains;
@@ -155,8 +216,8 @@ int prof_view_wall_text(struct out *o, const struct prof_data *d, int pid,
 		for (size_t i = 0; i < t[s].nchains; i++)
 			lines[n++] = (struct wall_line){ &t[s].chains[i], s };
 	wall_pick(lines, n, chains);
-	all = wall_totals(w, pid, ns, &tasks);
-	wall_print_head(o, d, pid);
+	all = wall_totals(&k, ns, &tasks);
+	wall_print_head(o, &k);
 	if (!n)
 		out_puts(o, pid == PROF_PID_ALL ? "no task time in the window\n"
 			 : "no time of that task in the window\n");
@@ -195,16 +256,18 @@ static uint64_t wall_alive_ns(const struct prof_wall *w, const struct wall_task 
 	return b > a ? b - a : 0;
 }
 
-int prof_view_wall_tasks(struct out *o, const struct prof_data *d)
+int prof_view_wall_tasks(struct out *o, const struct prof_data *d,
+			 unsigned how)
 {
 	const struct prof_wall *w = d->wall;
+	struct wall_keep k = wall_keep_of(d, d->pid, how);
 
-	wall_print_head(o, d, d->pid);
+	wall_print_head(o, &k);
 	for (unsigned i = 0; i < w->ntasks; i++) {
 		const struct wall_task *t = &w->tasks[i];
 		uint64_t all = wall_task_ns(t);
 
-		if (!wall_task_kept(t, d->pid) || !all)
+		if (!wall_pid_kept(&k, t->pid) || !all)
 			continue;
 		out_printf(o, "%d %s: alive ", t->pid, prof_data_task_name(d, t->pid));
 		wall_print_ms(o, wall_alive_ns(w, t));
@@ -229,11 +292,14 @@ int prof_view_wall_tasks(struct out *o, const struct prof_data *d)
 
 /* A wall view's header: its window on the kernel's clock, for a reader
  * that has its own record of the same clock (a workload's truth), and
- * counts that are microseconds. */
+ * counts that are microseconds; the service tasks' time it leaves out;
+ * in the address form, the image's build-id. */
 void prof_wall_folded_head(struct folded_head *h, const struct prof_data *d,
-			   int pid)
+			   int pid, unsigned how)
 {
 	const struct prof_wall *w = d->wall;
+	struct wall_keep k = wall_keep_of(d, pid, how);
+	uint64_t hidden = wall_hidden_ns(&k);
 
 	*h = (struct folded_head){ .have = FOLDED_HAS(FOLDED_F_SOURCE) |
 					   FOLDED_HAS(FOLDED_F_WALL) |
@@ -247,49 +313,94 @@ void prof_wall_folded_head(struct folded_head *h, const struct prof_data *d,
 	folded_head_set(h, FOLDED_F_DEPTH, d->depth);
 	if (pid != PROF_PID_ALL)
 		folded_head_set(h, FOLDED_F_PID, (uint64_t)(int64_t)pid);
+	if (hidden)
+		folded_head_set(h, FOLDED_F_HIDDEN_NS, hidden);
+	/* The address form: frames of the image with this build-id, for
+	 * kprof-report --elf to give off-CPU stacks their lines. */
+	if (how & FOLD_VIEW_ADDR) {
+		h->have |= FOLDED_HAS(FOLDED_F_FRAMES_ADDR);
+		if (build_id_hex(h->build_id, sizeof(h->build_id)))
+			h->have |= FOLDED_HAS(FOLDED_F_BUILD_ID);
+	}
 }
 
-/* One chain of state @s: the task, the state, the frames, root first,
- * and its time in microseconds. */
-static void wall_folded_line(struct folded_writer *fw, const struct prof_data *d,
-			     const struct fold_chain *c, enum wall_state s,
-			     uint64_t us)
+/* A frame of a wall line: the function's name, or (FOLD_VIEW_ADDR) the
+ * address as recorded. */
+static void wall_put_frame(struct out *o, uintptr_t a, unsigned how)
 {
 	char name[FOLD_NAME_MAX];
 
+	if (how & FOLD_VIEW_ADDR) {
+		fold_print_addr(o, a);
+		return;
+	}
+	fold_frame_name(name, sizeof(name), a);
+	out_printf(o, ";%s", name);
+}
+
+/* One chain of state @s in a table of @depth: the task, the state,
+ * `[truncated]` where the chain met the depth (as the sampled views
+ * mark it), the frames, root first, and its time in microseconds. */
+static void wall_folded_line(struct folded_writer *fw, const struct prof_data *d,
+			     const struct fold_chain *c, enum wall_state s,
+			     unsigned depth, unsigned how)
+{
+	uint64_t us = (c->weight + 500) / 1000;
+
+	/* Under a microsecond rounds to nothing: no line. */
+	if (!us)
+		return;
 	fold_print_task(fw->o, d, c->pid);
 	out_printf(fw->o, ";[%s]", wall_state_name(s));
-	for (uint32_t j = c->ncallers; j-- > 0;) {
-		fold_frame_name(name, sizeof(name), c->callers[j]);
-		out_printf(fw->o, ";%s", name);
-	}
-	fold_frame_name(name, sizeof(name), c->leaf);
-	out_printf(fw->o, ";%s", name);
+	if ((unsigned)c->ncallers + 1 >= depth)
+		out_puts(fw->o, ";" FOLD_TRUNCATED);
+	for (uint32_t j = c->ncallers; j-- > 0;)
+		wall_put_frame(fw->o, c->callers[j], how);
+	wall_put_frame(fw->o, c->leaf, how);
 	folded_write_count(fw, us, 0);
+}
+
+/* State @s's lines: by function, or as recorded (each leaf a function's
+ * start, each caller its return address) in the address form. */
+static int wall_folded_state(struct folded_writer *fw, const struct wall_keep *k,
+			     enum wall_state s, unsigned how)
+{
+	const struct fold *f = &k->d->wall->fold[s];
+	struct fold t;
+
+	if (how & FOLD_VIEW_ADDR) {
+		for (size_t i = 0; i < f->nchains; i++)
+			if (wall_pid_kept(k, f->chains[i].pid))
+				wall_folded_line(fw, k->d, &f->chains[i], s,
+						 f->depth, how);
+		return 0;
+	}
+	if (fold_by_function(&t, f, k->pid, false) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < t.nchains; i++)
+		if (wall_pid_kept(k, t.chains[i].pid))
+			wall_folded_line(fw, k->d, &t.chains[i], s, t.depth, how);
+	fold_free(&t);
+	return 0;
+}
+
+int prof_view_wall_folded_as(struct out *o, const struct prof_data *d, int pid,
+			     unsigned how)
+{
+	struct wall_keep k = wall_keep_of(d, pid, how);
+	struct folded_writer fw;
+	struct folded_head h;
+
+	prof_wall_folded_head(&h, d, pid, how);
+	folded_write_begin(&fw, o, &h);
+	for (unsigned s = 0; s < WALL_STATES; s++)
+		if (wall_folded_state(&fw, &k, s, how) < 0)
+			return -ENOMEM;
+	folded_write_end(&fw);
+	return 0;
 }
 
 int prof_view_wall_folded(struct out *o, const struct prof_data *d, int pid)
 {
-	const struct prof_wall *w = d->wall;
-	struct folded_writer fw;
-	struct folded_head h;
-
-	prof_wall_folded_head(&h, d, pid);
-	folded_write_begin(&fw, o, &h);
-	for (unsigned s = 0; s < WALL_STATES; s++) {
-		struct fold t;
-
-		if (fold_by_function(&t, &w->fold[s], pid, false) < 0)
-			return -ENOMEM;
-		for (size_t i = 0; i < t.nchains; i++) {
-			uint64_t us = (t.chains[i].weight + 500) / 1000;
-
-			/* Under a microsecond rounds to nothing: no line. */
-			if (us)
-				wall_folded_line(&fw, d, &t.chains[i], s, us);
-		}
-		fold_free(&t);
-	}
-	folded_write_end(&fw);
-	return 0;
+	return prof_view_wall_folded_as(o, d, pid, 0);
 }

@@ -5,16 +5,19 @@
  *   profile [ms] [pid|all] [chains] [option...]   one window, then a report
  *   profile start [pid|all] [option...]           open-ended
  *   profile stop                                  ends it, keeps its data
- *   profile rotate SEQ [folded|addr]              interval SEQ; the newest
+ *   profile rotate SEQ [folded|addr|weight]       interval SEQ; the newest
  *                                                 closes, SEQ+1 opens
- *   profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]
+ *   profile show [text [chains]|folded [addr|weight] [cpus]|cpus|tasks|top [n]]
  *   option: depth=N (1-32)  hz=N (the counter: 10-10000; the tick only
  *           its own rate)  source=tick|pmu (this run's, beside the boot's
  *           profile.source=)  folded (first form: the folded view)
  *           addr (after folded: each frame as its address)
+ *           weight (after folded: each line's time in ns after its count)
  *           cpus (after folded: each CPU's lines apart, under its CPU)
  *           wall (a wall-clock profile too: every task's time running,
  *           runnable and blocked; the text, tasks and folded views show it)
+ *           services (after wall; show's views of a wall session take it
+ *           last: kprof's own service tasks shown, which they hide)
  */
 #include <stdint.h>
 
@@ -37,8 +40,8 @@
 #include "shell/commands.h"
 #include "shell/shell.h"
 
-#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall"
-#define PROFILE_SHOW_VIEWS "text [chains], folded [addr] [cpus], cpus, tasks or top [n]"
+#define PROFILE_OPTIONS "depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall [services]"
+#define PROFILE_SHOW_VIEWS "text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n]"
 
 struct profile_args {
 	uint64_t window_ms;
@@ -48,8 +51,9 @@ struct profile_args {
 	unsigned hz;		/* 0: the source's default */
 	enum prof_run_source source;
 	bool folded;
-	unsigned how;		/* the folded view's FOLD_VIEW_ADDR, _CPUS */
+	unsigned how;		/* the folded view's FOLD_VIEW_ADDR, _CPUS, _WEIGHT */
 	bool wall;		/* a wall-clock profile besides the samples */
+	bool services;		/* its views show kprof's service tasks */
 };
 
 static int profile_parse_window(struct out *o, const char *s, uint64_t *ms)
@@ -146,7 +150,8 @@ static int profile_parse_source(struct out *o, const char *s,
 static bool profile_is_option(const char *w)
 {
 	return kmemchr(w, '=', kstrlen(w)) || kstreq(w, "folded") ||
-	       kstreq(w, "addr") || kstreq(w, "cpus") || kstreq(w, "wall");
+	       kstreq(w, "addr") || kstreq(w, "cpus") || kstreq(w, "wall") ||
+	       kstreq(w, "weight") || kstreq(w, "services");
 }
 
 /* One OPTION word; @folded_ok: the form prints a report. */
@@ -173,6 +178,14 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 		a->wall = true;
 		return 0;
 	}
+	if (kstreq(w, "services") && a->wall && folded_ok) {
+		a->services = true;
+		return 0;
+	}
+	if (kstreq(w, "services")) {
+		out_puts(o, "profile: services follows wall in a window (profile MS ... wall services), or ends a view of a wall session (profile show text|tasks|folded ... services)\n");
+		return -EINVAL;
+	}
 	if (kstreq(w, "addr") && a->folded) {
 		a->how |= FOLD_VIEW_ADDR;
 		return 0;
@@ -184,6 +197,14 @@ static int profile_parse_option(struct out *o, const char *w, bool folded_ok,
 	if (kstreq(w, "cpus") && a->folded) {
 		a->how |= FOLD_VIEW_CPUS;
 		return 0;
+	}
+	if (kstreq(w, "weight") && a->folded) {
+		a->how |= FOLD_VIEW_WEIGHT;
+		return 0;
+	}
+	if (kstreq(w, "weight")) {
+		out_puts(o, "profile: weight follows folded (profile MS ... folded weight, or profile show folded weight)\n");
+		return -EINVAL;
 	}
 	if (kstreq(w, "cpus")) {
 		out_puts(o, "profile: cpus follows folded (profile MS ... folded [addr] cpus, or profile show folded [addr] cpus; profile show cpus is the table of cpus)\n");
@@ -204,6 +225,7 @@ static void profile_defaults(struct profile_args *a)
 	a->folded = false;
 	a->how = 0;
 	a->wall = false;
+	a->services = false;
 }
 
 /* profile [ms] [pid|all] [chains] [option...] */
@@ -332,17 +354,18 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	struct prof_options opt;
 	struct profile_args a;
 	const struct prof_data *d;
+	unsigned how;
 	int r;
 
 	if (profile_parse(sh->out, argc, argv, &a) < 0 ||
 	    profile_check_source(sh->out, &a) < 0)
 		return 1;
-	if (a.wall && (a.how & FOLD_VIEW_ADDR)) {
-		out_puts(sh->out, "profile: folded addr has no wall form (use wall with folded, or folded addr without wall)\n");
-		return 1;
-	}
 	if (a.wall && (a.how & FOLD_VIEW_CPUS)) {
 		out_puts(sh->out, "profile: folded cpus has no wall form (use wall with folded, or folded cpus without wall)\n");
+		return 1;
+	}
+	if (a.wall && (a.how & FOLD_VIEW_WEIGHT)) {
+		out_puts(sh->out, "profile: folded weight has no wall form (a wall view's counts are its time already: use wall with folded)\n");
 		return 1;
 	}
 	profile_options(&a, &opt);
@@ -354,10 +377,11 @@ static int profile_window(struct shell_ctx *sh, int argc, char **argv)
 	/* The profiler is still ours: no other shell's session can replace
 	 * the data while it prints. */
 	d = prof_last();
+	how = a.how | (a.services ? FOLD_VIEW_SERVICES : 0);
 	if (d->wall && a.folded)
-		r = prof_view_wall_folded(sh->out, d, a.pid);
+		r = prof_view_wall_folded_as(sh->out, d, a.pid, how);
 	else if (d->wall)
-		r = prof_view_wall_text(sh->out, d, a.pid, a.chains);
+		r = prof_view_wall_text(sh->out, d, a.pid, a.chains, how);
 	else if (a.folded)
 		r = prof_view_folded_as(sh->out, d, a.pid, a.how);
 	else
@@ -436,18 +460,18 @@ static int profile_stop(struct shell_ctx *sh, int argc)
 }
 
 static int profile_rotate_print(struct out *o, const struct prof_interval *iv,
-				bool addr)
+				unsigned how)
 {
-	return prof_view_interval(o, &iv->data, addr ? FOLD_VIEW_ADDR : 0, iv->seq,
-				  iv->start_ns, iv->end_ns);
+	return prof_view_interval(o, &iv->data, how, iv->seq, iv->start_ns,
+				  iv->end_ns);
 }
 
-/* profile rotate SEQ [folded|addr] */
+/* profile rotate SEQ [folded|addr|weight] */
 static int profile_rotate_parse(struct out *o, int argc, char **argv,
-				uint64_t *seq, bool *addr)
+				uint64_t *seq, unsigned *how)
 {
 	if (argc < 3 || argc > 4) {
-		out_puts(o, "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
+		out_puts(o, "profile: rotate takes an interval number, then folded, addr or weight (profile rotate SEQ [folded|addr|weight])\n");
 		return -EINVAL;
 	}
 	if (parse_u64(argv[2], seq) < 0 || *seq == 0) {
@@ -455,9 +479,14 @@ static int profile_rotate_parse(struct out *o, int argc, char **argv,
 			   argv[2]);
 		return -EINVAL;
 	}
-	*addr = argc == 4 && kstreq(argv[3], "addr");
-	if (argc == 4 && !*addr && !kstreq(argv[3], "folded")) {
-		out_printf(o, "profile: rotate prints folded or addr (got %s)\n", argv[3]);
+	*how = 0;
+	if (argc == 4 && kstreq(argv[3], "addr"))
+		*how = FOLD_VIEW_ADDR;
+	else if (argc == 4 && kstreq(argv[3], "weight"))
+		*how = FOLD_VIEW_WEIGHT;
+	else if (argc == 4 && !kstreq(argv[3], "folded")) {
+		out_printf(o, "profile: rotate prints folded, addr or weight (got %s)\n",
+			   argv[3]);
 		return -EINVAL;
 	}
 	return 0;
@@ -489,19 +518,19 @@ static int profile_rotate(struct shell_ctx *sh, int argc, char **argv)
 {
 	const struct prof_interval *iv;
 	uint64_t seq, kept = 0;
-	bool addr;
+	unsigned how;
 	int r;
 
 	/* A rotate closes the interval a collector is waiting for: a forged
 	 * datagram must not. */
 	if (shell_refuse_unauthenticated(sh, "profile rotate"))
 		return SHELL_CMD_FAILED;
-	if (profile_rotate_parse(sh->out, argc, argv, &seq, &addr) < 0)
+	if (profile_rotate_parse(sh->out, argc, argv, &seq, &how) < 0)
 		return 1;
 	r = prof_session_rotate(seq, &iv, &kept);
 	if (r < 0)
 		return profile_rotate_error(sh->out, r, seq, kept);
-	r = profile_rotate_print(sh->out, iv, addr);
+	r = profile_rotate_print(sh->out, iv, how);
 	prof_session_rotate_done();
 	if (r < 0) {
 		out_puts(sh->out, "profile: out of memory for the view\n");
@@ -516,27 +545,30 @@ static int profile_show_usage(struct out *o, const char *got)
 	return -EINVAL;
 }
 
-/* profile show folded [addr] [cpus]: each word once, in either order. */
+/* profile show folded [addr|weight] [cpus]: each word once, in any
+ * order (addr has its weights already: weight beside it says so); a
+ * wall session's views add @services. */
 static int profile_show_folded(struct out *o, const struct prof_data *d,
-			       int argc, char **argv)
+			       int argc, char **argv, unsigned services)
 {
 	unsigned how = 0;
 
 	for (int i = 3; i < argc; i++) {
 		unsigned bit = kstreq(argv[i], "addr") ? FOLD_VIEW_ADDR
-			     : kstreq(argv[i], "cpus") ? FOLD_VIEW_CPUS : 0;
+			     : kstreq(argv[i], "cpus") ? FOLD_VIEW_CPUS
+			     : kstreq(argv[i], "weight") ? FOLD_VIEW_WEIGHT : 0;
 
 		if (!bit || (how & bit))
 			return profile_show_usage(o, argv[i]);
 		how |= bit;
 	}
-	if (d->wall && how) {
-		out_puts(o, how & FOLD_VIEW_ADDR
-			 ? "profile: folded addr has no wall form (profile show folded gives the wall's)\n"
-			 : "profile: folded cpus has no wall form (profile show folded gives the wall's)\n");
+	if (d->wall && (how & (FOLD_VIEW_CPUS | FOLD_VIEW_WEIGHT))) {
+		out_puts(o, how & FOLD_VIEW_CPUS
+			 ? "profile: folded cpus has no wall form (profile show folded [addr] gives the wall's)\n"
+			 : "profile: folded weight has no wall form (a wall view's counts are its time already: profile show folded [addr] gives the wall's)\n");
 		return -EINVAL;
 	}
-	return d->wall ? prof_view_wall_folded(o, d, d->pid)
+	return d->wall ? prof_view_wall_folded_as(o, d, d->pid, how | services)
 		       : prof_view_folded_as(o, d, d->pid, how);
 }
 
@@ -544,26 +576,37 @@ static int profile_show_print(struct out *o, const struct prof_data *d,
 			      int argc, char **argv)
 {
 	const char *view = argc > 2 ? argv[2] : "text";
-	unsigned n = PROF_CHAINS_DEFAULT;
+	unsigned n = PROF_CHAINS_DEFAULT, services = 0;
 
+	/* A wall session's views hide kprof's service tasks but where the
+	 * last word asks for them. */
+	if (argc > 3 && kstreq(argv[argc - 1], "services") && d->wall &&
+	    (kstreq(view, "text") || kstreq(view, "tasks") || kstreq(view, "folded"))) {
+		services = FOLD_VIEW_SERVICES;
+		argc--;
+	} else if (argc > 3 && kstreq(argv[argc - 1], "services")) {
+		out_puts(o, d->wall ? "profile: services ends a view of a wall session: text, tasks or folded (got it after top or cpus)\n"
+			 : "profile: services ends a view of a wall session, and the last session has no wall profile (profile MS ... wall)\n");
+		return -EINVAL;
+	}
 	if (kstreq(view, "text") || kstreq(view, "top")) {
 		if (argc > 4)
 			return profile_show_usage(o, argv[4]);
 		if (argc == 4 && profile_parse_chains(o, argv[3], &n) < 0)
 			return -EINVAL;
 		if (kstreq(view, "text"))
-			return d->wall ? prof_view_wall_text(o, d, d->pid, n)
+			return d->wall ? prof_view_wall_text(o, d, d->pid, n, services)
 				       : prof_view_text(o, d, d->pid, n);
 		return prof_view_top(o, d, d->pid, n);
 	}
 	if (kstreq(view, "folded"))
-		return profile_show_folded(o, d, argc, argv);
+		return profile_show_folded(o, d, argc, argv, services);
 	if (argc > 3)
 		return profile_show_usage(o, argv[3]);
 	if (kstreq(view, "cpus"))
 		return prof_view_cpus(o, d);
 	if (kstreq(view, "tasks"))
-		return d->wall ? prof_view_wall_tasks(o, d) : prof_view_tasks(o, d);
+		return d->wall ? prof_view_wall_tasks(o, d, services) : prof_view_tasks(o, d);
 	return profile_show_usage(o, view);
 }
 

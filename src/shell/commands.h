@@ -11,11 +11,11 @@ struct shell_ctx;
 #define CMD_HELP_USAGE "help [command]"
 /* profile's first form, which its argument errors quote. */
 #define CMD_PROFILE_RUN_USAGE "profile [ms] [pid|all] [chains] [depth=N] [hz=N] " \
-	"[source=tick|pmu] [folded [addr] [cpus]] [wall]"
+	"[source=tick|pmu] [folded [addr|weight] [cpus]] [wall [services]]"
 #define CMD_PROFILE_USAGE CMD_PROFILE_RUN_USAGE " | " \
 	"profile start [pid|all] [depth=N] [hz=N] [source=tick|pmu] [wall] | profile stop | " \
-	"profile rotate SEQ [folded|addr] | " \
-	"profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]"
+	"profile rotate SEQ [folded|addr|weight] | " \
+	"profile show [text [chains]|folded [addr|weight] [cpus]|cpus|tasks|top [n]] [services]"
 #define CMD_STAT_USAGE "stat [ms] [all|cpu]"
 #define CMD_LSCPU_USAGE "lscpu"
 #define CMD_PS_USAGE "ps"

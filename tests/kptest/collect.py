@@ -3,6 +3,7 @@
 shared by tests/test_collect (ksim) and tests/qemu/test_collect (the x86
 kernel under QEMU).  check() raises kptest.common.Fail."""
 
+import gzip
 import os
 import re
 import signal
@@ -13,6 +14,7 @@ import time
 
 from kptest.common import builddir, check
 from kptest.gocheck import GO, pprof
+from kptest.pbcheck import fields, ints, signed
 from kptest.udpsh import F_LAST, F_STALE, reply_frame, request_fields
 
 COLLECT = os.path.join(builddir(), "tools", "kprof-collect")
@@ -68,8 +70,18 @@ def check_files(d, iv, name="box"):
     check(samples and end and samples.group(1) == iv["samples"] == end.group(2),
           "%s: samples %s in its header, end line and index" % (base, iv["samples"]))
     lines = [l for l in folded.splitlines() if l and not l.startswith("#")]
-    check(sum(int(l.rsplit(" ", 1)[1]) for l in lines) == int(iv["samples"]),
+    # The collector asks for the by-name view with its weights: each
+    # line's count, then its ns; the pprof's cpu time is the weights.
+    weighed = re.search(r"^# weight=ns$", folded, re.M) is not None
+    cols = [l.rsplit(" ", 2 if weighed else 1) for l in lines]
+    check(sum(int(c[1]) for c in cols) == int(iv["samples"]),
           "%s: its lines hold its samples" % base)
+    if weighed:
+        with open(os.path.join(d, "out", name, iv["file"]), "rb") as fh:
+            p = fields(gzip.decompress(fh.read()))
+        cpu = sum(signed(ints(fields(b), 2)[1]) for b in p.get(2, []))
+        check(cpu == sum(int(c[2]) for c in cols),
+              "%s: its pprof's cpu time is the weights, %d ns" % (base, cpu))
     check(int(iv["duration_nanos"]) > 0 and int(iv["err_ns"]) >= 0, base)
 
 

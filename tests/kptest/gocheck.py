@@ -71,10 +71,12 @@ def traces(out, folded, period, name):
             frames += parts
         stack = tuple(reversed(frames))
         if stack:
-            if labels.get("task") != stack[0]:
+            # The task is the sample's label, not its root frame.
+            task = labels.get("task")
+            if task is None or task in stack:
                 check(False, "%s: the trace of %s has task label %r" %
                       (name, ";".join(stack), labels))
-            got[stack] = got.get(stack, 0) + value
+            got[(task,) + stack] = got.get((task,) + stack, 0) + value
     check(got == {s: n * period for s, n in folded.stacks.items()},
           "%s: pprof -traces shows every stack, leaf first, its task "
           "label and its cpu time" % name)

@@ -132,6 +132,12 @@ def convert(src, d, extra=()):
     return decode(out)
 
 
+def is_task(frame):
+    """A folded root frame that is a task: PID-NAME."""
+    pid, _, task = frame.partition("-")
+    return pid.isdigit() and task != ""
+
+
 def against(prof, folded, hz, window_ms, name):
     period = 10**9 // hz
     check(prof["strings"][0] == "", name + ": string_table[0] is \"\"")
@@ -149,17 +155,23 @@ def against(prof, folded, hz, window_ms, name):
         if not (len(values) == 2 and values[1] == values[0] * period):
             check(False, name + ": a sample's values are count, "
                   "count x period (%r)" % values)
-        got[stack] = got.get(stack, 0) + values[0]
-        root = stack[0]
-        if root.split("-", 1)[0].isdigit():
-            want = {"task": root, "pid": int(root.split("-", 1)[0])}
-            if labels != want:
+        # The task is a label, never a frame: pprof's UI would shorten a
+        # root frame `8-split/0` to `0`, which reads as a CPU.
+        if any(is_task(f) for f in stack):
+            check(False, "%s: a task as a frame in %r" % (name, stack))
+        task = labels.get("task")
+        if task is not None:
+            want = {"task": task, "pid": int(task.split("-", 1)[0])}
+            if not is_task(task) or labels != want:
                 check(False, "%s: sample of %s labelled %r" %
-                      (name, root, labels))
+                      (name, ";".join(stack), labels))
+            stack = (task,) + stack
         elif labels:
-            check(False, "%s: no task labels on %s" % (name, root))
+            check(False, "%s: no task labels on %s" % (name, stack[0]))
+        got[stack] = got.get(stack, 0) + values[0]
     check(got == folded.stacks,
-          name + ": samples are the input's stacks, leaf first, counts equal")
+          name + ": samples are the input's stacks, leaf first, counts "
+          "equal, the root's task a label only")
     leaf = {}
     for locs, values, _ in prof["samples"]:
         leaf[locs[0]] = leaf.get(locs[0], 0) + values[1]

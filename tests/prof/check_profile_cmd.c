@@ -110,7 +110,7 @@ END_TEST
 CHECK_TEST("profile", test_profile_trailing_words_rejected)
 {
 	expect_error("profile 10 all 8 extra",
-		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] [wall])\n");
+		     "profile: too many arguments (usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr|weight] [cpus]] [wall [services]])\n");
 }
 END_TEST
 
@@ -244,13 +244,13 @@ END_TEST
 CHECK_TEST("profile", test_profile_options_junk_rejected)
 {
 	expect_error("profile 10 speed=3",
-		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall)\n");
+		     "profile: unknown option 'speed=3' (options: depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall [services])\n");
 	expect_error("profile 10 depth=8 all",
-		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr] [cpus]] [wall])\n");
+		     "profile: options come last (got all after them; usage: profile [ms] [pid|all] [chains] [depth=N] [hz=N] [source=tick|pmu] [folded [addr|weight] [cpus]] [wall [services]])\n");
 	expect_error("profile start folded",
 		     "profile: folded goes with a window (profile MS ... folded); after profile stop use profile show folded\n");
 	expect_error("profile start all 3",
-		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr] [cpus], wall)\n");
+		     "profile: start takes [pid|all] then options (got 3; options: depth=N, hz=N, source=tick|pmu, folded [addr|weight] [cpus], wall [services])\n");
 	expect_error("profile stop now", "profile: stop takes no arguments\n");
 }
 END_TEST
@@ -456,11 +456,11 @@ CHECK_TEST("profile", test_profile_session_start_stop_show)
 	ck_assert_int_eq(run(cmd_profile, "profile show top 3"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "self "), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show flame"), 0);
-	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got flame)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n] (got flame)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show top 0"), 0);
 	ck_assert_str_eq(tc.text, "profile: chains must be 1-128 (got 0)\n");
 	ck_assert_int_ne(run(cmd_profile, "profile show folded 3"), 0);
-	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n] (got 3)\n");
 	/* The session ended: another may start. */
 	ck_assert_int_eq(prof_start(), 0);
 }
@@ -491,11 +491,11 @@ CHECK_TEST("profile", test_profile_rotate_intervals_and_errors)
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
 	become_shell_task();
 	expect_error("profile rotate 1", "profile: no session to rotate (profile start begins one)\n");
-	expect_error("profile rotate", "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
+	expect_error("profile rotate", "profile: rotate takes an interval number, then folded, addr or weight (profile rotate SEQ [folded|addr|weight])\n");
 	expect_error("profile rotate 0", "profile: rotate's interval must be a number from 1 (got 0)\n");
 	expect_error("profile rotate x1", "profile: rotate's interval must be a number from 1 (got x1)\n");
-	expect_error("profile rotate 1 text", "profile: rotate prints folded or addr (got text)\n");
-	expect_error("profile rotate 1 folded 2", "profile: rotate takes an interval number, then folded or addr (profile rotate SEQ [folded|addr])\n");
+	expect_error("profile rotate 1 text", "profile: rotate prints folded, addr or weight (got text)\n");
+	expect_error("profile rotate 1 folded 2", "profile: rotate takes an interval number, then folded, addr or weight (profile rotate SEQ [folded|addr|weight])\n");
 	tl_cmd_clear(&tc);
 	ck_assert_int_ne(cmd_profile(&remote, 3, argv), 0);
 	ck_assert_str_eq(tc.text, "profile rotate: serial console only on an unauthenticated UDP shell (set udpsh.key)\n");
@@ -512,6 +512,11 @@ CHECK_TEST("profile", test_profile_rotate_intervals_and_errors)
 	ck_assert_str_eq(tc.text, first);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 1 addr"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# seq=1\n"), 1);
+	/* The by-name view with its weights (kprof-collect's request). */
+	ck_assert_int_eq(run(cmd_profile, "profile rotate 1 weight"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "# seq=1\n"), 1);
 	sched_sleep_ms(200);
 	ck_assert_int_eq(run(cmd_profile, "profile rotate 2"), 0);
@@ -811,7 +816,34 @@ CHECK_TEST("lscpu", test_profile_folded_addr_forms)
 	ck_assert_int_eq(run(cmd_profile, "profile show folded addr"), 0);
 	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 1);
 	ck_assert_int_ne(run(cmd_profile, "profile show folded addr 3"), 0);
-	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got 3)\n");
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n] (got 3)\n");
+}
+END_TEST
+
+/* weight goes with folded, in the window's form, show's and rotate's:
+ * the by-name view with `# weight=ns` and each line's ns after its
+ * count; alone, or with a wall session, an error.  The plain view has
+ * no weight column. */
+CHECK_TEST("lscpu", test_profile_folded_weight_forms)
+{
+	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");
+	become_shell_task();
+	ck_assert_int_ne(run(cmd_profile, "profile 10 all weight"), 0);
+	ck_assert_str_eq(tc.text, "profile: weight follows folded (profile MS ... folded weight, or profile show folded weight)\n");
+	ck_assert_int_eq(run(cmd_profile, "profile 100 all folded weight"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# busy_ns="), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# frames=addr\n"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# kprof folded end lines=1 samples=10\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded weight cpus"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 1);
+	ck_assert_uint_eq(count_lines(tc.text, "# root=cpu\n"), 1);
+	ck_assert_int_eq(run(cmd_profile, "profile show folded"), 0);
+	ck_assert_uint_eq(count_lines(tc.text, "# weight=ns\n"), 0);
+	ck_assert_int_ne(run(cmd_profile, "profile show folded weight weight"), 0);
+	ck_assert_str_eq(tc.text, "profile: show takes text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n] (got weight)\n");
+	ck_assert_int_ne(run(cmd_profile, "profile 100 all wall folded weight"), 0);
+	ck_assert_str_eq(tc.text, "profile: folded weight has no wall form (a wall view's counts are its time already: use wall with folded)\n");
 }
 END_TEST
 
@@ -822,7 +854,7 @@ END_TEST
 CHECK_TEST("lscpu", test_profile_folded_cpus_forms)
 {
 	static const char *const show_err =
-		"profile: show takes text [chains], folded [addr] [cpus], cpus, tasks or top [n] (got %s)\n";
+		"profile: show takes text [chains], folded [addr|weight] [cpus], cpus, tasks or top [n] (got %s)\n";
 	char want[256];
 
 	fake_pmu_set_dead("fake part, no counter", "counter did not move in 10 us");

@@ -306,6 +306,52 @@ static const char *resolved(const char *in)
  * instruction, callers their return addresses, the weight in ns from
  * the counter's events; the image's build-id and the busy time in the
  * header. */
+static void read_back(const char *t, struct folded_reader *r, char *err,
+		      size_t n);
+
+/* The weights of view @t, summed by the host's one reader. */
+static uint64_t weight_sum(const char *t)
+{
+	struct folded_reader r;
+	char err[256];
+	uint64_t w;
+
+	read_back(t, &r, err, sizeof(err));
+	ck_assert(r.meta.weight_ns);
+	w = r.total_weight;
+	folded_reader_free(&r);
+	return w;
+}
+
+static int folded_weight(struct out *o, const struct prof_data *dd, int pid,
+			 unsigned n)
+{
+	(void)n;
+	return prof_view_folded_as(o, dd, pid, FOLD_VIEW_WEIGHT);
+}
+
+/* The by-name view with its weights (`profile show folded weight`):
+ * the plain view's lines, each with its ns after its count, under
+ * `# weight=ns` and the busy time; the same total as the address view's,
+ * line by line summed.  The plain view has no weight column: it is what
+ * flamegraph.pl reads. */
+CHECK_TEST("golden", test_view_folded_weight_by_name)
+{
+	uint64_t by_name, by_addr;
+
+	session();
+	ck_assert(pt_golden_equal("view_folded_weight.txt",
+				  show(folded_weight, PROF_PID_ALL, 0)));
+	by_name = weight_sum(text);
+	show(folded_addr, PROF_PID_ALL, 0);
+	by_addr = weight_sum(text);
+	ck_assert_uint_eq(by_name, 45000000);	/* 15 samples, 3 ms each */
+	ck_assert_uint_eq(by_name, by_addr);
+	show(folded, PROF_PID_ALL, 0);
+	ck_assert_ptr_null(strstr(text, "# weight=ns"));
+}
+END_TEST
+
 CHECK_TEST("golden", test_view_folded_addr_frames_as_sampled)
 {
 	static const unsigned char note[] = {
@@ -533,6 +579,9 @@ static void key_intact(const struct folded_head *h, const struct fold_meta *m,
 		num_intact(given, m->have & META_THROTTLED, h->throttled_hz,
 			   m->throttled_hz);
 		break;
+	case FOLDED_F_HIDDEN_NS:
+		num_intact(given, m->have & META_HIDDEN, h->hidden_ns, m->hidden_ns);
+		break;
 	case FOLDED_F_COUNT:
 		ck_abort();
 	}
@@ -598,7 +647,9 @@ static void wall_take(enum wall_state s, int pid, uint64_t ns, uintptr_t ip,
 	ck_assert_int_eq(fold_add_cpu(&wall.fold[s], &r, 0), 0);
 }
 
-static uint32_t wall_round_trip(int pid)
+/* The wall views of task @pid (every task's: the shell's time hidden),
+ * by name or by address (@how). */
+static uint32_t wall_round_trip(int pid, unsigned how)
 {
 	struct folded_head h;
 	struct out_buf ob;
@@ -613,11 +664,18 @@ static uint32_t wall_round_trip(int pid)
 	wall_take(WALL_CPU, 3, 7000000, PT_MEMCPY + 0x1a, NFC(0x44));
 	wall_take(WALL_BLOCKED, 3, 900000, PT_UDP_INPUT + 0x10, VNR(0x30));
 	wall_take(WALL_RUNNABLE, 7, 2500000, PT_SPIN_LOCK + 0x8, PT_UDP_INPUT + 0x20);
+	/* The shell, blocked all along: a service task, hidden. */
+	wall_take(WALL_BLOCKED, 9, 2000000000, PT_UDP_INPUT + 0x10, VNR(0x30));
+	wall.ntasks = 1;
+	wall.tasks[0] = (struct wall_task){ .pid = 9,
+					    .ns[WALL_BLOCKED] = 2000000000 };
 	d.wall = &wall;
 	out_buf_init(&ob, text, sizeof(text));
-	ck_assert_int_eq(prof_view_wall_folded(&ob.out, &d, pid), 0);
+	ck_assert_int_eq(prof_view_wall_folded_as(&ob.out, &d, pid, how), 0);
 	ck_assert_uint_eq(ob.lost, 0);
-	prof_wall_folded_head(&h, &d, pid);
+	ck_assert_ptr_null(strstr(text, "-shell;"));
+	prof_wall_folded_head(&h, &d, pid, how);
+	ck_assert_int_eq(!!(h.have & FOLDED_HAS(FOLDED_F_HIDDEN_NS)), pid == PROF_PID_ALL);
 	have = round_trip(text, &h);
 	d.wall = NULL;
 	for (unsigned s = 0; s < WALL_STATES; s++)
@@ -648,8 +706,10 @@ CHECK_TEST("golden", test_views_folded_read_back_whole)
 	keys |= view_round_trip(3, FOLD_VIEW_ADDR | FOLD_VIEW_CPUS);
 	keys |= interval_round_trip(0);
 	keys |= interval_round_trip(FOLD_VIEW_ADDR);
-	keys |= wall_round_trip(PROF_PID_ALL);
-	keys |= wall_round_trip(3);
+	name(9, "shell");
+	keys |= wall_round_trip(PROF_PID_ALL, 0);
+	keys |= wall_round_trip(3, 0);
+	keys |= wall_round_trip(PROF_PID_ALL, FOLD_VIEW_ADDR);
 	ck_assert_uint_eq(keys, FOLDED_HAS(FOLDED_F_COUNT) - 1);
 	fake_build_id_note = NULL;
 	fake_build_id_note_len = 0;

@@ -279,10 +279,97 @@ CHECK_TEST("wall", test_wall_pid_filter_keeps_one_task)
 		      "tasks: %s", out);
 	free(out);
 	/* A wall form with no meaning: one line saying what is allowed. */
-	run_expect("profile 100 all wall folded addr",
-		   "profile: folded addr has no wall form (use wall with folded, or folded addr without wall)\n");
-	run_expect("profile show folded addr",
-		   "profile: folded addr has no wall form (profile show folded gives the wall's)\n");
+	run_expect("profile 100 all wall folded cpus",
+		   "profile: folded cpus has no wall form (use wall with folded, or folded cpus without wall)\n");
+	run_expect("profile show folded weight",
+		   "profile: folded weight has no wall form (a wall view's counts are its time already: profile show folded [addr] gives the wall's)\n");
+	run_expect("profile show cpus services",
+		   "profile: services ends a view of a wall session: text, tasks or folded (got it after top or cpus)\n");
+	run_expect("work stop", "sleepy truth:");
+}
+END_TEST
+
+/* kprof's own service tasks (here the shell, which waits for input all
+ * the window) are left out of a wall view of every task: the header says
+ * how much (`# hidden_ns=`, the text views' line), and `services` shows
+ * them.  A view of one task shows it, service or not. */
+CHECK_TEST("wall", test_wall_services_hidden_unless_asked)
+{
+	int pids[2];
+	char *out, *tasks;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start sleepy 2", pids, 2), 2);
+	out = run_ok("profile 300 all wall folded", 30000);
+	ck_assert_msg(!strstr(out, "-shell;") && strstr(out, "-sleepy/0;["), "%s", out);
+	ck_assert_msg(folded_u64(out, "# hidden_ns=") > 200000000ull,
+		      "the shell's 300 ms not said: %s", out);
+	free(out);
+	out = run_ok("profile show folded services", 20000);
+	ck_assert_msg(strstr(out, "-shell;[") && !strstr(out, "# hidden_ns="), "%s", out);
+	free(out);
+	tasks = run_ok("profile show tasks", 20000);
+	ck_assert_msg(!strstr(tasks, " shell:") &&
+		      strstr(tasks, " of kprof's service tasks (shell, udpsh, profd, netrx) hidden; services shows them\n"),
+		      "%s", tasks);
+	free(tasks);
+	tasks = run_ok("profile show tasks services", 20000);
+	ck_assert_msg(strstr(tasks, " shell:") && !strstr(tasks, "hidden"), "%s", tasks);
+	free(tasks);
+	out = run_ok("profile show text 3 services", 20000);
+	ck_assert_msg(!strstr(out, "hidden"), "%s", out);
+	free(out);
+	out = run_ok("profile show text 3", 20000);
+	ck_assert_msg(strstr(out, "hidden; services shows them"), "%s", out);
+	free(out);
+	run_expect("work stop", "sleepy truth:");
+	run_expect("profile 100 all services",
+		   "profile: services follows wall in a window (profile MS ... wall services), or ends a view of a wall session (profile show text|tasks|folded ... services)\n");
+	free(run_ok("profile 100 all", 20000));
+	run_expect("profile show tasks services",
+		   "profile: services ends a view of a wall session, and the last session has no wall profile (profile MS ... wall)\n");
+}
+END_TEST
+
+/* The address form of the wall view (`profile ... wall folded addr`):
+ * the image's build-id, each frame an address, the state under the task
+ * as by name; the same lines' time as the view by name. */
+CHECK_TEST("wall", test_wall_folded_addr_form)
+{
+	int pids[2];
+	char *out, *line, *save;
+	unsigned long long by_addr = 0, by_name = 0;
+	bool blocked = false;
+
+	start_machine();
+	ck_assert_uint_eq(work_start("work start sleepy 2", pids, 2), 2);
+	out = run_ok("profile 300 all wall folded addr", 30000);
+	ck_assert_msg(strstr(out, "# frames=addr\n") && strstr(out, "# unit=us\n") &&
+		      strstr(out, "# build_id="), "%s", out);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct fline f;
+
+		if (!fold_line(line, &f))
+			continue;
+		by_addr += f.us;
+		blocked |= strstr(line, ";[blocked];0x") != NULL;
+		ck_assert_msg(!strstr(strstr(line, "];") + 2, ";s") &&
+			      !strstr(line, "sleepy_nap"), "a name in: %s", line);
+	}
+	ck_assert_msg(blocked, "no blocked chain by address");
+	free(out);
+	out = run_ok("profile show folded", 20000);
+	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct fline f;
+
+		if (fold_line(line, &f))
+			by_name += f.us;
+	}
+	free(out);
+	/* Each line rounds to the us apart: lines merged by function round
+	 * once where their chains by address rounded each. */
+	ck_assert_msg(by_addr + 200 >= by_name && by_name + 200 >= by_addr,
+		      "by address %llu us, by name %llu us", by_addr, by_name);
 	run_expect("work stop", "sleepy truth:");
 }
 END_TEST
@@ -299,10 +386,17 @@ CHECK_TEST("wall", test_wall_depth_bounds_chains)
 	ck_assert_msg(strstr(out, "# depth=3\n"), "%s", out);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct fline f;
+		bool cut;
 
 		if (!fold_line(line, &f))
 			continue;
+		/* A chain that met the depth says so under its state, as the
+		 * sampled views do; the mark is no frame of the chain. */
+		cut = strstr(line, "];[truncated];") != NULL;
+		f.frames -= cut;
 		ck_assert_msg(f.frames <= 3, "%u frames: %s", f.frames, line);
+		ck_assert_msg(cut == (f.frames == 3), "[truncated] %s: %s",
+			      cut ? "on a shallow chain" : "missing", line);
 		if (f.frames > deepest)
 			deepest = f.frames;
 	}
@@ -349,7 +443,7 @@ CHECK_TEST("wall", test_wall_wait_that_began_before_the_window)
 	run_expect("profile start", "profile: started");
 	run_expect("profile stop", "profile: stopped");
 	sleep_ms(100);
-	out = run_ok("profile 400 all wall folded", 30000);
+	out = run_ok("profile 400 all wall services folded", 30000);
 	window = folded_window_ms(out);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct fline f;
@@ -498,7 +592,7 @@ CHECK_TEST("wall", test_wall_wait_before_the_window_walked_at_its_depth)
 	sleep_ms(150);
 	run_expect("profile stop", "profile: stopped");
 	sleep_ms(100);
-	out = run_ok("profile 300 all wall folded", 30000);
+	out = run_ok("profile 300 all wall services folded", 30000);
 	ck_assert_msg(strstr(out, "# depth=8\n"), "%s", out);
 	for (line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		struct fline f;

@@ -9,14 +9,22 @@
 REPORT_TESTS = %reldir%/test_report %reldir%/test_report_svg \
 	%reldir%/test_report_pprof %reldir%/test_report_gopprof \
 	%reldir%/test_report_wall
+# pprof's web UI (go tool pprof -http) names no task as a frame.
+REPORT_TESTS += %reldir%/test_report_gowebui
 TESTS += $(REPORT_TESTS)
 # The whole path on ksim sessions (folded output; 77 where the kernel prints none).
 # The address view resolved against ksim's own ELF.
 if PLATFORM_SIM
 TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
+# One session, one total, in every view (folded weight, addr, top, SVG,
+# pprof, merge).
+TESTS += %reldir%/test_report_weights
+# The wall view by address: off-CPU stacks with their lines.
+TESTS += %reldir%/test_report_wall_addr
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
-	%reldir%/test_report_addr \
+	%reldir%/test_report_addr %reldir%/test_report_weights \
+	%reldir%/test_report_wall_addr \
 	%reldir%/before.folded %reldir%/after.folded \
 	%reldir%/bare.folded %reldir%/wall.folded \
 	%reldir%/top-before.txt %reldir%/top-after-n5.txt \

@@ -255,7 +255,9 @@ static int64_t rotate(struct target *t, uint64_t seq)
 
 	interval_caps(&caps, opts.hz, opts.depth, opts.interval_ns, opts.max_reply);
 	for (int tries = 0; tries < 3; tries++) {
-		snprintf(cmd, sizeof(cmd), "profile rotate %" PRIu64 " folded", seq);
+		/* The by-name view with its weights: the pprof it becomes holds
+		 * the time the kernel counted, the same total as every view. */
+		snprintf(cmd, sizeof(cmd), "profile rotate %" PRIu64 " weight", seq);
 		if ((rc = ask_len(t, cmd, &reply, &len)) == UC_TOO_LONG) {
 			/* The client stopped reading it at the cap
 			 * (main.c set it to caps.reply_max). */

@@ -72,6 +72,7 @@ void filter_apply(struct profile *p, const struct filter *f)
 	if (!f->focus && !f->ignore && f->pid < 0)
 		return;
 	p->total = 0;
+	p->total_weight = 0;
 	for (size_t i = 0; i < p->nstacks; i++) {
 		struct stack *st = &p->stacks[i];
 
@@ -81,6 +82,7 @@ void filter_apply(struct profile *p, const struct filter *f)
 			continue;
 		}
 		p->total += st->count;
+		p->total_weight += st->weight;
 		p->stacks[kept++] = *st;
 	}
 	p->nstacks = kept;

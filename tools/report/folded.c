@@ -204,7 +204,11 @@ static bool reader_done(struct reader *r, const char *path, bool ok,
 	p->meta = r->fr.meta;
 	r->fr.meta.source = NULL;
 	p->total = r->fr.total;
-	p->total_weight = r->fr.total_weight;
+	/* The stacks' weights: a line of count 0 is no stack, and every
+	 * view's total is what its stacks hold. */
+	p->total_weight = 0;
+	for (size_t i = 0; i < p->nstacks; i++)
+		p->total_weight += p->stacks[i].weight;
 	p->decimals = r->fr.decimals;
 	if (ok && !p->total && !(r->fr.flags & FOLDED_READ_EMPTY)) {
 		snprintf(err, errlen, "%s: no samples in the profile", path);

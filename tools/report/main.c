@@ -326,6 +326,7 @@ static struct image *load(struct profile *p, const struct args *a,
 
 	folded_load(p, path, names, strip_pid && !late);
 	im = resolve(p, a);
+	profile_note_nominal(p);
 	filter_apply(p, &a->filter);
 	if (late)
 		profile_strip_pids(p);

@@ -35,6 +35,9 @@ struct merged {
 	char build_id[BUILD_ID_HEX_MAX + 1];
 	const char *first;		/* the input that set build_id */
 	size_t inputs;
+	/* Inputs whose comments say their cpu time is the weights the
+	 * kernel counted, or nominal (kprof-report's words). */
+	size_t weighed, nominal;
 };
 
 static Profile *read_pprof(const char *path)
@@ -281,6 +284,20 @@ static void merge_first(struct merged *m, const Profile *pr, const char *path)
 }
 
 /* One input: of the same image and sample types as the first. */
+/* Whether @pr's cpu time is what the kernel counted, by its comment. */
+static void merge_cpu_time(struct merged *m, const Profile *pr,
+			   const char *path)
+{
+	for (size_t i = 0; i < pr->n_comment; i++) {
+		const char *c = s_of(pr, pr->comment[i], path);
+
+		if (strncmp(c, PPROF_CPU_WEIGHED, strlen(PPROF_CPU_WEIGHED)) == 0)
+			m->weighed++;
+		else if (strncmp(c, PPROF_CPU_NOMINAL, strlen(PPROF_CPU_NOMINAL)) == 0)
+			m->nominal++;
+	}
+}
+
 static void merge_one(struct merged *m, const char *path)
 {
 	Profile *pr = read_pprof(path);
@@ -306,6 +323,7 @@ static void merge_one(struct merged *m, const char *path)
 			fatal(EXIT_INPUT, "%s: sample type %zu is not %s's", path, i, m->first);
 	for (size_t i = 0; i < pr->n_sample; i++)
 		merge_sample(m, pr, pr->sample[i], path);
+	merge_cpu_time(m, pr, path);
 	if (pr->time_nanos && pr->time_nanos < m->start)
 		m->start = pr->time_nanos;
 	if (pr->time_nanos && pr->time_nanos + pr->duration_nanos > m->end)
@@ -390,9 +408,19 @@ static void merge_write(struct merged *m, const char *out_path)
 	} else {
 		snprintf(line, sizeof line, "merged: %zu profiles", m->inputs);
 	}
-	m->pr.comment = xmalloc(sizeof *m->pr.comment);
+	m->pr.comment = xmalloc(2 * sizeof *m->pr.comment);
 	m->pr.comment[0] = out_str(m, line);
 	m->pr.n_comment = 1;
+	/* The sum is what the kernel counted only where every part was. */
+	if (m->weighed == m->inputs) {
+		m->pr.comment[m->pr.n_comment++] = out_str(m, PPROF_CPU_WEIGHED);
+	} else if (m->nominal) {
+		snprintf(line, sizeof line, PPROF_CPU_NOMINAL " in %zu of the %zu profiles",
+			 m->nominal, m->inputs);
+		m->pr.comment[m->pr.n_comment++] = out_str(m, line);
+		fprintf(stderr, REPORT_PROG ": merge: %zu of the %zu profiles have no weights: their times are nominal, count x period (kprof-collect and `profile show folded weight` give weights)\n",
+			m->nominal, m->inputs);
+	}
 	len = perftools__profiles__profile__get_packed_size(&m->pr);
 	packed = xmalloc(len);
 	perftools__profiles__profile__pack(&m->pr, packed);

@@ -5,9 +5,12 @@
  * Function and one Location (ids: name number + 1, never 0), under one
  * Mapping that says its functions are already resolved, so pprof never
  * tries to symbolize.  A sample is one distinct stack, leaf first, with
- * two values, samples/count and cpu/nanoseconds (count times the
+ * two values, samples/count and cpu/nanoseconds (the weights the kernel
+ * counted, `# weight=ns`; without them, nominal: count times the
  * period, 10^9 / hz), and its task as labels; a view by CPU (`# root=cpu`)
  * adds the CPU as the numeric label `cpu` (pprof -tagfocus cpu=1).
+ * The task is a label only, not the root frame folded gives it: pprof's
+ * UI shortens a root `8-split/0` to `0`, which reads as a CPU.
  *
  * An address view resolved against its image (image.c) is what pprof's
  * own profiles look like instead: one Mapping for the image's text with
@@ -209,12 +212,13 @@ static uint64_t addr_location(struct strings *s, struct addr_tables *t,
 	return l->id;
 }
 
-/* Sample @st's locations, leaf first, into @ids. */
+/* Sample @st's locations, leaf first, into @ids: its @n frames nearest
+ * the leaf. */
 static void stack_locations(struct strings *s, struct addr_tables *t,
 			    const struct profile *p, const struct stack *st,
-			    uint64_t *ids)
+			    uint64_t *ids, size_t n)
 {
-	for (size_t i = 0; i < st->nframes; i++) {
+	for (size_t i = 0; i < n; i++) {
 		size_t f = st->nframes - 1 - i;
 		uint64_t a = st->addrs ? st->addrs[f] : 0;
 
@@ -242,9 +246,9 @@ static const char *wall_state(const struct profile *p, const struct stack *st)
 	return NULL;
 }
 
-/* A wall profile's sample values: the microseconds as read, its cpu
- * nanoseconds (those of [cpu] lines), its wall nanoseconds; the state a
- * label beside the task's. */
+/* A wall profile's sample values: its wall nanoseconds (the
+ * microseconds as read, in every state), its cpu nanoseconds (those of
+ * [cpu] lines); the state a label beside the task's. */
 static void wall_values(struct strings *s, const struct profile *p,
 			const struct stack *st, Perftools__Profiles__Sample *m)
 {
@@ -252,12 +256,8 @@ static void wall_values(struct strings *s, const struct profile *p,
 	/* pprof_values_fit() saw that it fits. */
 	uint64_t ns = st->count * 1000u;
 
-	free(m->value);
-	m->n_value = 3;
-	m->value = xmalloc(3 * sizeof *m->value);
-	m->value[0] = (int64_t)st->count;
+	m->value[0] = (int64_t)ns;
 	m->value[1] = state && strcmp(state, "cpu") == 0 ? (int64_t)ns : 0;
-	m->value[2] = (int64_t)ns;
 	if (!state)
 		return;
 	m->label = xrealloc(m->label, (m->n_label + 1) * sizeof *m->label);
@@ -275,19 +275,22 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	Perftools__Profiles__Sample *m = xmalloc(sizeof *m);
 	const char *root = p->names->str[st->frames[0]];
 	long pid = task_pid(root);
+	/* The task's root frame is its label only (there is always a frame
+	 * above it: a leaf). */
+	size_t n = st->nframes - (pid >= 0 && st->nframes > 1);
 	uint64_t unit = 1;
 	unsigned __int128 ns;
 
 	for (unsigned i = 0; i < p->decimals; i++)
 		unit *= 10;
 	perftools__profiles__sample__init(m);
-	m->n_location_id = st->nframes;
-	m->location_id = xmalloc(st->nframes * sizeof *m->location_id);
+	m->n_location_id = n;
+	m->location_id = xmalloc(n * sizeof *m->location_id);
 	/* Folded is root first; pprof wants the leaf first. */
 	if (tab)
-		stack_locations(s, tab, p, st, m->location_id);
+		stack_locations(s, tab, p, st, m->location_id, n);
 	else
-		for (size_t i = 0; i < st->nframes; i++)
+		for (size_t i = 0; i < n; i++)
 			m->location_id[i] = st->frames[st->nframes - 1 - i] + 1;
 	m->n_value = 2;
 	m->value = xmalloc(2 * sizeof *m->value);
@@ -299,7 +302,7 @@ static Perftools__Profiles__Sample *sample(struct strings *s,
 	/* pprof_values_fit() saw that it fits. */
 	m->value[1] = (int64_t)ns;
 	/* What the kernel counted: the weights, where it sent them. */
-	if (tab && p->meta.weight_ns)
+	if (p->meta.weight_ns)
 		m->value[1] = (int64_t)st->weight;
 	m->label = xmalloc(3 * sizeof *m->label);
 	if (pid >= 0) {
@@ -483,19 +486,22 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 	if (!pprof_values_fit(p, period, err, errlen))
 		return false;
 	str(&s, "");
-	pr.n_sample_type = m->unit_us ? 3 : 2;
-	pr.sample_type = xmalloc(3 * sizeof *pr.sample_type);
-	pr.sample_type[0] = value_type(&s, "samples", "count");
-	pr.sample_type[1] = value_type(&s, "cpu", "nanoseconds");
-	pr.period_type = value_type(&s, "cpu", "nanoseconds");
-	pr.period = (int64_t)period;
+	pr.n_sample_type = 2;
+	pr.sample_type = xmalloc(2 * sizeof *pr.sample_type);
 	/* A wall profile's lines are microseconds of task time in a state:
-	 * wall time is what they sum, one microsecond apiece. */
+	 * wall time is what they sum, the [cpu] lines' the cpu time; no
+	 * sample counts and no rate. */
 	if (m->unit_us) {
-		pr.sample_type[2] = value_type(&s, "wall", "nanoseconds");
+		pr.sample_type[0] = value_type(&s, "wall", "nanoseconds");
+		pr.sample_type[1] = value_type(&s, "cpu", "nanoseconds");
 		pr.period_type = value_type(&s, "wall", "nanoseconds");
 		pr.period = 1000;
 		pr.default_sample_type = str(&s, "wall");
+	} else {
+		pr.sample_type[0] = value_type(&s, "samples", "count");
+		pr.sample_type[1] = value_type(&s, "cpu", "nanoseconds");
+		pr.period_type = value_type(&s, "cpu", "nanoseconds");
+		pr.period = (int64_t)period;
 	}
 	if (m->have & META_WINDOW)
 		pr.duration_nanos = (int64_t)(m->window_ms * NS_PER_MS);
@@ -538,6 +544,9 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 	pr.sample = xmalloc(p->nstacks * sizeof *pr.sample);
 	for (size_t i = 0; i < p->nstacks; i++)
 		pr.sample[i] = sample(&s, p, &p->stacks[i], period, t);
+	/* When the host had the block (kshell -o), so pprof shows Time:. */
+	if (m->have & META_TIME)
+		pr.time_nanos = (int64_t)m->time_nanos;
 	if (stamp) {
 		stamp_labels(&s, &pr, stamp);
 		pr.time_nanos = stamp->time_nanos;
@@ -549,10 +558,15 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 		pr.location = t->locs;
 	}
 
-	pr.comment = xmalloc(9 * sizeof *pr.comment);
-	if (t && p->meta.weight_ns)
-		comment(&s, &pr, "cpu time: the weights the kernel counted, %llu ns in all",
+	pr.comment = xmalloc(10 * sizeof *pr.comment);
+	if (p->meta.weight_ns)
+		comment(&s, &pr, PPROF_CPU_WEIGHED ", %llu ns in all",
 			(unsigned long long)p->total_weight);
+	else if (!m->unit_us)
+		comment(&s, &pr, PPROF_CPU_NOMINAL " (the input has no # weight=ns)");
+	if (p->meta.have & META_HIDDEN)
+		comment(&s, &pr, "hidden: %llu ns of kprof's service tasks (shell, udpsh, profd, netrx)",
+			(unsigned long long)p->meta.hidden_ns);
 	if (p->meta.have & META_BUSY)
 		comment(&s, &pr, "busy: %llu ns of cpu time outside the idle task",
 			(unsigned long long)p->meta.busy_ns);
@@ -562,7 +576,7 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 		comment(&s, &pr, "source: %s", m->source);
 	if (m->have & META_HZ)
 		comment(&s, &pr, "hz: %llu", (unsigned long long)m->hz);
-	else
+	else if (!m->unit_us)
 		comment(&s, &pr, "hz: %llu (assumed: the input names no rate)",
 			(unsigned long long)hz);
 	if (m->have & META_CPUS)

@@ -95,6 +95,26 @@ struct profile {
 const char *count_text(const struct profile *p, uint64_t v, char *buf,
 		       size_t len);
 
+/* What a report draws, ranks and shares by: a stack's weight (ns the
+ * kernel counted) where the profile has them (`# weight=ns`), else its
+ * count (samples; a wall profile's microseconds).  One session then
+ * has one total in every view. */
+uint64_t stack_value(const struct profile *p, const struct stack *st);
+/* The sum of stack_value() over @p's stacks. */
+uint64_t profile_value_total(const struct profile *p);
+/* @v, a value of @p's, with its unit: "12 samples", "3.456 ms". */
+const char *value_text(const struct profile *p, uint64_t v, char *buf,
+		       size_t len);
+/* The same without the unit, for a column whose head names it. */
+const char *value_cell(const struct profile *p, uint64_t v, char *buf,
+		       size_t len);
+/* Whether @p's times are only nominal (count x period): a sampled
+ * profile without weights.  A wall profile's counts are its time. */
+bool profile_nominal(const struct profile *p);
+/* One line on stderr when profile_nominal(@p): its times are counts
+ * times the period, not what the kernel counted, and how to get that. */
+void profile_note_nominal(const struct profile *p);
+
 /* Read @path ("-" is standard input) into @p, interning frame names in
  * @names.  With @strip_pid, a root frame "PID-NAME" becomes "NAME", so
  * the same task matches across two sessions.  Any malformed line, an
@@ -244,6 +264,10 @@ struct pprof_stamp {
 	const char *const *keys, *const *values;
 	size_t nlabels;
 };
+/* What a profile's comments say of its cpu time, for merge to read
+ * back: the weights the kernel counted, or nominal (count x period). */
+#define PPROF_CPU_WEIGHED "cpu time: the weights the kernel counted"
+#define PPROF_CPU_NOMINAL "cpu time: nominal, count x period"
 /* @len bytes of @data gzipped into @out; false when zlib fails. */
 bool pprof_gzip(struct buf *out, const uint8_t *data, size_t len);
 /* kprof-report merge ARGS... (merge.c): argv[0] is "merge". */

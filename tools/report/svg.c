@@ -166,8 +166,8 @@ static int kid_cmp(const void *a, const void *b)
 static double change_of(const struct svg *s, const struct node *n,
 			const struct node *b)
 {
-	return share(n->total, s->p->total) -
-	       (b ? share(b->total, s->before->total) : 0.0);
+	return share(n->total, profile_value_total(s->p)) -
+	       (b ? share(b->total, profile_value_total(s->before)) : 0.0);
 }
 
 static void max_change(struct svg *s, const struct node *root, const struct node *broot)
@@ -220,7 +220,7 @@ static void frame_draw(struct svg *s, const struct node *n, const struct node *b
 	unsigned row = s->o->inverted ? depth : s->rows - 1 - depth;
 	long y = (long)(s->top + row * FRAME_H) * 100;
 	unsigned rgb[3];
-	char t[32];
+	char t[48];
 
 	if (s->before)
 		diff_colour(s, change_of(s, n, b), rgb);
@@ -228,12 +228,11 @@ static void frame_draw(struct svg *s, const struct node *n, const struct node *b
 		flame_colour(name, rgb);
 	buf_add(out, "<g class=\"f\"><title>", 20);
 	buf_xml(out, name, strlen(name));
-	buf_printf(out, " (%s samples, %.2f%%",
-		   count_text(s->p, n->total, t, sizeof t),
-		   share(n->total, s->p->total));
+	buf_printf(out, " (%s, %.2f%%", value_text(s->p, n->total, t, sizeof t),
+		   share(n->total, profile_value_total(s->p)));
 	if (s->before)
 		buf_printf(out, "; before %.2f%%, %+.2f points",
-			   b ? share(b->total, s->before->total) : 0.0,
+			   b ? share(b->total, profile_value_total(s->before)) : 0.0,
 			   change_of(s, n, b));
 	buf_add(out, ")</title><rect x=\"", 18);
 	put_px(out, x);
@@ -386,15 +385,17 @@ static const char zoom_script[] =
 "})();\n";
 
 
-/* One line about @p: where from, how many samples, what the header
- * said. */
+/* One line about @p: where from, how much time (with weights) and how
+ * many samples, what the header said. */
 static void about(struct buf *line, const char *label, const struct profile *p)
 {
 	const struct fold_meta *m = &p->meta;
-	char t[32];
+	char t[48];
 
-	buf_printf(line, "%s%s: %s samples", label, p->path,
-		   count_text(p, p->total, t, sizeof t));
+	buf_printf(line, "%s%s: %s", label, p->path,
+		   value_text(p, profile_value_total(p), t, sizeof t));
+	if (m->weight_ns)
+		buf_printf(line, " (%s samples)", count_text(p, p->total, t, sizeof t));
 	if (m->have & META_CPUS)
 		buf_printf(line, ", %llu cpus", (unsigned long long)m->cpus);
 	if (m->have & META_WINDOW)
@@ -431,7 +432,7 @@ static void subtitle_line(const struct svg *s, const struct buf *line,
 static unsigned subtitle(const struct svg *s, struct buf lines[5])
 {
 	unsigned n = 0;
-	char t[32];
+	char t[48];
 
 	if (s->before) {
 		about(&lines[n++], "widths: after ", s->p);
@@ -445,9 +446,10 @@ static unsigned subtitle(const struct svg *s, struct buf lines[5])
 		buf_printf(&lines[n++], "%s%s", s->before ? "after: " : "",
 			   s->p->note);
 	if (s->pruned)
-		buf_printf(&lines[n++], "%s samples (%.2f%%) in frames narrower than %g px not drawn (--min-width)",
-			   count_text(s->p, s->pruned, t, sizeof t),
-			   share(s->pruned, s->p->total), s->o->min_width);
+		buf_printf(&lines[n++], "%s (%.2f%%) in frames narrower than %g px not drawn (--min-width)",
+			   value_text(s->p, s->pruned, t, sizeof t),
+			   share(s->pruned, profile_value_total(s->p)),
+			   s->o->min_width);
 	return n;
 }
 
@@ -460,7 +462,7 @@ static void svg_write(struct svg *s, const char *title)
 	unsigned w = s->o->width, h, nlines;
 	struct buf lines[5] = { { 0 } };
 
-	s->scale = (double)(w - 2 * PAD) / (double)s->p->total;
+	s->scale = (double)(w - 2 * PAD) / (double)profile_value_total(s->p);
 	s->rows = prepass(s, root);
 	nlines = subtitle(s, lines);
 	s->top = TOP + nlines * LINE_H;

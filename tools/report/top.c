@@ -18,10 +18,12 @@ static double points(double after, double before)
 static void meta_summary(struct buf *out, const struct profile *p)
 {
 	const struct fold_meta *m = &p->meta;
-	char t[32];
+	char t[48];
 
-	buf_printf(out, "# %s: %s samples", p->path,
-		   count_text(p, p->total, t, sizeof t));
+	buf_printf(out, "# %s: %s", p->path,
+		   value_text(p, profile_value_total(p), t, sizeof t));
+	if (m->weight_ns)
+		buf_printf(out, " (%s samples)", count_text(p, p->total, t, sizeof t));
 	if (m->have & META_CPUS)
 		buf_printf(out, ", %llu cpus", (unsigned long long)m->cpus);
 	if (m->have & META_DROPPED)
@@ -69,17 +71,19 @@ void report_top(struct buf *out, const struct profile *p, unsigned n)
 	top_ctx = (struct top_sort){ &fc, p->names };
 	qsort(order, count, sizeof *order, top_cmp);
 	meta_summary(out, p);
-	buf_printf(out, "%10s %7s %10s %7s  %s\n", "self", "self%", "total",
-		   "total%", "function");
+	buf_printf(out, "%10s %7s %10s %7s  %s\n",
+		   p->meta.weight_ns ? "self ms" : "self", "self%",
+		   p->meta.weight_ns ? "total ms" : "total", "total%", "function");
 	for (size_t i = 0; i < count && i < n; i++) {
 		size_t f = order[i];
 		char a[32], b[32];
 
 		buf_printf(out, "%10s %6.2f%% %10s %6.2f%%  %s\n",
-			   count_text(p, fc.self[f], a, sizeof a),
-			   share(fc.self[f], p->total),
-			   count_text(p, fc.total[f], b, sizeof b),
-			   share(fc.total[f], p->total), p->names->str[f]);
+			   value_cell(p, fc.self[f], a, sizeof a),
+			   share(fc.self[f], profile_value_total(p)),
+			   value_cell(p, fc.total[f], b, sizeof b),
+			   share(fc.total[f], profile_value_total(p)),
+			   p->names->str[f]);
 	}
 	if (count > n)
 		buf_printf(out, "# %zu more functions (-n to show them)\n",
@@ -128,9 +132,11 @@ void report_diff_text(struct buf *out, const struct profile *before,
 		/* One names table for both sides: counts past a side's own
 		 * names are zero. */
 		uint64_t sb = i < b.n ? b.self[i] : 0, tb = i < b.n ? b.total[i] : 0;
+		uint64_t vb = profile_value_total(before);
+		uint64_t va = profile_value_total(after);
 		struct diff_row r = {
-			i, share(sb, before->total), share(a.self[i], after->total),
-			share(tb, before->total), share(a.total[i], after->total),
+			i, share(sb, vb), share(a.self[i], va),
+			share(tb, vb), share(a.total[i], va),
 		};
 
 		if (a.total[i])
@@ -143,7 +149,10 @@ void report_diff_text(struct buf *out, const struct profile *before,
 	qsort(gone, ngone, sizeof *gone, diff_cmp);
 	meta_summary(out, before);
 	meta_summary(out, after);
-	buf_printf(out, "# share of each side's samples, in %%; change in points\n");
+	buf_printf(out, "# share of each side's %s, in %%; change in points\n",
+		   before->meta.weight_ns && after->meta.weight_ns ? "time"
+		   : !before->meta.weight_ns && !after->meta.weight_ns ? "samples"
+		   : "time (weights) or samples (no weights)");
 	buf_printf(out, "%12s %7s %7s %13s %7s %7s  %s\n", "self:before", "after",
 		   "change", "total:before", "after", "change", "function");
 	for (size_t i = 0; i < nrows && i < n; i++) {

@@ -65,12 +65,14 @@ struct node *tree_build(const struct profile *p, size_t root_name)
 		const struct stack *s = &p->stacks[i];
 		struct node *n = root;
 
-		root->total += s->count;
+		uint64_t v = stack_value(p, s);
+
+		root->total += v;
 		for (size_t f = 0; f < s->nframes; f++) {
 			n = child_get(n, s->frames[f]);
-			n->total += s->count;
+			n->total += v;
 		}
-		n->self += s->count;
+		n->self += v;
 	}
 	return root;
 }
@@ -125,14 +127,15 @@ void func_counts(const struct profile *p, struct func_counts *fc)
 	fc->total = xcalloc(n, sizeof *fc->total);
 	for (size_t i = 0; i < p->nstacks; i++) {
 		const struct stack *s = &p->stacks[i];
+		uint64_t v = stack_value(p, s);
 
-		fc->self[s->frames[s->nframes - 1]] += s->count;
+		fc->self[s->frames[s->nframes - 1]] += v;
 		/* A recursive function counts once per sample. */
 		for (size_t f = 0; f < s->nframes; f++) {
 			if (seen[s->frames[f]] == i + 1)
 				continue;
 			seen[s->frames[f]] = i + 1;
-			fc->total[s->frames[f]] += s->count;
+			fc->total[s->frames[f]] += v;
 		}
 	}
 	free(seen);

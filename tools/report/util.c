@@ -117,6 +117,55 @@ double share(uint64_t num, uint64_t den)
 	return den ? 100.0 * (double)num / (double)den : 0.0;
 }
 
+uint64_t stack_value(const struct profile *p, const struct stack *st)
+{
+	return p->meta.weight_ns ? st->weight : st->count;
+}
+
+uint64_t profile_value_total(const struct profile *p)
+{
+	return p->meta.weight_ns ? p->total_weight : p->total;
+}
+
+/* @ns in ms to the microsecond: "3.456". */
+static const char *ms_text(uint64_t ns, char *buf, size_t len)
+{
+	uint64_t us = ns / 1000 + (ns % 1000 >= 500);
+
+	snprintf(buf, len, "%llu.%03llu", (unsigned long long)(us / 1000),
+		 (unsigned long long)(us % 1000));
+	return buf;
+}
+
+const char *value_cell(const struct profile *p, uint64_t v, char *buf,
+		       size_t len)
+{
+	return p->meta.weight_ns ? ms_text(v, buf, len)
+				 : count_text(p, v, buf, len);
+}
+
+const char *value_text(const struct profile *p, uint64_t v, char *buf,
+		       size_t len)
+{
+	char t[32];
+
+	snprintf(buf, len, "%s %s", value_cell(p, v, t, sizeof t),
+		 p->meta.weight_ns ? "ms" : "samples");
+	return buf;
+}
+
+bool profile_nominal(const struct profile *p)
+{
+	return !p->meta.weight_ns && !p->meta.unit_us;
+}
+
+void profile_note_nominal(const struct profile *p)
+{
+	if (profile_nominal(p))
+		fprintf(stderr, REPORT_PROG ": %s: no weights (# weight=ns): times are nominal, count x period; `profile show folded weight` gives the ones the kernel counted\n",
+			p->path);
+}
+
 const char *count_text(const struct profile *p, uint64_t v, char *buf,
 		       size_t len)
 {
