@@ -610,13 +610,41 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
  * overflow raises the PMU interrupt (a64_pmu_irq), and each read folds
  * in one it finds still pending.  Each overflow is 2^32 more. ---- */
 
-unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
+/* cycles on the cycle counter (a fixed counter to the portable core),
+ * instructions on event counter 0: the one general counter driven. */
+unsigned hal_pmu_events(struct hal_pmu_event ev[], unsigned max,
+			struct hal_pmu_counters *counters)
 {
-	names[0] = "cycles";
-	names[1] = "instructions";
-	bits[0] = 64;
-	bits[1] = 64;		/* 64-bit with LP, else 32 bits and its wraps */
-	return 2;
+	struct a64_pmu_cpu *pc = pmu_self();
+	unsigned n = max < 2 ? max : 2;
+	bool insn;
+
+	pmu_probe_self(pc);
+	insn = pc->verdict == V_COUNTS && PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
+	       (A64_SYSREG_READ(pmceid0_el0) & PMCEID0_INST_RETIRED);
+	counters->general = 1;
+	counters->fixed = 1;
+	for (unsigned i = 0; i < n; i++) {
+		kmemset(&ev[i], 0, sizeof(ev[i]));
+		ev[i].bits = 64;	/* 64-bit with LP, else 32 bits and its wraps */
+		ev[i].standard = true;
+	}
+	ev[0].name = "cycles";
+	ev[0].fixed = 0;
+	ev[0].counts = pc->verdict == V_COUNTS;
+	kstrlcpy(ev[0].source, "cycle counter pmccntr_el0 (fixed 0)", sizeof(ev[0].source));
+	if (!ev[0].counts)
+		kstrlcpy(ev[0].why_not, pc->why[0] ? pc->why : "no pmu", sizeof(ev[0].why_not));
+	if (n < 2)
+		return n;
+	ev[1].name = "instructions";
+	ev[1].fixed = -1;
+	ev[1].counts = insn;
+	kstrlcpy(ev[1].source, "pmuv3 event 0x08 INST_RETIRED", sizeof(ev[1].source));
+	if (!insn)
+		kstrlcpy(ev[1].why_not, "pmceid0_el0 does not list INST_RETIRED (qemu: only under -icount)",
+			 sizeof(ev[1].why_not));
+	return n;
 }
 
 /* Event counter 0 counting INST_RETIRED from 0, at EL1: 64 bits with LP,
@@ -693,18 +721,26 @@ static bool pmu_count_irq(struct a64_pmu_cpu *pc)
 	return true;
 }
 
-void hal_pmu_count_open(bool open[])
+static unsigned count_ev[HAL_MAX_CPUS][2], count_n[HAL_MAX_CPUS];
+
+void hal_pmu_count_open(const unsigned ev[], unsigned n, bool open[])
 {
 	struct a64_pmu_cpu *pc = pmu_self();
-	bool insn;
+	unsigned cpu = hal_cpu_id();
+	bool insn, want_insn = false;
 
 	pmu_probe_self(pc);
-	open[0] = open[1] = false;
+	count_n[cpu] = n > 2 ? 2 : n;
+	for (unsigned i = 0; i < count_n[cpu]; i++) {
+		count_ev[cpu][i] = ev[i];
+		want_insn |= ev[i] == 1;
+		open[i] = false;
+	}
 	if (pc->verdict != V_COUNTS || pmu_flag(&pc->running))
 		return;
 	pmu_irq_disable(PMU_CYCLE | PMU_EVENT0);
 	pmu_enable(PMU_CYCLE);
-	insn = PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
+	insn = want_insn && PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
 	       (A64_SYSREG_READ(pmceid0_el0) & PMCEID0_INST_RETIRED);
 	pmu_flag_set(&pc->count_insn, insn);
 	/* Counting before the overflow interrupt can come: it is ours. */
@@ -713,21 +749,24 @@ void hal_pmu_count_open(bool open[])
 	if (insn)
 		pmu_insn_open(pc);
 	isb();
-	open[0] = true;
-	open[1] = insn;
+	for (unsigned i = 0; i < count_n[cpu]; i++)
+		open[i] = ev[i] == 0 || (ev[i] == 1 && insn);
 }
 
 void hal_pmu_count_read(uint64_t values[])
 {
 	struct a64_pmu_cpu *pc = pmu_self();
+	unsigned cpu = hal_cpu_id();
+	uint64_t v[2] = { 0, 0 };
 
-	values[0] = values[1] = 0;
-	if (!pmu_flag(&pc->counting))
-		return;
-	isb();
-	values[0] = pmu_cycle_read();
-	if (pmu_flag(&pc->count_insn))
-		values[1] = pmu_insn_read(pc);
+	if (pmu_flag(&pc->counting)) {
+		isb();
+		v[0] = pmu_cycle_read();
+		if (pmu_flag(&pc->count_insn))
+			v[1] = pmu_insn_read(pc);
+	}
+	for (unsigned i = 0; i < count_n[cpu]; i++)
+		values[i] = count_ev[cpu][i] < 2 ? v[count_ev[cpu][i]] : 0;
 }
 
 /* Stopped, then the interrupt off and the flag cleared, and only then
