@@ -2,7 +2,34 @@
 /* The machine's event table (prof/events.h). */
 #include "prof/events.h"
 
+#include "kernel/cmdline.h"
+#include "lib/errno.h"
 #include "lib/kstring.h"
+#include "lib/out.h"
+#include "lib/parse.h"
+
+/* stat.counters=N: `stat` uses at most N of the part's general counters,
+ * so that multiplexing can be exercised, and its scaling held to a
+ * truth, on a part with few countable events (QEMU's PMUv3).  0: all. */
+static unsigned events_counters_cap;
+
+static int events_key_counters(const char *value, size_t len, struct out *err)
+{
+	char text[24];
+	uint64_t n = 0;
+
+	if (!cmdline_value_copy(text, sizeof(text), value, len) ||
+	    parse_u64(text, &n) < 0 || n < 1 || n > HAL_PMU_COUNT_MAX) {
+		out_printf(err, "cmdline: stat.counters= must be 1-%d (got '%.*s'); stat uses every counter\n",
+			   HAL_PMU_COUNT_MAX, (int)len, value);
+		return -EINVAL;
+	}
+	events_counters_cap = (unsigned)n;
+	return 0;
+}
+
+CMDLINE_KEY(events_key_counters_entry, .name = "stat.counters", .set = events_key_counters,
+	    .help = "1-8  general counters stat may use at once (default: all)");
 
 static void events_add_kernel(struct event_table *t)
 {
@@ -31,6 +58,8 @@ static void events_add_platform(struct event_table *t)
 		n = HAL_PMU_EVENTS_MAX;
 	if (t->counters.general > HAL_PMU_COUNT_MAX)
 		t->counters.general = HAL_PMU_COUNT_MAX;
+	if (events_counters_cap && t->counters.general > events_counters_cap)
+		t->counters.general = events_counters_cap;
 	for (unsigned i = 0; i < n; i++) {
 		const struct hal_pmu_event *h = &t->hal[i];
 		struct event *e;
