@@ -199,6 +199,12 @@ void hal_pmu_count_read(uint64_t values[])
 	errno = saved_errno;
 }
 
+/* The host has no software-increment event. */
+bool hal_pmu_soft_incr(void)
+{
+	return false;
+}
+
 void hal_pmu_count_close(void)
 {
 	struct sim_cpu *c = sim_self;

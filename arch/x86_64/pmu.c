@@ -453,6 +453,12 @@ void hal_pmu_count_read(uint64_t values[])
 		values[i] = count_ev[cpu][i] < 2 ? v[count_ev[cpu][i]] : 0;
 }
 
+/* x86 has no software-increment event. */
+bool hal_pmu_soft_incr(void)
+{
+	return false;
+}
+
 void hal_pmu_count_close(void)
 {
 	if (!count_on[hal_cpu_id()])

@@ -202,4 +202,10 @@ void hal_pmu_count_read(uint64_t values[]);
  * hal_pmu_count_open(). */
 void hal_pmu_count_close(void);
 
+/* One increment of the part's software-increment event (PMUv3's
+ * SW_INCR, by PMSWINC_EL0) on the calling CPU, where it has one: a
+ * count the workload knows exactly.  Returns false, doing nothing,
+ * where it has none.  Any context. */
+bool hal_pmu_soft_incr(void);
+
 #endif

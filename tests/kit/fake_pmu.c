@@ -266,6 +266,17 @@ void hal_pmu_count_read(uint64_t values[])
 	}
 }
 
+uint64_t fake_soft_incr[HAL_MAX_CPUS];
+bool fake_soft_incr_has = true;
+
+bool hal_pmu_soft_incr(void)
+{
+	if (!fake_soft_incr_has)
+		return false;
+	fake_soft_incr[hal_cpu_id()]++;
+	return true;
+}
+
 void hal_pmu_count_close(void)
 {
 	unsigned cpu = hal_cpu_id();

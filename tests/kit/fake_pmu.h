@@ -90,6 +90,10 @@ extern unsigned fake_count_opens, fake_count_closes;
 extern unsigned fake_count_open_n[HAL_MAX_CPUS];
 extern unsigned fake_count_open_ev[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
 extern unsigned fake_count_open_max;
+/* hal_pmu_soft_incr(): each CPU's increments, and whether the part has
+ * the event (true by default). */
+extern uint64_t fake_soft_incr[HAL_MAX_CPUS];
+extern bool fake_soft_incr_has;
 
 /* What hal_pmu_sample_events() says the next overflows of a CPU stand
  * for (0: its period, as a backend that carries the count). */
