@@ -901,7 +901,7 @@ void hal_pmu_count_open(const unsigned ev[], unsigned n, bool open[])
 	pc->count_n = n;
 	for (unsigned i = 0; i < n; i++)
 		open[i] = false;
-	if (pc->verdict != V_COUNTS || pmu_flag(&pc->running) || !pmu_table_done)
+	if (!n || pc->verdict != V_COUNTS || pmu_flag(&pc->running) || !pmu_table_done)
 		return;
 	enable = pmu_count_place(pc, ev, n, open);
 	events = enable & ~PMU_CYCLE;

@@ -432,7 +432,7 @@ void hal_pmu_count_open(const unsigned ev[], unsigned n, bool open[])
 		count_ev[cpu][i] = ev[i];
 		open[i] = false;
 	}
-	if (pc->verdict != V_COUNTS ||
+	if (!n || pc->verdict != V_COUNTS ||
 	    __atomic_load_n(&pc->state, __ATOMIC_RELAXED) != X86_IDLE)
 		return;
 	pmu_ops()->count_start();

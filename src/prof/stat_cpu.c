@@ -109,10 +109,11 @@ static void stat_cpu_program(struct stat_cpu *c, unsigned cpu, unsigned set)
 
 	c->set = set;
 	kmemset(c->open, 0, sizeof(c->open));
-	if (p->set_n[set]) {
-		hal_pmu_count_open(p->set_hal[set], p->set_n[set], c->open);
+	/* Opened even with nothing of the platform's to count: each CPU's
+	 * open is where it probes its own counter (hal/pmu.h). */
+	hal_pmu_count_open(p->set_hal[set], p->set_n[set], c->open);
+	if (p->set_n[set])
 		hal_pmu_count_read(raw);
-	}
 	for (unsigned i = 0; i < p->n; i++) {
 		if (p->kernel[i] || !stat_raw(c, cpu, i, raw, &v))
 			continue;
@@ -123,8 +124,7 @@ static void stat_cpu_program(struct stat_cpu *c, unsigned cpu, unsigned set)
 
 static void stat_cpu_close(struct stat_cpu *c)
 {
-	if (stat_run_plan.set_n[c->set])
-		hal_pmu_count_close();
+	hal_pmu_count_close();
 	c->is_open = false;
 	stat_cpu_mark_open(false);
 }
@@ -169,8 +169,7 @@ static void stat_cpu_rotate(struct stat_cpu *c)
 	unsigned cpu = hal_cpu_id();
 
 	stat_cpu_settle(c, cpu, stat_task_running(cpu));
-	if (stat_run_plan.set_n[c->set])
-		hal_pmu_count_close();
+	hal_pmu_count_close();
 	stat_cpu_program(c, cpu, (c->set + 1) % stat_run_plan.nsets);
 	c->rotations++;
 }
