@@ -410,6 +410,42 @@ CHECK_TEST("kernel", test_ticks_and_interrupts_exact_per_cpu)
 }
 END_TEST
 
+/* Each kernel event where the kernel counts it: an interrupt the
+ * platform dispatches, an entry to the NMI path, a frame received. */
+CHECK_TEST("kernel", test_interrupts_nmis_and_frames_exact_on_their_cpu)
+{
+	static const uint8_t runt[10];
+	struct trap_frame tf = { .ip = PT_CPU_IDLE };
+	struct stat_cpu_result r0, r1;
+
+	ck_assert_int_eq(stat_start_as(&tc.ob.out, "interrupts,nmis,net-rx-frames,net-tx-frames", 0), 0);
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_open(0, NULL, NULL), 0);
+	fake_cpu = 0;
+	for (unsigned i = 0; i < 3; i++)
+		kernel_interrupt();
+	for (unsigned i = 0; i < 2; i++)
+		kernel_nmi(&tf);
+	for (unsigned i = 0; i < 4; i++)
+		net_rx(runt, sizeof(runt));	/* received, then dropped as a runt */
+	fake_now_ns += 10 * MS;
+	stat_stop();
+	pt_tick_all(2, PT_CPU_IDLE);
+	ck_assert_uint_eq(stat_wait_closed(0, NULL, NULL), 0);
+	stat_result(0, &r0);
+	stat_result(1, &r1);
+	stat_end();
+	ck_assert_uint_eq(r0.delta[0], 3);
+	ck_assert_uint_eq(r0.delta[1], 2);
+	ck_assert_uint_eq(r0.delta[2], 4);
+	ck_assert_uint_eq(r0.delta[3], 0);
+	for (unsigned i = 0; i < 4; i++) {
+		ck_assert(r1.counted[i]);	/* true zeros */
+		ck_assert_uint_eq(r1.delta[i], 0);
+	}
+}
+END_TEST
+
 /* ---- per task: pingpong on one CPU ---- */
 
 static void body(void *arg)
