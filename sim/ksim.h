@@ -51,6 +51,10 @@ struct ksim_config {
 	 * second of a CPU's time instead of the profiler's rate.  0: the
 	 * profiler's. */
 	unsigned pmu_hz;
+	/* `stat`'s general counters: how many host events one CPU opens at
+	 * once (--pmu-counters, 1-8; default 8); more listed are
+	 * multiplexed, as on a part with that many counters. */
+	unsigned pmu_counters;
 };
 
 struct ksim_cpu_stats {

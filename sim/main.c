@@ -41,6 +41,8 @@ static void usage(void)
 	       "      --source=S    profiler samples: auto (the counter when it counts;\n"
 	       "                    the default), pmu (the counter or fail), tick (SIGPROF)\n"
 	       "      --hz=HZ       tick rate per CPU, 1-100000 (default 100)\n"
+	       "      --pmu-counters=N  stat's counters per CPU, 1-8 (default 8): more\n"
+	       "                    events than that are multiplexed on the tick\n"
 	       "      --udp=PORT    serve the UDP shell on 127.0.0.1:PORT (0: a free port);\n"
 	       "                    ksim then runs until poweroff or a signal\n"
 	       "      --udp-key=FILE  the UDP shells' key, 16-64 bytes in hex: requests\n"
@@ -109,6 +111,7 @@ static const struct {
 	{ 'n', "--cpus", 1, HAL_MAX_CPUS },
 	{ 'u', "--udp", 0, 65535 },
 	{ 'z', "--hz", 1, 100000 },
+	{ 'P', "--pmu-counters", 1, 8 },
 };
 
 static int parse_number_option(int opt, const char *s, struct ksim_config *cfg)
@@ -127,6 +130,8 @@ static int parse_number_option(int opt, const char *s, struct ksim_config *cfg)
 		cfg->cpus = (unsigned)v;
 	else if (opt == 'u')
 		cfg->udp_port = (int)v;
+	else if (opt == 'P')
+		cfg->pmu_counters = (unsigned)v;
 	else
 		cfg->hz = (unsigned)v;
 	return 0;
@@ -252,6 +257,7 @@ int main(int argc, char **argv)
 		{ "udp", required_argument, NULL, 'u' },
 		{ "source", required_argument, NULL, 's' },
 		{ "hz", required_argument, NULL, 'z' },
+		{ "pmu-counters", required_argument, NULL, 'P' },
 		{ "stats", no_argument, NULL, 'S' },
 		{ "net", required_argument, NULL, 'N' },
 		{ "cmdline", required_argument, NULL, 'K' },
@@ -274,6 +280,7 @@ int main(int argc, char **argv)
 		case 'n':
 		case 'u':
 		case 'z':
+		case 'P':
 			if (parse_number_option(opt, optarg, &cfg) != 0)
 				return KSIM_EXIT_USAGE;
 			break;

@@ -63,6 +63,7 @@ struct sim_cpu {
 	uint64_t pmu_asked;		/* the period the profiler asked for */
 	const void *nmi_info;		/* siginfo_t of the overflow being handled */
 	int count_fd[HAL_PMU_COUNT_MAX];	/* `stat`'s events, -1 when not open */
+	unsigned count_n;		/* how many the last open asked */
 	struct ksim_cpu_stats stats;
 };
 

@@ -29,6 +29,7 @@ void ksim_config_defaults(struct ksim_config *cfg)
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->cpus = 4;
 	cfg->hz = 100;
+	cfg->pmu_counters = 8;
 	cfg->source = KSIM_SOURCE_AUTO;
 	cfg->udp_port = -1;
 	cfg->in_fd = -1;

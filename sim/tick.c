@@ -50,6 +50,7 @@ static void sim_tick_handler(int sig, siginfo_t *si, void *uc)
 				   __ATOMIC_RELAXED);
 	if (tf.ip == (uintptr_t)ksim_idle_resume)
 		sim_stat_inc(&c->stats.idle_ticks);
+	kernel_interrupt();	/* the simulator's one interrupt */
 	if (sim_tick_call(kernel_tick_irq, &tf))
 		syscall(SYS_tgkill, getpid(), c->tid, sim_preempt_signo);
 	errno = saved_errno;

@@ -30,6 +30,8 @@
 #define PMCR_N(v)		(((v) >> 11) & 0x1f)
 #define PMU_CYCLE		(1u << 31)	/* the cycle counter's bit everywhere */
 #define PMU_EVENT0		(1u << 0)	/* event counter 0 */
+#define A64_PMU_EVENT_COUNTERS	31	/* PMCR_EL0.N at most */
+#define PMU_SLOT_CYCLE		31	/* the cycle counter's index */
 /* PMCCFILTR_EL0 / PMEVTYPER<n>_EL0: U (bit 30) set keeps EL0 out; P,
  * NSK, NSH clear count EL1 and not EL2.  Its reset value is unknown, so
  * it is written before the first count. */
@@ -59,9 +61,12 @@ struct a64_pmu_cpu {
 	bool used;			/* armed at least once */
 	bool running;			/* armed, overflow interrupt on */
 	bool disarming;			/* disarm waits for the PPI to drop */
-	bool counting, count_insn;	/* `stat` holds the counters */
-	bool insn_long;			/* PMEVCNTR0_EL0 is 64 bits (PMCR.LP) */
-	uint64_t insn_wraps;		/* else: its overflows, each one 2^32 */
+	bool counting;			/* `stat` holds the counters */
+	bool count_long;		/* event counters 64 bits (PMCR.LP) */
+	uint32_t count_mask;		/* event counters `stat` opened */
+	unsigned count_n;		/* events of the last open */
+	uint8_t count_slot[HAL_PMU_COUNT_MAX];	/* each one's counter, 31: cycles */
+	uint64_t wraps[A64_PMU_EVENT_COUNTERS];	/* 32-bit counters' overflows */
 	uint64_t period;
 	uint64_t sample_events;		/* what the last claimed overflow stands for */
 	uint64_t claimed, claimed_run;	/* overflows kernel_nmi() claimed */
@@ -602,147 +607,370 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 				       hal_cycles_per_sec() / cost_n;
 }
 
-/* ---- counting (`stat`): CPU_CYCLES on the cycle counter, 64 bits
- * (PMCR.LC); INST_RETIRED on event counter 0 where PMCEID0_EL0 says the
- * part counts it (QEMU only under -icount).  An event counter is 64 bits
- * only with PMUv3p5's PMCR.LP; before that it is 32 bits and wraps in
- * about a second on a 4 GHz core, so its overflows are counted: the
- * overflow raises the PMU interrupt (a64_pmu_irq), and each read folds
- * in one it finds still pending.  Each overflow is 2^32 more. ---- */
+/* ---- counting (`events`, `stat`): CPU_CYCLES on the cycle counter, 64
+ * bits (PMCR.LC), a fixed counter to the portable core; PMUv3's common
+ * events that PMCEID0/1_EL0 advertise on the PMCR_EL0.N event counters,
+ * each claim probed (QEMU's `max` advertises STALL_FRONTEND,
+ * STALL_BACKEND and STALL, which never move).  An event counter is 64
+ * bits only with PMUv3p5's PMCR.LP; before that it is 32 bits and wraps
+ * in about a second on a 4 GHz core, and there is no CHAIN under TCG:
+ * its overflows are counted, the high word kept by the overflow
+ * interrupt (a64_pmu_irq) and folded by a read that finds one pending,
+ * so a read is 64 bits.  ---- */
 
-unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
+#define PMU_EV_CYCLES		0xffff	/* the cycle counter, not an event */
+#define PMU_EV_SW_INCR		0x00
+
+/* Events perf names; the rest are rNNNN, as perf writes them. */
+static const struct {
+	uint16_t num;
+	const char *name;
+} pmu_generic[] = {
+	{ 0x08, "instructions" },
+	{ 0x21, "branches" },
+	{ 0x10, "branch-misses" },
+	{ 0x04, "cache-references" },
+	{ 0x03, "cache-misses" },
+	{ 0x23, "stalled-cycles-frontend" },
+	{ 0x24, "stalled-cycles-backend" },
+};
+
+#define PMU_GENERIC_N (sizeof(pmu_generic) / sizeof(pmu_generic[0]))
+
+static struct hal_pmu_event pmu_table[HAL_PMU_EVENTS_MAX];
+static uint16_t pmu_table_num[HAL_PMU_EVENTS_MAX];
+static char pmu_raw_names[HAL_PMU_EVENTS_MAX][8];
+static unsigned pmu_table_n, pmu_table_general;
+static bool pmu_table_done;
+
+static unsigned pmu_counters_n(void)
 {
-	names[0] = "cycles";
-	names[1] = "instructions";
-	bits[0] = 64;
-	bits[1] = 64;		/* 64-bit with LP, else 32 bits and its wraps */
-	return 2;
+	unsigned n = PMCR_N(A64_SYSREG_READ(pmcr_el0));
+
+	return n < HAL_PMU_COUNT_MAX - 1 ? n : HAL_PMU_COUNT_MAX - 1;
 }
 
-/* Event counter 0 counting INST_RETIRED from 0, at EL1: 64 bits with LP,
- * else 32 with its overflow interrupt on.  LP is set or cleared here, as
- * its reset value is unknown. */
-static void pmu_insn_open(struct a64_pmu_cpu *pc)
+/* Common event @num advertised by PMCEID0/1_EL0 (events 0x00-0x3f). */
+static bool pmu_advertised(unsigned num)
 {
-	uint64_t pmcr = A64_SYSREG_READ(pmcr_el0) & ~(uint64_t)PMCR_LP;
-	bool long_events = pmu_has_long_events();
+	uint64_t id = num < 32 ? A64_SYSREG_READ(pmceid0_el0) : A64_SYSREG_READ(pmceid1_el0);
 
-	pmu_flag_set(&pc->insn_long, long_events);
-	__atomic_store_n(&pc->insn_wraps, 0, __ATOMIC_RELAXED);
-	A64_SYSREG_WRITE(pmcr_el0, long_events ? pmcr | PMCR_LP : pmcr);
-	A64_SYSREG_WRITE(pmevtyper0_el0, PMU_FILTER_EL1 | EVENT_INST_RETIRED);
-	A64_SYSREG_WRITE(pmevcntr0_el0, 0);
-	pmu_overflow_clear(PMU_EVENT0);
-	/* The count's width is set before the count starts. */
+	return num < 64 && ((id >> (num % 32)) & 1);
+}
+
+/* Event counter @k's count register, through PMSELR_EL0: the counter
+ * is chosen by number at run time.  Interrupts (DAIF.I) off across the
+ * pair, so that nothing selects another between them. */
+static void pmu_select(unsigned k)
+{
+	A64_SYSREG_WRITE(pmselr_el0, k);
 	isb();
-	if (!long_events)
-		pmu_irq_enable(PMU_EVENT0);
-	pmu_enable(PMU_EVENT0);
 }
 
-/* A 32-bit count's overflow, if its flag is up: cleared, and one more
- * 2^32 counted.  DAIF.I set (the PMU interrupt, or a read that masked
- * it), so that nothing else folds the same overflow meanwhile. */
-static bool pmu_insn_fold(struct a64_pmu_cpu *pc)
+static void pmu_event_program(unsigned k, unsigned num)
 {
-	if (!(A64_SYSREG_READ(pmovsset_el0) & PMU_EVENT0))
-		return false;
+	pmu_select(k);
+	A64_SYSREG_WRITE(pmxevtyper_el0, PMU_FILTER_EL1 | num);
+	A64_SYSREG_WRITE(pmxevcntr_el0, 0);
+}
+
+static uint64_t pmu_event_raw(unsigned k)
+{
+	pmu_select(k);
+	return A64_SYSREG_READ(pmxevcntr_el0);
+}
+
+/* Does event @num move on event counter 0?  A busy loop (and, for
+ * SW_INCR, three writes of PMSWINC_EL0) while it counts.  Interrupts
+ * off; the counters claimed. */
+static bool pmu_event_moves(unsigned num)
+{
+	uint64_t start = pmu_ticks(), v;
+	volatile unsigned x = 0;
+
+	pmu_event_program(0, num);
 	pmu_overflow_clear(PMU_EVENT0);
+	pmu_enable(PMU_EVENT0);
+	isb();
+	if (num == PMU_EV_SW_INCR)
+		for (unsigned i = 0; i < 3; i++)
+			A64_SYSREG_WRITE(pmswinc_el0, PMU_EVENT0);
+	while (pmu_ticks() - start < us_to_ticks(PROBE_SPIN_US))
+		x++;
+	isb();
+	v = pmu_event_raw(0);
+	pmu_disable(PMU_EVENT0);
+	pmu_overflow_clear(PMU_EVENT0);
+	isb();
+	return v != 0;
+}
+
+static struct hal_pmu_event *pmu_table_add(unsigned num, const char *name)
+{
+	struct hal_pmu_event *h;
+
+	if (pmu_table_n == HAL_PMU_EVENTS_MAX)
+		return NULL;
+	h = &pmu_table[pmu_table_n];
+	pmu_table_num[pmu_table_n++] = (uint16_t)num;
+	kmemset(h, 0, sizeof(*h));
+	h->name = name;
+	h->bits = 64;		/* 64-bit with LP, else 32 bits and its wraps */
+	h->fixed = num == PMU_EV_CYCLES ? 0 : -1;
+	if (num == PMU_EV_CYCLES)
+		kstrlcpy(h->source, "cycle counter pmccntr_el0 (fixed 0)", sizeof(h->source));
+	else
+		ksnprintf(h->source, sizeof(h->source), "pmuv3 event 0x%02x on an event counter", num);
+	return h;
+}
+
+/* An event counter's event: advertised, then seen to move. */
+static void pmu_table_probe(struct hal_pmu_event *h, unsigned num, bool counters)
+{
+	if (!counters) {
+		kstrlcpy(h->why_not, "no pmu event counters (pmcr_el0.n is 0)", sizeof(h->why_not));
+	} else if (!pmu_advertised(num)) {
+		kstrlcpy(h->why_not, num == EVENT_INST_RETIRED ?
+			 "pmceid0_el0 does not advertise it (qemu: only under -icount)" :
+			 "pmceid does not advertise it", sizeof(h->why_not));
+	} else if (!pmu_event_moves(num)) {
+		kstrlcpy(h->why_not, "advertised by pmceid, never moved in the probe",
+			 sizeof(h->why_not));
+	} else {
+		h->counts = true;
+	}
+}
+
+static bool pmu_is_generic(unsigned num)
+{
+	for (unsigned g = 0; g < PMU_GENERIC_N; g++)
+		if (pmu_generic[g].num == num)
+			return true;
+	return false;
+}
+
+/* The table, once, from the calling CPU's PMU: cycles, the events perf
+ * names (advertised or not: one that is not says so), then every other
+ * advertised common event as rNNNN. */
+static void pmu_table_build(struct a64_pmu_cpu *pc)
+{
+	unsigned long flags = hal_irq_save();
+	bool live = pc->verdict == V_COUNTS;
+	bool counters = live && pmu_counters_n() > 0;
+	struct hal_pmu_event *h = pmu_table_add(PMU_EV_CYCLES, "cycles");
+
+	h->counts = live;
+	h->standard = true;
+	if (!live)
+		kstrlcpy(h->why_not, pc->why[0] ? pc->why : "no pmu", sizeof(h->why_not));
+	pmu_table_general = live ? pmu_counters_n() : 0;
+	for (unsigned g = 0; g < PMU_GENERIC_N; g++) {
+		h = pmu_table_add(pmu_generic[g].num, pmu_generic[g].name);
+		h->standard = pmu_generic[g].num == EVENT_INST_RETIRED;
+		pmu_table_probe(h, pmu_generic[g].num, counters);
+	}
+	for (unsigned num = 0; counters && num < 64; num++) {
+		if (pmu_is_generic(num) || !pmu_advertised(num))
+			continue;
+		ksnprintf(pmu_raw_names[pmu_table_n], sizeof(pmu_raw_names[0]), "r%04x", num);
+		h = pmu_table_add(num, pmu_raw_names[pmu_table_n]);
+		if (h)
+			pmu_table_probe(h, num, counters);
+	}
+	hal_irq_restore(flags);
+}
+
+unsigned hal_pmu_events(struct hal_pmu_event ev[], unsigned max,
+			struct hal_pmu_counters *counters)
+{
+	struct a64_pmu_cpu *pc = pmu_self();
+	unsigned n;
+
+	pmu_probe_self(pc);
+	if (!pmu_table_done) {
+		pmu_table_build(pc);
+		pmu_table_done = true;
+	}
+	n = pmu_table_n < max ? pmu_table_n : max;
+	kmemcpy(ev, pmu_table, n * sizeof(ev[0]));
+	counters->general = pmu_table_general;
+	counters->fixed = 1;
+	return n;
+}
+
+/* A 32-bit count's overflow on event counter @k, if its flag is up:
+ * cleared, and one more 2^32 counted.  DAIF.I set (the PMU interrupt,
+ * or a read that masked it), so that nothing else folds the same
+ * overflow meanwhile. */
+static bool pmu_event_fold(struct a64_pmu_cpu *pc, unsigned k)
+{
+	if (!(A64_SYSREG_READ(pmovsset_el0) & (1u << k)))
+		return false;
+	pmu_overflow_clear(1u << k);
 	/* The flag is down before the next read of it (the read loop) or
 	 * the EOI (the interrupt: a level line still up would fire again). */
 	isb();
-	pmu_count_add(&pc->insn_wraps, 1);
+	pmu_count_add(&pc->wraps[k], 1);
 	return true;
 }
 
-/* The 64-bit instruction count.  A 32-bit counter is read, then its
+/* Event counter @k's 64-bit count.  A 32-bit counter is read, then its
  * overflow flag: a flag still down means no wrap had happened by the
  * count read, so the wraps counted so far go with it; a flag up is
  * folded and the count read again.  DAIF.I is held across, as the PMU
  * interrupt (a pseudo-NMI, which the tick's "interrupts off" passes)
- * folds the same flag. */
-static uint64_t pmu_insn_read(struct a64_pmu_cpu *pc)
+ * folds the same flag and the selector is shared. */
+static uint64_t pmu_event_read(struct a64_pmu_cpu *pc, unsigned k)
 {
 	bool was_masked = a64_daif() & A64_DAIF_I;
 	uint64_t lo;
 
-	if (pmu_flag(&pc->insn_long))
-		return A64_SYSREG_READ(pmevcntr0_el0);
 	a64_daif_mask_irq();
-	do {
-		lo = A64_SYSREG_READ(pmevcntr0_el0) & 0xffffffffu;
-		/* System register reads are not ordered among themselves:
-		 * the count is read before its overflow flag is. */
-		isb();
-	} while (pmu_insn_fold(pc));
+	if (pmu_flag(&pc->count_long)) {
+		lo = pmu_event_raw(k);
+	} else {
+		do {
+			lo = pmu_event_raw(k) & 0xffffffffu;
+			/* System register reads are not ordered among
+			 * themselves: the count is read before its flag. */
+			isb();
+		} while (pmu_event_fold(pc, k));
+		lo |= pmu_count_get(&pc->wraps[k]) << 32;
+	}
 	if (!was_masked)
 		a64_daif_unmask_irq();
-	return pmu_count_get(&pc->insn_wraps) << 32 | lo;
+	return lo;
 }
 
-/* From a64_pmu_irq: the PMU interrupt while `stat` counts with a 32-bit
- * event counter is that counter's overflow (the profiler is never armed
- * then: they share the counters).  True when it was `stat`'s; one whose
- * flag a read folded already is dropped here too. */
+/* From a64_pmu_irq: the PMU interrupt while `stat` counts with 32-bit
+ * event counters is their overflow (the profiler is never armed then:
+ * they share the counters).  True when it was `stat`'s; one whose flag
+ * a read folded already is dropped here too. */
 static bool pmu_count_irq(struct a64_pmu_cpu *pc)
 {
-	if (!pmu_flag(&pc->counting) || !pmu_flag(&pc->count_insn) ||
-	    pmu_flag(&pc->insn_long))
+	uint32_t mask = __atomic_load_n(&pc->count_mask, __ATOMIC_RELAXED);
+
+	if (!pmu_flag(&pc->counting) || !mask || pmu_flag(&pc->count_long))
 		return false;
-	pmu_insn_fold(pc);
+	for (unsigned k = 0; k < A64_PMU_EVENT_COUNTERS; k++)
+		if ((mask >> k) & 1)
+			pmu_event_fold(pc, k);
 	return true;
 }
 
-void hal_pmu_count_open(bool open[])
+/* Where each event of the open goes: the cycle counter, or the next
+ * event counter; open[i] false for one that does not count. */
+static uint32_t pmu_count_place(struct a64_pmu_cpu *pc, const unsigned ev[], unsigned n,
+				bool open[])
+{
+	unsigned next = 0, general = pmu_table_general;
+	uint32_t enable = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		unsigned num = ev[i] < pmu_table_n ? pmu_table_num[ev[i]] : 0;
+
+		open[i] = false;
+		pc->count_slot[i] = PMU_SLOT_CYCLE;
+		if (ev[i] >= pmu_table_n || !pmu_table[ev[i]].counts)
+			continue;
+		if (num == PMU_EV_CYCLES) {
+			enable |= PMU_CYCLE;
+			open[i] = true;
+			continue;
+		}
+		if (next >= general)
+			continue;
+		pc->count_slot[i] = (uint8_t)next;
+		enable |= 1u << next;
+		open[i] = true;
+		next++;
+	}
+	return enable;
+}
+
+void hal_pmu_count_open(const unsigned ev[], unsigned n, bool open[])
 {
 	struct a64_pmu_cpu *pc = pmu_self();
-	bool insn;
+	bool long_events = pmu_has_long_events();
+	uint64_t pmcr;
+	uint32_t enable, events;
 
 	pmu_probe_self(pc);
-	open[0] = open[1] = false;
-	if (pc->verdict != V_COUNTS || pmu_flag(&pc->running))
+	if (n > HAL_PMU_COUNT_MAX)
+		n = HAL_PMU_COUNT_MAX;
+	pc->count_n = n;
+	for (unsigned i = 0; i < n; i++)
+		open[i] = false;
+	if (!n || pc->verdict != V_COUNTS || pmu_flag(&pc->running) || !pmu_table_done)
 		return;
-	pmu_irq_disable(PMU_CYCLE | PMU_EVENT0);
-	pmu_enable(PMU_CYCLE);
-	insn = PMCR_N(A64_SYSREG_READ(pmcr_el0)) >= 1 &&
-	       (A64_SYSREG_READ(pmceid0_el0) & PMCEID0_INST_RETIRED);
-	pmu_flag_set(&pc->count_insn, insn);
+	enable = pmu_count_place(pc, ev, n, open);
+	events = enable & ~PMU_CYCLE;
+	pmu_irq_disable(~0u);
+	/* LP set or cleared here, as its reset value is unknown. */
+	pmcr = A64_SYSREG_READ(pmcr_el0) & ~(uint64_t)PMCR_LP;
+	A64_SYSREG_WRITE(pmcr_el0, long_events ? pmcr | PMCR_LP : pmcr);
+	pmu_flag_set(&pc->count_long, long_events);
+	for (unsigned i = 0; i < n; i++)
+		if (open[i] && pc->count_slot[i] != PMU_SLOT_CYCLE)
+			pmu_event_program(pc->count_slot[i], pmu_table_num[ev[i]]);
+	for (unsigned k = 0; k < A64_PMU_EVENT_COUNTERS; k++)
+		__atomic_store_n(&pc->wraps[k], 0, __ATOMIC_RELAXED);
+	pmu_overflow_clear(events);
+	__atomic_store_n(&pc->count_mask, events, __ATOMIC_RELAXED);
 	/* Counting before the overflow interrupt can come: it is ours. */
 	pmu_flag_set(&pc->counting, true);
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
-	if (insn)
-		pmu_insn_open(pc);
+	/* The counts' width is set before they start. */
 	isb();
-	open[0] = true;
-	open[1] = insn;
+	if (!long_events && events)
+		pmu_irq_enable(events);
+	pmu_enable(enable);
+	isb();
 }
 
 void hal_pmu_count_read(uint64_t values[])
 {
 	struct a64_pmu_cpu *pc = pmu_self();
+	bool on = pmu_flag(&pc->counting);
 
-	values[0] = values[1] = 0;
-	if (!pmu_flag(&pc->counting))
-		return;
 	isb();
-	values[0] = pmu_cycle_read();
-	if (pmu_flag(&pc->count_insn))
-		values[1] = pmu_insn_read(pc);
+	for (unsigned i = 0; i < pc->count_n; i++) {
+		unsigned k = pc->count_slot[i];
+
+		if (!on)
+			values[i] = 0;
+		else if (k == PMU_SLOT_CYCLE)
+			values[i] = pmu_cycle_read();
+		else
+			values[i] = pmu_event_read(pc, k);
+	}
 }
 
-/* Stopped, then the interrupt off and the flag cleared, and only then
+/* Stopped, then the interrupt off and the flags cleared, and only then
  * no longer `stat`'s: an overflow taken meanwhile is still folded. */
 void hal_pmu_count_close(void)
 {
 	struct a64_pmu_cpu *pc = pmu_self();
+	uint32_t mask = __atomic_load_n(&pc->count_mask, __ATOMIC_RELAXED);
 
 	if (!pmu_flag(&pc->counting))
 		return;
-	pmu_disable(PMU_CYCLE | (pmu_flag(&pc->count_insn) ? PMU_EVENT0 : 0));
-	pmu_irq_disable(PMU_EVENT0);
-	pmu_overflow_clear(PMU_EVENT0);
+	pmu_disable(PMU_CYCLE | mask);
+	pmu_irq_disable(mask);
+	pmu_overflow_clear(mask);
 	isb();
 	__atomic_signal_fence(__ATOMIC_SEQ_CST);
 	pmu_flag_set(&pc->counting, false);
-	pmu_flag_set(&pc->count_insn, false);
+	__atomic_store_n(&pc->count_mask, 0, __ATOMIC_RELAXED);
+}
+
+/* Advance SW_INCR by one on event counters counting it: a write of
+ * PMSWINC_EL0 with every counter's bit (those counting another event
+ * ignore it).  Any context. */
+bool hal_pmu_soft_incr(void)
+{
+	if (!pmu_claims())
+		return false;
+	A64_SYSREG_WRITE(pmswinc_el0, (1u << A64_PMU_EVENT_COUNTERS) - 1);
+	return true;
 }

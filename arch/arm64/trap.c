@@ -158,6 +158,7 @@ static void trap_irq(struct trap_frame *tf)
 	 * handled, so that a pseudo-NMI can still preempt the tick and the
 	 * scheduler.  The GIC's running priority holds back any interrupt
 	 * of this one's priority until its EOI. */
+	kernel_interrupt();
 	if (a64_irq_by_pmr) {
 		a64_pmr_write(A64_PMR_OFF);
 		a64_daif_unmask_irq();

@@ -371,41 +371,92 @@ void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f)
 		kstrlcpy(f->why, pc->why, sizeof(f->why));
 }
 
-/* ---- counting (`stat`): cycles and instructions ---- */
+/* ---- counting (`events`, `stat`): cycles and instructions ----
+ *
+ * The backend counts the pair it samples with (Intel fixed counters 1
+ * and 0, AMD's core counters 0 and 1 with events 0x76 and 0xC0), always
+ * both at once: to the portable core they are two fixed counters, so it
+ * never multiplexes them.  General counters with any event select are
+ * not driven yet (issue 57's x86 part). */
+
+static unsigned count_ev[HAL_MAX_CPUS][2], count_n[HAL_MAX_CPUS];
 
 /* `stat` asks before any CPU may have probed: the width is the chosen
  * backend's, chosen here from this CPU's claim if need be. */
-unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
+unsigned hal_pmu_events(struct hal_pmu_event ev[], unsigned max,
+			struct hal_pmu_counters *counters)
 {
+	static const char *const names[2] = { "cycles", "instructions" };
+	struct x86_pmu_cpu *pc = pmu_self();
 	struct x86_pmu_claim c;
+	unsigned n = max < 2 ? max : 2;
+	bool counts;
+	int verdict;
 
+	/* No probe here: a CPU probes at its bring-up or first open, and
+	 * asking must not move the race sweep's interleavings.  A claim not
+	 * yet probed is taken as counting until its open says otherwise
+	 * (the open refuses, and `stat` says not counted). */
 	pmu_choose_self(&c);
-	names[0] = "cycles";
-	names[1] = "instructions";
-	bits[0] = bits[1] = pmu_choice() ? pmu_width() : 48;
-	return 2;
+	verdict = __atomic_load_n(&pc->verdict, __ATOMIC_ACQUIRE);
+	counts = verdict == V_COUNTS || (verdict == V_UNKNOWN && pmu_choice());
+	counters->general = 0;
+	counters->fixed = 2;
+	for (unsigned i = 0; i < n; i++) {
+		kmemset(&ev[i], 0, sizeof(ev[i]));
+		ev[i].name = names[i];
+		ev[i].bits = pmu_choice() ? pmu_width() : 48;
+		ev[i].fixed = (int)i;
+		ev[i].standard = true;
+		ev[i].counts = counts && (i == 0 || !pmu_has(X86_PMU_INSN_FIXED0) ||
+					  pmu_first()->fixed0);
+		ksnprintf(ev[i].source, sizeof(ev[i].source), "%s %s counter",
+			  pmu_choice() ? pmu_ops()->name : "no", i ? "instructions" : "cycles");
+		if (!ev[i].counts)
+			kstrlcpy(ev[i].why_not, counts ?
+				 "the part has no instructions counter" :
+				 (pc->why[0] ? pc->why : "no counter claimed"), sizeof(ev[i].why_not));
+	}
+	return n;
 }
 
-void hal_pmu_count_open(bool open[])
+void hal_pmu_count_open(const unsigned ev[], unsigned n, bool open[])
 {
 	struct x86_pmu_cpu *pc = pmu_self();
+	unsigned cpu = hal_cpu_id();
+	bool insn;
 
 	pmu_probe_self(pc);
-	open[0] = open[1] = false;
-	if (pc->verdict != V_COUNTS ||
+	count_n[cpu] = n > 2 ? 2 : n;
+	for (unsigned i = 0; i < count_n[cpu]; i++) {
+		count_ev[cpu][i] = ev[i];
+		open[i] = false;
+	}
+	if (!n || pc->verdict != V_COUNTS ||
 	    __atomic_load_n(&pc->state, __ATOMIC_RELAXED) != X86_IDLE)
 		return;
 	pmu_ops()->count_start();
-	count_on[hal_cpu_id()] = true;
-	open[0] = true;
-	open[1] = !pmu_has(X86_PMU_INSN_FIXED0) || pmu_first()->fixed0;
+	count_on[cpu] = true;
+	insn = !pmu_has(X86_PMU_INSN_FIXED0) || pmu_first()->fixed0;
+	for (unsigned i = 0; i < count_n[cpu]; i++)
+		open[i] = ev[i] == 0 || (ev[i] == 1 && insn);
 }
 
 void hal_pmu_count_read(uint64_t values[])
 {
-	values[0] = values[1] = 0;
-	if (count_on[hal_cpu_id()])
-		pmu_ops()->count_read(values);
+	unsigned cpu = hal_cpu_id();
+	uint64_t v[2] = { 0, 0 };
+
+	if (count_on[cpu])
+		pmu_ops()->count_read(v);
+	for (unsigned i = 0; i < count_n[cpu]; i++)
+		values[i] = count_ev[cpu][i] < 2 ? v[count_ev[cpu][i]] : 0;
+}
+
+/* x86 has no software-increment event. */
+bool hal_pmu_soft_incr(void)
+{
+	return false;
 }
 
 void hal_pmu_count_close(void)

@@ -93,7 +93,7 @@ extern struct x86_pmu_cpu x86_pmu_cpus[HAL_MAX_CPUS];
 
 /* The backend, as the first CPU to choose one chose it: each CPU fills
  * its own and offers it with one compare-and-swap, so two CPUs choosing
- * at once (bring-up, `stat`'s first hal_pmu_count_events()) never mix
+ * at once (bring-up, `stat`'s first hal_pmu_events()) never mix
  * halves of their answers, and a reader that sees the pointer sees the
  * whole. */
 struct x86_pmu_choice {

@@ -186,6 +186,8 @@ void x86_trap_dispatch(struct trap_frame *tf)
 {
 	uint64_t v = tf->vector;
 
+	if (v >= 32)
+		kernel_interrupt();
 	if (v == X86_VEC_TIMER) {
 		/* Acknowledge first: kernel_tick() may switch to another task,
 		 * and the tick must keep coming while that task runs. */

@@ -39,6 +39,12 @@ void kernel_tick(struct trap_frame *tf);
 bool kernel_tick_irq(struct trap_frame *tf);
 void kernel_tick_preempt(struct trap_frame *tf);
 
+/* One maskable interrupt taken (the tick's too), counted as the
+ * kernel's `interrupts` event (kernel/kevents.h); the platform calls it
+ * first thing in its interrupt dispatch, on the interrupted CPU,
+ * interrupts masked.  NMIs are counted by kernel_nmi() instead. */
+void kernel_interrupt(void);
+
 /* The profiler's counter interrupt (NMI on x86, the overflow signal in the
  * simulator).  Returns true when the profiler claimed it; on false the
  * platform takes its genuine-NMI path.  Never switches tasks. */

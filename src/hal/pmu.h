@@ -140,34 +140,72 @@ void hal_pmu_facts(struct hal_pmu_facts *f);
 /* CPU @cpu's counter (below hal_cpu_count()).  Task context. */
 void hal_pmu_cpu_facts(unsigned cpu, struct hal_pmu_cpu_facts *f);
 
-/* ---- counting (`stat`) ----
+/* ---- counting (`events`, `stat`) ----
  *
- * A small fixed set of named events, counted without interrupts on the
- * calling CPU.  Counting and sampling share the counters on real
- * hardware: the portable core never counts while a profile samples. */
+ * The platform's countable events as a table, and counters to program a
+ * few of them at a time, counted without interrupts on the calling CPU.
+ * Counting and sampling share the counters on real hardware: the
+ * portable core never counts while a profile samples.  When `stat` lists
+ * more events than there are counters, the core opens a few at a time
+ * and rotates them on the tick (prof/stat_sched.c); the backend only
+ * ever programs what one open asks. */
 
-#define HAL_PMU_COUNT_MAX 4
+/* The most events one open programs, and the most a table holds. */
+#define HAL_PMU_COUNT_MAX 8
+#define HAL_PMU_EVENTS_MAX 40
 
-/* The events this platform can count, in a fixed order: *names and *bits
- * (the width of each raw count: a difference of two reads is taken
- * modulo 2^bits, so a counter that wrapped once is still right) for each
- * of the returned number, at most HAL_PMU_COUNT_MAX.  The names live
- * forever ("cycles", "instructions", "task-clock").  Any context. */
-unsigned hal_pmu_count_events(const char *names[], unsigned bits[]);
+struct hal_pmu_event {
+	const char *name;	/* "cycles", "r0011": lives forever */
+	/* Where it comes from, for `events`: "cycle counter pmccntr_el0",
+	 * "pmuv3 event 0x08", "host perf software event". */
+	char source[48];
+	unsigned bits;		/* raw count width: reads differ modulo 2^bits */
+	int fixed;		/* the fixed counter it needs, or -1: a general one */
+	bool counts;		/* claimed *and* seen to move (probed) */
+	bool standard;		/* one of what a plain `stat` counts */
+	/* A zero is a true zero (a software count the host keeps), not a
+	 * counter that never moved. */
+	bool exact;
+	char why_not[64];	/* why it does not count, when it does not */
+};
 
-/* Open and start every event on the calling CPU.  open[i] says whether
- * event i could be opened; one that could not is "not counted" (so is
- * every event while the profiler's counter is armed, where the two share
- * hardware).  From the calling CPU's tick, interrupts off.  Never
- * sleeps. */
-void hal_pmu_count_open(bool open[]);
+/* Counters one open may use: @general take any event that is not fixed,
+ * each fixed event takes its own fixed counter of @fixed. */
+struct hal_pmu_counters {
+	unsigned general, fixed;
+};
 
-/* Raw counts of the calling CPU's open events (0 for those not open).
- * From the calling CPU's tick, interrupts off, after hal_pmu_count_open. */
+/* The platform's events, ev[0..n) with n returned (at most @max), in a
+ * fixed order (an event's index is its id for hal_pmu_count_open), and
+ * its counters.  Each event's claim is probed the first time, on the
+ * calling CPU (bounded, microseconds), never trusted alone: an event the
+ * part advertises that does not move is `counts` false with the reason.
+ * Task context, with the counters claimed (prof_counters_claim()). */
+unsigned hal_pmu_events(struct hal_pmu_event ev[], unsigned max,
+			struct hal_pmu_counters *counters);
+
+/* Open and start events ev[0..n) of the table (n at most
+ * HAL_PMU_COUNT_MAX, no more general ones than the general counters,
+ * each fixed one once) on the calling CPU.  open[i] says whether ev[i]
+ * could be opened; one that could not is "not counted" (so is every
+ * event while the profiler's counter is armed, where the two share
+ * hardware).  From the calling CPU's tick or its scheduler's switch,
+ * interrupts off.  Never sleeps. */
+void hal_pmu_count_open(const unsigned ev[], unsigned n, bool open[]);
+
+/* Raw counts values[0..n) of the events of the last open, in its order
+ * (0 for those not open).  Interrupts off, on the calling CPU, between
+ * hal_pmu_count_open() and hal_pmu_count_close(). */
 void hal_pmu_count_read(uint64_t values[]);
 
-/* Stop and release the calling CPU's events.  From its tick, interrupts
- * off, after hal_pmu_count_open(). */
+/* Stop and release the calling CPU's events.  Interrupts off, after
+ * hal_pmu_count_open(). */
 void hal_pmu_count_close(void);
+
+/* One increment of the part's software-increment event (PMUv3's
+ * SW_INCR, by PMSWINC_EL0) on the calling CPU, where it has one: a
+ * count the workload knows exactly.  Returns false, doing nothing,
+ * where it has none.  Any context. */
+bool hal_pmu_soft_incr(void);
 
 #endif

@@ -4,6 +4,7 @@
 #include "hal/cpu.h"
 #include "hal/entry.h"
 #include "hal/timer.h"
+#include "kernel/kevents.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
 
@@ -84,12 +85,18 @@ void kernel_tick(struct trap_frame *tf)
 		kernel_tick_preempt(tf);
 }
 
+void kernel_interrupt(void)
+{
+	kevent_count(KEV_INTERRUPTS);
+}
+
 /* A panicking CPU's stop is answered before the profiler looks: it
  * never sees that interrupt. */
 bool kernel_nmi(struct trap_frame *tf)
 {
 	bool (*hook)(struct trap_frame *tf);
 
+	kevent_count(KEV_NMIS);
 	panic_answer_stop();
 	/* Nobody to claim it: the platform's genuine-NMI path. */
 	hook = __atomic_load_n(&nmi_hook, __ATOMIC_ACQUIRE);

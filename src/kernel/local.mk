@@ -6,6 +6,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/console.c %reldir%/console.h \
 	%reldir%/heap.c %reldir%/heap.h %reldir%/heap_test.h \
 	%reldir%/kernel.c %reldir%/kernel.h \
+	%reldir%/kevents.c %reldir%/kevents.h \
 	%reldir%/page.c %reldir%/page.h \
 	%reldir%/panic.c %reldir%/panic.h \
 	%reldir%/random.c %reldir%/random.h \

@@ -52,6 +52,24 @@ static inline void sched_call_switch_hook(struct task *prev, struct task *next)
 #endif
 }
 
+/* `stat pid=`'s per-task counts (sched_on_switch_count()): a hook of
+ * their own beside the wall one, a load and a branch while unset. */
+static void (*count_hook)(struct task *prev, struct task *next);
+
+void sched_on_switch_count(void (*fn)(struct task *prev, struct task *next))
+{
+	__atomic_store_n(&count_hook, fn, __ATOMIC_RELEASE);
+}
+
+static inline void sched_call_count_hook(struct task *prev, struct task *next)
+{
+	void (*fn)(struct task *, struct task *) =
+		__atomic_load_n(&count_hook, __ATOMIC_ACQUIRE);
+
+	if (__builtin_expect(fn != NULL, 0))
+		fn(prev, next);
+}
+
 static void rq_push(struct cpu *c, struct task *t)
 {
 	t->rq_next = NULL;
@@ -217,6 +235,8 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	c->last_prev = prev;
 	c->switch_to = next;
 	sched_call_switch_hook(prev, next);
+	/* Per-task counts saved and restored (sched_on_switch_count()). */
+	sched_call_count_hook(prev, next);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
 	sched_finish_switch(this_cpu());

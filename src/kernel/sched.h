@@ -119,6 +119,13 @@ void sched_preempt(const struct trap_frame *tf);
  * branch for it, and the store of off_why. */
 void sched_on_switch(void (*fn)(struct task *prev, struct task *next));
 
+/* Call @fn(@prev, @next) at every switch from one task to another, on
+ * the switching CPU, interrupts off, after the switch hook's call and
+ * before the context switch: where counts that follow a task (`stat
+ * pid=`) are saved and restored.  Under the same rules as the switch
+ * hook's @fn; NULL unregisters. */
+void sched_on_switch_count(void (*fn)(struct task *prev, struct task *next));
+
 enum sched_park {
 	SCHED_PARKED,		/* @fn ran */
 	SCHED_ON_CPU,		/* running, or picked to run: not called */

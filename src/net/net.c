@@ -4,6 +4,7 @@
 
 #include "hal/entry.h"
 #include "hal/netdev.h"
+#include "kernel/kevents.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "net/internal.h"
@@ -122,6 +123,7 @@ void net_rx(const void *frame, size_t len)
 	const uint8_t *f = frame;
 
 	net_count(&net_counters.rx_frames);
+	kevent_count(KEV_NET_RX_FRAMES);
 	net_count_add(&net_counters.rx_bytes, len);
 	if (len < ETH_HLEN) {
 		net_count_drop(NET_DROP_RUNT);
@@ -167,6 +169,7 @@ int eth_output(uint8_t *frame, size_t len, const uint8_t dst[ETH_ALEN],
 		return err;
 	}
 	net_count(&net_counters.tx_frames);
+	kevent_count(KEV_NET_TX_FRAMES);
 	net_count_add(&net_counters.tx_bytes, len);
 	return 0;
 }

@@ -12,6 +12,9 @@ src_libkprof_la_SOURCES += \
 	%reldir%/sampler.c %reldir%/sampler.h \
 	%reldir%/session.c %reldir%/session.h \
 	%reldir%/stat.c %reldir%/stat.h %reldir%/stat_test.h \
+	%reldir%/stat_cpu.c %reldir%/stat_list.c %reldir%/stat_sched.c \
+	%reldir%/stat_plan.h %reldir%/stat_report.c \
+	%reldir%/events.c %reldir%/events.h \
 	%reldir%/throttle.c %reldir%/throttle.h \
 	%reldir%/tick_ask.c %reldir%/tick_ask.h \
 	%reldir%/views.c \

@@ -5,10 +5,10 @@
  *   - No lock, not even a try: an NMI may land inside any holder.
  *   - No allocation, no symbol lookup, no printing: frames are stored
  *     as addresses and resolved later, in task context (fold.c).
- *   - Only this CPU's state: prof_cpus[hal_cpu_id()] and
- *     stat_cpus[hal_cpu_id()], written by this CPU's interrupts alone,
- *     and this CPU's own bit of stat_open_cpus (an atomic or/and); the
- *     run's parameters (sampler.h) are read, never written.
+ *   - Only this CPU's state: prof_cpus[hal_cpu_id()], written by this
+ *     CPU's interrupts alone; the run's parameters (sampler.h) are
+ *     read, never written.  `stat`'s share of the tick is stat_cpu.c,
+ *     under the same rules.
  *   - Bounded: the only wait is hal_pmu_disarm()'s, tens of us.
  *
  * What it calls outside this file keeps the same rules:
@@ -39,8 +39,6 @@
 #include "prof/throttle.h"
 
 struct prof_cpu prof_cpus[HAL_MAX_CPUS];
-struct stat_cpu stat_cpus[HAL_MAX_CPUS];
-uint32_t stat_open_cpus;
 
 /* Add one to a count this CPU's overflow interrupt and its tick both
  * write, and task context reads: one writer at a time (the NMI nests
@@ -283,87 +281,6 @@ void prof_pmu_took(uint64_t ns)
 		c->throttle.period = period * 2;
 		if (period * 2 > __atomic_load_n(&c->throttled, __ATOMIC_RELAXED))
 			__atomic_store_n(&c->throttled, period * 2, __ATOMIC_RELAXED);
-	}
-}
-
-/* ---- counting (`stat`): on each CPU's tick ---- */
-
-/* This CPU's bit in stat_open_cpus: set before its events open, cleared
- * once they are closed, so that no session sees the counters free while
- * this CPU still counts.  The last CPU to close releases `stat`'s claim
- * this way, lock-free, from its tick. */
-static void stat_cpu_mark_open(bool open)
-{
-	uint32_t bit = 1u << hal_cpu_id();
-
-	if (open)
-		__atomic_fetch_or(&stat_open_cpus, bit, __ATOMIC_SEQ_CST);
-	else
-		__atomic_fetch_and(&stat_open_cpus, ~bit, __ATOMIC_RELEASE);
-}
-
-static void stat_cpu_close(struct stat_cpu *c)
-{
-	hal_pmu_count_close();
-	c->is_open = false;
-	stat_cpu_mark_open(false);
-}
-
-static void stat_cpu_open(struct stat_cpu *c)
-{
-	/* A CPU that missed the last session's stop still holds its events. */
-	if (c->is_open)
-		stat_cpu_close(c);
-	kmemset(c->open, 0, sizeof(c->open));
-	stat_cpu_mark_open(true);
-	hal_pmu_count_open(c->open);
-	c->is_open = true;
-	c->t0 = hal_clock_ns();
-	c->idle0 = sched_idle_ns();
-	c->ct0 = hal_cpu_time();
-	hal_pmu_count_read(c->start);
-}
-
-static void stat_cpu_read_end(struct stat_cpu *c)
-{
-	hal_pmu_count_read(c->end);
-	c->t1 = hal_clock_ns();
-	c->idle1 = sched_idle_ns();
-	c->ct1 = hal_cpu_time();
-	stat_cpu_close(c);
-}
-
-/* A CPU whose events are still open from a session that has stopped
- * (it missed the stop, or the session gave up waiting) closes them
- * before anything else on its tick.  `stat`'s claim holds until it has
- * (stat_open_cpus), so no profile starts meanwhile; closing first keeps
- * arming from ever finding the counters counting, nor a stale close
- * stopping a counter a run just armed, should one start all the same.
- * The end is read only for the session that stopped last. */
-static void stat_answer_stop(void)
-{
-	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];
-	unsigned stopped;
-
-	if (!c->is_open || __atomic_load_n(&stat_gen, __ATOMIC_ACQUIRE))
-		return;
-	stopped = __atomic_load_n(&stat_stop_gen, __ATOMIC_ACQUIRE);
-	if (stopped && c->open_gen == stopped && c->close_gen != stopped) {
-		stat_cpu_read_end(c);
-		__atomic_store_n(&c->close_gen, stopped, __ATOMIC_RELEASE);
-		return;
-	}
-	stat_cpu_close(c);
-}
-
-static void stat_tick(void)
-{
-	struct stat_cpu *c = &stat_cpus[hal_cpu_id()];
-	unsigned gen = __atomic_load_n(&stat_gen, __ATOMIC_ACQUIRE);
-
-	if (gen && c->open_gen != gen) {
-		stat_cpu_open(c);
-		__atomic_store_n(&c->open_gen, gen, __ATOMIC_RELEASE);
 	}
 }
 

@@ -19,8 +19,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+struct task;
+
 #include "hal/cpu.h"
 #include "hal/pmu.h"
+#include "prof/stat_plan.h"
 #include "prof/throttle.h"
 
 /* One CPU's share.  Only that CPU writes it while a run is on (from its
@@ -68,19 +71,58 @@ extern uint64_t prof_period;
 extern unsigned prof_depth;
 extern uint64_t prof_cap;
 
-/* One CPU's share: written only by that CPU, on its tick, between the
- * session's open and its close; read by the session once it answered. */
+/* `stat`'s plan as the CPUs read it: written by the session's holder
+ * before it publishes stat_gen (release), read after it (acquire).
+ * Event i is the kernel's own (id: enum kevent) or the platform's (id:
+ * its table index); set s programs set_n[s] platform events,
+ * set_hal[s][0..n), and pos[s][i] is event i's place in that open, or
+ * -1 when set s does not count it.  task_pid: counts follow that task
+ * (on task_cpu), 0 for per-CPU counts only. */
+struct stat_run_plan {
+	unsigned n, nsets;
+	bool kernel[STAT_EVENTS_MAX];
+	bool exact[STAT_EVENTS_MAX];	/* a zero is a true zero */
+	unsigned id[STAT_EVENTS_MAX];
+	unsigned bits[STAT_EVENTS_MAX];
+	unsigned set_n[STAT_EVENTS_MAX];
+	unsigned set_hal[STAT_EVENTS_MAX][HAL_PMU_COUNT_MAX];
+	int8_t pos[STAT_EVENTS_MAX][STAT_EVENTS_MAX];
+	int task_pid;
+	unsigned task_cpu;
+};
+extern struct stat_run_plan stat_run_plan;
+
+/* One CPU's share: written only by that CPU, on its tick and at its
+ * switches, interrupts off, between the session's open and its close;
+ * read by the session once it answered.  The window is cut into
+ * segments at each rotation (and each switch of the task followed):
+ * each segment adds its counts and its length to the events it counted
+ * (count, run_ns). */
 struct stat_cpu {
 	unsigned open_gen;		/* the session it opened for */
 	unsigned close_gen;		/* the session it read the end of */
 	bool is_open;			/* its events are open now */
-	bool open[HAL_PMU_COUNT_MAX];
-	uint64_t start[HAL_PMU_COUNT_MAX], end[HAL_PMU_COUNT_MAX];
+	unsigned set;			/* the rotation set programmed */
+	bool open[HAL_PMU_COUNT_MAX];	/* that set's opens that succeeded */
+	bool ever_open[STAT_EVENTS_MAX];
+	uint64_t base[STAT_EVENTS_MAX];	/* raw counts at the segment's start */
+	uint64_t seg_ns;		/* the clock at the segment's start */
+	uint64_t count[STAT_EVENTS_MAX], run_ns[STAT_EVENTS_MAX];
+	uint64_t rotations;
 	uint64_t t0, t1, idle0, idle1, ct0, ct1;
 } __attribute__((aligned(HAL_CACHELINE)));
 
-
 extern struct stat_cpu stat_cpus[HAL_MAX_CPUS];
+
+/* The task `stat pid=` follows: its counts and its time on its CPU
+ * while the window was open (enabled) and while each event counted
+ * (run_ns).  Written by the task's CPU alone, read once it closed. */
+struct stat_task_books {
+	uint64_t count[STAT_EVENTS_MAX], run_ns[STAT_EVENTS_MAX];
+	uint64_t enabled_ns;
+	uint64_t switches_in;		/* times it came on its CPU in the window */
+};
+extern struct stat_task_books stat_task;
 
 /* The CPUs whose `stat` events are open now: each CPU sets its own bit
  * on its tick before it opens and clears it after it closes (atomic or
@@ -90,5 +132,14 @@ extern uint32_t stat_open_cpus;
 
 /* The `stat` session, as stat.c publishes it. */
 extern unsigned stat_gen, stat_stop_gen;
+
+/* `stat`'s share of the tick (stat_cpu.c): close what a stopped session
+ * left open, then open for a new one or rotate the sets. */
+void stat_answer_stop(void);
+void stat_tick(void);
+
+/* `stat pid=`'s save and restore at a switch of the task followed, on
+ * its CPU, interrupts off (sched_on_switch_count()). */
+void stat_switch(struct task *prev, struct task *next);
 
 #endif

@@ -4,12 +4,14 @@
 
 #include "hal/cpu.h"
 #include "hal/timer.h"
+#include "prof/events.h"
 #include "prof/profiler.h"
 #include "prof/sampler.h"
+#include "prof/stat_plan.h"
 #include "prof/tick_ask.h"
 #include "kernel/sched.h"
+#include "kernel/task.h"
 #include "lib/errno.h"
-#include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 
@@ -23,9 +25,10 @@ unsigned stat_gen, stat_stop_gen;
 static unsigned stat_run_gen, stat_last_gen;
 static uint32_t stat_run_cpus, stat_unopened, stat_unclosed;
 static uint64_t stat_t0, stat_t1, stat_open_wait_ns, stat_close_wait_ns;
-static unsigned stat_nevents;
-static const char *stat_names[HAL_PMU_COUNT_MAX];
-static unsigned stat_bits[HAL_PMU_COUNT_MAX];
+static struct event_table stat_table;
+static struct stat_plan stat_plan;
+static bool stat_listed;
+static char stat_task_name[TASK_NAME_MAX];
 
 uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits)
 {
@@ -34,11 +37,102 @@ uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits)
 	return (end - start) & mask;
 }
 
+uint64_t stat_scale(uint64_t count, uint64_t enabled_ns, uint64_t running_ns)
+{
+	if (!running_ns || running_ns >= enabled_ns)
+		return count;
+	return (uint64_t)((unsigned __int128)count * enabled_ns / running_ns);
+}
+
 /* ---- the session: task context ---- */
 
-int stat_start(void)
+struct stat_find {
+	int pid;
+	bool found;
+	unsigned cpu;
+	char name[TASK_NAME_MAX];
+};
+
+static void stat_find_one(struct task *t, void *ctx)
 {
-	unsigned n = hal_cpu_count();
+	struct stat_find *f = ctx;
+
+	if (t->pid != f->pid || t->state == TASK_DEAD)
+		return;
+	f->found = true;
+	f->cpu = t->cpu;
+	kstrlcpy(f->name, t->name, sizeof(f->name));
+}
+
+/* The plan as the CPUs read it (sampler.h), from the plan and table. */
+static void stat_publish_plan(int pid, unsigned task_cpu)
+{
+	struct stat_run_plan *rp = &stat_run_plan;
+
+	kmemset(rp, 0, sizeof(*rp));
+	rp->n = stat_plan.n;
+	rp->nsets = stat_plan.nsets;
+	for (unsigned i = 0; i < stat_plan.n; i++) {
+		const struct event *e = &stat_table.ev[stat_plan.ev[i]];
+
+		rp->kernel[i] = e->kernel;
+		rp->exact[i] = e->exact;
+		rp->id[i] = e->id;
+		rp->bits[i] = e->bits;
+	}
+	for (unsigned s = 0; s < rp->nsets; s++)
+		for (unsigned i = 0; i < stat_plan.n; i++) {
+			rp->pos[s][i] = -1;
+			if (rp->kernel[i] || !((stat_plan.in_set[i] >> s) & 1) ||
+			    rp->set_n[s] == HAL_PMU_COUNT_MAX)
+				continue;
+			rp->pos[s][i] = (int8_t)rp->set_n[s];
+			rp->set_hal[s][rp->set_n[s]++] = rp->id[i];
+		}
+	rp->task_pid = pid;
+	rp->task_cpu = task_cpu;
+	kmemset(&stat_task, 0, sizeof(stat_task));
+}
+
+/* The events to count and how: @events, or the standard ones.  Prints
+ * one line and returns a negative errno on bad input. */
+static int stat_make_plan(struct out *o, const char *events)
+{
+	int r;
+
+	events_load(&stat_table);
+	stat_listed = events != NULL;
+	if (events) {
+		r = stat_plan_parse(&stat_table, events, &stat_plan, o);
+		if (r < 0)
+			return r;
+	} else {
+		stat_plan_standard(&stat_table, &stat_plan);
+	}
+	return stat_plan_sched(&stat_table, &stat_plan, o);
+}
+
+/* @pid's CPU, or -ENOENT after a line when there is no such task. */
+static int stat_task_cpu(struct out *o, int pid, unsigned *cpu)
+{
+	struct stat_find f = { .pid = pid };
+
+	if (!pid)
+		return 0;
+	task_for_each(stat_find_one, &f);
+	if (!f.found) {
+		out_printf(o, "stat: no task with pid %d (`ps` lists them)\n", pid);
+		return -ENOENT;
+	}
+	*cpu = f.cpu;
+	kstrlcpy(stat_task_name, f.name, sizeof(stat_task_name));
+	return 0;
+}
+
+int stat_start_as(struct out *o, const char *events, int pid)
+{
+	unsigned n = hal_cpu_count(), task_cpu = 0;
+	int r;
 
 	if (prof_counters_claim() < 0)
 		return -EBUSY;
@@ -46,9 +140,15 @@ int stat_start(void)
 		prof_counters_release();
 		return -EINPROGRESS;
 	}
-	stat_nevents = hal_pmu_count_events(stat_names, stat_bits);
-	if (stat_nevents > HAL_PMU_COUNT_MAX)
-		stat_nevents = HAL_PMU_COUNT_MAX;
+	r = stat_make_plan(o, events);
+	if (r == 0)
+		r = stat_task_cpu(o, pid, &task_cpu);
+	if (r < 0) {
+		prof_counters_release();
+		return r;
+	}
+	stat_publish_plan(pid, task_cpu);
+	sched_on_switch_count(pid ? stat_switch : NULL);
 	if (n > HAL_MAX_CPUS)
 		n = HAL_MAX_CPUS;
 	stat_run_cpus = n >= 32 ? ~0u : (1u << n) - 1;
@@ -60,6 +160,11 @@ int stat_start(void)
 	stat_t0 = stat_t1 = hal_clock_ns();
 	__atomic_store_n(&stat_gen, stat_run_gen, __ATOMIC_RELEASE);
 	return 0;
+}
+
+int stat_start(void)
+{
+	return stat_start_as(NULL, NULL, 0);
 }
 
 /* The session's CPUs, asked to answer on their tick: opened, or read
@@ -105,6 +210,11 @@ uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ct
 void stat_end(void)
 {
 	stat_stop();
+	/* No switch left to follow once every CPU closed; one still open
+	 * keeps the hook (it checks its CPU is open), and the next session
+	 * sets it again. */
+	if (!stat_cpus_still_open())
+		sched_on_switch_count(NULL);
 	prof_counters_release();
 }
 
@@ -131,218 +241,79 @@ void stat_print_still_open(struct out *o, const char *whose)
 		   n == 1 ? "it missed its stop" : "they missed their stop");
 }
 
+/* One event's figures from its count, running and enabled time. */
+static void stat_fill(struct stat_cpu_result *r, unsigned i, uint64_t raw,
+		      uint64_t run_ns, uint64_t enabled_ns, bool ever_open)
+{
+	bool exact = stat_run_plan.exact[i];
+
+	r->raw[i] = raw;
+	r->run_ns[i] = run_ns < enabled_ns ? run_ns : enabled_ns;
+	r->ran[i] = ever_open;
+	/* A count that never moved is no count: never a zero passed off
+	 * as one.  Software events count exactly, zero too. */
+	r->counted[i] = r->ran[i] && (exact || raw != 0);
+	r->delta[i] = stat_scale(raw, enabled_ns, run_ns);
+}
+
+static void stat_result_names(struct stat_cpu_result *r)
+{
+	kmemset(r, 0, sizeof(*r));
+	r->nevents = stat_plan.n;
+	for (unsigned i = 0; i < stat_plan.n; i++)
+		r->names[i] = stat_table.ev[stat_plan.ev[i]].name;
+}
+
 void stat_result(unsigned cpu, struct stat_cpu_result *r)
 {
 	const struct stat_cpu *c = &stat_cpus[cpu];
 
-	kmemset(r, 0, sizeof(*r));
-	r->nevents = stat_nevents;
-	for (unsigned i = 0; i < stat_nevents; i++)
-		r->names[i] = stat_names[i];
+	stat_result_names(r);
 	r->answered = ((stat_run_cpus >> cpu) & 1) &&
 		      !(((stat_unopened | stat_unclosed) >> cpu) & 1) &&
 		      __atomic_load_n(&c->close_gen, __ATOMIC_ACQUIRE) == stat_run_gen;
 	if (!r->answered)
 		return;
-	for (unsigned i = 0; i < stat_nevents; i++) {
-		r->delta[i] = stat_delta(c->start[i], c->end[i], stat_bits[i]);
-		/* A count that never moved is no count: never a zero passed
-		 * off as one. */
-		r->counted[i] = c->open[i] && r->delta[i] != 0;
-	}
 	r->window_ns = c->t1 - c->t0;
+	for (unsigned i = 0; i < stat_plan.n; i++)
+		stat_fill(r, i, c->count[i], c->run_ns[i], r->window_ns, c->ever_open[i]);
 	r->idle_ns = c->idle1 - c->idle0;
 	r->cpu_time = c->ct1 - c->ct0;
+	r->rotations = c->rotations;
 }
 
-/* ---- the report ---- */
-
-#define STAT_COL 14
-
-static void stat_count_cell(struct out *o, bool counted, uint64_t v)
+bool stat_task_result(struct stat_cpu_result *r)
 {
-	char buf[24];
+	const struct stat_run_plan *p = &stat_run_plan;
+	struct stat_cpu_result cr;
 
-	if (counted)
-		ksnprintf(buf, sizeof(buf), "%llu", (unsigned long long)v);
-	else
-		kstrlcpy(buf, "not counted", sizeof(buf));
-	out_printf(o, " %*s", STAT_COL, buf);
+	stat_result(p->task_cpu, &cr);
+	stat_result_names(r);
+	r->answered = p->task_pid && cr.answered;
+	if (!r->answered)
+		return false;
+	r->window_ns = stat_task.enabled_ns;
+	for (unsigned i = 0; i < stat_plan.n; i++)
+		stat_fill(r, i, stat_task.count[i], stat_task.run_ns[i], stat_task.enabled_ns,
+			  cr.ran[i]);
+	r->switches_in = stat_task.switches_in;
+	return true;
 }
 
-/* Instructions per cycle, two decimals, integers only; "-" without both. */
-static void stat_ipc_cell(struct out *o, bool have, uint64_t instr, uint64_t cycles)
+
+void stat_session_get(struct stat_session *ss)
 {
-	char buf[24];
-
-	if (have && cycles) {
-		uint64_t x100 = (instr * 100 + cycles / 2) / cycles;
-
-		ksnprintf(buf, sizeof(buf), "%llu.%02llu",
-			  (unsigned long long)(x100 / 100), (unsigned long long)(x100 % 100));
-	} else {
-		kstrlcpy(buf, "-", sizeof(buf));
-	}
-	out_printf(o, " %6s", buf);
-}
-
-static void stat_idle_cell(struct out *o, uint64_t idle, uint64_t window)
-{
-	uint64_t tenths = window ? (idle * 1000 + window / 2) / window : 0;
-
-	if (tenths > 1000)
-		tenths = 1000;
-	out_printf(o, " %5llu.%llu%%", (unsigned long long)(tenths / 10),
-		   (unsigned long long)(tenths % 10));
-}
-
-static int stat_event_index(const char *name)
-{
-	for (unsigned i = 0; i < stat_nevents; i++)
-		if (kstreq(stat_names[i], name))
-			return (int)i;
-	return -1;
-}
-
-static void stat_row(struct out *o, const char *label, const struct stat_cpu_result *r)
-{
-	int cyc = stat_event_index("cycles"), ins = stat_event_index("instructions");
-
-	out_printf(o, "%-5s", label);
-	for (unsigned i = 0; i < r->nevents; i++)
-		stat_count_cell(o, r->counted[i], r->delta[i]);
-	stat_ipc_cell(o, cyc >= 0 && ins >= 0 && r->counted[cyc] && r->counted[ins],
-		      ins >= 0 ? r->delta[ins] : 0, cyc >= 0 ? r->delta[cyc] : 0);
-	stat_idle_cell(o, r->idle_ns, r->window_ns);
-	out_puts(o, "\n");
-}
-
-static void stat_header(struct out *o)
-{
-	out_printf(o, "%-5s", "cpu");
-	for (unsigned i = 0; i < stat_nevents; i++)
-		out_printf(o, " %*s", STAT_COL, stat_names[i]);
-	out_printf(o, " %6s %7s\n", "ipc", "idle");
-}
-
-/* Add @r into @sum: an event is counted in the total only when it was
- * counted on every CPU the total covers. */
-static void stat_add(struct stat_cpu_result *sum, const struct stat_cpu_result *r,
-		     bool first)
-{
-	for (unsigned i = 0; i < r->nevents; i++) {
-		sum->counted[i] = (first || sum->counted[i]) && r->counted[i];
-		sum->delta[i] += r->delta[i];
-	}
-	sum->nevents = r->nevents;
-	sum->window_ns += r->window_ns;
-	sum->idle_ns += r->idle_ns;
-}
-
-static void stat_left_out(struct out *o, uint32_t mask, const char *what,
-			  uint64_t wait_ns)
-{
-	if (!mask)
-		return;
-	out_puts(o, "cpus");
-	for (unsigned cpu = 0, n = 0; cpu < 32; cpu++)
-		if ((mask >> cpu) & 1)
-			out_printf(o, "%s%u", n++ ? "," : " ", cpu);
-	out_printf(o, " did not %s within %llu ms; left out\n", what,
-		   (unsigned long long)(wait_ns / 1000000));
-}
-
-/* Say plainly which events nothing counted, and why that can be. */
-static void stat_not_counted_note(struct out *o, const bool *any_counted)
-{
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < stat_nevents; i++) {
-		if (any_counted[i])
-			continue;
-		out_printf(o, "%s%s", n++ ? ", " : "not counted on any cpu: ", stat_names[i]);
-	}
-	if (n)
-		out_puts(o, " (this machine does not count them, or they never moved)\n");
-}
-
-static uint64_t stat_ms(uint64_t ns)
-{
-	return (ns + 500000) / 1000000;
-}
-
-static bool stat_shown(unsigned c, int cpu)
-{
-	return ((stat_run_cpus >> c) & 1) && (cpu == STAT_CPU_ALL || (unsigned)cpu == c);
-}
-
-/* The time the counts below cover: each CPU counts from its own open to
- * its own close, on its ticks, so from the first open to the last close
- * of the CPUs shown -- not the session's window, which opens after
- * every CPU did and closes before any does.  When the CPUs' own windows
- * differ, their range too. */
-static void stat_counted_line(struct out *o, int cpu)
-{
-	uint64_t first = 0, last = 0, shortest = 0, longest = 0;
-	bool any = false;
-
-	for (unsigned c = 0; c < HAL_MAX_CPUS; c++) {
-		const struct stat_cpu *sc = &stat_cpus[c];
-		struct stat_cpu_result r;
-
-		if (!stat_shown(c, cpu))
-			continue;
-		stat_result(c, &r);
-		if (!r.answered)
-			continue;
-		if (!any || (int64_t)(sc->t0 - first) < 0)
-			first = sc->t0;
-		if (!any || (int64_t)(sc->t1 - last) > 0)
-			last = sc->t1;
-		if (!any || r.window_ns < shortest)
-			shortest = r.window_ns;
-		if (!any || r.window_ns > longest)
-			longest = r.window_ns;
-		any = true;
-	}
-	if (!any) {
-		out_printf(o, "counted %llu ms\n", (unsigned long long)stat_ms(stat_t1 - stat_t0));
-		return;
-	}
-	out_printf(o, "counted %llu ms", (unsigned long long)stat_ms(last - first));
-	if (stat_ms(shortest) != stat_ms(longest))
-		out_printf(o, " (each cpu's own window %llu-%llu ms)",
-			   (unsigned long long)stat_ms(shortest),
-			   (unsigned long long)stat_ms(longest));
-	out_puts(o, "\n");
-}
-
-void stat_report(struct out *o, int cpu)
-{
-	struct stat_cpu_result r, sum;
-	unsigned shown = 0;
-	bool any_counted[HAL_PMU_COUNT_MAX] = { false };
-	char label[8];
-
-	kmemset(&sum, 0, sizeof(sum));
-	stat_counted_line(o, cpu);
-	stat_header(o);
-	for (unsigned c = 0; c < HAL_MAX_CPUS; c++) {
-		if (!stat_shown(c, cpu))
-			continue;
-		stat_result(c, &r);
-		if (!r.answered)
-			continue;
-		ksnprintf(label, sizeof(label), "%u", c);
-		stat_row(o, label, &r);
-		stat_add(&sum, &r, shown++ == 0);
-		for (unsigned i = 0; i < r.nevents; i++)
-			any_counted[i] |= r.counted[i];
-	}
-	if (cpu == STAT_CPU_ALL && shown)
-		stat_row(o, "all", &sum);
-	stat_left_out(o, stat_unopened, "open their counters", stat_open_wait_ns);
-	stat_left_out(o, stat_unclosed & ~stat_unopened, "read their counters",
-		      stat_close_wait_ns);
-	stat_not_counted_note(o, any_counted);
+	ss->run_cpus = stat_run_cpus;
+	ss->unopened = stat_unopened;
+	ss->unclosed = stat_unclosed;
+	ss->t0 = stat_t0;
+	ss->t1 = stat_t1;
+	ss->open_wait_ns = stat_open_wait_ns;
+	ss->close_wait_ns = stat_close_wait_ns;
+	ss->table = &stat_table;
+	ss->plan = &stat_plan;
+	ss->listed = stat_listed;
+	ss->pid = stat_run_plan.task_pid;
+	ss->task_cpu = stat_run_plan.task_cpu;
+	ss->task_name = stat_task_name;
 }

@@ -31,9 +31,17 @@ struct out;
 /* "Every CPU" for stat_report(). */
 #define STAT_CPU_ALL (-1)
 
-/* Begin a session.  Returns 0, -EBUSY when a profile or another stat
- * holds the counters, or -EINPROGRESS while a CPU of an earlier stat
- * still counts (stat_cpus_still_open()).  Task context. */
+/* Begin a session counting @events (`cycles,{branches,branch-misses}`;
+ * NULL: the platform's standard ones) per CPU, and when @pid is not 0
+ * that task's too, saved and restored at its switches.  Returns 0,
+ * -EBUSY when a profile or another stat holds the counters,
+ * -EINPROGRESS while a CPU of an earlier stat still counts
+ * (stat_cpus_still_open()), or another negative errno after one line on
+ * @o saying what was wrong with @events or @pid (nothing changed).
+ * Task context. */
+int stat_start_as(struct out *o, const char *events, int pid);
+
+/* stat_start_as() with the standard events, per CPU. */
 int stat_start(void);
 
 /* Wait until every CPU has opened its events, at most @budget_ns, calling
@@ -49,9 +57,11 @@ void stat_stop(void);
  * Returns the CPUs that never did (left out). */
 uint32_t stat_wait_closed(uint64_t budget_ns, void (*pause)(void *ctx), void *ctx);
 
-/* Print the session's counts: one line per CPU (@cpu, or STAT_CPU_ALL
- * for every CPU and their total).  Task context, after
- * stat_wait_closed(). */
+/* Print the session's counts: a plain `stat` one line per CPU (@cpu, or
+ * STAT_CPU_ALL for every CPU and their total); with events listed or a
+ * task followed, a line per event, a column per CPU shown (and the
+ * task's), each count scaled to the window with its running share when
+ * it was multiplexed.  Task context, after stat_wait_closed(). */
 void stat_report(struct out *o, int cpu);
 
 /* End the session.  The next stat or profile may start once every CPU

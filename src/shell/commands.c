@@ -16,8 +16,12 @@ const struct shell_cmd shell_commands[] = {
 		     "show views the last session",
 	  .run = cmd_profile, .keyless = true },
 	{ .name = "stat", .usage = CMD_STAT_USAGE,
-	  .summary = "count cycles, instructions and IPC per CPU (1-10000 ms)",
+	  .summary = "count cycles, instructions and IPC per CPU (1-10000 ms), "
+		     "or any events, {grouped}, multiplexed and scaled, per task too",
 	  .run = cmd_stat, .keyless = true },
+	{ .name = "events", .usage = CMD_EVENTS_USAGE,
+	  .summary = "every event stat can count, its source, whether it counts",
+	  .run = cmd_events, .keyless = true },
 	{ .name = "lscpu", .usage = CMD_LSCPU_USAGE,
 	  .summary = "CPUs, and the sample source profile would use",
 	  .run = cmd_lscpu, .keyless = true },

@@ -16,7 +16,8 @@ struct shell_ctx;
 	"profile start [pid|all] [depth=N] [hz=N] [source=tick|pmu] [wall] | profile stop | " \
 	"profile rotate SEQ [folded|addr|weight] | " \
 	"profile show [text [chains]|folded [addr|weight] [cpus]|cpus|tasks|top [n]] [services]"
-#define CMD_STAT_USAGE "stat [ms] [all|cpu]"
+#define CMD_STAT_USAGE "stat [ms] [all|cpu|pid=N] [events=LIST]"
+#define CMD_EVENTS_USAGE "events"
 #define CMD_LSCPU_USAGE "lscpu"
 #define CMD_PS_USAGE "ps"
 #define CMD_STACKS_USAGE "stacks"
@@ -36,6 +37,7 @@ int cmd_work(struct shell_ctx *sh, int argc, char **argv);
 int cmd_profile(struct shell_ctx *sh, int argc, char **argv);
 int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv);
 int cmd_stat(struct shell_ctx *sh, int argc, char **argv);
+int cmd_events(struct shell_ctx *sh, int argc, char **argv);
 int cmd_net(struct shell_ctx *sh, int argc, char **argv);
 int cmd_netload(struct shell_ctx *sh, int argc, char **argv);
 

@@ -24,6 +24,8 @@ src_libkprof_la_SOURCES += \
 	%reldir%/cmd_profile.c \
 	%reldir%/cmd_stat.c
 src_libkprof_la_SOURCES += \
+	%reldir%/cmd_events.c
+src_libkprof_la_SOURCES += \
 	%reldir%/cmd_poweroff.c \
 	%reldir%/cmd_test.c
 src_libkprof_la_SOURCES += \

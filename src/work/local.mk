@@ -6,4 +6,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/pingpong.c \
 	%reldir%/sleepy.c %reldir%/sleepy_test.h \
 	%reldir%/split.c %reldir%/split_test.h \
+	%reldir%/swincr.c \
 	%reldir%/work.c %reldir%/work.h

@@ -14,7 +14,8 @@
 #define WORK_STOP_POLL_MS 10
 
 const struct workload *const workloads[] = { &work_split, &work_spin, &work_deep,
-						 &work_sleepy, &work_pingpong, NULL };
+						 &work_sleepy, &work_pingpong,
+						 &work_swincr, NULL };
 
 static struct spinlock work_lock = SPINLOCK_INIT;
 static const struct workload *running;

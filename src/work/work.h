@@ -38,6 +38,7 @@ extern const struct workload work_spin;
 extern const struct workload work_deep;
 extern const struct workload work_sleepy;
 extern const struct workload work_pingpong;
+extern const struct workload work_swincr;
 
 /* Every workload, NULL-terminated. */
 extern const struct workload *const workloads[];

@@ -23,6 +23,9 @@
 /* The portable kernel's side of an NMI, as kernel_nmi() does it: the
  * panic stop first (parks: never returns), then the profiler, whose
  * overflow is ours only while it is armed and the backend acks. */
+/* `stat`'s two events, cycles and instructions, by their table ids. */
+static const unsigned both[2] = { 0, 1 };
+
 static bool stub_armed, stub_stop;
 static unsigned stub_samples, stub_parked;
 static uint64_t stub_cost;
@@ -605,18 +608,27 @@ static uint64_t stat_delta(uint64_t start, uint64_t end, unsigned bits)
 
 static void stat_wraps(enum model_part p, uint32_t cyc, uint32_t ins)
 {
-	const char *names[HAL_PMU_COUNT_MAX];
-	unsigned bits[HAL_PMU_COUNT_MAX];
+	struct hal_pmu_event ev[HAL_PMU_EVENTS_MAX];
+	struct hal_pmu_counters counters;
+	unsigned bits[2];
 	uint64_t a[HAL_PMU_COUNT_MAX], b[HAL_PMU_COUNT_MAX];
 	bool open[HAL_PMU_COUNT_MAX] = { 0 };
 
 	setup(p);
 	probe();
-	ck_assert_uint_eq(hal_pmu_count_events(names, bits), 2);
-	ck_assert_str_eq(names[0], "cycles");
-	ck_assert_str_eq(names[1], "instructions");
+	ck_assert_uint_eq(hal_pmu_events(ev, HAL_PMU_EVENTS_MAX, &counters), 2);
+	ck_assert_str_eq(ev[0].name, "cycles");
+	ck_assert_str_eq(ev[1].name, "instructions");
+	ck_assert(ev[0].counts && ev[1].counts);
+	/* The pair is always programmed together: two fixed counters. */
+	ck_assert_uint_eq(counters.general, 0);
+	ck_assert_uint_eq(counters.fixed, 2);
+	ck_assert_int_eq(ev[0].fixed, 0);
+	ck_assert_int_eq(ev[1].fixed, 1);
+	bits[0] = ev[0].bits;
+	bits[1] = ev[1].bits;
 	ck_assert_uint_eq(bits[0], 48);
-	hal_pmu_count_open(open);
+	hal_pmu_count_open(both, 2, open);
 	ck_assert(open[0] && open[1]);
 	model_set_msr(cyc, MASK48 - 99);	/* 100 before the wrap */
 	model_set_msr(ins, MASK48 - 9);
@@ -650,14 +662,14 @@ END_TEST
  * is the part's, not a default. */
 CHECK_TEST("stat", test_stat_width_before_any_probe)
 {
-	const char *names[HAL_PMU_COUNT_MAX];
-	unsigned bits[HAL_PMU_COUNT_MAX];
+	struct hal_pmu_event ev[HAL_PMU_EVENTS_MAX];
+	struct hal_pmu_counters counters;
 
 	setup(MODEL_INTEL_V2);
 	model_fixed_width = 40;
-	ck_assert_uint_eq(hal_pmu_count_events(names, bits), 2);
-	ck_assert_uint_eq(bits[0], 40);
-	ck_assert_uint_eq(bits[1], 40);
+	ck_assert_uint_eq(hal_pmu_events(ev, HAL_PMU_EVENTS_MAX, &counters), 2);
+	ck_assert_uint_eq(ev[0].bits, 40);
+	ck_assert_uint_eq(ev[1].bits, 40);
 	no_violations();
 }
 END_TEST
@@ -671,7 +683,7 @@ CHECK_TEST("stat", test_arm_refused_while_counting)
 
 	setup(MODEL_AMD_ZEN4);
 	probe();
-	hal_pmu_count_open(open);
+	hal_pmu_count_open(both, 2, open);
 	ck_assert(open[0]);
 	hal_pmu_count_read(v);
 	ck_assert_int_eq(hal_pmu_arm(1000), -EBUSY);
@@ -688,12 +700,18 @@ END_TEST
 
 CHECK_TEST("stat", test_stat_not_counted_without_counter)
 {
+	struct hal_pmu_event ev[HAL_PMU_EVENTS_MAX];
+	struct hal_pmu_counters counters;
 	bool open[HAL_PMU_COUNT_MAX] = { 0 };
 
 	setup(MODEL_HV_IGNORES);
 	probe();
-	hal_pmu_count_open(open);
+	hal_pmu_count_open(both, 2, open);
 	ck_assert(!open[0] && !open[1]);
+	/* The table says so too, with the probe's reason. */
+	ck_assert_uint_eq(hal_pmu_events(ev, HAL_PMU_EVENTS_MAX, &counters), 2);
+	ck_assert(!ev[0].counts && !ev[1].counts);
+	ck_assert_str_ne(ev[0].why_not, "");
 	no_violations();
 }
 END_TEST

@@ -100,6 +100,9 @@ struct sweep {
  * fatal. */
 #define CREDIT_US 1000
 
+/* `stat`'s two events, cycles and instructions, by their table ids. */
+static const unsigned both[2] = { 0, 1 };
+
 static struct sweep sw;
 
 static void fail_run(const char *what)
@@ -270,7 +273,7 @@ static void run_prelude(enum script script)
 		stat_missing_its_stop();
 		return;
 	}
-	hal_pmu_count_open(open);
+	hal_pmu_count_open(both, 2, open);
 	hal_pmu_count_read(v);
 	hal_pmu_count_close();
 }
@@ -611,12 +614,12 @@ static void two_fail(const char *what)
 /* What a CPU does first: `stat`'s question, then the probe. */
 static void first_questions(unsigned *bits0)
 {
-	const char *names[HAL_PMU_COUNT_MAX];
-	unsigned bits[HAL_PMU_COUNT_MAX];
+	struct hal_pmu_event ev[HAL_PMU_EVENTS_MAX];
+	struct hal_pmu_counters counters;
 	struct hal_pmu_info info;
 
-	hal_pmu_count_events(names, bits);
-	*bits0 = bits[0];
+	hal_pmu_events(ev, HAL_PMU_EVENTS_MAX, &counters);
+	*bits0 = ev[0].bits;
 	hal_pmu_probe(&info);
 	if (!info.counts)
 		two_fail("a CPU's probe did not prove its counter");

@@ -2,6 +2,7 @@
 /* The recording fake PMU: see fake_pmu.h. */
 #include "fake_pmu.h"
 
+#include <check.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -181,28 +182,74 @@ bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours)
 /* ---- counting ---- */
 
 unsigned fake_count_n = 2;
-const char *fake_count_names[HAL_PMU_COUNT_MAX] = { "cycles", "instructions" };
-unsigned fake_count_bits[HAL_PMU_COUNT_MAX] = { 48, 48 };
-bool fake_count_can_open[HAL_PMU_COUNT_MAX] = { true, true };
-uint64_t fake_count_value[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
+const char *fake_count_names[HAL_PMU_EVENTS_MAX] = { "cycles", "instructions" };
+unsigned fake_count_bits[HAL_PMU_EVENTS_MAX] = { 48, 48 };
+int fake_count_fixed[HAL_PMU_EVENTS_MAX] = { -1, -1 };
+bool fake_count_counts[HAL_PMU_EVENTS_MAX] = { true, true };
+bool fake_count_standard[HAL_PMU_EVENTS_MAX] = { true, true };
+bool fake_count_can_open[HAL_PMU_EVENTS_MAX] = { true, true };
+struct hal_pmu_counters fake_count_counters = { 4, 0 };
+uint64_t fake_count_value[HAL_MAX_CPUS][HAL_PMU_EVENTS_MAX];
+uint64_t fake_count_rate[HAL_MAX_CPUS][HAL_PMU_EVENTS_MAX];
 bool fake_count_is_open[HAL_MAX_CPUS];
 unsigned fake_count_opens, fake_count_closes;
+unsigned fake_count_open_n[HAL_MAX_CPUS];
+unsigned fake_count_open_ev[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
+unsigned fake_count_open_max;
 
-unsigned hal_pmu_count_events(const char *names[], unsigned bits[])
+static uint64_t fake_count_since[HAL_MAX_CPUS][HAL_PMU_EVENTS_MAX];
+
+unsigned hal_pmu_events(struct hal_pmu_event ev[], unsigned max,
+			struct hal_pmu_counters *counters)
 {
-	for (unsigned i = 0; i < fake_count_n; i++) {
-		names[i] = fake_count_names[i];
-		bits[i] = fake_count_bits[i];
+	unsigned n = fake_count_n < max ? fake_count_n : max;
+
+	for (unsigned i = 0; i < n; i++) {
+		memset(&ev[i], 0, sizeof(ev[i]));
+		ev[i].name = fake_count_names[i];
+		snprintf(ev[i].source, sizeof(ev[i].source), "fake event %u", i);
+		ev[i].bits = fake_count_bits[i];
+		ev[i].fixed = fake_count_fixed[i];
+		ev[i].counts = fake_count_counts[i];
+		ev[i].standard = fake_count_standard[i];
+		if (!ev[i].counts)
+			snprintf(ev[i].why_not, sizeof(ev[i].why_not), "fake: claimed, never moved");
 	}
-	return fake_count_n;
+	*counters = fake_count_counters;
+	return n;
 }
 
-void hal_pmu_count_open(bool open[])
+/* An event advances at its rate only while it is programmed, as a
+ * counter does: what multiplexing has to scale back up. */
+static void fake_count_advance(unsigned cpu)
 {
-	unsigned cpu = hal_cpu_id();
+	for (unsigned k = 0; k < fake_count_open_n[cpu]; k++) {
+		unsigned e = fake_count_open_ev[cpu][k];
+		uint64_t dt = fake_now_ns - fake_count_since[cpu][e];
 
-	for (unsigned i = 0; i < HAL_PMU_COUNT_MAX; i++)
-		open[i] = i < fake_count_n && fake_count_can_open[i];
+		fake_count_value[cpu][e] += fake_count_rate[cpu][e] * dt / 1000000000u;
+		fake_count_since[cpu][e] = fake_now_ns;
+	}
+}
+
+void hal_pmu_count_open(const unsigned ev[], unsigned n, bool open[])
+{
+	unsigned cpu = hal_cpu_id(), general = 0;
+
+	ck_assert_msg(!fake_count_is_open[cpu], "cpu %u: opened twice", cpu);
+	ck_assert_uint_le(n, HAL_PMU_COUNT_MAX);
+	for (unsigned i = 0; i < n; i++) {
+		ck_assert_uint_lt(ev[i], fake_count_n);
+		general += fake_count_fixed[ev[i]] < 0;
+		open[i] = fake_count_can_open[ev[i]];
+		fake_count_open_ev[cpu][i] = ev[i];
+		fake_count_since[cpu][ev[i]] = fake_now_ns;
+	}
+	/* The core never asks for more than the part has. */
+	ck_assert_uint_le(general, fake_count_counters.general);
+	fake_count_open_n[cpu] = n;
+	if (n > fake_count_open_max)
+		fake_count_open_max = n;
 	fake_count_is_open[cpu] = true;
 	fake_count_opens++;
 }
@@ -211,13 +258,31 @@ void hal_pmu_count_read(uint64_t values[])
 {
 	unsigned cpu = hal_cpu_id();
 
-	for (unsigned i = 0; i < HAL_PMU_COUNT_MAX; i++)
-		values[i] = i < fake_count_n && fake_count_can_open[i] ?
-			    fake_count_value[cpu][i] : 0;
+	fake_count_advance(cpu);
+	for (unsigned k = 0; k < fake_count_open_n[cpu]; k++) {
+		unsigned e = fake_count_open_ev[cpu][k];
+
+		values[k] = fake_count_can_open[e] ? fake_count_value[cpu][e] : 0;
+	}
+}
+
+uint64_t fake_soft_incr[HAL_MAX_CPUS];
+bool fake_soft_incr_has = true;
+
+bool hal_pmu_soft_incr(void)
+{
+	if (!fake_soft_incr_has)
+		return false;
+	fake_soft_incr[hal_cpu_id()]++;
+	return true;
 }
 
 void hal_pmu_count_close(void)
 {
-	fake_count_is_open[hal_cpu_id()] = false;
+	unsigned cpu = hal_cpu_id();
+
+	fake_count_advance(cpu);
+	fake_count_open_n[cpu] = 0;
+	fake_count_is_open[cpu] = false;
 	fake_count_closes++;
 }

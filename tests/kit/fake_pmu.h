@@ -68,16 +68,32 @@ void fake_pmu_set_dead(const char *claim, const char *why);
  * kernel_nmi() answered; a refusal counts in fake_pmu_unclaimed. */
 bool fake_pmu_overflow(unsigned cpu, struct trap_frame *tf, bool ours);
 
-/* Counting (`stat`): the events the fake platform names, their widths,
- * which can be opened, and each CPU's raw values (the test sets them
- * between the ticks that open and close). */
+/* Counting (`events`, `stat`): the fake part's event table (names,
+ * widths, the fixed counter each needs or -1, whether its probe saw it
+ * count, whether a plain `stat` counts it, whether an open succeeds),
+ * its counters, and each CPU's raw values (a test sets them between the
+ * ticks that open and close, or sets a rate, events per second of
+ * fake_now_ns, at which an event advances only while it is open). */
 extern unsigned fake_count_n;
-extern const char *fake_count_names[HAL_PMU_COUNT_MAX];
-extern unsigned fake_count_bits[HAL_PMU_COUNT_MAX];
-extern bool fake_count_can_open[HAL_PMU_COUNT_MAX];
-extern uint64_t fake_count_value[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
+extern const char *fake_count_names[HAL_PMU_EVENTS_MAX];
+extern unsigned fake_count_bits[HAL_PMU_EVENTS_MAX];
+extern int fake_count_fixed[HAL_PMU_EVENTS_MAX];
+extern bool fake_count_counts[HAL_PMU_EVENTS_MAX];
+extern bool fake_count_standard[HAL_PMU_EVENTS_MAX];
+extern bool fake_count_can_open[HAL_PMU_EVENTS_MAX];
+extern struct hal_pmu_counters fake_count_counters;
+extern uint64_t fake_count_value[HAL_MAX_CPUS][HAL_PMU_EVENTS_MAX];
+extern uint64_t fake_count_rate[HAL_MAX_CPUS][HAL_PMU_EVENTS_MAX];
 extern bool fake_count_is_open[HAL_MAX_CPUS];
 extern unsigned fake_count_opens, fake_count_closes;
+/* What each CPU has open now (table ids), and the most one open asked. */
+extern unsigned fake_count_open_n[HAL_MAX_CPUS];
+extern unsigned fake_count_open_ev[HAL_MAX_CPUS][HAL_PMU_COUNT_MAX];
+extern unsigned fake_count_open_max;
+/* hal_pmu_soft_incr(): each CPU's increments, and whether the part has
+ * the event (true by default). */
+extern uint64_t fake_soft_incr[HAL_MAX_CPUS];
+extern bool fake_soft_incr_has;
 
 /* What hal_pmu_sample_events() says the next overflows of a CPU stand
  * for (0: its period, as a backend that carries the count). */

@@ -347,7 +347,17 @@ CHECK_TEST("stat", test_stat_arguments_rejected)
 	expect_error("stat 100 2", "stat: cpu must be all or 0-1 (got 2)\n");
 	expect_error("stat 100 cpu1", "stat: cpu must be all or 0-1 (got cpu1)\n");
 	expect_error("stat 100 all x",
-		     "stat: too many arguments (usage: stat [ms] [all|cpu])\n");
+		     "stat: unexpected x (usage: stat [ms] [all|cpu|pid=N] [events=LIST])\n");
+	expect_error("stat 100 all events=cycles x",
+		     "stat: unexpected x (usage: stat [ms] [all|cpu|pid=N] [events=LIST])\n");
+	expect_error("stat 1 all events=cycles pid=1 x y",
+		     "stat: too many arguments (usage: stat [ms] [all|cpu|pid=N] [events=LIST])\n");
+	expect_error("stat 100 events=cycles events=cycles", "stat: events= given twice\n");
+	expect_error("stat 100 pid=0", "stat: pid= must be a task's pid, 1 or more (got 0)\n");
+	expect_error("stat 100 pid=x", "stat: pid= must be a task's pid, 1 or more (got x)\n");
+	expect_error("stat 100 pid=1 pid=1", "stat: pid= given twice\n");
+	expect_error("stat 100 1 pid=1",
+		     "stat: a cpu or pid=, not both (a task's counts come with its own cpu's)\n");
 }
 END_TEST
 

@@ -16,6 +16,14 @@ check_PROGRAMS += %reldir%/check_profiler %reldir%/check_report \
 TESTS += %reldir%/check_profiler %reldir%/check_report \
 	%reldir%/check_profile_cmd %reldir%/check_stat %reldir%/check_views
 
+# Any event (`events`, `stat events=`, `stat pid=`): the table, the list,
+# the sets, rotation and scaling, per-task counts.
+check_PROGRAMS += %reldir%/check_events
+TESTS += %reldir%/check_events
+%canon_reldir%_check_events_SOURCES = %reldir%/check_events.c $(PROF_TEST_SOURCES)
+%canon_reldir%_check_events_CFLAGS = $(PROF_TEST_CFLAGS)
+%canon_reldir%_check_events_LDADD = $(TEST_LDADD)
+
 # The folded views read back through the host's one reader.
 %canon_reldir%_check_views_SOURCES = %reldir%/check_views.c $(PROF_TEST_SOURCES) \
 	tools/folded_read.c tools/folded_read.h

@@ -56,6 +56,7 @@ endif
 if PLATFORM_ARM64
 TESTS += %reldir%/test_arm64 %reldir%/test_arm64_pmu \
 	%reldir%/test_net %reldir%/test_udpsh_auth
+TESTS += %reldir%/test_arm64_events
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
 	KPROF_ARCH=arm64; export KPROF_ARCH; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -71,10 +72,12 @@ qemu_a64_log = %reldir%/test_
 $(qemu_a64_log)arm64_pmu.log: $(qemu_a64_log)arm64.log
 $(qemu_a64_log)net.log: $(qemu_a64_log)arm64_pmu.log
 $(qemu_a64_log)udpsh_auth.log: $(qemu_a64_log)net.log
+$(qemu_a64_log)arm64_events.log: $(qemu_a64_log)udpsh_auth.log
 endif
 EXTRA_DIST += \
 	%reldir%/test_arm64 \
 	%reldir%/test_arm64_pmu \
+	%reldir%/test_arm64_events \
 	%reldir%/boot-time \
 	%reldir%/net-figures \
 	%reldir%/pmu-figures \

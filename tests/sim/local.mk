@@ -22,6 +22,17 @@ TESTS += %reldir%/check_sim
 %canon_reldir%_check_sim_LINK = $(KP_LINK3_PROG)
 EXTRA_%canon_reldir%_check_sim_DEPENDENCIES = ksim$(EXEEXT) $(KP_LINK3_DEPS)
 
+# `events` and `stat events=` on ksim: the host's perf events beside the
+# kernel's, multiplexed on --pmu-counters, a task followed.
+check_PROGRAMS += %reldir%/check_sim_events
+TESTS += %reldir%/check_sim_events
+%canon_reldir%_check_sim_events_SOURCES = %reldir%/check_sim_events.c $(SIM_TEST_SOURCES)
+%canon_reldir%_check_sim_events_CFLAGS = $(SIM_TEST_CFLAGS)
+%canon_reldir%_check_sim_events_LDADD = $(SIM_TEST_LDADD)
+%canon_reldir%_check_sim_events_LDFLAGS = -Wc,-no-pie
+%canon_reldir%_check_sim_events_LINK = $(KP_LINK3_PROG)
+EXTRA_%canon_reldir%_check_sim_events_DEPENDENCIES = $(KP_LINK3_DEPS)
+
 check_PROGRAMS += %reldir%/check_sim_perf
 TESTS += %reldir%/check_sim_perf
 %canon_reldir%_check_sim_perf_SOURCES = %reldir%/check_sim_perf.c $(SIM_TEST_SOURCES)
