@@ -513,11 +513,12 @@ END_TEST
 /* A pingpong task's wait, as the folded view gives it: at the yield
  * its chain makes, 12 pingpong_down deep, cut at the run's depth (8:
  * all pingpong_down, frame 0 the call of the yield), or
- * "[unknown_stack]" where no record was stored; never another stack.
+ * "[unknown_stack]" where no record was stored; never another stack;
+ * "[truncated]" under the state marks the cut.
  * Counts its microseconds in *@stacked when it has the yield's. */
 static void assert_pingpong_wait(const struct fline *f, unsigned long long *stacked)
 {
-	char want[200] = ";[runnable]";
+	char want[200] = ";[runnable];[truncated]";
 
 	if (strcmp(f->state, "runnable") != 0 || strstr(f->text, ";[runnable];[unknown_stack] "))
 		return;
