@@ -227,6 +227,7 @@ struct svg_opts {
 	unsigned width;
 	bool script;
 	bool inverted;		/* icicle: the root on top */
+	bool reversed;		/* the stacks were reversed (--reverse): said */
 	double min_width;	/* px: narrower frames are not drawn */
 	const char *title;
 };
@@ -265,12 +266,14 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 			  const struct pprof_stamp *stamp, char *err, size_t errlen);
 
 /* perf annotate's view: each of @nfn functions named in @fns (or the
- * @n hottest by self samples when @nfn is 0), its source lines with the
- * samples whose leaf fell on each; with @with_asm, its instructions too
- * (through the image's platform's objdump). */
-void report_annotate(struct buf *out, const struct profile *p,
-		     struct image *im, const char *const *fns, size_t nfn,
-		     unsigned n, bool with_asm);
+ * @n hottest by self time when @nfn is 0), its source lines with the
+ * samples and time whose leaf fell on each, an inlined function's lines
+ * naming it; with @with_asm, its instructions too (through the image's
+ * platform's objdump), each run of them under its source line.  Returns
+ * how many of the named functions had no samples. */
+size_t report_annotate(struct buf *out, const struct profile *p,
+		       struct image *im, const char *const *fns, size_t nfn,
+		       unsigned n, bool with_asm);
 
 /* ---- outfile.c ---- */
 
