@@ -14,9 +14,14 @@ TESTS += $(REPORT_TESTS)
 # The address view resolved against ksim's own ELF.
 if PLATFORM_SIM
 TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
+# pprof -http's source view of it, from outside the build folder.
+TESTS += %reldir%/test_report_websource
+# README.md's "From the hot function to the hot line", run as written.
+TESTS += tests/test_readme_hotline
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
-	%reldir%/test_report_addr \
+	%reldir%/test_report_addr %reldir%/test_report_websource \
+	tests/test_readme_hotline \
 	%reldir%/before.folded %reldir%/after.folded \
 	%reldir%/bare.folded %reldir%/wall.folded \
 	%reldir%/top-before.txt %reldir%/top-after-n5.txt \
