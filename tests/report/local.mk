@@ -27,3 +27,16 @@ EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/top-before.txt %reldir%/top-after-n5.txt \
 	%reldir%/top-bare.txt %reldir%/diff-text.txt \
 	%reldir%/diff-text-pids.txt
+# Every image names its sources by absolute path (KP_DEBUG_PREFIX_MAP,
+# Makefile.am), in every configuration: its own image read.
+TESTS += tests/check-dwarf-paths
+EXTRA_DIST += tests/check-dwarf-paths
+if PLATFORM_SIM
+tests/check-dwarf-paths.log: ksim$(EXEEXT)
+endif
+if PLATFORM_X86_64
+tests/check-dwarf-paths.log: $(X86_KERNEL)
+endif
+if PLATFORM_ARM64
+tests/check-dwarf-paths.log: $(ARM64_KERNEL)
+endif
