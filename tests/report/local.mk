@@ -29,14 +29,17 @@ EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/diff-text-pids.txt
 # Every image names its sources by absolute path (KP_DEBUG_PREFIX_MAP,
 # Makefile.am), in every configuration: its own image read.
+# (The log's rule through a variable: a rule automake sees by its name
+# would replace the one it writes to run the test.)
 TESTS += tests/check-dwarf-paths
 EXTRA_DIST += tests/check-dwarf-paths
+dwarf_check_log = tests/check-
 if PLATFORM_SIM
-tests/check-dwarf-paths.log: ksim$(EXEEXT)
+$(dwarf_check_log)dwarf-paths.log: ksim$(EXEEXT)
 endif
 if PLATFORM_X86_64
-tests/check-dwarf-paths.log: $(X86_KERNEL)
+$(dwarf_check_log)dwarf-paths.log: $(X86_KERNEL)
 endif
 if PLATFORM_ARM64
-tests/check-dwarf-paths.log: $(ARM64_KERNEL)
+$(dwarf_check_log)dwarf-paths.log: $(ARM64_KERNEL)
 endif
