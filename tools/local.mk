@@ -133,12 +133,14 @@ KPROF_COLLECT = tools/kprof-collect
 KPROF_COLLECT_C = $(top_srcdir)/%reldir%/collect/main.c \
 	$(top_srcdir)/%reldir%/collect/target.c \
 	$(top_srcdir)/%reldir%/collect/store.c \
-	$(top_srcdir)/%reldir%/collect/interval.c
+	$(top_srcdir)/%reldir%/collect/interval.c \
+	$(top_srcdir)/%reldir%/collect/images.c
 bin_SCRIPTS += $(KPROF_COLLECT)
 dist_man_MANS += doc/kprof-collect.1
 CLEANFILES += $(KPROF_COLLECT)
 EXTRA_DIST += %reldir%/collect/main.c %reldir%/collect/target.c \
-	%reldir%/collect/store.c %reldir%/collect/interval.c
+	%reldir%/collect/store.c %reldir%/collect/interval.c \
+	%reldir%/collect/images.c
 $(KPROF_COLLECT): $(KPROF_COLLECT_C) $(KP_HOST_LIB)
 	$(AM_V_CCLD)$(KP_HOST_LINK) $(KPROF_COLLECT_C) $(KP_HOST_LIBS) -lpthread
 

@@ -7,10 +7,12 @@
 #include "hal/cpu.h"
 #include "hal/entry.h"
 #include "hal/platform.h"
+#include "hal/power.h"
 #include "hal/timer.h"
 #include "init/banner.h"
 #include "init/boot_args.h"
 #include "kernel/cmdline.h"
+#include "lib/kstring.h"
 #include "kernel/console.h"
 #include "kernel/kernel.h"
 #include "kernel/page.h"
@@ -45,9 +47,27 @@ static void init_wait_cpus_online(void)
 	}
 }
 
+/* The status a cmd= whose poweroff failed powers off with (doc/boot.md,
+ * cmd=): the top of poweroff's 0-127. */
+#define BOOT_POWEROFF_FAILED 127
+
+/* Whether @line's first word is poweroff. */
+static bool init_is_poweroff(const char *line, size_t len)
+{
+	while (len && (*line == ' ' || *line == '\t')) {
+		line++;
+		len--;
+	}
+	return len >= 8 && kmemcmp(line, "poweroff", 8) == 0 &&
+	       (len == 8 || line[8] == ' ' || line[8] == '\t');
+}
+
 /* The commands of the command line's cmd=, each shown after a prompt as
  * if typed.  They run in the shell task, so they finish before the
- * console reads its first byte. */
+ * console reads its first byte.  A poweroff among them that fails (a
+ * status out of range) still ends the machine: whoever wrote it meant
+ * the boot to end there, and a script waiting on QEMU would wait
+ * forever on a machine nobody types into. */
 static void init_run_boot_commands(void)
 {
 	struct shell_ctx sh = { .out = &out_console, .remote = false };
@@ -56,7 +76,11 @@ static void init_run_boot_commands(void)
 
 	while ((line = cmdline_next_command(&pos, &len))) {
 		out_printf(&out_console, SHELL_PROMPT "%.*s\n", (int)len, line);
-		shell_run_line(&sh, line, len);
+		if (shell_run_line(&sh, line, len) != 0 && init_is_poweroff(line, len)) {
+			out_printf(&out_console, "cmdline: cmd='s poweroff failed: powering off with status %d\n",
+				   BOOT_POWEROFF_FAILED);
+			hal_power_off(BOOT_POWEROFF_FAILED);
+		}
 	}
 }
 

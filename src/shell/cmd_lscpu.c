@@ -84,7 +84,10 @@ static void lscpu_proven(struct out *o, unsigned cpu, const struct hal_pmu_cpu_f
 		   (unsigned long long)c->disarm_timeouts);
 }
 
-static void lscpu_cpu(struct out *o, unsigned cpu)
+/* A CPU probes its counter when a run first arms it: while runs sample
+ * on the tick none will, and "yet" would promise a probe that never
+ * comes (@on_tick). */
+static void lscpu_cpu(struct out *o, unsigned cpu, bool on_tick)
 {
 	struct hal_pmu_cpu_facts c;
 
@@ -92,7 +95,11 @@ static void lscpu_cpu(struct out *o, unsigned cpu)
 	hal_pmu_cpu_facts(cpu, &c);
 	switch (c.verdict) {
 	case HAL_PMU_NOT_PROBED:
-		out_printf(o, "cpu %u: counter not probed yet\n", cpu);
+		if (on_tick)
+			out_printf(o, "cpu %u: counter not probed (runs sample on the tick; a run with source=pmu probes it)\n",
+				   cpu);
+		else
+			out_printf(o, "cpu %u: counter not probed yet (the first run probes it)\n", cpu);
 		break;
 	case HAL_PMU_NOT_CLAIMED:
 		if (c.why[0])
@@ -109,7 +116,7 @@ static void lscpu_cpu(struct out *o, unsigned cpu)
 }
 
 /* The platform's facts, after the portable lines. */
-static void lscpu_platform(struct out *o)
+static void lscpu_platform(struct out *o, bool on_tick)
 {
 	struct hal_pmu_facts f;
 	unsigned n = hal_cpu_count();
@@ -120,7 +127,7 @@ static void lscpu_platform(struct out *o)
 	if (n > HAL_MAX_CPUS)
 		n = HAL_MAX_CPUS;
 	for (unsigned cpu = 0; f.cpus && cpu < n; cpu++)
-		lscpu_cpu(o, cpu);
+		lscpu_cpu(o, cpu, on_tick);
 	if (f.nmis)
 		out_printf(o, "nmis: %llu unknown, %llu late overflows claimed\n",
 			   (unsigned long long)f.unknown_nmis, (unsigned long long)f.late_nmis);
@@ -175,7 +182,7 @@ int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv)
 			   prof_source_name(info), info->source);
 	else
 		out_printf(sh->out, "profile source: %s\n", prof_source_name(info));
-	lscpu_platform(sh->out);
+	lscpu_platform(sh->out, !prof_counter_usable(info));
 	lscpu_build_id(sh->out);
 	lscpu_tick(sh->out);
 	return 0;

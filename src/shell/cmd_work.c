@@ -99,12 +99,17 @@ static int work_cmd_stop(struct shell_ctx *sh, int argc)
 
 int cmd_work(struct shell_ctx *sh, int argc, char **argv)
 {
-	if (argc == 1)
+	/* `work` and `work list` both list: the usage offers the word. */
+	if (argc == 1 || (argc == 2 && kstreq(argv[1], "list")))
 		return work_list(sh);
+	if (kstreq(argv[1], "list")) {
+		out_puts(sh->out, "work: list takes no arguments\n");
+		return 1;
+	}
 	if (kstreq(argv[1], "start"))
 		return work_cmd_start(sh, argc, argv);
 	if (kstreq(argv[1], "stop"))
 		return work_cmd_stop(sh, argc);
-	out_printf(sh->out, "work: unknown subcommand '%s'; use start or stop\n", argv[1]);
+	out_printf(sh->out, "work: unknown subcommand '%s'; use list, start or stop\n", argv[1]);
 	return 1;
 }

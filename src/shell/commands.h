@@ -22,7 +22,7 @@ struct shell_ctx;
 #define CMD_PS_USAGE "ps"
 #define CMD_STACKS_USAGE "stacks"
 #define CMD_UPTIME_USAGE "uptime"
-#define CMD_WORK_USAGE "work [start NAME [tasks|frames] | stop]"
+#define CMD_WORK_USAGE "work [list | start NAME [tasks|frames] | stop]"
 #define CMD_NET_USAGE "net"
 #define CMD_NETLOAD_USAGE "netload recv PORT ms | netload send IP PORT ms [size] [rate]"
 #define CMD_POWEROFF_USAGE "poweroff [status]"

@@ -26,6 +26,11 @@ static const int64_t fz_interval_ns[4] = {
 	100000000ll, 1000000000ll, 10000000000ll, 3600000000000ll,
 };
 
+/* A target's labels, as main.c makes them from its line. */
+static const struct target_labels fz_labels = {
+	{ "target", "service_name" }, { "fuzz", "fuzz" }, 2
+};
+
 static void fz_check_error(const char *err)
 {
 	if (!err[0] || strchr(err, '\n'))
@@ -75,7 +80,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_check_header(&iv, text, size);
 		iv.host_start_ns = (int64_t)iv.start_ns;
 		err[0] = '\0';
-		if (interval_pprof(&iv, "fuzz", &caps.lim, &out, err, sizeof(err))) {
+		if (interval_pprof(&iv, &fz_labels, &caps.lim, &out, err, sizeof(err))) {
 			if (out.len < 18 || (uint8_t)out.p[0] != 0x1f || (uint8_t)out.p[1] != 0x8b)
 				abort();
 		} else {

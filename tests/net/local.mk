@@ -66,7 +66,13 @@ $(net_script_log)collect_hostile.log: ksim$(EXEEXT) tools/kprof-collect
 # it takes from a block's header, against a target played in Python.
 TESTS += tests/test_collect_files
 $(net_script_log)collect_files.log: tools/kprof-collect
+# kprof-collect --elf-dir: three ksims' address views resolved into
+# Mappings and lines with their targets' labels, merged and read by go
+# tool pprof; a missing or mismatched image written by name (about 25 s).
+TESTS += tests/test_collect_lines
+$(net_script_log)collect_lines.log: ksim$(EXEEXT) tools/kprof-collect tools/kprof-report
 endif
 EXTRA_DIST += tests/test_udpsh_attacks tests/test_kshell \
 	tests/test_window_flood tests/test_kshell_folded tests/test_collect \
-	tests/test_collect_hostile tests/test_collect_files
+	tests/test_collect_hostile tests/test_collect_files \
+	tests/test_collect_lines

@@ -590,6 +590,24 @@ CHECK_TEST("lscpu", test_lscpu_counter_that_counts_under_boot_tick)
 }
 END_TEST
 
+/* A CPU whose counter no run armed: on the tick none will, so lscpu
+ * does not say "yet"; with the counter the source, its first run
+ * probes it. */
+CHECK_TEST("lscpu", test_lscpu_not_probed_on_the_tick)
+{
+	ck_assert_int_eq(prof_set_source("tick"), 0);
+	fake_pmu_set_counting(2000000000ull, "pmu/nmi intel fixed-ctr1");
+	fake_pmu_facts.cpus = true;
+	fake_pmu_cpu_facts[0].verdict = HAL_PMU_NOT_PROBED;
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_ptr_nonnull(strstr(tc.text, "cpu 0: counter not probed (runs sample on the tick; a run with source=pmu probes it)\n"));
+	ck_assert_ptr_null(strstr(tc.text, "yet"));
+	ck_assert_int_eq(prof_set_source("pmu"), 0);
+	ck_assert_int_eq(run(cmd_lscpu, "lscpu"), 0);
+	ck_assert_ptr_nonnull(strstr(tc.text, "cpu 0: counter not probed yet (the first run probes it)\n"));
+}
+END_TEST
+
 CHECK_TEST("lscpu", test_lscpu_counter_claimed_but_dead)
 {
 	fake_pmu_set_dead("amd core-ext counters", "counter did not move in 10 us");

@@ -21,12 +21,33 @@ TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 TESTS += %reldir%/test_report_weights
 # The wall view by address: off-CPU stacks with their lines.
 TESTS += %reldir%/test_report_wall_addr
+# pprof -http's source view of it, from outside the build folder.
+TESTS += %reldir%/test_report_websource
+# README.md's "From the hot function to the hot line", run as written.
+TESTS += tests/test_readme_hotline
 endif
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/test_report_addr %reldir%/test_report_weights \
-	%reldir%/test_report_wall_addr \
+	%reldir%/test_report_wall_addr %reldir%/test_report_websource \
+	tests/test_readme_hotline \
 	%reldir%/before.folded %reldir%/after.folded \
 	%reldir%/bare.folded %reldir%/wall.folded \
 	%reldir%/top-before.txt %reldir%/top-after-n5.txt \
 	%reldir%/top-bare.txt %reldir%/diff-text.txt \
 	%reldir%/diff-text-pids.txt
+# Every image names its sources by absolute path (KP_DEBUG_PREFIX_MAP,
+# Makefile.am), in every configuration: its own image read.
+# (The log's rule through a variable: a rule automake sees by its name
+# would replace the one it writes to run the test.)
+TESTS += tests/check-dwarf-paths
+EXTRA_DIST += tests/check-dwarf-paths
+dwarf_check_log = tests/check-
+if PLATFORM_SIM
+$(dwarf_check_log)dwarf-paths.log: ksim$(EXEEXT)
+endif
+if PLATFORM_X86_64
+$(dwarf_check_log)dwarf-paths.log: $(X86_KERNEL)
+endif
+if PLATFORM_ARM64
+$(dwarf_check_log)dwarf-paths.log: $(ARM64_KERNEL)
+endif

@@ -11,6 +11,7 @@
 
 #include "fake_hal.h"
 #include "lib/out.h"
+#include "shell/commands.h"
 #include "shell/shell.h"
 #include "check_main.h"
 
@@ -73,6 +74,32 @@ CHECK_TEST("doc", test_every_usage_line_is_documented)
 			      "doc/shell.md does not give %s's grammar as the table does:\n%s",
 			      c->name, c->usage);
 	}
+}
+END_TEST
+
+/* @line run on the real table, its output into @buf: its status. */
+static int run_into(const char *line, char *buf, size_t len)
+{
+	struct out_buf ob;
+	struct shell_ctx sh = { .remote = false };
+
+	out_buf_init(&ob, buf, len);
+	sh.out = &ob.out;
+	return shell_run_line(&sh, line, strlen(line));
+}
+
+/* What `help work` offers runs: `work list` lists as `work` does. */
+CHECK_TEST("doc", test_work_list_as_help_says)
+{
+	char a[4096] = "", b[4096] = "";
+
+	ck_assert_ptr_nonnull(strstr(CMD_WORK_USAGE, "list"));
+	ck_assert_int_eq(run_into("work list", a, sizeof(a)), 0);
+	ck_assert_int_eq(run_into("work", b, sizeof(b)), 0);
+	ck_assert_ptr_nonnull(strstr(a, "split"));
+	ck_assert_str_eq(a, b);
+	ck_assert_int_ne(run_into("work list x", a, sizeof(a)), 0);
+	ck_assert_str_eq(a, "work: list takes no arguments\n");
 }
 END_TEST
 

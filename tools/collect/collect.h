@@ -22,6 +22,11 @@
 #define COLLECT_ADDR_MAX 256
 /* Intervals turned into files at once (store.c). */
 #define COLLECT_STORE_SLOTS 4
+/* Labels a target's line may give (service_name=..., env=...), and the
+ * ones every sample gets besides: target, service_name, build_id. */
+#define COLLECT_LABELS_MAX 8
+#define COLLECT_LABEL_KEY_MAX 32
+#define COLLECT_LABEL_VALUE_MAX 128
 
 /* The run's options, read once by main(). */
 struct collect_opts {
@@ -33,6 +38,29 @@ struct collect_opts {
 	uint64_t max_reply;		/* 0: what the session can produce */
 	int timeout_ms;			/* one exchange's silence */
 	bool quiet;
+	const char *elf_dir;		/* --elf-dir: address views, resolved */
+};
+
+/* The labels every sample of a target's intervals gets: target=NAME,
+ * service_name (NAME unless its line names one), the line's others. */
+struct target_labels {
+	const char *keys[COLLECT_LABELS_MAX + 2];
+	const char *values[COLLECT_LABELS_MAX + 2];
+	size_t n;
+};
+
+/* An image loaded for a build-id (images.c), kept for the run; its lock
+ * is held while an interval is resolved against it (libdw's handles
+ * are not shared between threads). */
+struct coll_image {
+	char build_id[BUILD_ID_HEX_MAX + 1];
+	struct image *im;		/* NULL: not loaded (reason) */
+	pthread_mutex_t lock;
+	const char *reason;		/* "no-image", "bad-image" */
+	char err[PATH_MAX + 512];
+	int64_t retry_at_ns;
+	bool said;
+	struct coll_image *next;
 };
 
 /* What one interval's reply may hold (interval.c): its bytes, and the
@@ -56,6 +84,9 @@ struct interval {
 	char build_id[129];
 	const char *text;		/* the folded block, NUL-terminated */
 	size_t len;
+	bool addr;			/* `# frames=addr`: an address view */
+	struct coll_image *image;	/* what its addresses resolve against */
+	const char *by_name;		/* why an address view was not had */
 };
 
 struct target {
@@ -63,6 +94,8 @@ struct target {
 	char addr[COLLECT_ADDR_MAX];
 	char keyfile[PATH_MAX];
 	char dir[PATH_MAX];		/* for messages: files go through dirfd */
+	struct target_labels labels;
+	char label_text[COLLECT_LABELS_MAX][COLLECT_LABEL_KEY_MAX + COLLECT_LABEL_VALUE_MAX + 2];
 	int dirfd;			/* DIR/NAME, opened without following links */
 	struct udpsh_client c;
 	pthread_t thread;
@@ -117,11 +150,18 @@ void interval_caps(struct interval_caps *c, unsigned hz, unsigned depth,
 bool interval_header(const char *text, size_t len, struct interval *iv, char *err,
 		     size_t errlen);
 /* @iv's block read under @lim and written as pprof into @out, stamped
- * with @target and the block's build-id (into iv->build_id).  False
- * with the reason in @err, never an exit. */
-bool interval_pprof(struct interval *iv, const char *target,
+ * with @labels and the block's build-id (into iv->build_id); an address
+ * view with iv->image resolved against it (Mapping, Locations, Lines,
+ * weights).  False with the reason in @err, never an exit. */
+bool interval_pprof(struct interval *iv, const struct target_labels *labels,
 		    const struct folded_limits *lim, struct buf *out, char *err,
 		    size_t errlen);
+
+/* images.c */
+/* The image of @build_id under --elf-dir, loaded at its first interval
+ * and kept; NULL when there is none to use, the word why in *@reason
+ * (said on stderr once per failed load, naming @who). */
+struct coll_image *images_get(const char *build_id, const char *who, const char **reason);
 
 /* target.c */
 /* The target's work at round @round: start a session if it has none,

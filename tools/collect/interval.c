@@ -73,6 +73,9 @@ static bool interval_keys(struct interval *iv, const struct fold_meta *m, char *
 	iv->end_ns = m->end_ns;
 	iv->samples = m->samples;
 	iv->dropped = m->dropped;
+	/* The reader checked it: even hex digits, at most 128. */
+	iv->addr = m->addr;
+	memcpy(iv->build_id, m->build_id, sizeof(iv->build_id));
 	return true;
 }
 
@@ -130,17 +133,37 @@ bool interval_header(const char *text, size_t len, struct interval *iv, char *er
 	return true;
 }
 
-bool interval_pprof(struct interval *iv, const char *target,
+/* @p's pprof: an address view resolved against iv->image when it is
+ * that image's (under the image's lock: libdw's handles are not shared
+ * between threads), else by name. */
+static bool interval_write(struct interval *iv, struct profile *p,
+			   const struct pprof_stamp *stamp, struct buf *out, char *err,
+			   size_t errlen)
+{
+	struct coll_image *c = iv->image;
+	bool ok;
+
+	if (!c || !p->meta.addr || strcmp(p->meta.build_id, c->build_id))
+		return report_pprof_stamped(out, p, 1000, NULL, stamp, err, errlen);
+	pthread_mutex_lock(&c->lock);
+	image_resolve(p, c->im);
+	ok = report_pprof_stamped(out, p, 1000, c->im, stamp, err, errlen);
+	pthread_mutex_unlock(&c->lock);
+	return ok;
+}
+
+bool interval_pprof(struct interval *iv, const struct target_labels *labels,
 		    const struct folded_limits *lim, struct buf *out, char *err,
 		    size_t errlen)
 {
-	const char *keys[2] = { "target", "build_id" };
-	const char *values[2] = { target, NULL };
-	struct pprof_stamp stamp = { iv->host_start_ns, keys, values, 1 };
+	const char *keys[COLLECT_LABELS_MAX + 3], *values[COLLECT_LABELS_MAX + 3];
+	struct pprof_stamp stamp = { iv->host_start_ns, keys, values, labels->n };
 	struct profile p;
 	struct names names = { 0 };
 	bool ok;
 
+	memcpy(keys, labels->keys, labels->n * sizeof(*keys));
+	memcpy(values, labels->values, labels->n * sizeof(*values));
 	ok = folded_parse_text(&p, "interval", iv->text, iv->len, &names, lim, err, errlen);
 	if (ok && p.total != iv->samples) {
 		snprintf(err, errlen, "the header says samples=%" PRIu64 " but the lines hold %" PRIu64,
@@ -150,9 +173,11 @@ bool interval_pprof(struct interval *iv, const char *target,
 	if (ok) {
 		/* The reader checked it: even hex digits, at most 128. */
 		memcpy(iv->build_id, p.meta.build_id, sizeof(iv->build_id));
-		values[1] = iv->build_id;
-		stamp.nlabels = iv->build_id[0] ? 2 : 1;
-		ok = report_pprof_stamped(out, &p, 1000, NULL, &stamp, err, errlen);
+		if (iv->build_id[0]) {
+			keys[stamp.nlabels] = "build_id";
+			values[stamp.nlabels++] = iv->build_id;
+		}
+		ok = interval_write(iv, &p, &stamp, out, err, errlen);
 	}
 	folded_free(&p);
 	names_free(&names);

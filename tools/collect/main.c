@@ -4,7 +4,7 @@
  *
  *   kprof-collect --targets FILE --out DIR [--interval 10s] [--hz N]
  *                 [--depth N] [--retain DURATION|--max-bytes N]
- *                 [--max-reply N] [--timeout S] [--quiet]
+ *                 [--max-reply N] [--timeout S] [--elf-dir DIR] [--quiet]
  *
  * One thread per target, woken at each round (every interval from the
  * start); at most COLLECT_SLOTS exchanges run at once.  SIGTERM or
@@ -27,6 +27,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -129,11 +130,12 @@ static void usage(FILE *f)
 {
 	fputs("Usage: kprof-collect --targets FILE --out DIR [--interval 10s] [--hz N]\n"
 	      "                     [--depth N] [--retain DURATION|--max-bytes N]\n"
-	      "                     [--max-reply N] [--timeout S] [--quiet]\n"
+	      "                     [--max-reply N] [--timeout S] [--elf-dir DIR] [--quiet]\n"
 	      "Keep many kprof kernels sampled: start a session on each target, rotate\n"
 	      "it every interval, and write DIR/NAME/<start UTC>.pb.gz (pprof) and\n"
 	      ".folded beside it, with an index per target (kprof-collect(1),\n"
-	      "doc/collect.md).  FILE: one target a line, NAME HOST[:PORT] KEYFILE.\n"
+	      "doc/collect.md).  FILE: one target a line, NAME HOST[:PORT] KEYFILE,\n"
+	      "then labels for its samples, KEY=VALUE (service_name=NAME by default).\n"
 	      "SIGTERM or SIGINT rotates once more, stops every session, exits 0;\n"
 	      "that last round ends within 4 x --timeout + 5 s (17 s by default).\n"
 	      "\n"
@@ -148,6 +150,9 @@ static void usage(FILE *f)
 	      "                    (default: what depth x hz x cpus x interval can produce)\n"
 	      "  --timeout S       silence before an exchange gives up, 1-60 s (default 3);\n"
 	      "                    an exchange ends within 4 x S in all\n"
+	      "  --elf-dir DIR     take address views and resolve them against the images\n"
+	      "                    in DIR/.build-id/xx/rest: Mapping, lines, inline frames;\n"
+	      "                    an interval whose image is missing is written by name\n"
 	      "  --quiet           no status line per interval\n"
 	      "  --help, --version\n"
 	      "\n"
@@ -204,6 +209,13 @@ static bool parse_number(const char *s, unsigned long long lo, unsigned long lon
 	return !errno && !*end && *v >= lo && *v <= hi;
 }
 
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
 static bool name_ok(const char *n)
 {
 	if (!*n || strcmp(n, ".") == 0 || strcmp(n, "..") == 0)
@@ -212,23 +224,96 @@ static bool name_ok(const char *n)
 	       strlen(n);
 }
 
-/* One target line: NAME HOST[:PORT] KEYFILE.  Returns 0 or EXIT_USAGE
- * (said, with FILE:LINE). */
+/* Label keys the samples have already (pprof.c, the stamp): a line
+ * may not give them. */
+static bool label_key_ours(const char *k, size_t n)
+{
+	static const char *const ours[] = { "target", "build_id", "task", "pid", "cpu",
+					    "state" };
+
+	for (size_t i = 0; i < sizeof(ours) / sizeof(ours[0]); i++)
+		if (strlen(ours[i]) == n && strncmp(k, ours[i], n) == 0)
+			return true;
+	return false;
+}
+
+/* KEY=VALUE: a key of 1-31 lower-case letters, digits and '_' (a
+ * letter first), as Prometheus and Pyroscope name labels, and a value
+ * of 1-127 printable characters.  False when it is not one. */
+static bool label_ok(const char *w, size_t *keylen)
+{
+	const char *eq = strchr(w, '=');
+	size_t n = eq ? (size_t)(eq - w) : 0, v = eq ? strlen(eq + 1) : 0;
+
+	if (!n || n >= COLLECT_LABEL_KEY_MAX || !islower((unsigned char)w[0]) ||
+	    strspn(w, "abcdefghijklmnopqrstuvwxyz0123456789_") != n)
+		return false;
+	if (!v || v >= COLLECT_LABEL_VALUE_MAX)
+		return false;
+	for (const char *p = eq + 1; *p; p++)
+		if (!isgraph((unsigned char)*p))
+			return false;
+	*keylen = n;
+	return true;
+}
+
+/* The target's labels: target=NAME, then its line's KEY=VALUE words
+ * @w[0..@n), service_name=NAME unless one of them names it.  Returns 0
+ * or EXIT_USAGE (said). */
+static int target_labels(struct target *t, char **w, int n, size_t lineno)
+{
+	struct target_labels *l = &t->labels;
+	bool service = false;
+
+	l->keys[0] = "target";
+	l->values[0] = t->name;
+	l->n = 1;
+	for (int i = 0; i < n; i++) {
+		size_t k;
+		char *text = t->label_text[i];
+
+		if (!label_ok(w[i], &k) || label_key_ours(w[i], k)) {
+			fprintf(stderr, "%s: %s:%zu: a label is KEY=VALUE, a key of 1-%d lower-case letters, digits or '_' (a letter first; not target, build_id, task, pid, cpu or state) and a value of 1-%d printable characters (got %s)\n",
+				COLLECT_PROG, opts.targets, lineno, COLLECT_LABEL_KEY_MAX - 1,
+				COLLECT_LABEL_VALUE_MAX - 1, w[i]);
+			return EXIT_USAGE;
+		}
+		for (size_t j = 1; j < l->n; j++)
+			if (strlen(l->keys[j]) == k && strncmp(l->keys[j], w[i], k) == 0) {
+				fprintf(stderr, "%s: %s:%zu: label %.*s is given twice\n",
+					COLLECT_PROG, opts.targets, lineno, (int)k, w[i]);
+				return EXIT_USAGE;
+			}
+		strcpy(text, w[i]);
+		text[k] = '\0';
+		l->keys[l->n] = text;
+		l->values[l->n++] = text + k + 1;
+		service |= strcmp(text, "service_name") == 0;
+	}
+	if (!service) {
+		l->keys[l->n] = "service_name";
+		l->values[l->n++] = t->name;
+	}
+	return 0;
+}
+
+/* One target line: NAME HOST[:PORT] KEYFILE [KEY=VALUE...].  Returns 0
+ * or EXIT_USAGE (said, with FILE:LINE). */
 static int target_line(char *line, size_t lineno)
 {
-	char *save, *w[4];
+	char *save, *w[4 + COLLECT_LABELS_MAX];
 	struct interval_caps caps;
 	struct target *t;
 	int n = 0, k;
 
-	for (char *p = strtok_r(line, " \t\r\n", &save); p && n < 4;
+	for (char *p = strtok_r(line, " \t\r\n", &save); p && n < 4 + COLLECT_LABELS_MAX;
 	     p = strtok_r(NULL, " \t\r\n", &save))
 		w[n++] = p;
 	if (n == 0 || w[0][0] == '#')
 		return 0;
-	if (n != 3) {
-		fprintf(stderr, "%s: %s:%zu: a target is NAME HOST[:PORT] KEYFILE (got %d word%s)\n",
-			COLLECT_PROG, opts.targets, lineno, n, n == 1 ? "" : "s");
+	if (n < 3 || n > 3 + COLLECT_LABELS_MAX) {
+		fprintf(stderr, "%s: %s:%zu: a target is NAME HOST[:PORT] KEYFILE, then at most %d labels KEY=VALUE (got %d word%s)\n",
+			COLLECT_PROG, opts.targets, lineno, COLLECT_LABELS_MAX, n, n == 1 ? "" : "s");
 		return EXIT_USAGE;
 	}
 	if (!name_ok(w[0]) || strlen(w[0]) >= COLLECT_NAME_MAX) {
@@ -258,6 +343,8 @@ static int target_line(char *line, size_t lineno)
 	strcpy(t->name, w[0]);
 	strcpy(t->addr, w[1]);
 	strcpy(t->keyfile, w[2]);
+	if ((k = target_labels(t, w + 3, n - 3, lineno)))
+		return k;
 	k = keyfile_read(COLLECT_PROG, t->keyfile, t->c.key);
 	if (k < 0) {
 		if (k == -2)
@@ -304,7 +391,8 @@ static int targets_read(void)
 }
 
 enum { OPT_TARGETS = 256, OPT_OUT, OPT_INTERVAL, OPT_HZ, OPT_DEPTH, OPT_RETAIN,
-       OPT_MAX_BYTES, OPT_MAX_REPLY, OPT_TIMEOUT, OPT_QUIET, OPT_HELP, OPT_VERSION };
+       OPT_MAX_BYTES, OPT_MAX_REPLY, OPT_TIMEOUT, OPT_QUIET, OPT_HELP, OPT_VERSION,
+       OPT_ELF_DIR };
 
 static int options(int argc, char **argv)
 {
@@ -319,6 +407,7 @@ static int options(int argc, char **argv)
 		{ "max-reply", required_argument, NULL, OPT_MAX_REPLY },
 		{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 		{ "quiet", no_argument, NULL, OPT_QUIET },
+		{ "elf-dir", required_argument, NULL, OPT_ELF_DIR },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
@@ -366,6 +455,11 @@ static int options(int argc, char **argv)
 			opts.timeout_ms = (int)v * 1000;
 			break;
 		case OPT_QUIET: opts.quiet = true; break;
+		case OPT_ELF_DIR:
+			if (!is_dir(optarg))
+				return usage_error("--elf-dir must be a folder (DIR/.build-id/xx/rest; got %s)", optarg);
+			opts.elf_dir = optarg;
+			break;
 		case OPT_HELP: usage(stdout); exit(0);
 		case OPT_VERSION: printf("kprof-collect %s\n", KPROF_VERSION); exit(0);
 		case ':': return usage_error("%s needs a value", argv[optind - 1]);

@@ -292,8 +292,8 @@ static int store_file(struct target *t, const char *name, const struct buf *b)
 }
 
 /* The interval's pprof (interval.c: kprof-report's reader and writer
- * under the caps), stamped with the host's start time and the labels
- * target and build_id, into @out; false when the block is refused
+ * under the caps), stamped with the host's start time and the target's
+ * labels and build_id, into @out; false when the block is refused
  * (said). */
 static bool store_pprof(struct target *t, struct interval *iv,
 			const struct interval_caps *caps, struct buf *out)
@@ -302,7 +302,7 @@ static bool store_pprof(struct target *t, struct interval *iv,
 	bool ok;
 
 	store_slot_take();
-	ok = interval_pprof(iv, t->name, &caps->lim, out, err, sizeof(err));
+	ok = interval_pprof(iv, &t->labels, &caps->lim, out, err, sizeof(err));
 	sem_post(&store_slots);
 	if (!ok)
 		fprintf(stderr, "%s: %s: interval %" PRIu64 " refused: %s\n", COLLECT_PROG,
@@ -332,7 +332,7 @@ static int64_t store_files(struct target *t, const struct buf *pb, const struct 
 const char *store_interval(struct target *t, struct interval *iv,
 			   const struct interval_caps *caps)
 {
-	char base[48], start[40];
+	char base[48], start[40], view[48] = "";
 	struct buf pb = { 0 };
 	int64_t bytes;
 
@@ -346,12 +346,16 @@ const char *store_interval(struct target *t, struct interval *iv,
 	buf_free(&pb);
 	if (bytes < 0)
 		return "not-written";
+	/* With --elf-dir: which view the file holds, and why not lines. */
+	if (opts.elf_dir)
+		snprintf(view, sizeof(view), " view=%s%s%s", iv->image ? "addr" : "name",
+			 iv->by_name ? " reason=" : "", iv->by_name ? iv->by_name : "");
 	index_line(t, "interval seq=%" PRIu64 " boot=%016" PRIx64 " start=%s time_nanos=%" PRId64
 		   " duration_nanos=%" PRIu64 " err_ns=%" PRId64 " samples=%" PRIu64
 		   " dropped=%" PRIu64 " kernel_start_ns=%" PRIu64 " kernel_end_ns=%" PRIu64
-		   " file=%s.pb.gz\n",
+		   " file=%s.pb.gz%s\n",
 		   iv->seq, t->nonce, start, iv->host_start_ns, iv->end_ns - iv->start_ns,
-		   iv->err_ns, iv->samples, iv->dropped, iv->start_ns, iv->end_ns, base);
+		   iv->err_ns, iv->samples, iv->dropped, iv->start_ns, iv->end_ns, base, view);
 	if (retaining()) {
 		kept_add(t, base, iv->host_start_ns, (uint64_t)bytes);
 		store_retain(t);

@@ -218,10 +218,36 @@ static void interval_refuse(struct target *t, uint64_t seq, const char *reason,
 	t->seq = seq + 1;
 }
 
+/* rotate_block(): an address view whose image is not to be had; the
+ * same interval is asked for by name (the kernel keeps it). */
+#define ROTATE_BY_NAME (-2)
+
+/* With --elf-dir, an address view's image: found (iv->image), or the
+ * interval is asked for again by name (ROTATE_BY_NAME, the reason in
+ * *@by_name); 0 to go on. */
+static int rotate_image(struct target *t, struct interval *iv, const char **by_name)
+{
+	const char *reason;
+
+	if (!opts.elf_dir || !iv->addr)
+		return 0;
+	if (!iv->build_id[0]) {
+		*by_name = "no-build-id";
+		return ROTATE_BY_NAME;
+	}
+	iv->image = images_get(iv->build_id, t->name, &reason);
+	if (iv->image)
+		return 0;
+	*by_name = reason;
+	return ROTATE_BY_NAME;
+}
+
 /* What a folded block in the reply to `profile rotate @seq` (@len
- * bytes) comes to: its samples stored, or 0 (refused, a gap). */
+ * bytes) comes to: its samples stored, or 0 (refused, a gap), or
+ * ROTATE_BY_NAME (asked again by name: *@by_name says why; an interval
+ * by name that comes then is stored with it). */
 static int64_t rotate_block(struct target *t, uint64_t seq, const char *reply, size_t len,
-			    const struct interval_caps *caps)
+			    const struct interval_caps *caps, const char **by_name)
 {
 	struct interval iv;
 	char err[256];
@@ -236,6 +262,12 @@ static int64_t rotate_block(struct target *t, uint64_t seq, const char *reply, s
 		interval_refuse(t, seq, "refused", err);
 		return 0;
 	}
+	if (!*by_name && rotate_image(t, &iv, by_name) == ROTATE_BY_NAME) {
+		/* Cut already: asked again, it is mapped with this estimate. */
+		t->refetch = true;
+		return ROTATE_BY_NAME;
+	}
+	iv.by_name = *by_name;
 	got = interval_store(t, &iv, caps);
 	t->refetch = false;
 	t->seq = seq + 1;
@@ -247,6 +279,7 @@ static int64_t rotate_block(struct target *t, uint64_t seq, const char *reply, s
 static int64_t rotate(struct target *t, uint64_t seq)
 {
 	char cmd[64], err[256], *reply = NULL;
+	const char *by_name = NULL;
 	struct interval_caps caps;
 	unsigned long long m;
 	size_t len;
@@ -255,9 +288,12 @@ static int64_t rotate(struct target *t, uint64_t seq)
 
 	interval_caps(&caps, opts.hz, opts.depth, opts.interval_ns, opts.max_reply);
 	for (int tries = 0; tries < 3; tries++) {
-		/* The by-name view with its weights: the pprof it becomes holds
-		 * the time the kernel counted, the same total as every view. */
-		snprintf(cmd, sizeof(cmd), "profile rotate %" PRIu64 " weight", seq);
+		/* With --elf-dir the address view, unless its image is
+		 * missing; else (and then) the by-name view with its weights:
+		 * the pprof it becomes holds the time the kernel counted, the
+		 * same total as every view. */
+		snprintf(cmd, sizeof(cmd), "profile rotate %" PRIu64 " %s", seq,
+			 opts.elf_dir && !by_name ? "addr" : "weight");
 		if ((rc = ask_len(t, cmd, &reply, &len)) == UC_TOO_LONG) {
 			/* The client stopped reading it at the cap
 			 * (main.c set it to caps.reply_max). */
@@ -279,8 +315,10 @@ static int64_t rotate(struct target *t, uint64_t seq)
 			return -1;
 		}
 		if (strncmp(reply, FOLDED_BEGIN_LINE "\n", sizeof(FOLDED_BEGIN_LINE)) == 0) {
-			got = rotate_block(t, seq, reply, len, &caps);
+			got = rotate_block(t, seq, reply, len, &caps, &by_name);
 			free(reply);
+			if (got == ROTATE_BY_NAME)
+				continue;
 			return got;
 		}
 		if (sscanf(reply, "profile: interval %*u is no longer kept (the oldest kept is %llu)", &m) == 1 ||

@@ -2,9 +2,13 @@
 /* `kprof-report annotate`: perf annotate's view of an address view.
  * Each hot function (or each one named) with the source lines its leaf
  * samples fell on -- an inlined helper's line is its own line, in its
- * own file -- their counts and share of every sample, the lines between
- * them for context and the hottest marked; with --asm, its instructions
- * from the platform's objdump with the samples of each. */
+ * own file, and names the helper -- their samples, time and share of all
+ * the time, the lines between them for context and the hottest marked;
+ * with --asm, its instructions from the platform's objdump, each run of
+ * them under the source line it came from (source and assembly
+ * interleaved, as perf annotate shows them), with the samples and time
+ * of each.  Time is the kernel's weights where the view has them
+ * (`# weight=ns`), else count x period, said as nominal. */
 #include "report.h"
 
 #include <elf.h>
@@ -22,7 +26,7 @@
 
 /* A leaf address and its samples. */
 struct leaf {
-	uint64_t addr, count;
+	uint64_t addr, count, ns;
 	const char *fn;			/* its ELF symbol, or NULL */
 	uint64_t fn_start, fn_size;
 };
@@ -31,13 +35,31 @@ struct leaf {
 struct src_line {
 	const char *file;
 	int line;
-	uint64_t count;
+	uint64_t count, ns;
+	const char *inlined;		/* the inlined function it is in, or NULL */
 };
 
 /* A function's samples. */
 struct fn_total {
 	const char *name;
-	uint64_t start, size, count;
+	uint64_t start, size, count, ns;
+};
+
+/* The source files read so far: each is read once. */
+struct src_file {
+	const char *path;
+	char **lines;
+	size_t n;
+	int err;			/* why it could not be read, or 0 */
+};
+
+/* One annotate run: the output, all the time, the files read. */
+struct annot {
+	struct buf *out;
+	struct image *im;
+	uint64_t total_ns;
+	struct src_file *files;
+	size_t nfiles;
 };
 
 static int by_addr(const void *a, const void *b)
@@ -51,6 +73,8 @@ static int by_count(const void *a, const void *b)
 {
 	const struct fn_total *x = a, *y = b;
 
+	if (x->ns != y->ns)
+		return x->ns > y->ns ? -1 : 1;
 	if (x->count != y->count)
 		return x->count > y->count ? -1 : 1;
 	return strcmp(x->name, y->name);
@@ -62,6 +86,15 @@ static int by_file_line(const void *a, const void *b)
 	int c = strcmp(x->file, y->file);
 
 	return c ? c : (x->line > y->line) - (x->line < y->line);
+}
+
+/* The time a stack stands for: its weight where the kernel sent them,
+ * else its count times the period. */
+static uint64_t stack_ns(const struct profile *p, const struct stack *st)
+{
+	uint64_t hz = p->meta.have & META_HZ && p->meta.hz ? p->meta.hz : 1000;
+
+	return p->meta.weight_ns ? st->weight : st->count * (1000000000ull / hz);
 }
 
 /* Every leaf address of @p with its samples, merged and in order. */
@@ -76,7 +109,7 @@ static struct leaf *leaves(const struct profile *p, const struct image *im,
 		uint64_t a = st->addrs ? st->addrs[st->nframes - 1] : 0;
 
 		if (a)
-			v[k++] = (struct leaf){ a, st->count, NULL, 0, 0 };
+			v[k++] = (struct leaf){ a, st->count, stack_ns(p, st), NULL, 0, 0 };
 	}
 	qsort(v, k, sizeof *v, by_addr);
 	for (size_t i = 0; i < k; i++) {
@@ -84,6 +117,7 @@ static struct leaf *leaves(const struct profile *p, const struct image *im,
 
 		if (w && v[w - 1].addr == v[i].addr) {
 			v[w - 1].count += v[i].count;
+			v[w - 1].ns += v[i].ns;
 			continue;
 		}
 		v[w] = v[i];
@@ -109,8 +143,9 @@ static struct fn_total *functions(const struct leaf *v, size_t n, size_t *nfn)
 		for (j = 0; j < k && f[j].start != v[i].fn_start; j++)
 			;
 		if (j == k)
-			f[k++] = (struct fn_total){ v[i].fn, v[i].fn_start, v[i].fn_size, 0 };
+			f[k++] = (struct fn_total){ v[i].fn, v[i].fn_start, v[i].fn_size, 0, 0 };
 		f[j].count += v[i].count;
+		f[j].ns += v[i].ns;
 	}
 	qsort(f, k, sizeof *f, by_count);
 	*nfn = k;
@@ -120,6 +155,18 @@ static struct fn_total *functions(const struct leaf *v, size_t n, size_t *nfn)
 static void percent(struct buf *out, uint64_t part, uint64_t whole)
 {
 	buf_printf(out, "%6.2f%%", whole ? 100.0 * (double)part / (double)whole : 0.0);
+}
+
+/* A row's weight: its samples, its time in seconds, its share of all
+ * the time; blanks where it has none. */
+static void weight_cols(struct buf *out, uint64_t count, uint64_t ns, uint64_t total_ns)
+{
+	if (!count) {
+		buf_printf(out, " %7s %9s %7s", "", "", "");
+		return;
+	}
+	buf_printf(out, " %7llu %8.3fs ", (unsigned long long)count, (double)ns / 1e9);
+	percent(out, ns, total_ns);
 }
 
 /* Line @no of @lines (1-based), or "" past the end. */
@@ -152,6 +199,34 @@ static char **read_source(const char *path, size_t *n)
 	return lines;
 }
 
+/* @path's lines, read once per run; NULL (errno-like code in @err)
+ * when it cannot be read. */
+static struct src_file *src_get(struct annot *a, const char *path)
+{
+	struct src_file *f;
+
+	for (size_t i = 0; i < a->nfiles; i++)
+		if (strcmp(a->files[i].path, path) == 0)
+			return &a->files[i];
+	a->files = xrealloc(a->files, (a->nfiles + 1) * sizeof *a->files);
+	f = &a->files[a->nfiles++];
+	errno = 0;
+	f->path = path;
+	f->lines = read_source(path, &f->n);
+	f->err = f->lines ? 0 : errno ? errno : ENOENT;
+	return f;
+}
+
+static void src_free(struct annot *a)
+{
+	for (size_t i = 0; i < a->nfiles; i++) {
+		for (size_t j = 0; j < a->files[i].n; j++)
+			free(a->files[i].lines[j]);
+		free(a->files[i].lines);
+	}
+	free(a->files);
+}
+
 static bool near_sample(const struct src_line *l, size_t n, int line)
 {
 	for (size_t i = 0; i < n; i++)
@@ -162,13 +237,14 @@ static bool near_sample(const struct src_line *l, size_t n, int line)
 }
 
 /* The lines of @file that samples fell on (@l, @n of them, in order),
- * from @first (the function's own first line, or 0), with context. */
-static void annotate_file(struct buf *out, const char *file,
+ * from @first (the function's own first line, or 0), with context; a
+ * line in an inlined function names it. */
+static void annotate_file(struct annot *a, const char *file,
 			  const struct src_line *l, size_t n, int first,
-			  uint64_t hottest, uint64_t total)
+			  uint64_t hottest)
 {
-	size_t nsrc;
-	char **src = read_source(file, &nsrc);
+	struct buf *out = a->out;
+	struct src_file *src = src_get(a, file);
 	int lo = l[0].line, hi = l[n - 1].line;
 	bool gap = false;
 	size_t k = 0;
@@ -176,41 +252,35 @@ static void annotate_file(struct buf *out, const char *file,
 	if (first > 0 && first < lo)
 		lo = first;
 	buf_printf(out, "  %s\n", file);
-	if (!src)
+	if (!src->lines)
 		buf_printf(out, "  (source not readable: %s; sampled lines only)\n",
-			   strerror(errno));
+			   strerror(src->err));
 	for (int no = lo < 1 ? 1 : lo; no <= hi; no++) {
-		uint64_t c = 0;
+		const struct src_line *at = NULL;
 
 		while (k < n && l[k].line < no)
 			k++;
 		if (k < n && l[k].line == no)
-			c = l[k].count;
-		if (!c && (!src || (hi - lo > ANNOTATE_SPAN && !near_sample(l, n, no)))) {
+			at = &l[k];
+		if (!at && (!src->lines || (hi - lo > ANNOTATE_SPAN && !near_sample(l, n, no)))) {
 			gap = true;
 			continue;
 		}
 		if (gap)
 			buf_printf(out, "          ...\n");
 		gap = false;
-		if (c) {
-			buf_printf(out, "%c %7llu ", c == hottest ? '>' : ' ',
-				   (unsigned long long)c);
-			percent(out, c, total);
-		} else {
-			buf_printf(out, "  %7s %7s", "", "");
-		}
-		buf_printf(out, " %6d: %s\n", no, text_of(src, nsrc, no));
+		buf_printf(out, "%c", at && at->ns == hottest ? '>' : ' ');
+		weight_cols(out, at ? at->count : 0, at ? at->ns : 0, a->total_ns);
+		buf_printf(out, " %6d: %s", no, text_of(src->lines, src->n, no));
+		if (at && at->inlined)
+			buf_printf(out, "    [inlined %s]", at->inlined);
+		buf_printf(out, "\n");
 	}
-	for (size_t i = 0; i < nsrc; i++)
-		free(src[i]);
-	free(src);
 }
 
 /* Source lines of function @f's leaf samples (@v, @n), by file. */
-static void annotate_source(struct buf *out, struct image *im,
-			    const struct fn_total *f, const struct leaf *v,
-			    size_t n, uint64_t total)
+static void annotate_source(struct annot *a, const struct fn_total *f,
+			    const struct leaf *v, size_t n)
 {
 	struct src_line *l = xmalloc((n + 1) * sizeof *l);
 	size_t k = 0, w = 0;
@@ -218,18 +288,20 @@ static void annotate_source(struct buf *out, struct image *im,
 	int first = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		struct frame_line fl[32];
+		struct frame_line fl[IMAGE_LINES_MAX];
 		size_t nl;
 
 		if (v[i].fn_start != f->start || !v[i].fn)
 			continue;
-		nl = image_lines(im, v[i].addr, fl, sizeof fl / sizeof fl[0]);
+		nl = image_lines(a->im, v[i].addr, fl, IMAGE_LINES_MAX);
 		if (!nl || !fl[0].file || !fl[0].line) {
 			unknown += v[i].count;
 			continue;
 		}
-		/* The innermost frame: an inlined helper's own line. */
-		l[k++] = (struct src_line){ fl[0].file, fl[0].line, v[i].count };
+		/* The innermost frame: an inlined helper's own line, which
+		 * names the helper. */
+		l[k++] = (struct src_line){ fl[0].file, fl[0].line, v[i].count, v[i].ns,
+					    nl > 1 ? fl[0].function : NULL };
 		if (!first && fl[nl - 1].decl_line)
 			first = fl[nl - 1].decl_line;
 	}
@@ -237,23 +309,26 @@ static void annotate_source(struct buf *out, struct image *im,
 	for (size_t i = 0; i < k; i++) {
 		if (w && l[w - 1].line == l[i].line && !strcmp(l[w - 1].file, l[i].file)) {
 			l[w - 1].count += l[i].count;
+			l[w - 1].ns += l[i].ns;
+			if (!l[w - 1].inlined)
+				l[w - 1].inlined = l[i].inlined;
 			continue;
 		}
 		l[w++] = l[i];
 	}
 	for (size_t i = 0; i < w; i++)
-		if (l[i].count > hottest)
-			hottest = l[i].count;
+		if (l[i].ns > hottest)
+			hottest = l[i].ns;
 	for (size_t i = 0; i < w;) {
 		size_t j = i;
 
 		while (j < w && !strcmp(l[j].file, l[i].file))
 			j++;
-		annotate_file(out, l[i].file, l + i, j - i, first, hottest, total);
+		annotate_file(a, l[i].file, l + i, j - i, first, hottest);
 		i = j;
 	}
 	if (unknown)
-		buf_printf(out, "  %llu samples at addresses without a source line\n",
+		buf_printf(a->out, "  %llu samples at addresses without a source line\n",
 			   (unsigned long long)unknown);
 	free(l);
 }
@@ -308,49 +383,85 @@ static char *disassemble(const char *objdump, const char *elf, uint64_t start,
 	return text.p;
 }
 
-/* Function @f's instructions, each with the samples whose leaf was it. */
-static void annotate_asm(struct buf *out, const struct image *im,
-			 const struct fn_total *f, const struct leaf *v,
-			 size_t n, uint64_t total)
+/* The source line an instruction at @addr came from, printed when it
+ * is not the one before it (*@file, *@line, *@fn: the last printed):
+ * the file's base name, the line and its text, and the inlined
+ * function it is in. */
+static void asm_source_line(struct annot *a, uint64_t addr, const char **file,
+			    int *line, const char **fn)
 {
-	const struct image_info *in = image_info(im);
+	struct frame_line fl[IMAGE_LINES_MAX];
+	size_t nl = image_lines(a->im, addr, fl, IMAGE_LINES_MAX);
+	const char *inl = nl > 1 ? fl[0].function : NULL;
+	struct src_file *src;
+	const char *base;
+
+	if (!nl || !fl[0].file || !fl[0].line)
+		return;
+	if (*file && !strcmp(*file, fl[0].file) && *line == fl[0].line &&
+	    !strcmp(*fn ? *fn : "", inl ? inl : ""))
+		return;
+	*file = fl[0].file;
+	*line = fl[0].line;
+	*fn = inl;
+	src = src_get(a, fl[0].file);
+	base = strrchr(fl[0].file, '/');
+	buf_printf(a->out, "  %25s %s:%d: %s", "", base ? base + 1 : fl[0].file, fl[0].line,
+		   text_of(src->lines, src->n, fl[0].line));
+	if (inl)
+		buf_printf(a->out, "    [inlined %s]", inl);
+	buf_printf(a->out, "\n");
+}
+
+/* Function @f's instructions, each run of them under the source line it
+ * came from, each with the samples and time whose leaf was it. */
+static void annotate_asm(struct annot *a, const struct fn_total *f,
+			 const struct leaf *v, size_t n)
+{
+	const struct image_info *in = image_info(a->im);
 	char *text = disassemble(objdump_for(in->machine), in->path, f->start,
 				 f->start + (f->size ? f->size : 1));
+	const char *file = NULL, *fn = NULL;
+	int line = 0;
 	size_t k = 0;
 
-	buf_printf(out, "  instructions (%s):\n", objdump_for(in->machine));
-	for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
+	buf_printf(a->out, "  source and instructions (%s):\n", objdump_for(in->machine));
+	for (char *ln = strtok(text, "\n"); ln; ln = strtok(NULL, "\n")) {
 		char *end;
-		unsigned long long a = strtoull(line, &end, 16);
-		uint64_t c = 0;
+		unsigned long long addr = strtoull(ln, &end, 16);
+		const struct leaf *at = NULL;
 
-		if (end == line || *end != ':' || line[0] != ' ')
+		if (end == ln || *end != ':' || ln[0] != ' ')
 			continue;
-		while (k < n && v[k].addr < a)
+		while (k < n && v[k].addr < addr)
 			k++;
-		if (k < n && v[k].addr == a)
-			c = v[k].count;
-		if (c) {
-			buf_printf(out, "  %7llu ", (unsigned long long)c);
-			percent(out, c, total);
-		} else {
-			buf_printf(out, "  %7s %7s", "", "");
-		}
-		buf_printf(out, " %s\n", line);
+		if (k < n && v[k].addr == addr)
+			at = &v[k];
+		asm_source_line(a, addr, &file, &line, &fn);
+		buf_printf(a->out, " ");
+		weight_cols(a->out, at ? at->count : 0, at ? at->ns : 0, a->total_ns);
+		buf_printf(a->out, " %s\n", ln);
 	}
 	free(text);
 }
 
-void report_annotate(struct buf *out, const struct profile *p,
-		     struct image *im, const char *const *fns, size_t nfn,
-		     unsigned n, bool with_asm)
+size_t report_annotate(struct buf *out, const struct profile *p,
+		       struct image *im, const char *const *fns, size_t nfn,
+		       unsigned n, bool with_asm)
 {
-	size_t nleaves, nfuncs, shown = 0;
+	size_t nleaves, nfuncs, shown = 0, missing = 0;
 	struct leaf *v = leaves(p, im, &nleaves);
 	struct fn_total *f = functions(v, nleaves, &nfuncs);
+	struct annot a = { .out = out, .im = im };
 
-	buf_printf(out, "annotate %s: %llu samples, image %s\n", p->path,
-		   (unsigned long long)p->total, image_info(im)->path);
+	for (size_t i = 0; i < p->nstacks; i++)
+		a.total_ns += stack_ns(p, &p->stacks[i]);
+	buf_printf(out, "annotate %s: %llu samples, %.3f s (%s), image %s\n", p->path,
+		   (unsigned long long)p->total, (double)a.total_ns / 1e9,
+		   p->meta.weight_ns ? "the time the kernel weighed"
+				     : "nominal: count x period, the input has no weights",
+		   image_info(im)->path);
+	buf_printf(out, "  %7s %9s %7s\n", "samples", "time", "share");
 	for (size_t i = 0; i < nfuncs && (nfn || shown < n); i++) {
 		bool named = !nfn;
 
@@ -358,13 +469,13 @@ void report_annotate(struct buf *out, const struct profile *p,
 			named = strcmp(fns[j], f[i].name) == 0;
 		if (!named)
 			continue;
-		buf_printf(out, "\n%s: %llu samples (", f[i].name,
-			   (unsigned long long)f[i].count);
-		percent(out, f[i].count, p->total);
-		buf_printf(out, " of all) with the leaf in it\n");
-		annotate_source(out, im, &f[i], v, nleaves, p->total);
+		buf_printf(out, "\n%s: %llu samples, %.3f s (", f[i].name,
+			   (unsigned long long)f[i].count, (double)f[i].ns / 1e9);
+		percent(out, f[i].ns, a.total_ns);
+		buf_printf(out, " of all the time) with the leaf in it\n");
+		annotate_source(&a, &f[i], v, nleaves);
 		if (with_asm)
-			annotate_asm(out, im, &f[i], v, nleaves, p->total);
+			annotate_asm(&a, &f[i], v, nleaves);
 		shown++;
 	}
 	for (size_t j = 0; j < nfn; j++) {
@@ -372,9 +483,13 @@ void report_annotate(struct buf *out, const struct profile *p,
 
 		for (size_t i = 0; i < nfuncs && !found; i++)
 			found = strcmp(fns[j], f[i].name) == 0;
-		if (!found)
+		if (!found) {
 			buf_printf(out, "\n%s: no samples with the leaf in it\n", fns[j]);
+			missing++;
+		}
 	}
+	src_free(&a);
 	free(f);
 	free(v);
+	return missing;
 }

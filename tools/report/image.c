@@ -14,17 +14,43 @@
 #include <fcntl.h>
 #include <gelf.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* A function symbol, for the look-up by address. */
+struct image_sym {
+	uint64_t addr, size;
+	const char *name;		/* libdw's string: lives with the image */
+	int local;			/* 0 global, 1 weak, 2 local */
+};
+
+/* An address's lines, as image_lines() found them once. */
+struct image_lines_memo {
+	uint64_t addr;			/* 0: an empty slot */
+	size_t n;
+	struct frame_line *lines;
+};
+
 struct image {
 	Dwfl *dwfl;
 	Dwfl_Module *mod;
 	struct image_info info;
 	struct names paths;	/* absolute file names handed out */
+	/* The sized function symbols by address: libdw's own look-up
+	 * reads the whole symbol table at each call, which a collector
+	 * that resolves every interval cannot pay. */
+	struct image_sym *syms;
+	size_t nsyms;
+	/* Each address's lines once: a program that resolves interval
+	 * after interval (kprof-collect) asks for the same few hundred
+	 * addresses again and again; the table holds at most one entry
+	 * per address of the image's text that was ever sampled. */
+	struct image_lines_memo *memo;
+	size_t nmemo, memo_slots;
 };
 
 static const Dwfl_Callbacks image_callbacks = {
@@ -108,62 +134,178 @@ static bool has_section(Elf *elf, const char *name)
 	return false;
 }
 
-struct image *image_open(const struct profile *p, const char *elf_path,
-			 const char *elf_dir)
+/* The load's one error: its line into @err, what was built freed. */
+static struct image *load_fail(struct image *im, char *err, size_t errlen,
+			       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static struct image *load_fail(struct image *im, char *err, size_t errlen,
+			       const char *fmt, ...)
 {
-	const char *want = p->meta.build_id;
-	struct image *im = xcalloc(1, sizeof *im);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	image_close(im);
+	return NULL;
+}
+
+/* The checks after the file is open: its build-id against @want, its
+ * machine, its text and its DWARF. */
+static struct image *image_check(struct image *im, Elf *elf, const char *want,
+				 const char *who, const char *path, char *err,
+				 size_t errlen)
+{
 	const void *id = NULL;
-	char path[PATH_MAX];
-	GElf_Addr bias;
-	ssize_t idlen;
-	Elf *elf;
+	ssize_t idlen = dwelf_elf_gnu_build_id(elf, &id);
+	GElf_Ehdr eh;
 
-	if (!elf_path) {
-		char *found;
-
-		if (!want[0])
-			fatal(EXIT_INPUT, "%s: the profile names no build_id: give the image with --elf FILE",
-			      p->path);
-		found = find_by_build_id(elf_dir, want);
-		if (!found)
-			fatal(EXIT_INPUT, "%s: no image with build-id %s under %s/.build-id/ (give it with --elf FILE)",
-			      p->path, want, elf_dir);
-		elf_path = found;
-	}
-	if (!is_file(elf_path))
-		fatal(EXIT_INPUT, "%s: cannot read the image: %s", elf_path,
-		      strerror(errno ? errno : ENOENT));
-	if (!realpath(elf_path, path))
-		snprintf(path, sizeof path, "%s", elf_path);
-	im->dwfl = dwfl_begin(&image_callbacks);
-	if (!im->dwfl)
-		fatal(EXIT_INPUT, "libdw: %s", dwfl_errmsg(-1));
-	im->mod = dwfl_report_offline(im->dwfl, path, path, -1);
-	if (!im->mod || dwfl_report_end(im->dwfl, NULL, NULL) != 0)
-		fatal(EXIT_INPUT, "%s: not an ELF image libdw can read: %s", path,
-		      dwfl_errmsg(-1));
-	elf = dwfl_module_getelf(im->mod, &bias);
-	if (!elf)
-		fatal(EXIT_INPUT, "%s: not an ELF image: %s", path, dwfl_errmsg(-1));
-	idlen = dwelf_elf_gnu_build_id(elf, &id);
 	if (idlen > 0)
 		hex_of(id, (size_t)idlen, im->info.build_id, sizeof im->info.build_id);
 	if (want[0] && strcmp(want, im->info.build_id) != 0)
-		fatal(EXIT_INPUT, "%s: build-id %s is not the image's: %s has build-id %s",
-		      p->path, want, path, im->info.build_id[0] ? im->info.build_id : "(none)");
-	{
-		GElf_Ehdr eh;
-
-		if (gelf_getehdr(elf, &eh))
-			im->info.machine = eh.e_machine;
-	}
+		return load_fail(im, err, errlen, "%s: build-id %s is not the image's: %s has build-id %s",
+				 who, want, path,
+				 im->info.build_id[0] ? im->info.build_id : "(none)");
+	if (gelf_getehdr(elf, &eh))
+		im->info.machine = eh.e_machine;
 	if (!text_segment(elf, &im->info))
-		fatal(EXIT_INPUT, "%s: no executable segment", path);
+		return load_fail(im, err, errlen, "%s: no executable segment", path);
 	if (!has_section(elf, ".debug_info") || !has_section(elf, ".debug_line"))
-		fatal(EXIT_INPUT, "%s: no DWARF (.debug_info, .debug_line): stripped? give the unstripped image",
-		      path);
+		return load_fail(im, err, errlen, "%s: no DWARF (.debug_info, .debug_line): stripped? give the unstripped image",
+				 path);
+	return im;
+}
+
+static int sym_cmp(const void *a, const void *b)
+{
+	const struct image_sym *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	if (x->local != y->local)
+		return x->local - y->local;
+	return strcmp(x->name, y->name);
+}
+
+/* The sized function symbols, sorted by address.  Of two at one address
+ * (an alias) the global one stands, as libdw prefers it, then the
+ * first by name: one answer, whatever the table's order. */
+static void syms_load(struct image *im)
+{
+	int n = dwfl_module_getsymtab(im->mod);
+	size_t w = 0;
+
+	if (n <= 0)
+		return;
+	im->syms = xmalloc((size_t)n * sizeof *im->syms);
+	for (int i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		const char *name = dwfl_module_getsym_info(im->mod, i, &sym, &addr, NULL,
+							   NULL, NULL);
+
+		if (!name || !name[0] || GELF_ST_TYPE(sym.st_info) != STT_FUNC ||
+		    !sym.st_size)
+			continue;
+		im->syms[im->nsyms++] = (struct image_sym){
+			addr, sym.st_size, name,
+			GELF_ST_BIND(sym.st_info) == STB_GLOBAL ? 0 :
+			GELF_ST_BIND(sym.st_info) == STB_WEAK ? 1 : 2
+		};
+	}
+	qsort(im->syms, im->nsyms, sizeof *im->syms, sym_cmp);
+	for (size_t i = 0; i < im->nsyms; i++)
+		if (!w || im->syms[w - 1].addr != im->syms[i].addr)
+			im->syms[w++] = im->syms[i];
+	im->nsyms = w;
+}
+
+/* The sized function symbol covering @addr, or NULL. */
+static const struct image_sym *sym_find(const struct image *im, uint64_t addr)
+{
+	size_t lo = 0, hi = im->nsyms;
+
+	/* The last symbol that starts at or before @addr. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (im->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i-- > 0;) {
+		if (addr - im->syms[i].addr < im->syms[i].size)
+			return &im->syms[i];
+		/* A large symbol before a small one may still cover it;
+		 * none so far back that the kernel's largest function ends
+		 * before it is worth walking to. */
+		if (lo - i > 64)
+			break;
+	}
+	return NULL;
+}
+
+struct image *image_load(const char *want, const char *elf_path, const char *elf_dir,
+			 const char *who, char *err, size_t errlen)
+{
+	struct image *im;
+	char path[PATH_MAX];
+	char *found = NULL;
+	GElf_Addr bias;
+	Elf *elf;
+
+	if (!elf_path) {
+		if (!want[0]) {
+			snprintf(err, errlen, "%s: the profile names no build_id: give the image with --elf FILE",
+				 who);
+			return NULL;
+		}
+		found = find_by_build_id(elf_dir, want);
+		if (!found) {
+			snprintf(err, errlen, "%s: no image with build-id %s under %s/.build-id/",
+				 who, want, elf_dir);
+			return NULL;
+		}
+		elf_path = found;
+	}
+	if (!is_file(elf_path)) {
+		snprintf(err, errlen, "%s: cannot read the image: %s", elf_path,
+			 strerror(errno ? errno : ENOENT));
+		free(found);
+		return NULL;
+	}
+	if (!realpath(elf_path, path))
+		snprintf(path, sizeof path, "%s", elf_path);
+	free(found);
+	im = xcalloc(1, sizeof *im);
+	im->dwfl = dwfl_begin(&image_callbacks);
+	if (!im->dwfl)
+		return load_fail(im, err, errlen, "libdw: %s", dwfl_errmsg(-1));
+	im->mod = dwfl_report_offline(im->dwfl, path, path, -1);
+	if (!im->mod || dwfl_report_end(im->dwfl, NULL, NULL) != 0)
+		return load_fail(im, err, errlen, "%s: not an ELF image libdw can read: %s",
+				 path, dwfl_errmsg(-1));
+	elf = dwfl_module_getelf(im->mod, &bias);
+	if (!elf)
+		return load_fail(im, err, errlen, "%s: not an ELF image: %s", path,
+				 dwfl_errmsg(-1));
+	if (!image_check(im, elf, want, who, path, err, errlen))
+		return NULL;
 	im->info.path = xstrdup(path);
+	syms_load(im);
+	return im;
+}
+
+struct image *image_open(const struct profile *p, const char *elf_path,
+			 const char *elf_dir)
+{
+	char err[PATH_MAX + 512];
+	struct image *im = image_load(p->meta.build_id, elf_path, elf_dir, p->path, err,
+				      sizeof err);
+
+	if (!im)
+		fatal(EXIT_INPUT, "%s%s", err,
+		      strstr(err, "no image with build-id") ? " (give it with --elf FILE)" : "");
 	return im;
 }
 
@@ -182,10 +324,18 @@ const char *image_symbol(const struct image *im, uint64_t addr, uint64_t *off)
 const char *image_symbol_size(const struct image *im, uint64_t addr,
 			      uint64_t *off, uint64_t *size)
 {
+	const struct image_sym *f = sym_find(im, addr);
 	GElf_Off o = 0;
 	GElf_Sym sym;
 	const char *name;
 
+	if (f) {
+		*off = addr - f->addr;
+		*size = f->size;
+		return f->name;
+	}
+	/* Not in a sized function (a label of hand-written assembly):
+	 * libdw's nearest symbol. */
 	memset(&sym, 0, sizeof sym);
 	name = dwfl_module_addrinfo(im->mod, addr, &o, &sym, NULL, NULL, NULL);
 	*off = o;
@@ -239,8 +389,9 @@ static int decl_line(Dwarf_Die *die)
 	return line;
 }
 
-size_t image_lines(struct image *im, uint64_t addr, struct frame_line *out,
-		   size_t max)
+/* image_lines() asked of libdw. */
+static size_t lines_of(struct image *im, uint64_t addr, struct frame_line *out,
+		       size_t max)
 {
 	Dwarf_Addr bias = 0;
 	Dwarf_Die *cudie = dwfl_module_addrdie(im->mod, addr, &bias);
@@ -311,11 +462,64 @@ size_t image_lines(struct image *im, uint64_t addr, struct frame_line *out,
 	return n;
 }
 
+static void memo_grow(struct image *im)
+{
+	struct image_lines_memo *old = im->memo;
+	size_t n = im->memo_slots;
+
+	im->memo_slots = n ? 2 * n : 256;
+	im->memo = xcalloc(im->memo_slots, sizeof *im->memo);
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		if (!old[i].addr)
+			continue;
+		for (j = (size_t)(old[i].addr * 0x9e3779b97f4a7c15ull) & (im->memo_slots - 1);
+		     im->memo[j].addr; j = (j + 1) & (im->memo_slots - 1))
+			;
+		im->memo[j] = old[i];
+	}
+	free(old);
+}
+
+size_t image_lines(struct image *im, uint64_t addr, struct frame_line *out,
+		   size_t max)
+{
+	struct frame_line all[IMAGE_LINES_MAX];
+	struct image_lines_memo *m;
+	size_t j, n;
+
+	if (!addr)
+		return lines_of(im, addr, out, max);
+	if (2 * (im->nmemo + 1) > im->memo_slots)
+		memo_grow(im);
+	for (j = (size_t)(addr * 0x9e3779b97f4a7c15ull) & (im->memo_slots - 1);
+	     im->memo[j].addr; j = (j + 1) & (im->memo_slots - 1))
+		if (im->memo[j].addr == addr)
+			break;
+	m = &im->memo[j];
+	if (!m->addr) {
+		m->n = lines_of(im, addr, all, IMAGE_LINES_MAX);
+		m->lines = xmalloc((m->n ? m->n : 1) * sizeof *m->lines);
+		memcpy(m->lines, all, m->n * sizeof *m->lines);
+		m->addr = addr;
+		im->nmemo++;
+	}
+	n = m->n < max ? m->n : max;
+	memcpy(out, m->lines, n * sizeof *out);
+	return n;
+}
+
 void image_close(struct image *im)
 {
 	if (!im)
 		return;
-	dwfl_end(im->dwfl);
+	for (size_t i = 0; i < im->memo_slots; i++)
+		free(im->memo[i].lines);
+	free(im->memo);
+	free(im->syms);
+	if (im->dwfl)
+		dwfl_end(im->dwfl);
 	names_free(&im->paths);
 	free((char *)im->info.path);
 	free(im);

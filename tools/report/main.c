@@ -252,7 +252,7 @@ static void parse_options(struct args *a, int argc, char **argv)
 			a->svg.min_width = pixels(name, optarg);
 			break;
 		case OPT_INVERTED: a->svg.inverted = true; break;
-		case OPT_REVERSE: a->reverse = true; break;
+		case OPT_REVERSE: a->reverse = a->svg.reversed = true; break;
 		case OPT_FOCUS: a->filter.focus = optarg; break;
 		case OPT_IGNORE: a->filter.ignore = optarg; break;
 		case OPT_PID:
@@ -341,6 +341,7 @@ static int run(const struct args *a)
 	struct profile p[2];
 	struct buf out = { 0 };
 	struct image *im[2] = { NULL, NULL };
+	size_t missing = 0;
 
 	if (a->sub == SUB_DIFF) {
 		im[0] = load(&p[0], a, a->in[0], &names, !a->keep_pids);
@@ -356,8 +357,8 @@ static int run(const struct args *a)
 		else if (a->sub == SUB_FLAME)
 			report_flamegraph(&out, &p[0], &a->svg);
 		else if (a->sub == SUB_ANNOTATE)
-			report_annotate(&out, &p[0], im[0], a->fns, a->nfns,
-					a->n, a->with_asm);
+			missing = report_annotate(&out, &p[0], im[0], a->fns, a->nfns,
+						  a->n, a->with_asm);
 		else
 			report_top(&out, &p[0], a->n);
 	}
@@ -365,6 +366,13 @@ static int run(const struct args *a)
 	image_close(im[1]);
 	outfile_write(a->out ? a->out : "-", &out);
 	buf_free(&out);
+	/* A function named that had no samples: what was asked for is not
+	 * there (its line says so in the output), as a script must see. */
+	if (missing) {
+		fprintf(stderr, "%s: annotate: %zu of the functions named had no samples with the leaf in them\n",
+			REPORT_PROG, missing);
+		return EXIT_INPUT;
+	}
 	return 0;
 }
 
@@ -379,7 +387,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2)
-		fatal(EXIT_USAGE, "a subcommand is needed: pprof, flamegraph, diff, top or annotate (see --help)");
+		fatal(EXIT_USAGE, "a subcommand is needed: pprof, flamegraph, diff, top, annotate or merge (see --help)");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return print_usage();
 	if (strcmp(argv[1], "--version") == 0) {
@@ -395,7 +403,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], subs[i].name) == 0)
 			break;
 	if (i == sizeof subs / sizeof subs[0])
-		fatal(EXIT_INPUT, "unknown subcommand '%s': use pprof, flamegraph, diff, top or annotate",
+		fatal(EXIT_USAGE, "unknown subcommand '%s': use pprof, flamegraph, diff, top, annotate or merge",
 		      argv[1]);
 	a.sub = (enum sub)i;
 	/* getopt sees the subcommand as argv[0]. */

@@ -425,22 +425,33 @@ static void stamp_labels(struct strings *s, Perftools__Profiles__Profile *pr,
 	}
 }
 
-/* Everything a profile by name was built of: a program that writes one
- * profile after another (kprof-collect) must not keep them all. */
-static void pprof_free(Perftools__Profiles__Profile *pr, struct strings *s)
+/* Everything a profile was built of: a program that writes one profile
+ * after another (kprof-collect) must not keep them all.  A profile by
+ * name has a Location per Function; an address view's tables (@t) have
+ * their own counts, several Lines a Location, and their hash tables. */
+static void pprof_free(Perftools__Profiles__Profile *pr, struct strings *s,
+		       struct addr_tables *t)
 {
 	for (size_t i = 0; i < pr->n_sample_type; i++)
 		free(pr->sample_type[i]);
 	free(pr->sample_type);
 	free(pr->period_type);
-	for (size_t i = 0; i < pr->n_function; i++) {
-		free(pr->location[i]->line[0]);
+	for (size_t i = 0; i < pr->n_location; i++) {
+		for (size_t j = 0; j < pr->location[i]->n_line; j++)
+			free(pr->location[i]->line[j]);
 		free(pr->location[i]->line);
 		free(pr->location[i]);
-		free(pr->function[i]);
 	}
+	for (size_t i = 0; i < pr->n_function; i++)
+		free(pr->function[i]);
 	free(pr->function);
 	free(pr->location);
+	if (t) {
+		free(t->loc_addr);
+		free(t->loc_slot);
+		free(t->name_loc);
+		names_free(&t->fn_keys);
+	}
 	for (size_t i = 0; i < pr->n_sample; i++) {
 		Perftools__Profiles__Sample *m = pr->sample[i];
 
@@ -594,8 +605,8 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 	if (!ok)
 		snprintf(err, errlen, "zlib: cannot compress the profile");
 	/* kprof-report writes one output and leaves the rest to the
-	 * process; a stamped profile by name is one of many. */
-	if (stamp && !t)
-		pprof_free(&pr, &s);
+	 * process; a stamped profile is one of many. */
+	if (stamp)
+		pprof_free(&pr, &s, t);
 	return ok;
 }

@@ -171,14 +171,21 @@ struct frame_line {
  * whose build-id is not the profile's, is fatal (exit 1) in one line. */
 struct image *image_open(const struct profile *p, const char *elf,
 			 const char *elf_dir);
+/* The same for a program that must not exit on it (kprof-collect): the
+ * image whose build-id is @want (hex; "" takes @elf as it is), @elf or
+ * found under @elf_dir; NULL with the one line (naming @who) in @err. */
+struct image *image_load(const char *want, const char *elf, const char *elf_dir,
+			 const char *who, char *err, size_t errlen);
 const struct image_info *image_info(const struct image *im);
 /* The ELF symbol covering @addr and the offset into it, or NULL. */
 const char *image_symbol(const struct image *im, uint64_t addr, uint64_t *off);
 /* The same, with the symbol's size in *@size. */
 const char *image_symbol_size(const struct image *im, uint64_t addr,
 			      uint64_t *off, uint64_t *size);
-/* @addr's lines, innermost (inlined) first, at most @max; 0 when the
- * image knows nothing of it.  Strings live as long as the image. */
+/* @addr's lines, innermost (inlined) first, at most @max (up to
+ * IMAGE_LINES_MAX); 0 when the image knows nothing of it.  Strings live
+ * as long as the image; each address is asked of libdw once. */
+#define IMAGE_LINES_MAX 32
 size_t image_lines(struct image *im, uint64_t addr, struct frame_line *out,
 		   size_t max);
 /* Each address frame of @p's stacks becomes its function's name (a
@@ -240,6 +247,7 @@ struct svg_opts {
 	unsigned width;
 	bool script;
 	bool inverted;		/* icicle: the root on top */
+	bool reversed;		/* the stacks were reversed (--reverse): said */
 	double min_width;	/* px: narrower frames are not drawn */
 	const char *title;
 };
@@ -272,8 +280,9 @@ struct pprof_stamp {
 bool pprof_gzip(struct buf *out, const uint8_t *data, size_t len);
 /* kprof-report merge ARGS... (merge.c): argv[0] is "merge". */
 int report_merge(int argc, char **argv);
-/* report_pprof() stamped with @stamp; with no image it frees all it
- * built, so a long-running program may call it again and again.  Never
+/* report_pprof() stamped with @stamp; it frees all it built (the image
+ * keeps what it learnt), so a long-running program may call it again
+ * and again.  Never
  * exits on what @p holds: false, with the reason in @err (one line), when
  * a value does not fit pprof's int64s or zlib fails. */
 bool report_pprof_stamped(struct buf *out, const struct profile *p,
@@ -281,12 +290,14 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 			  const struct pprof_stamp *stamp, char *err, size_t errlen);
 
 /* perf annotate's view: each of @nfn functions named in @fns (or the
- * @n hottest by self samples when @nfn is 0), its source lines with the
- * samples whose leaf fell on each; with @with_asm, its instructions too
- * (through the image's platform's objdump). */
-void report_annotate(struct buf *out, const struct profile *p,
-		     struct image *im, const char *const *fns, size_t nfn,
-		     unsigned n, bool with_asm);
+ * @n hottest by self time when @nfn is 0), its source lines with the
+ * samples and time whose leaf fell on each, an inlined function's lines
+ * naming it; with @with_asm, its instructions too (through the image's
+ * platform's objdump), each run of them under its source line.  Returns
+ * how many of the named functions had no samples. */
+size_t report_annotate(struct buf *out, const struct profile *p,
+		       struct image *im, const char *const *fns, size_t nfn,
+		       unsigned n, bool with_asm);
 
 /* ---- outfile.c ---- */
 

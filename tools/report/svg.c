@@ -18,6 +18,7 @@
 #define FRAME_H 16	/* px per row; rects are one less, for a gap */
 #define TOP 40		/* px for the title, above the subtitle's lines */
 #define LINE_H 16	/* px per subtitle line; the frames come below */
+#define SUBTITLE_MAX 6	/* its lines: subtitle() */
 #define BOTTOM 34	/* px below: the details line and buttons */
 #define CHAR_W 7.2	/* px, a 12 px monospace character */
 
@@ -428,8 +429,9 @@ static void subtitle_line(const struct svg *s, const struct buf *line,
 	buf_add(out, "</text>\n", 8);
 }
 
-/* The subtitle's lines into @lines (up to 5); returns how many. */
-static unsigned subtitle(const struct svg *s, struct buf lines[5])
+/* The subtitle's lines into @lines (up to SUBTITLE_MAX); returns how
+ * many. */
+static unsigned subtitle(const struct svg *s, struct buf lines[SUBTITLE_MAX])
 {
 	unsigned n = 0;
 	char t[48];
@@ -450,6 +452,12 @@ static unsigned subtitle(const struct svg *s, struct buf lines[5])
 			   value_text(s->p, s->pruned, t, sizeof t),
 			   share(s->pruned, profile_value_total(s->p)),
 			   s->o->min_width);
+	/* A shape other than the usual says so: one reads a graph whose
+	 * leaves are at its root as the callers. */
+	if (s->o->inverted || s->o->reversed)
+		buf_printf(&lines[n++], "%s%s%s", s->o->inverted ? "inverted: the root on top" : "",
+			   s->o->inverted && s->o->reversed ? "; " : "",
+			   s->o->reversed ? "reversed: every stack leaf first, its callers above it" : "");
 	return n;
 }
 
@@ -460,7 +468,7 @@ static void svg_write(struct svg *s, const char *title)
 	struct node *root = tree_build(s->p, all);
 	struct node *broot = s->before ? tree_build(s->before, all) : NULL;
 	unsigned w = s->o->width, h, nlines;
-	struct buf lines[5] = { { 0 } };
+	struct buf lines[SUBTITLE_MAX] = { { 0 } };
 
 	s->scale = (double)(w - 2 * PAD) / (double)profile_value_total(s->p);
 	s->rows = prepass(s, root);
@@ -521,7 +529,7 @@ void report_flamegraph(struct buf *out, const struct profile *p,
 {
 	struct svg s = { .out = out, .p = p, .o = o };
 
-	svg_write(&s, o->title ? o->title : "Flame graph");
+	svg_write(&s, o->title ? o->title : o->inverted ? "Icicle graph" : "Flame graph");
 }
 
 void report_diff_svg(struct buf *out, const struct profile *before,
@@ -529,5 +537,6 @@ void report_diff_svg(struct buf *out, const struct profile *before,
 {
 	struct svg s = { .out = out, .p = after, .before = before, .o = o };
 
-	svg_write(&s, o->title ? o->title : "Differential flame graph");
+	svg_write(&s, o->title ? o->title : o->inverted ? "Differential icicle graph"
+							: "Differential flame graph");
 }

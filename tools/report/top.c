@@ -170,9 +170,13 @@ void report_diff_text(struct buf *out, const struct profile *before,
 	if (ngone)
 		buf_printf(out, "%12s %13s  %s\n", "self:before", "total:before",
 			   "function");
-	for (size_t i = 0; i < ngone; i++)
+	/* -n limits these rows as it does the others. */
+	for (size_t i = 0; i < ngone && i < n; i++)
 		buf_printf(out, "%12.2f %13.2f  %s\n", gone[i].self_b,
 			   gone[i].total_b, after->names->str[gone[i].name]);
+	if (ngone > n)
+		buf_printf(out, "# %zu more functions only in before (-n to show them)\n",
+			   ngone - n);
 	free(rows);
 	free(gone);
 	free(b.self);
