@@ -6,6 +6,7 @@
 #include "hal/timer.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
+#include "kernel/trace.h"
 
 struct cpu cpus[HAL_MAX_CPUS];
 
@@ -217,6 +218,9 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	c->last_prev = prev;
 	c->switch_to = next;
 	sched_call_switch_hook(prev, next);
+	/* The switch's tracepoint: its own, not a user of the hook's slot. */
+	TRACE_POINT(TRACE_SCHED_SWITCH, prev->state, (uint32_t)next->pid,
+		    why & TASK_OFF_TRAP ? TRACE_F_PREEMPT : 0u);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
 	sched_finish_switch(this_cpu());
@@ -397,6 +401,7 @@ void sched_wake(struct task *t)
 		rq_push(c, t);
 		if (c->current->is_idle)
 			c->need_resched = true;
+		TRACE_POINT(TRACE_SCHED_WAKEUP, (uint32_t)t->pid, t->cpu, 0u);
 	} else if (t->state != TASK_DEAD) {
 		t->wake_pending = true;
 	}
@@ -436,6 +441,7 @@ void sched_tick(void)
 			t->state = TASK_RUNNABLE;
 			t->wall.wake_ns = now;
 			rq_push(c, t);
+			TRACE_POINT(TRACE_SCHED_WAKEUP, (uint32_t)t->pid, t->cpu, TRACE_F_TIMER);
 		} else {
 			pp = &t->rq_next;
 		}
