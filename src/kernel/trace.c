@@ -73,9 +73,11 @@ void trace_fire(enum trace_id id, uint32_t f0, uint32_t f1, unsigned flags)
 	int pid;
 
 	__atomic_fetch_add(&tc->busy, 1, __ATOMIC_SEQ_CST);
-	__atomic_fetch_add(&tc->fired[id], 1, __ATOMIC_RELAXED);
+	/* Counted only where a ring takes it: then, with no pid filter,
+	 * fired = kept + lost, exactly. */
 	if (!__atomic_load_n(&tc->on, __ATOMIC_SEQ_CST))
 		goto out;
+	__atomic_fetch_add(&tc->fired[id], 1, __ATOMIC_RELAXED);
 	rec.ts = hal_clock_ns();
 	rec.pid = cur ? cur->pid : -1;
 	rec.id = (uint8_t)id;

@@ -104,7 +104,8 @@ bool trace_has_ring(unsigned cpu);
 /* Free the rings.  After trace_disarm(). */
 void trace_release(void);
 
-/* How often @id fired on any CPU while it was on, since boot. */
+/* How often @id fired on any CPU while it was on and that CPU had a
+ * ring, since boot: with no pid filter, each is kept or counted lost. */
 uint64_t trace_fired(enum trace_id id);
 
 /* The per-CPU ring size, in KB, when a trace names none: the boot key

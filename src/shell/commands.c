@@ -18,6 +18,10 @@ const struct shell_cmd shell_commands[] = {
 	{ .name = "stat", .usage = CMD_STAT_USAGE,
 	  .summary = "count cycles, instructions and IPC per CPU (1-10000 ms)",
 	  .run = cmd_stat, .keyless = true },
+	{ .name = "trace", .usage = CMD_TRACE_USAGE,
+	  .summary = "record the scheduler's, interrupts' and the network's tracepoints "
+		     "(1-60000 ms, or start to stop); show text, summary, latency or irqs; list them",
+	  .run = cmd_trace },
 	{ .name = "lscpu", .usage = CMD_LSCPU_USAGE,
 	  .summary = "CPUs, and the sample source profile would use",
 	  .run = cmd_lscpu, .keyless = true },
