@@ -95,6 +95,7 @@ struct task *task_create(const char *name, void (*fn)(void *), void *arg,
 	t->ctx = sched_prepare_context(t);
 	task_list_add(t);
 	/* Before it is queued: once queued it may run, end and be reaped. */
+	trace_task_born(t->pid, t->name);
 	TRACE_POINT(TRACE_TASK_NEW, (uint32_t)t->pid, cpu, 0u);
 	sched_enqueue_new(t);
 	return t;

@@ -15,6 +15,7 @@
 #include "kernel/sched.h"
 #include "kernel/task.h"
 #include "lib/errno.h"
+#include "lib/kstring.h"
 #include "lib/out.h"
 #include "lib/parse.h"
 
@@ -47,7 +48,14 @@ struct trace_cpu {
 static struct trace_cpu trace_cpus[HAL_MAX_CPUS];
 static int trace_pid = TRACE_PID_ALL;
 static bool trace_armed;
-static unsigned trace_kb_asked;		/* trace.buffer_kb=; 0: the default */
+static unsigned trace_kb_asked;
+/* Tasks born while armed: slots taken by an atomic count (tasks are
+ * created on any CPU), each written once. */
+static struct {
+	int pid;
+	char name[TASK_NAME_MAX];
+} trace_born[TRACE_BORN_MAX];
+static unsigned trace_nborn;		/* trace.buffer_kb=; 0: the default */
 
 static bool trace_pid_match(int pid, enum trace_id id, const struct trace_rec *r)
 {
@@ -140,7 +148,10 @@ int trace_arm(const struct trace_config *cfg)
 		tc->npages = npages;
 		trace_ring_init(&tc->ring, tc->pages, cfg->slots, cfg->overwrite);
 	}
-	trace_armed = true;
+	for (unsigned i = 0; i < TRACE_BORN_MAX; i++)
+		trace_born[i].pid = 0;	/* 0: a slot taken, not yet written */
+	__atomic_store_n(&trace_nborn, 0, __ATOMIC_RELAXED);
+	__atomic_store_n(&trace_armed, true, __ATOMIC_RELEASE);
 	__atomic_store_n(&trace_pid, cfg->pid, __ATOMIC_RELAXED);
 	for (unsigned i = 0; i < HAL_MAX_CPUS; i++)
 		if (trace_cpus[i].pages)
@@ -163,7 +174,7 @@ void trace_disarm(void)
 	for (unsigned i = 0; i < HAL_MAX_CPUS; i++)
 		while (__atomic_load_n(&trace_cpus[i].busy, __ATOMIC_SEQ_CST))
 			hal_cpu_relax();
-	trace_armed = false;
+	__atomic_store_n(&trace_armed, false, __ATOMIC_RELEASE);
 }
 
 void trace_drain(unsigned cpu, void (*sink)(const struct trace_rec *rec, void *ctx),
@@ -181,6 +192,30 @@ void trace_drain(unsigned cpu, void (*sink)(const struct trace_rec *rec, void *c
 		rec.cpu = (uint8_t)cpu;
 		sink(&rec, ctx);
 	}
+}
+
+void trace_task_born(int pid, const char *name)
+{
+	unsigned i;
+
+	if (!__atomic_load_n(&trace_armed, __ATOMIC_ACQUIRE))
+		return;
+	i = __atomic_fetch_add(&trace_nborn, 1, __ATOMIC_RELAXED);
+	if (i >= TRACE_BORN_MAX)
+		return;
+	kstrlcpy(trace_born[i].name, name, TASK_NAME_MAX);
+	__atomic_store_n(&trace_born[i].pid, pid, __ATOMIC_RELEASE);
+}
+
+bool trace_born_name(unsigned i, int *pid, const char **name)
+{
+	unsigned n = __atomic_load_n(&trace_nborn, __ATOMIC_RELAXED);
+
+	if (i >= n || i >= TRACE_BORN_MAX)
+		return false;
+	*pid = __atomic_load_n(&trace_born[i].pid, __ATOMIC_ACQUIRE);
+	*name = trace_born[i].name;
+	return true;
 }
 
 uint64_t trace_lost(unsigned cpu)

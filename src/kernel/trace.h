@@ -101,6 +101,15 @@ void trace_drain(unsigned cpu, void (*sink)(const struct trace_rec *rec, void *c
 uint64_t trace_lost(unsigned cpu);
 bool trace_has_ring(unsigned cpu);
 
+/* A task was born (task_create()): while a trace is armed its name is
+ * kept, so that a task that starts and ends inside the window is named.
+ * Task context. */
+void trace_task_born(int pid, const char *name);
+
+/* The @i-th name kept since the last trace_arm(): false past the end. */
+bool trace_born_name(unsigned i, int *pid, const char **name);
+#define TRACE_BORN_MAX 256
+
 /* Free the rings.  After trace_disarm(). */
 void trace_release(void);
 

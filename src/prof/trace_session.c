@@ -105,17 +105,22 @@ int trace_session_start(const struct trace_config *cfg, unsigned kb, struct out 
 	return 0;
 }
 
-static void name_add(struct task *t, void *ctx)
+static void name_keep(int pid, const char *name)
 {
-	(void)ctx;
 	for (unsigned i = 0; i < sess.nnames; i++)
-		if (sess.names[i].pid == t->pid)
+		if (sess.names[i].pid == pid)
 			return;
 	if (sess.nnames == TRACE_NAMES_MAX)
 		return;
-	sess.names[sess.nnames].pid = t->pid;
-	kstrlcpy(sess.names[sess.nnames].name, t->is_idle ? "idle" : t->name, TASK_NAME_MAX);
+	sess.names[sess.nnames].pid = pid;
+	kstrlcpy(sess.names[sess.nnames].name, name, TASK_NAME_MAX);
 	sess.nnames++;
+}
+
+static void name_add(struct task *t, void *ctx)
+{
+	(void)ctx;
+	name_keep(t->pid, t->is_idle ? "idle" : t->name);
 }
 
 const char *trace_session_name(const struct trace_session *s, int pid)
@@ -175,6 +180,9 @@ static void sort_by_time(struct trace_rec *v, size_t n)
 
 int trace_session_stop(void)
 {
+	const char *name;
+	int pid;
+
 	if (!sess.armed)
 		return -ENOENT;
 	trace_disarm();
@@ -191,6 +199,9 @@ int trace_session_stop(void)
 	trace_release();
 	sort_by_time(sess.ev, sess.n);
 	task_for_each_all(name_add, NULL);
+	for (unsigned i = 0; trace_born_name(i, &pid, &name); i++)
+		if (pid)
+			name_keep(pid, name);
 	sess.have = true;
 	return 0;
 }
