@@ -56,7 +56,8 @@ uint64_t kernel_uptime_ns(void)
 /* Another CPU is panicking: stop here, so that nothing prints over its
  * report.  Where the platform's stop is an NMI that comes first; where
  * it cannot interrupt a CPU at all, the tick is its answer. */
-static unsigned kernel_tick_irq_no(void)
+/* Unused where KPROF_BENCH_NO_TRACEPOINTS compiles the tracepoints out. */
+static unsigned __attribute__((unused)) kernel_tick_irq_no(void)
 {
 	struct hal_timer_info ti;
 
