@@ -14,6 +14,8 @@
 
 #include "sim_fixture.h"
 #include "check_main.h"
+#include "prof/trace_session.h"
+#include "work/sleepy_test.h"
 
 static struct ksim_config cfg;
 
@@ -289,6 +291,193 @@ CHECK_TEST("beside", test_trace_beside_wall_profile)
 	ck_assert_msg(strstr(out, "pingpong"), "%s", out);
 	free(out);
 	run_expect("work stop", "work: stopped pingpong");
+}
+END_TEST
+
+static void sleep_ms(unsigned ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+/* The two pids of "work: started NAME, 2 tasks, pids A B". */
+static void start2(const char *cmd, int pids[2])
+{
+	char *out = run(cmd), *p = strstr(out, "pids ");
+
+	ck_assert_msg(p && sscanf(p, "pids %d %d", &pids[0], &pids[1]) == 2, "%s", out);
+	free(out);
+}
+
+/* How many of @s's events of @id concern @pid (the switch's prev or the
+ * wakeup's woken, per @field) in [@t0, @t1], on any CPU; @state, when
+ * not -1, the switch's prev state; @timer, when not -1, the wakeup's. */
+static unsigned count_in(const struct trace_session *s, unsigned id, int pid, uint64_t t0,
+			 uint64_t t1, int state)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct trace_rec *r = &s->ev[i];
+
+		if (r->id != id || r->ts < t0 || r->ts > t1)
+			continue;
+		if (id == TRACE_SCHED_SWITCH && r->pid == pid && (state < 0 || (int)r->f0 == state))
+			n++;
+		if (id == TRACE_SCHED_WAKEUP && (int)r->f0 == pid)
+			n++;
+	}
+	return n;
+}
+
+static unsigned count_ins(const struct trace_session *s, int pid, uint64_t t0, uint64_t t1)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->ev[i].id == TRACE_SCHED_SWITCH && (int)s->ev[i].f1 == pid &&
+		    s->ev[i].ts >= t0 && s->ev[i].ts <= t1)
+			n++;
+	return n;
+}
+
+#define CALLS 2048
+static struct sleepy_call calls[CALLS];
+
+/* sleepy logs every call it makes (work/sleepy.c): each nap is one
+ * sleep -- one switch out in state S, one wakeup, one switch back in --
+ * and each wait for the peer as many blocks (D), wakeups and switches
+ * in as it took; the compute none.  And every sleep or block of its
+ * tasks in the trace lies inside a logged call: one for one. */
+CHECK_TEST("truth", test_sleepy_log_matches_trace)
+{
+	const struct trace_session *s;
+	int pids[2];
+
+	boot(2);
+	start2("work start sleepy 2", pids);
+	sleep_ms(100);
+	run_expect("trace start sched buffer=4096", "trace: started\n");
+	sleep_ms(600);
+	run_expect("trace stop", " 0 lost\n");
+	s = trace_session();
+	for (unsigned k = 0; k < 2; k++) {
+		unsigned n = sleepy_calls_between(k, s->t0, s->t1, calls, CALLS), naps = 0, waits = 0;
+		unsigned outs = 0, inside = 0;
+
+		ck_assert_uint_gt(n, 8);
+		for (unsigned c = 0; c < n; c++) {
+			uint64_t a = calls[c].t0, b = calls[c].t1;
+			unsigned sl = count_in(s, TRACE_SCHED_SWITCH, pids[k], a, b, 2 /* S */);
+			unsigned bl = count_in(s, TRACE_SCHED_SWITCH, pids[k], a, b, 3 /* D */);
+			unsigned wk = count_in(s, TRACE_SCHED_WAKEUP, pids[k], a, b, -1);
+			unsigned in = count_ins(s, pids[k], a, b);
+
+			if (calls[c].path == SLEEPY_NAP_A || calls[c].path == SLEEPY_NAP_B) {
+				ck_assert_msg(sl == 1 && bl == 0 && wk == 1 && in == 1,
+					      "pid %d nap %u: %u sleeps, %u blocks, %u wakeups, %u runs",
+					      pids[k], c, sl, bl, wk, in);
+				naps++;
+			} else if (calls[c].path == SLEEPY_WAIT_PEER) {
+				ck_assert_msg(sl == 0 && bl == wk && bl <= in,
+					      "pid %d wait %u: %u sleeps, %u blocks, %u wakeups, %u runs",
+					      pids[k], c, sl, bl, wk, in);
+				waits += bl;
+			} else {
+				ck_assert_msg(sl == 0 && bl == 0 && wk == 0,
+					      "pid %d compute %u: %u sleeps, %u blocks, %u wakeups",
+					      pids[k], c, sl, bl, wk);
+			}
+			inside += sl + bl;
+		}
+		/* Every sleep and block from the first call's start to the
+		 * last one's return was inside one of them. */
+		outs = count_in(s, TRACE_SCHED_SWITCH, pids[k], calls[0].t0, calls[n - 1].t1, 2) +
+		       count_in(s, TRACE_SCHED_SWITCH, pids[k], calls[0].t0, calls[n - 1].t1, 3);
+		ck_assert_uint_eq(outs, inside);
+		ck_assert_uint_gt(naps, 4);
+		fprintf(stderr, "sleepy pid %d: %u calls, %u naps, %u blocks, all in the trace\n",
+			pids[k], n, naps, waits);
+	}
+	run_expect("work stop", "sleepy truth:");
+}
+END_TEST
+
+static uint64_t key_u64(const char *out, const char *key)
+{
+	const char *p = strstr(out, key);
+
+	ck_assert_msg(p != NULL, "no %s in: %s", key, out);
+	return strtoull(p + strlen(key), NULL, 10);
+}
+
+/* @pid's running time in [@a, @b] from the switches of @s. */
+static double run_ms(const struct trace_session *s, int pid, uint64_t a, uint64_t b)
+{
+	uint64_t on = 0, sum = 0;
+	bool running = false, seen = false;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct trace_rec *r = &s->ev[i];
+		uint64_t t = r->ts < a ? a : r->ts > b ? b : r->ts;
+
+		if (r->id != TRACE_SCHED_SWITCH)
+			continue;
+		if ((int)r->f1 == pid) {
+			running = seen = true;
+			on = t;
+		} else if (r->pid == pid) {
+			/* Its first event a switch out: it ran since before. */
+			if (!seen)
+				on = a;
+			if (running || !seen)
+				sum += t - on;
+			running = false;
+			seen = true;
+		}
+	}
+	if (running)
+		sum += b - on;
+	return (double)sum / 1e6;
+}
+
+/* Each task's running time summed from the trace's switches over a wall
+ * profile's window is the wall profile's, to 1%. */
+CHECK_TEST("truth", test_running_time_matches_wall_profile)
+{
+	const struct trace_session *s;
+	uint64_t a, b;
+	int pids[2];
+	char *out, *tasks;
+
+	boot(2);
+	start2("work start sleepy 2", pids);
+	run_expect("trace start sched buffer=4096", "trace: started\n");
+	out = run("profile 1000 all wall folded");
+	tasks = run("profile show tasks");
+	run_expect("trace stop", " 0 lost\n");
+	a = key_u64(out, "# start_ns=");
+	b = key_u64(out, "# stop_ns=");
+	s = trace_session();
+	ck_assert(s->t0 < a && b < s->t1);
+	for (unsigned k = 0; k < 2; k++) {
+		char key[32];
+		const char *p;
+		double cpu, got = run_ms(s, pids[k], a, b);
+
+		snprintf(key, sizeof(key), "\n%d ", pids[k]);
+		p = strstr(tasks, key);
+		ck_assert_msg(p && (p = strstr(p, "cpu ")) && sscanf(p, "cpu %lf ms", &cpu) == 1,
+			      "no books of %d: %s", pids[k], tasks);
+		fprintf(stderr, "pid %d: wall cpu %.1f ms, trace %.1f ms\n", pids[k], cpu, got);
+		ck_assert_msg(got > cpu * 0.99 - 0.1 && got < cpu * 1.01 + 0.1,
+			      "pid %d ran %.1f ms by the trace, %.1f ms by the wall profile",
+			      pids[k], got, cpu);
+	}
+	free(out);
+	free(tasks);
+	run_expect("work stop", "sleepy truth:");
 }
 END_TEST
 
