@@ -2,10 +2,14 @@
 /* What `trace` prints of a stopped trace (prof/trace_session.h): the
  * header, one event a line (text), counts (summary), wakeup-to-run
  * delays per task (latency) and interrupts per CPU (irqs).  Every view
- * reads the merged store; none changes it. */
+ * reads the merged store; none changes it.  Their tables come from the
+ * heap: a shell's stack is small, and the console and a UDP shell may
+ * show views at once. */
 #include "prof/trace_session.h"
 
+#include "kernel/heap.h"
 #include "lib/out.h"
+#include "lib/trace_frame.h"
 
 static unsigned rings_of(const struct trace_session *s)
 {
@@ -112,23 +116,34 @@ void trace_print_text(struct out *o, const struct trace_session *s, uint64_t n)
 
 /* Events by name and CPU, then by task: the quiet-CPU proof's view (an
  * event on an isolated CPU names its task here). */
+struct summary {
+	uint64_t per[TRACE_EVENTS][HAL_MAX_CPUS];
+	struct { int pid; uint64_t n; } tasks[TRACE_NAMES_MAX];
+};
+
 void trace_print_summary(struct out *o, const struct trace_session *s)
 {
-	uint64_t per[TRACE_EVENTS][HAL_MAX_CPUS] = { { 0 } };
-	struct { int pid; uint64_t n; } tasks[TRACE_NAMES_MAX];
+	struct summary *sm = kzalloc(sizeof(*sm));
+	uint64_t (*per)[HAL_MAX_CPUS];
 	unsigned ntasks = 0;
+
+	if (!sm) {
+		out_puts(o, "trace: no memory for the summary\n");
+		return;
+	}
+	per = sm->per;
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct trace_rec *r = &s->ev[i];
 		unsigned k;
 
 		per[r->id][r->cpu]++;
-		for (k = 0; k < ntasks && tasks[k].pid != r->pid; k++)
+		for (k = 0; k < ntasks && sm->tasks[k].pid != r->pid; k++)
 			;
 		if (k == ntasks && ntasks < TRACE_NAMES_MAX)
-			tasks[ntasks++] = (typeof(tasks[0])){ r->pid, 0 };
+			sm->tasks[ntasks++] = (typeof(sm->tasks[0])){ r->pid, 0 };
 		if (k < ntasks)
-			tasks[k].n++;
+			sm->tasks[k].n++;
 	}
 	for (unsigned e = 0; e < TRACE_EVENTS; e++) {
 		uint64_t total = 0;
@@ -145,9 +160,10 @@ void trace_print_summary(struct out *o, const struct trace_session *s)
 	}
 	for (unsigned k = 0; k < ntasks; k++) {
 		out_puts(o, "task ");
-		print_task(o, s, tasks[k].pid);
-		out_printf(o, " %llu events\n", (unsigned long long)tasks[k].n);
+		print_task(o, s, sm->tasks[k].pid);
+		out_printf(o, " %llu events\n", (unsigned long long)sm->tasks[k].n);
 	}
+	kfree(sm);
 }
 
 struct lat {
@@ -172,8 +188,13 @@ static struct lat *lat_find(struct lat *v, unsigned *n, int pid)
  * (ms from the start).  @n: the n tasks with the worst maxima (0: all). */
 void trace_print_latency(struct out *o, const struct trace_session *s, uint64_t n)
 {
-	static struct lat lat[TRACE_NAMES_MAX];
+	struct lat *lat = kzalloc(TRACE_NAMES_MAX * sizeof(*lat));
 	unsigned nl = 0, shown = 0;
+
+	if (!lat) {
+		out_puts(o, "trace: no memory for the latency table\n");
+		return;
+	}
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct trace_rec *r = &s->ev[i];
@@ -225,15 +246,22 @@ void trace_print_latency(struct out *o, const struct trace_session *s, uint64_t 
 	}
 	if (!shown)
 		out_puts(o, "no wakeup ran in the window (trace sched_wakeup and sched_switch)\n");
+	kfree(lat);
 }
 
 /* /proc/interrupts over the window: irq_entry per CPU per vector or
  * INTID, then the NMIs. */
 void trace_print_irqs(struct out *o, const struct trace_session *s)
 {
-	struct { uint32_t irq; uint64_t n[HAL_MAX_CPUS]; } rows[32];
+	struct irq_row { uint32_t irq; uint64_t n[HAL_MAX_CPUS]; } *rows;
 	uint64_t nmi[HAL_MAX_CPUS] = { 0 };
 	unsigned nrows = 0;
+
+	rows = kzalloc(32 * sizeof(*rows));
+	if (!rows) {
+		out_puts(o, "trace: no memory for the irq table\n");
+		return;
+	}
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct trace_rec *r = &s->ev[i];
@@ -274,6 +302,7 @@ void trace_print_irqs(struct out *o, const struct trace_session *s)
 		if (s->ring[c])
 			out_printf(o, " %10llu", (unsigned long long)nmi[c]);
 	out_puts(o, "\n");
+	kfree(rows);
 }
 
 /* Every tracepoint, its group and fields, and how often it fired while
@@ -291,4 +320,34 @@ void trace_print_list(struct out *o)
 		out_printf(o, "%-12s %-6s %-22s %llu\n", d->name, d->group, f,
 			   (unsigned long long)trace_fired((enum trace_id)e));
 	}
+}
+
+/* "# kprof trace begin", the header keys, "# task PID NAME" lines, then
+ * "TS_NS CPU PID EVENT F0 F1 FLAGS" per event, and the end line
+ * counting every line between them. */
+void trace_print_raw(struct out *o, const struct trace_session *s)
+{
+	uint64_t lines = 0;
+
+	out_puts(o, TRACE_BLOCK_BEGIN "\n");
+	out_printf(o, "# t0_ns=%llu t1_ns=%llu\n", (unsigned long long)s->t0,
+		   (unsigned long long)s->t1);
+	lines++;
+	for (unsigned i = 0; i < HAL_MAX_CPUS; i++)
+		if (s->ring[i]) {
+			out_printf(o, "# cpu %u lost=%llu\n", i, (unsigned long long)s->lost[i]);
+			lines++;
+		}
+	for (unsigned i = 0; i < s->nnames; i++) {
+		out_printf(o, "# task %d %s\n", s->names[i].pid, s->names[i].name);
+		lines++;
+	}
+	for (size_t i = 0; i < s->n; i++) {
+		const struct trace_rec *r = &s->ev[i];
+
+		out_printf(o, "%llu %u %d %s %u %u %u\n", (unsigned long long)r->ts, r->cpu,
+			   r->pid, trace_events[r->id].name, r->f0, r->f1, r->flags);
+		lines++;
+	}
+	out_printf(o, TRACE_BLOCK_END " lines=%llu\n", (unsigned long long)lines);
 }
