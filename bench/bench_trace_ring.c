@@ -52,6 +52,26 @@ static void *reader(void *arg)
 	return NULL;
 }
 
+/* Fill the ring, drain it, again: the reader's own cost, on one thread. */
+static double read_alone(void)
+{
+	struct trace_rec r = { .id = 1 };
+	double spent = 0;
+
+	trace_ring_init(&ring, mem, SLOTS, false);
+	for (uint64_t done_n = 0; done_n < EVENTS; done_n += SLOTS) {
+		double t0;
+
+		for (unsigned i = 0; i < SLOTS; i++)
+			trace_ring_write(&ring, &r);
+		t0 = now_s();
+		while (trace_ring_read(&ring, &r) == TRACE_READ_OK)
+			;
+		spent += now_s() - t0;
+	}
+	return spent;
+}
+
 int main(void)
 {
 	pthread_t th;
@@ -61,6 +81,9 @@ int main(void)
 	trace_ring_init(&ring, mem, SLOTS, true);
 	s = write_all();
 	printf("trace ring, one writer, no reader (overwrite): %.1f M events/s (%.1f ns an event)\n",
+	       EVENTS / s / 1e6, s * 1e9 / EVENTS);
+	s = read_alone();
+	printf("trace ring, the reader alone (fill, then drain): %.1f M events/s (%.1f ns an event)\n",
 	       EVENTS / s / 1e6, s * 1e9 / EVENTS);
 	trace_ring_init(&ring, mem, SLOTS, false);
 	pthread_create(&th, NULL, reader, &got);
