@@ -66,5 +66,10 @@ void trace_print_summary(struct out *o, const struct trace_session *s);
 void trace_print_latency(struct out *o, const struct trace_session *s, uint64_t n);
 void trace_print_irqs(struct out *o, const struct trace_session *s);
 void trace_print_list(struct out *o);
+/* The trace as data, framed for `kshell -o` and `kprof-report trace`
+ * (TRACE_BLOCK_BEGIN ... TRACE_BLOCK_END lines=N): its window, each
+ * CPU's lost count, the tasks' names, one event a line. */
+void trace_print_raw(struct out *o, const struct trace_session *s);
+
 
 #endif

@@ -5,7 +5,7 @@
  *   trace [ms] EVENTS [option...]      a window, then its header and summary
  *   trace start EVENTS [option...]     open-ended
  *   trace stop                         ends it: the header and summary
- *   trace show [text|summary|latency|irqs] [n]
+ *   trace show [text|summary|latency|irqs|raw] [n]
  *   trace list                         every event, its fields, its count
  *   EVENTS: names and groups (sched, irq, net, all), comma-separated
  *   option: cpu=N  pid=N  buffer=KB (each CPU's ring)  mode=overwrite|stop
@@ -27,7 +27,7 @@
 
 #define TRACE_WINDOW_DEFAULT_MS 1000
 #define TRACE_OPTIONS "cpu=N, pid=N, buffer=KB, mode=overwrite|stop"
-#define TRACE_VIEWS "text, summary, latency or irqs"
+#define TRACE_VIEWS "text, summary, latency, irqs or raw"
 
 struct trace_args {
 	uint64_t window_ms;
@@ -156,7 +156,7 @@ static int trace_show(struct out *o, int argc, char **argv)
 		return 1;
 	}
 	if (!kstreq(view, "text") && !kstreq(view, "summary") && !kstreq(view, "latency") &&
-	    !kstreq(view, "irqs")) {
+	    !kstreq(view, "irqs") && !kstreq(view, "raw")) {
 		out_printf(o, "trace: unknown view %s (views: " TRACE_VIEWS ")\n", view);
 		return 1;
 	}
@@ -167,6 +167,11 @@ static int trace_show(struct out *o, int argc, char **argv)
 	if (!s->have) {
 		out_puts(o, "trace: nothing to show (trace MS EVENTS, or trace start EVENTS)\n");
 		return 1;
+	}
+	if (kstreq(view, "raw")) {
+		/* Data only: the block is all kshell -o keeps. */
+		trace_print_raw(o, s);
+		return 0;
 	}
 	trace_print_header(o, s);
 	if (kstreq(view, "text"))

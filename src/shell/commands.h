@@ -29,7 +29,7 @@ struct shell_ctx;
 	"irqsoff CPU MS [DELAY_MS]|keys"
 #define CMD_TRACE_USAGE "trace [ms] EVENTS [cpu=N] [pid=N] [buffer=KB] [mode=overwrite|stop] | " \
 	"trace start EVENTS [cpu=N] [pid=N] [buffer=KB] [mode=overwrite|stop] | trace stop | " \
-	"trace show [text|summary|latency|irqs] [n] | trace list"
+	"trace show [text|summary|latency|irqs|raw] [n] | trace list"
 
 int cmd_help(struct shell_ctx *sh, int argc, char **argv);
 int cmd_ps(struct shell_ctx *sh, int argc, char **argv);

@@ -15,6 +15,11 @@ TESTS += $(REPORT_TESTS)
 if PLATFORM_SIM
 TESTS += %reldir%/test_report_ksim %reldir%/test_report_addr
 endif
+# kprof-report trace on a ksim trace: the Chrome trace format's rules.
+if PLATFORM_SIM
+TESTS += %reldir%/test_report_trace
+endif
+EXTRA_DIST += %reldir%/test_report_trace
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/test_report_addr \
 	%reldir%/before.folded %reldir%/after.folded \
