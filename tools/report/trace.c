@@ -164,10 +164,13 @@ static void json_str(struct buf *b, const char *s)
 static void slice(struct buf *b, const struct tin *t, unsigned cpu, int pid,
 		  unsigned long long from, unsigned long long to, const char *why)
 {
-	if (pid < 0 || is_idle(t, pid) || to < from)
+	if (pid < 0 || is_idle(t, pid) || to <= from)
 		return;
+	/* A nanosecond short of the next run: a reader that adds ts and
+	 * dur in binary floating point must not find the two overlapping
+	 * (speedscope would nest the next run inside this one). */
 	buf_printf(b, ",\n{\"ph\":\"X\",\"cat\":\"run\",\"pid\":1,\"tid\":%u,\"ts\":%.3f,"
-		   "\"dur\":%.3f,\"name\":", cpu, us(t, from), (double)(to - from) / 1000.0);
+		   "\"dur\":%.3f,\"name\":", cpu, us(t, from), (double)(to - from - 1) / 1000.0);
 	{
 		char name[48];
 
