@@ -294,6 +294,27 @@ CHECK_TEST("beside", test_trace_beside_wall_profile)
 }
 END_TEST
 
+/* Beside a sampling profile: the profile has its samples, the trace its
+ * ticks -- on the tick source the same interrupt feeds both. */
+CHECK_TEST("beside", test_trace_beside_profile)
+{
+	unsigned long events, lost;
+	char *out;
+
+	boot(2);
+	run_expect("work start spin 2", "work: started spin");
+	run_expect("trace start tick,sched_switch", "trace: started\n");
+	out = run("profile 300 all 2");
+	ck_assert_msg(strstr(out, " samples on 2 cpus, 0 dropped"), "profile said: %s", out);
+	free(out);
+	out = run("trace stop");
+	header(out, &events, &lost);
+	ck_assert_msg(events > 0 && lost == 0 && strstr(out, "tick "), "%s", out);
+	free(out);
+	run_expect("work stop", "work: stopped spin");
+}
+END_TEST
+
 static void sleep_ms(unsigned ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
