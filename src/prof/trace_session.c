@@ -17,6 +17,17 @@
 #define TRACE_PAGES_SPARE 512
 
 static struct trace_session sess;
+static bool sess_held;
+
+bool trace_session_claim(void)
+{
+	return !__atomic_exchange_n(&sess_held, true, __ATOMIC_ACQUIRE);
+}
+
+void trace_session_release(void)
+{
+	__atomic_store_n(&sess_held, false, __ATOMIC_RELEASE);
+}
 static void *store_pages;
 static size_t store_npages;
 

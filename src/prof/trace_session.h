@@ -40,6 +40,12 @@ struct trace_session {
 	unsigned nnames;
 };
 
+/* The console and a UDP shell may run `trace` at once: whoever starts,
+ * stops or reads the trace holds it first (a start frees the last
+ * trace's store).  False when another holds it.  Task context. */
+bool trace_session_claim(void);
+void trace_session_release(void);
+
 /* Arm a trace with @cfg (its slots from @kb), refusing in one line on
  * @err -- before allocating anything -- when one is armed or the rings
  * and the store would not fit in free memory.  Returns 0 or -errno. */

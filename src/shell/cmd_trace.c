@@ -185,7 +185,7 @@ static int trace_show(struct out *o, int argc, char **argv)
 	return 0;
 }
 
-int cmd_trace(struct shell_ctx *sh, int argc, char **argv)
+static int trace_run(struct shell_ctx *sh, int argc, char **argv)
 {
 	struct trace_args a;
 
@@ -219,4 +219,19 @@ int cmd_trace(struct shell_ctx *sh, int argc, char **argv)
 	if (argc > 1 && kstreq(argv[1], "show"))
 		return trace_show(sh->out, argc, argv);
 	return trace_window(sh, argc, argv);
+}
+
+int cmd_trace(struct shell_ctx *sh, int argc, char **argv)
+{
+	int r;
+
+	if (argc > 1 && kstreq(argv[1], "list"))
+		return trace_run(sh, argc, argv);
+	if (!trace_session_claim()) {
+		out_puts(sh->out, "trace: another shell is using the trace; try again\n");
+		return 1;
+	}
+	r = trace_run(sh, argc, argv);
+	trace_session_release();
+	return r;
 }
