@@ -53,10 +53,8 @@ uint64_t kernel_uptime_ns(void)
 	return hal_clock_ns() - boot_ns;
 }
 
-/* Another CPU is panicking: stop here, so that nothing prints over its
- * report.  Where the platform's stop is an NMI that comes first; where
- * it cannot interrupt a CPU at all, the tick is its answer. */
-/* Unused where KPROF_BENCH_NO_TRACEPOINTS compiles the tracepoints out. */
+/* The tick's irq_entry number.  Unused where KPROF_BENCH_NO_TRACEPOINTS
+ * compiles the tracepoints out. */
 static unsigned __attribute__((unused)) kernel_tick_irq_no(void)
 {
 	struct hal_timer_info ti;
@@ -65,6 +63,9 @@ static unsigned __attribute__((unused)) kernel_tick_irq_no(void)
 	return ti.irq;
 }
 
+/* Another CPU is panicking: stop here, so that nothing prints over its
+ * report.  Where the platform's stop is an NMI that comes first; where
+ * it cannot interrupt a CPU at all, the tick is its answer. */
 bool kernel_tick_irq(struct trap_frame *tf)
 {
 	void (*hook)(struct trap_frame *tf);

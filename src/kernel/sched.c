@@ -209,6 +209,10 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	if (next == prev)
 		return;
 
+	/* The switch's tracepoint: its own, not a user of the hook's slot
+	 * (kernel/trace.h); @prev's state is final here. */
+	TRACE_POINT(TRACE_SCHED_SWITCH, prev->state, (uint32_t)next->pid,
+		    why & TASK_OFF_TRAP ? TRACE_F_PREEMPT : 0u);
 	now = hal_cpu_time();
 	__atomic_store_n(&prev->runtime, prev->runtime + (now - c->switched_at),
 			 __ATOMIC_RELAXED);
@@ -218,9 +222,6 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	c->last_prev = prev;
 	c->switch_to = next;
 	sched_call_switch_hook(prev, next);
-	/* The switch's tracepoint: its own, not a user of the hook's slot. */
-	TRACE_POINT(TRACE_SCHED_SWITCH, prev->state, (uint32_t)next->pid,
-		    why & TASK_OFF_TRAP ? TRACE_F_PREEMPT : 0u);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
 	sched_finish_switch(this_cpu());
