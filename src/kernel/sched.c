@@ -180,6 +180,7 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->current, *next;
+	enum task_state prev_state;
 	uint64_t now;
 
 #ifndef KPROF_BENCH_NO_SWITCH_HOOK
@@ -205,14 +206,14 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	}
 	next->state = TASK_RUNNING;
 	c->slice = (int)sched_slice_ticks();
+	/* For the tracepoint, read under the lock: once it is dropped a
+	 * waker on another CPU may make a sleeping @prev runnable before
+	 * this CPU has switched away from it. */
+	prev_state = prev->state;
 	spin_unlock(&c->rq_lock);
 	if (next == prev)
 		return;
 
-	/* The switch's tracepoint: its own, not a user of the hook's slot
-	 * (kernel/trace.h); @prev's state is final here. */
-	TRACE_POINT(TRACE_SCHED_SWITCH, prev->state, (uint32_t)next->pid,
-		    why & TASK_OFF_TRAP ? TRACE_F_PREEMPT : 0u);
 	now = hal_cpu_time();
 	__atomic_store_n(&prev->runtime, prev->runtime + (now - c->switched_at),
 			 __ATOMIC_RELAXED);
@@ -222,6 +223,13 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	c->last_prev = prev;
 	c->switch_to = next;
 	sched_call_switch_hook(prev, next);
+	/* The switch's tracepoint: its own, not a user of the hook's slot
+	 * (kernel/trace.h).  Right after the hook, so that the two read the
+	 * clock as close together as they can: a wall profile and a trace
+	 * of one window agree on each task's running time (a host that
+	 * stalls a ksim CPU between two reads would part them). */
+	TRACE_POINT(TRACE_SCHED_SWITCH, prev_state, (uint32_t)next->pid,
+		    why & TASK_OFF_TRAP ? TRACE_F_PREEMPT : 0u);
 	/* A dead task is never resumed: nothing of it to save. */
 	hal_context_switch(prev->state == TASK_DEAD ? NULL : &prev->ctx, next->ctx);
 	sched_finish_switch(this_cpu());
