@@ -315,6 +315,29 @@ CHECK_TEST("beside", test_trace_beside_profile)
 }
 END_TEST
 
+/* trace.buffer_kb= sets the ring a trace gets when it names none; a bad
+ * value is refused in one line at boot and the default stays. */
+CHECK_LOOP_TEST("bootkey", test_buffer_kb_boot_key, 0, 2)
+{
+	char *out;
+
+	ksim_config_defaults(&cfg);
+	cfg.cpus = 2;
+	cfg.source = KSIM_SOURCE_TICK;
+	cfg.cmdline = _i ? "trace.buffer_kb=3" : "trace.buffer_kb=8";
+	simfx_start(&cfg);
+	if (_i)
+		ck_assert_msg(strstr(simfx_output(),
+				     "cmdline: trace.buffer_kb= must be 4-65536 (got '3'); it stays 256\n"),
+			      "%s", simfx_output());
+	out = run("trace 50 tick");
+	ck_assert_msg(strstr(out, _i ? ", 256 KB a cpu (" : ", 8 KB a cpu ("), "%s", out);
+	free(out);
+	/* buffer= wins over the key. */
+	run_expect("trace 50 tick buffer=16", ", 16 KB a cpu (");
+}
+END_TEST
+
 static void sleep_ms(unsigned ms)
 {
 	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
@@ -363,6 +386,22 @@ static unsigned count_ins(const struct trace_session *s, int pid, uint64_t t0, u
 	return n;
 }
 
+/* What the trace holds of @pid around [@a, @b], for a failure's message. */
+static void dump(const struct trace_session *s, int pid, uint64_t a, uint64_t b)
+{
+	fprintf(stderr, "call %llu..%llu\n", (unsigned long long)a, (unsigned long long)b);
+	for (size_t i = 0; i < s->n; i++) {
+		const struct trace_rec *r = &s->ev[i];
+
+		if (r->ts + 30000000 < a || r->ts > b + 30000000)
+			continue;
+		if (r->pid == pid || (int)r->f0 == pid || (int)r->f1 == pid)
+			fprintf(stderr, "  %llu cpu%u pid %d %s %u %u %u\n",
+				(unsigned long long)r->ts, r->cpu, r->pid,
+				trace_events[r->id].name, r->f0, r->f1, r->flags);
+	}
+}
+
 #define CALLS 2048
 static struct sleepy_call calls[CALLS];
 
@@ -396,6 +435,8 @@ CHECK_TEST("truth", test_sleepy_log_matches_trace)
 			unsigned in = count_ins(s, pids[k], a, b);
 
 			if (calls[c].path == SLEEPY_NAP_A || calls[c].path == SLEEPY_NAP_B) {
+				if (!(sl == 1 && bl == 0 && wk == 1 && in == 1))
+					dump(s, pids[k], a, b);
 				ck_assert_msg(sl == 1 && bl == 0 && wk == 1 && in == 1,
 					      "pid %d nap %u: %u sleeps, %u blocks, %u wakeups, %u runs",
 					      pids[k], c, sl, bl, wk, in);
