@@ -117,6 +117,15 @@ static void trace_free_cpu(struct trace_cpu *tc)
 	tc->npages = 0;
 }
 
+size_t trace_pages_held(void)
+{
+	size_t n = 0;
+
+	for (unsigned i = 0; i < HAL_MAX_CPUS; i++)
+		n += trace_cpus[i].npages;
+	return n;
+}
+
 void trace_release(void)
 {
 	for (unsigned i = 0; i < HAL_MAX_CPUS; i++)

@@ -115,6 +115,9 @@ void trace_task_born(int pid, const char *name);
 bool trace_born_name(unsigned i, int *pid, const char **name);
 #define TRACE_BORN_MAX 256
 
+/* Pages the rings hold now. */
+size_t trace_pages_held(void);
+
 /* Free the rings.  After trace_disarm(). */
 void trace_release(void);
 

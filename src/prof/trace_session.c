@@ -77,10 +77,10 @@ int trace_session_start(const struct trace_config *cfg, unsigned kb, struct out 
 		out_puts(err, "trace: one is running (trace stop first)\n");
 		return -EBUSY;
 	}
-	/* The last trace's rings and store go back before the count. */
-	trace_release();
-	store_free();
-	free_pages = page_free_count();
+	/* The last trace's rings and store count as free (they go back
+	 * if this one starts), but stay until then: a refused start keeps
+	 * the last trace to show. */
+	free_pages = page_free_count() + trace_pages_held() + store_npages;
 	if (need + TRACE_PAGES_SPARE > free_pages) {
 		out_printf(err, "trace: buffer=%u KB on %u cpus needs %zu KB, %zu KB free "
 			   "(keeping %u KB spare)\n", kb, rings, need * (HAL_PAGE_SIZE / 1024),
@@ -88,6 +88,8 @@ int trace_session_start(const struct trace_config *cfg, unsigned kb, struct out 
 			   TRACE_PAGES_SPARE * (HAL_PAGE_SIZE / 1024));
 		return -ENOMEM;
 	}
+	trace_release();
+	store_free();
 	store_npages = pages_for(cap * sizeof(struct trace_rec));
 	store_pages = page_alloc(store_npages);
 	if (!store_pages) {

@@ -263,6 +263,9 @@ CHECK_TEST("input", test_bad_input_refused_in_one_line)
 		run_expect("trace start tick", want);
 		run_expect("trace stop", "events: tick\n");
 	}
+	/* A start refused for memory keeps the last trace to show. */
+	run_expect("trace 100 sched buffer=65536", "needs ");
+	run_expect("trace show", "events: tick\n");
 	/* cpu= past this machine's 16 is refused too. */
 	run_expect("trace 100 sched cpu=16", "trace: cpu= must be 0-15 (got 16)");
 }
