@@ -55,3 +55,17 @@ EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom
 # make bench in a kernel's build folder, or by hand there:
 # ../bench/switch-icount [SECONDS] (KPROF_ARCH=arm64 in the arm64 one).
 EXTRA_DIST += %reldir%/switch-icount
+
+# The trace ring's events a second on this host, and the tracepoints'
+# instructions per switch under QEMU -icount (issue 58), by hand: in the
+# simulator's build folder `make bench/bench_trace_ring && ./bench/bench_trace_ring`;
+# in a kernel's, PYTHONPATH=../tests ../bench/trace-icount [SECONDS]
+# (KPROF_ARCH=arm64 in the arm64 one).
+if PLATFORM_SIM
+EXTRA_PROGRAMS += %reldir%/bench_trace_ring
+CLEANFILES += %reldir%/bench_trace_ring
+%canon_reldir%_bench_trace_ring_SOURCES = %reldir%/bench_trace_ring.c src/kernel/trace_ring.c
+%canon_reldir%_bench_trace_ring_CFLAGS = $(AM_CFLAGS) -O2
+%canon_reldir%_bench_trace_ring_LDADD = -lpthread
+endif
+EXTRA_DIST += %reldir%/trace-icount

@@ -3,6 +3,7 @@
  * machine's start; the tick itself is SIGPROF from a per-thread timer,
  * set up by each CPU thread (sim/tick.c). */
 #define _GNU_SOURCE
+#include <signal.h>
 #include <time.h>
 
 #include "hal/timer.h"
@@ -44,4 +45,5 @@ void hal_timer_info(struct hal_timer_info *info)
 	info->name = "tick/sigprof";
 	info->default_hz = sim_config.hz;
 	info->answer_ns = 5000000000ull;
+	info->irq = SIGPROF;
 }

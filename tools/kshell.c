@@ -65,6 +65,7 @@
 #include "config.h"
 #include "lib/bytes.h"
 #include "lib/sha256.h"
+#include "lib/trace_frame.h"
 #include "shell/udpsh/wire.h"
 #include "folded_read.h"
 #include "keyfile.h"
@@ -434,6 +435,65 @@ static int folded_save(const char *text, size_t size, const char *path,
 	}
 	folded_reader_free(&r);
 	return rc;
+}
+
+/* A trace block (`trace show raw`, lib/trace_frame.h) in @text: its
+ * begin line at a line's start, and its end line, whose lines= must be
+ * the count of lines between.  1 found whole, 0 none, -1 cut (@why). */
+static int trace_block_find(const char *text, size_t size, const char **begin,
+			    const char **end, const char **why)
+{
+	const char *stop = text + size, *b = NULL, *p, *e;
+	size_t nb = strlen(TRACE_BLOCK_BEGIN "\n"), ne = strlen(TRACE_BLOCK_END " lines=");
+	unsigned long long lines = 0, want;
+
+	for (p = text; p && (size_t)(stop - p) >= nb; p = e ? e + 1 : NULL) {
+		e = memchr(p, '\n', (size_t)(stop - p));
+		if (memcmp(p, TRACE_BLOCK_BEGIN "\n", nb) == 0) {
+			b = p;
+			break;
+		}
+	}
+	if (!b)
+		return 0;
+	for (p = b + nb; p < stop; p = e + 1) {
+		e = memchr(p, '\n', (size_t)(stop - p));
+		if (!e)
+			break;
+		if ((size_t)(e - p) > ne && memcmp(p, TRACE_BLOCK_END " lines=", ne) == 0) {
+			if (sscanf(p + ne, "%llu", &want) != 1 || want != lines) {
+				*why = "its end line's lines= is not the lines it holds";
+				return -1;
+			}
+			*begin = b;
+			*end = e + 1;
+			return 1;
+		}
+		lines++;
+	}
+	*why = "no end line";
+	return -1;
+}
+
+/* -o of a trace: the block, whole, to @path.  Returns 0 or EXIT_FAIL. */
+static int trace_save(const char *text, size_t size, const char *path)
+{
+	const char *begin, *end, *why = "";
+	int found = trace_block_find(text, size, &begin, &end, &why);
+	FILE *f;
+
+	if (found <= 0) {
+		fprintf(stderr, "%s: trace incomplete: %s; not saved\n", progname, why);
+		return EXIT_FAIL;
+	}
+	f = fopen(path, "w");
+	if (!f || fwrite(begin, 1, (size_t)(end - begin), f) != (size_t)(end - begin) ||
+	    fclose(f) != 0) {
+		fprintf(stderr, "%s: %s: %s\n", progname, path, strerror(errno));
+		return EXIT_FAIL;
+	}
+	fprintf(stderr, "%s: saved %s: a trace\n", progname, path);
+	return 0;
 }
 
 #define COOKIE_HINT ": start the request with it\n" PROMPT
@@ -829,7 +889,9 @@ int main(int argc, char **argv)
 	if (save) {
 		fclose(reply_out);
 		reply_out = NULL;
-		if (rc == 0)
+		if (rc == 0 && strstr(reply, TRACE_BLOCK_BEGIN "\n"))
+			rc = trace_save(reply, reply_len, save);
+		else if (rc == 0)
 			rc = folded_save(reply, reply_len, save, host_time_ns());
 		else if (rc == EXIT_REMOTE)
 			write_output(stderr, reply, reply_len);

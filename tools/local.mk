@@ -67,7 +67,8 @@ KP_HOST_REPORT_SRC = %reldir%/report/folded.c %reldir%/report/names.c \
 	%reldir%/report/tree.c %reldir%/report/top.c %reldir%/report/svg.c \
 	%reldir%/report/pprof.c %reldir%/report/outfile.c %reldir%/report/util.c \
 	%reldir%/report/filter.c %reldir%/report/image.c \
-	%reldir%/report/annotate.c %reldir%/report/merge.c
+	%reldir%/report/annotate.c %reldir%/report/merge.c \
+	%reldir%/report/trace.c
 KP_HOST_SRC = %reldir%/udpsh_client.c %reldir%/keyfile.c %reldir%/folded_read.c \
 	src/lib/sha256.c src/lib/kstring.c src/shell/udpsh/wire.c \
 	$(KP_HOST_REPORT_SRC)

@@ -60,6 +60,7 @@ void hal_timer_info(struct hal_timer_info *info)
 	info->name = "tick";
 	info->default_hz = 100;
 	info->answer_ns = 1000000000ull;
+	info->irq = A64_PPI_VTIMER;
 }
 
 /* The next compare value one period on; when ticks were missed (a vCPU

@@ -179,10 +179,13 @@ static void trap_irq(struct trap_frame *tf)
 	 * pseudo-NMI path: net_rx_wake() wakes a task).  Its status is
 	 * acknowledged (the line lowered) before the EOI, so a
 	 * level-triggered SPI is not taken again at once. */
+	kernel_irq_enter(intid);
 	if (a64_netdev_irq(intid)) {
+		kernel_irq_exit(intid);
 		a64_gic_eoi(iar);
 		return;
 	}
+	kernel_irq_exit(intid);
 	a64_gic_eoi(iar);
 	trap_panic(tf, "unexpected interrupt");
 }

@@ -254,6 +254,7 @@ void hal_timer_info(struct hal_timer_info *info)
 	info->name = "tick";
 	info->default_hz = 100;
 	info->answer_ns = 1000000000ull;
+	info->irq = X86_VEC_TIMER;
 }
 
 uint64_t hal_clock_ns(void)

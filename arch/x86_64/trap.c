@@ -196,7 +196,9 @@ void x86_trap_dispatch(struct trap_frame *tf)
 		return;
 	}
 	if (v == X86_VEC_NET) {
+		kernel_irq_enter(X86_VEC_NET);
 		arch_netdev_irq();	/* the one NIC driven, by MSI or INTx */
+		kernel_irq_exit(X86_VEC_NET);
 		x86_lapic_eoi();
 		return;
 	}

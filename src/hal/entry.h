@@ -45,6 +45,13 @@ void kernel_tick_preempt(struct trap_frame *tf);
  * interrupts masked.  NMIs are counted by kernel_nmi() instead. */
 void kernel_interrupt(void);
 
+/* A device's interrupt @irq (the x86 vector, the arm64 INTID) begins
+ * and ends: the platform calls these around its handler, for `trace`'s
+ * irq_entry and irq_exit.  The tick's are kernel_tick()'s own.  Any
+ * interrupt context. */
+void kernel_irq_enter(unsigned irq);
+void kernel_irq_exit(unsigned irq);
+
 /* The profiler's counter interrupt (NMI on x86, the overflow signal in the
  * simulator).  Returns true when the profiler claimed it; on false the
  * platform takes its genuine-NMI path.  Never switches tasks. */

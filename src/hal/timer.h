@@ -22,6 +22,9 @@ struct hal_timer_info {
 	 * worth on hardware, more where CPUs are an emulator's or the host's
 	 * threads, which a loaded host may leave unscheduled for a while. */
 	uint64_t answer_ns;
+	/* The tick's interrupt as `trace` names it (irq_entry): the x86
+	 * vector, the arm64 INTID, the simulator's signal number. */
+	unsigned irq;
 };
 
 /* Fill @info.  Any context; never sleeps. */

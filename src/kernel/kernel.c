@@ -7,6 +7,7 @@
 #include "kernel/kevents.h"
 #include "kernel/panic.h"
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 
 static bool cpus_ready;
 static uint64_t boot_ns;
@@ -53,17 +54,29 @@ uint64_t kernel_uptime_ns(void)
 	return hal_clock_ns() - boot_ns;
 }
 
+/* The tick's irq_entry number.  Unused where KPROF_BENCH_NO_TRACEPOINTS
+ * compiles the tracepoints out. */
+static unsigned __attribute__((unused)) kernel_tick_irq_no(void)
+{
+	struct hal_timer_info ti;
+
+	hal_timer_info(&ti);
+	return ti.irq;
+}
+
 /* Another CPU is panicking: stop here, so that nothing prints over its
  * report.  Where the platform's stop is an NMI that comes first; where
  * it cannot interrupt a CPU at all, the tick is its answer. */
 bool kernel_tick_irq(struct trap_frame *tf)
 {
 	void (*hook)(struct trap_frame *tf);
+	bool resched;
 
 	panic_answer_stop();
 	/* A CPU may tick before its scheduler exists (early boot). */
 	if (!sched_cpu_online(hal_cpu_id()))
 		return false;
+	TRACE_POINT(TRACE_IRQ_ENTRY, kernel_tick_irq_no(), 0, 0);
 	/* The profiler's tick comes before the scheduler's: a sample is
 	 * charged to the task the tick interrupted, not the one it may
 	 * switch to. */
@@ -71,7 +84,12 @@ bool kernel_tick_irq(struct trap_frame *tf)
 	if (hook)
 		hook(tf);
 	sched_tick();
-	return this_cpu()->need_resched;
+	resched = this_cpu()->need_resched;
+	/* The switch a preemption makes comes after irq_exit: in ksim
+	 * it runs on the task's own stack, out of the interrupt. */
+	TRACE_POINT(TRACE_TICK, resched, 0, 0);
+	TRACE_POINT(TRACE_IRQ_EXIT, kernel_tick_irq_no(), 0, 0);
+	return resched;
 }
 
 void kernel_tick_preempt(struct trap_frame *tf)
@@ -95,12 +113,25 @@ void kernel_interrupt(void)
 bool kernel_nmi(struct trap_frame *tf)
 {
 	bool (*hook)(struct trap_frame *tf);
+	bool claimed;
 
 	kevent_count(KEV_NMIS);
 	panic_answer_stop();
 	/* Nobody to claim it: the platform's genuine-NMI path. */
 	hook = __atomic_load_n(&nmi_hook, __ATOMIC_ACQUIRE);
-	return hook ? hook(tf) : false;
+	claimed = hook ? hook(tf) : false;
+	TRACE_POINT(TRACE_NMI, claimed, 0, 0);
+	return claimed;
+}
+
+void kernel_irq_enter(unsigned irq)
+{
+	TRACE_POINT(TRACE_IRQ_ENTRY, irq, 0, 0);
+}
+
+void kernel_irq_exit(unsigned irq)
+{
+	TRACE_POINT(TRACE_IRQ_EXIT, irq, 0, 0);
 }
 
 void kernel_pmu_took(uint64_t ns)

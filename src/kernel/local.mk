@@ -14,4 +14,6 @@ src_libkprof_la_SOURCES += \
 	%reldir%/stacktrace.c %reldir%/stacktrace.h \
 	%reldir%/symbols.c %reldir%/symbols.h %reldir%/symbols_test.h \
 	%reldir%/task.c %reldir%/task.h %reldir%/task_test.h \
-	%reldir%/tick.c %reldir%/tick.h
+	%reldir%/tick.c %reldir%/tick.h \
+	%reldir%/trace.c %reldir%/trace.h \
+	%reldir%/trace_ring.c %reldir%/trace_ring.h

@@ -6,6 +6,7 @@
 #include "hal/timer.h"
 #include "kernel/task.h"
 #include "kernel/tick.h"
+#include "kernel/trace.h"
 
 struct cpu cpus[HAL_MAX_CPUS];
 
@@ -197,6 +198,7 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 {
 	struct cpu *c = this_cpu();
 	struct task *prev = c->current, *next;
+	enum task_state prev_state;
 	uint64_t now;
 
 #ifndef KPROF_BENCH_NO_SWITCH_HOOK
@@ -222,6 +224,10 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	}
 	next->state = TASK_RUNNING;
 	c->slice = (int)sched_slice_ticks();
+	/* For the tracepoint, read under the lock: once it is dropped a
+	 * waker on another CPU may make a sleeping @prev runnable before
+	 * this CPU has switched away from it. */
+	prev_state = prev->state;
 	spin_unlock(&c->rq_lock);
 	if (next == prev)
 		return;
@@ -235,6 +241,13 @@ static inline __attribute__((always_inline)) void schedule_switch(uintptr_t why)
 	c->last_prev = prev;
 	c->switch_to = next;
 	sched_call_switch_hook(prev, next);
+	/* The switch's tracepoint: its own, not a user of the hook's slot
+	 * (kernel/trace.h).  Right after the hook, so that the two read the
+	 * clock as close together as they can: a wall profile and a trace
+	 * of one window agree on each task's running time (a host that
+	 * stalls a ksim CPU between two reads would part them). */
+	TRACE_POINT(TRACE_SCHED_SWITCH, prev_state, (uint32_t)next->pid,
+		    why & TASK_OFF_TRAP ? TRACE_F_PREEMPT : 0u);
 	/* Per-task counts saved and restored (sched_on_switch_count()). */
 	sched_call_count_hook(prev, next);
 	/* A dead task is never resumed: nothing of it to save. */
@@ -417,6 +430,7 @@ void sched_wake(struct task *t)
 		rq_push(c, t);
 		if (c->current->is_idle)
 			c->need_resched = true;
+		TRACE_POINT(TRACE_SCHED_WAKEUP, (uint32_t)t->pid, t->cpu, 0u);
 	} else if (t->state != TASK_DEAD) {
 		t->wake_pending = true;
 	}
@@ -456,6 +470,7 @@ void sched_tick(void)
 			t->state = TASK_RUNNABLE;
 			t->wall.wake_ns = now;
 			rq_push(c, t);
+			TRACE_POINT(TRACE_SCHED_WAKEUP, (uint32_t)t->pid, t->cpu, TRACE_F_TIMER);
 		} else {
 			pp = &t->rq_next;
 		}

@@ -8,6 +8,7 @@
 #include "kernel/heap.h"
 #include "kernel/page.h"
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
@@ -93,6 +94,9 @@ struct task *task_create(const char *name, void (*fn)(void *), void *arg,
 	t->state = TASK_RUNNABLE;
 	t->ctx = sched_prepare_context(t);
 	task_list_add(t);
+	/* Before it is queued: once queued it may run, end and be reaped. */
+	trace_task_born(t->pid, t->name);
+	TRACE_POINT(TRACE_TASK_NEW, (uint32_t)t->pid, cpu, 0u);
 	sched_enqueue_new(t);
 	return t;
 }
@@ -100,6 +104,7 @@ struct task *task_create(const char *name, void (*fn)(void *), void *arg,
 void task_exit(void)
 {
 	hal_irq_save();
+	TRACE_POINT(TRACE_TASK_EXIT, 0u, 0u, 0u);
 	task_current()->state = TASK_DEAD;
 	__atomic_fetch_add(&zombies, 1, __ATOMIC_RELAXED);
 	sched_yield_cpu();

@@ -4,7 +4,7 @@ src_libkprof_la_SOURCES += \
 	%reldir%/errno.h \
 	%reldir%/fdt.c %reldir%/fdt.h \
 	%reldir%/fmt.c %reldir%/fmt.h \
-	%reldir%/folded_frame.h %reldir%/folded_write.c %reldir%/folded_write.h \
+	%reldir%/folded_frame.h %reldir%/trace_frame.h %reldir%/folded_write.c %reldir%/folded_write.h \
 	%reldir%/kstring.c %reldir%/kstring.h \
 	%reldir%/out.c %reldir%/out.h \
 	%reldir%/parse.c %reldir%/parse.h \

@@ -5,6 +5,7 @@
 #include "hal/entry.h"
 #include "hal/netdev.h"
 #include "kernel/kevents.h"
+#include "kernel/trace.h"
 #include "lib/fmt.h"
 #include "lib/kstring.h"
 #include "net/internal.h"
@@ -122,6 +123,7 @@ void net_rx(const void *frame, size_t len)
 {
 	const uint8_t *f = frame;
 
+	TRACE_POINT(TRACE_NET_RX, (uint32_t)len, 0u, 0u);
 	net_count(&net_counters.rx_frames);
 	kevent_count(KEV_NET_RX_FRAMES);
 	net_count_add(&net_counters.rx_bytes, len);
@@ -164,6 +166,7 @@ int eth_output(uint8_t *frame, size_t len, const uint8_t dst[ETH_ALEN],
 		len = ETH_FRAME_MIN;
 	}
 	err = hal_netdev_send(frame, len);
+	TRACE_POINT(TRACE_NET_TX, (uint32_t)len, err < 0, 0u);
 	if (err < 0) {
 		net_count(&net_counters.tx_failed);
 		return err;

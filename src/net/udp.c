@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* UDP: checksums, and delivery to the handler bound to a port. */
 #include "kernel/sched.h"
+#include "kernel/trace.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/spinlock.h"
@@ -125,6 +126,7 @@ void udp_input(const struct ipv4_meta *ip, const uint8_t *p, size_t len)
 		return;
 	}
 	net_count(&net_counters.rx_udp);
+	TRACE_POINT(TRACE_UDP_DELIVER, d.dport, (uint32_t)d.len, 0u);
 	fn(ctx, &d);
 	__atomic_store_n(&udp_running, 0, __ATOMIC_RELEASE);
 }

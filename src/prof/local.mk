@@ -21,4 +21,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/offcpu.c %reldir%/offcpu.h \
 	%reldir%/wall.c %reldir%/wall.h %reldir%/wall_internal.h \
 	%reldir%/wall_start.c %reldir%/wall_books.c %reldir%/wall_collect.c \
-	%reldir%/wall_views.c
+	%reldir%/wall_views.c \
+	%reldir%/trace_session.c %reldir%/trace_session.h %reldir%/trace_views.c

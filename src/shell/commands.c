@@ -22,6 +22,10 @@ const struct shell_cmd shell_commands[] = {
 	{ .name = "events", .usage = CMD_EVENTS_USAGE,
 	  .summary = "every event stat can count, its source, whether it counts",
 	  .run = cmd_events, .keyless = true },
+	{ .name = "trace", .usage = CMD_TRACE_USAGE,
+	  .summary = "record the scheduler's, interrupts' and the network's tracepoints "
+		     "(1-60000 ms, or start to stop); show text, summary, latency or irqs; list them",
+	  .run = cmd_trace },
 	{ .name = "lscpu", .usage = CMD_LSCPU_USAGE,
 	  .summary = "CPUs, and the sample source profile would use",
 	  .run = cmd_lscpu, .keyless = true },

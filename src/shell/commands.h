@@ -28,6 +28,9 @@ struct shell_ctx;
 #define CMD_POWEROFF_USAGE "poweroff [status]"
 #define CMD_TEST_USAGE "test panic [cpu]|recurse N|overflow [cpu]|fault|gp|ud|" \
 	"irqsoff CPU MS [DELAY_MS]|keys"
+#define CMD_TRACE_USAGE "trace [ms] EVENTS [cpu=N] [pid=N] [buffer=KB] [mode=overwrite|stop] | " \
+	"trace start EVENTS [cpu=N] [pid=N] [buffer=KB] [mode=overwrite|stop] | trace stop | " \
+	"trace show [text|summary|latency|irqs|raw] [n] | trace list"
 
 int cmd_help(struct shell_ctx *sh, int argc, char **argv);
 int cmd_ps(struct shell_ctx *sh, int argc, char **argv);
@@ -40,6 +43,7 @@ int cmd_stat(struct shell_ctx *sh, int argc, char **argv);
 int cmd_events(struct shell_ctx *sh, int argc, char **argv);
 int cmd_net(struct shell_ctx *sh, int argc, char **argv);
 int cmd_netload(struct shell_ctx *sh, int argc, char **argv);
+int cmd_trace(struct shell_ctx *sh, int argc, char **argv);
 
 int cmd_poweroff(struct shell_ctx *sh, int argc, char **argv);
 int cmd_test(struct shell_ctx *sh, int argc, char **argv);

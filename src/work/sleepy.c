@@ -219,6 +219,25 @@ bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS]
 	return true;
 }
 
+unsigned sleepy_calls_between(unsigned me, uint64_t from, uint64_t to, struct sleepy_call *out,
+			      unsigned max)
+{
+	uint64_t n, first;
+	unsigned got = 0;
+
+	if (!spans || me >= WORK_MAX_TASKS)
+		return 0;
+	n = __atomic_load_n(&nspans[me], __ATOMIC_ACQUIRE);
+	first = n > SLEEPY_SPANS ? n - SLEEPY_SPANS : 0;
+	for (uint64_t k = first; k < n && got < max; k++) {
+		const struct sleepy_span *s = &spans[me * SLEEPY_SPANS + k % SLEEPY_SPANS];
+
+		if (s->t0 >= from && s->t1 <= to)
+			out[got++] = (struct sleepy_call){ s->t0, s->t1, s->path };
+	}
+	return got;
+}
+
 bool sleepy_logged_since(uint64_t ns)
 {
 	if (!spans)

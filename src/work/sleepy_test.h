@@ -26,4 +26,15 @@ bool sleepy_truth_between(uint64_t from, uint64_t to, uint64_t out[SLEEPY_PATHS]
  * @ns: then each call under way at @ns has returned and is counted. */
 bool sleepy_logged_since(uint64_t ns);
 
+/* One logged call: its path, and when it began and returned. */
+struct sleepy_call {
+	uint64_t t0, t1;
+	unsigned path;
+};
+/* Task @me's (the task on CPU @me) logged calls that began at or after
+ * @from and returned by @to, oldest first, at most @max (of its last
+ * 2048); returns how many.  A trace's truth: each nap is one sleep, each
+ * wait its blocks (tests/sim/check_trace.c). */
+unsigned sleepy_calls_between(unsigned me, uint64_t from, uint64_t to, struct sleepy_call *out,
+			      unsigned max);
 #endif

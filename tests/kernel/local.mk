@@ -14,3 +14,12 @@ TESTS += %reldir%/check_sched %reldir%/check_cmdline
 endif
 
 include %reldir%/symbols.mk
+
+# The trace ring alone, with its race points (nesting, a reader inside).
+if PLATFORM_SIM
+check_PROGRAMS += %reldir%/check_trace_ring
+TESTS += %reldir%/check_trace_ring
+%canon_reldir%_check_trace_ring_SOURCES = %reldir%/check_trace_ring.c src/kernel/trace_ring.c
+%canon_reldir%_check_trace_ring_CFLAGS = $(TEST_CFLAGS) -DKPROF_RACE_POINTS
+%canon_reldir%_check_trace_ring_LDADD = $(CHECK_LIBS) -lpthread
+endif

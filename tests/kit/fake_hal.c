@@ -93,6 +93,7 @@ void hal_timer_info(struct hal_timer_info *info)
 	info->name = "tick";
 	info->default_hz = 100;
 	info->answer_ns = 20000000ull;
+	info->irq = 0;
 }
 
 /* The test plays every tick itself. */

@@ -16,7 +16,8 @@ QEMU_TESTS = \
 	%reldir%/test_pcboot \
 	%reldir%/test_e1000e \
 	%reldir%/test_hw_kits \
-	%reldir%/test_collect
+	%reldir%/test_collect \
+	%reldir%/test_trace
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -48,6 +49,8 @@ $(qemu_log)e1000e.log: $(qemu_log)pcboot.log $(X86_ISO) tools/kshell$(EXEEXT)
 $(qemu_log)hw_kits.log: $(qemu_log)e1000e.log tools/kshell$(EXEEXT)
 # kprof-collect on the kernel: a minute at 2 s intervals.
 $(qemu_log)collect.log: $(qemu_log)hw_kits.log tools/kprof-collect
+# trace: ping-pong switches, the tick's irqs (issue 58).
+$(qemu_log)trace.log: $(qemu_log)collect.log
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
 # and x86's network tests run against it (virtio-net on virtio-mmio, the
@@ -57,6 +60,7 @@ if PLATFORM_ARM64
 TESTS += %reldir%/test_arm64 %reldir%/test_arm64_pmu \
 	%reldir%/test_net %reldir%/test_udpsh_auth
 TESTS += %reldir%/test_arm64_events
+TESTS += %reldir%/test_trace
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(ARM64_KERNEL); export KPROF_KERNEL; \
 	KPROF_ARCH=arm64; export KPROF_ARCH; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -73,6 +77,7 @@ $(qemu_a64_log)arm64_pmu.log: $(qemu_a64_log)arm64.log
 $(qemu_a64_log)net.log: $(qemu_a64_log)arm64_pmu.log
 $(qemu_a64_log)udpsh_auth.log: $(qemu_a64_log)net.log
 $(qemu_a64_log)arm64_events.log: $(qemu_a64_log)udpsh_auth.log
+$(qemu_a64_log)trace.log: $(qemu_a64_log)arm64_events.log
 endif
 EXTRA_DIST += \
 	%reldir%/test_arm64 \
@@ -92,5 +97,6 @@ EXTRA_DIST += \
 	%reldir%/test_e1000e \
 	%reldir%/test_hw_kits \
 	%reldir%/test_collect \
+	%reldir%/test_trace \
 	tests/hw/kvm-pmu \
 	tests/hw/pc-pmu

@@ -26,6 +26,11 @@ TESTS += %reldir%/test_report_websource
 # README.md's "From the hot function to the hot line", run as written.
 TESTS += tests/test_readme_hotline
 endif
+# kprof-report trace on a ksim trace: the Chrome trace format's rules.
+if PLATFORM_SIM
+TESTS += %reldir%/test_report_trace
+endif
+EXTRA_DIST += %reldir%/test_report_trace
 EXTRA_DIST += $(REPORT_TESTS) %reldir%/test_report_ksim \
 	%reldir%/test_report_addr %reldir%/test_report_weights \
 	%reldir%/test_report_wall_addr %reldir%/test_report_websource \

@@ -27,6 +27,7 @@ static const char usage[] =
 "       kprof-report top IN.folded [-n N] [-o OUT] [FILTER...]\n"
 "       kprof-report annotate IN.folded (--elf FILE | --elf-dir DIR) [FUNCTION...]\n"
 "                    [--asm] [-n N] [-o OUT]\n"
+"       kprof-report trace IN.trace -o OUT.json\n"
 "       kprof-report --help | --version\n"
 "\n"
 "Turns folded stacks (kprof's `profile ... folded` block, or bare\n"
@@ -37,6 +38,8 @@ static const char usage[] =
 "              frame's share grew, blue where it shrank, white within 0.1\n"
 "              point; --text lists each function's change of share instead\n"
 "  top         a flat table of functions by self and total samples\n"
+"  trace       a kernel trace (kshell -o FILE trace show raw) as the Chrome\n"
+"              trace event format, one track per CPU, for Perfetto and speedscope\n"
 "  annotate    each hot (or named) function's source lines with the samples\n"
 "              whose leaf fell on each, as perf annotate; --asm adds the\n"
 "              instructions (an address view only: profile show folded addr)\n"
@@ -396,6 +399,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "merge") == 0)
 		return report_merge(argc - 1, argv + 1);
+	if (strcmp(argv[1], "trace") == 0)
+		return report_trace(argc - 1, argv + 1);
 	if (argv[1][0] == '-')
 		fatal(EXIT_USAGE, "unknown option '%s' (before the subcommand: --help, --version)",
 		      argv[1]);

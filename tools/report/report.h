@@ -280,6 +280,9 @@ struct pprof_stamp {
 bool pprof_gzip(struct buf *out, const uint8_t *data, size_t len);
 /* kprof-report merge ARGS... (merge.c): argv[0] is "merge". */
 int report_merge(int argc, char **argv);
+/* trace.c: `kprof-report trace IN -o OUT.json`, a kernel trace as the
+ * Chrome trace event format.  Returns the exit status. */
+int report_trace(int argc, char **argv);
 /* report_pprof() stamped with @stamp; it frees all it built (the image
  * keeps what it learnt), so a long-running program may call it again
  * and again.  Never
