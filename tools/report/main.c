@@ -27,6 +27,7 @@ static const char usage[] =
 "       kprof-report top IN.folded [-n N] [-o OUT] [FILTER...]\n"
 "       kprof-report annotate IN.folded (--elf FILE | --elf-dir DIR) [FUNCTION...]\n"
 "                    [--asm] [-n N] [-o OUT]\n"
+"       kprof-report merge A.pb.gz... -o OUT.pb.gz | merge DIR --from T --to T -o OUT.pb.gz\n"
 "       kprof-report trace IN.trace -o OUT.json\n"
 "       kprof-report --help | --version\n"
 "\n"
@@ -38,6 +39,8 @@ static const char usage[] =
 "              frame's share grew, blue where it shrank, white within 0.1\n"
 "              point; --text lists each function's change of share instead\n"
 "  top         a flat table of functions by self and total samples\n"
+"  merge       several pprof files (or a collector's folder over a time span)\n"
+"              into one\n"
 "  trace       a kernel trace (kshell -o FILE trace show raw) as the Chrome\n"
 "              trace event format, one track per CPU, for Perfetto and speedscope\n"
 "  annotate    each hot (or named) function's source lines with the samples\n"
@@ -390,7 +393,7 @@ int main(int argc, char **argv)
 	size_t i;
 
 	if (argc < 2)
-		fatal(EXIT_USAGE, "a subcommand is needed: pprof, flamegraph, diff, top, annotate or merge (see --help)");
+		fatal(EXIT_USAGE, "a subcommand is needed: pprof, flamegraph, diff, top, annotate, merge or trace (see --help)");
 	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)
 		return print_usage();
 	if (strcmp(argv[1], "--version") == 0) {
@@ -408,7 +411,7 @@ int main(int argc, char **argv)
 		if (strcmp(argv[1], subs[i].name) == 0)
 			break;
 	if (i == sizeof subs / sizeof subs[0])
-		fatal(EXIT_USAGE, "unknown subcommand '%s': use pprof, flamegraph, diff, top, annotate or merge",
+		fatal(EXIT_USAGE, "unknown subcommand '%s': use pprof, flamegraph, diff, top, annotate, merge or trace",
 		      argv[1]);
 	a.sub = (enum sub)i;
 	/* getopt sees the subcommand as argv[0]. */
