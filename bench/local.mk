@@ -35,7 +35,8 @@ bench: $(BENCH_PROGS)
 	./%reldir%/bench_switch
 else
 # A kernel's make bench: instructions per switch under QEMU -icount
-# (bench/switch-icount; it builds the kernel without the hook in nohook/).
+# (bench/switch-icount; it builds the kernel without the hook in nohook/,
+# and the one that stores every wall record in store/).
 if PLATFORM_ARM64
 bench: $(ARM64_KERNEL)
 	PYTHONPATH=$(abs_top_srcdir)/tests KPROF_ARCH=arm64 $(srcdir)/%reldir%/switch-icount 5
