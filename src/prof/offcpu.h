@@ -54,6 +54,12 @@ enum offcpu_kind {
 /* A wait whose stack the window's start walked (wall_start.c keeps it): the
  * task went off its CPU before the hook was registered. */
 #define OFFCPU_START_STACK 1u
+/* A wait at the stack of the task's run record before it: its
+ * switch-out walked that stack and wrote it there, earlier in the same
+ * ring (tasks are pinned), so the wait's record carries no frames --
+ * the frames are copied once, not twice (the drain keeps each task's
+ * last run stack: wall_books.c). */
+#define OFFCPU_RUN_STACK 2u
 
 /* A task's off_nframes when its switch-out did not walk its stack (its
  * CPU's ring had no room for the record): the switch-in that records
