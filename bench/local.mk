@@ -54,5 +54,6 @@ EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom
 
 # Instructions per context switch under QEMU -icount shift=0 (issue 53):
 # make bench in a kernel's build folder, or by hand there:
-# ../bench/switch-icount [SECONDS] (KPROF_ARCH=arm64 in the arm64 one).
+# ../bench/switch-icount [SECONDS [sweep]] (KPROF_ARCH=arm64 in the arm64 one;
+# sweep: the stored path by depth).
 EXTRA_DIST += %reldir%/switch-icount
