@@ -35,7 +35,8 @@ bench: $(BENCH_PROGS)
 	./%reldir%/bench_switch
 else
 # A kernel's make bench: instructions per switch under QEMU -icount
-# (bench/switch-icount; it builds the kernel without the hook in nohook/).
+# (bench/switch-icount; it builds the kernel without the hook in nohook/,
+# and the one that stores every wall record in store/).
 if PLATFORM_ARM64
 bench: $(ARM64_KERNEL)
 	PYTHONPATH=$(abs_top_srcdir)/tests KPROF_ARCH=arm64 $(srcdir)/%reldir%/switch-icount 5
@@ -53,7 +54,8 @@ EXTRA_DIST += %reldir%/collect-fleet %reldir%/stack-headroom
 
 # Instructions per context switch under QEMU -icount shift=0 (issue 53):
 # make bench in a kernel's build folder, or by hand there:
-# ../bench/switch-icount [SECONDS] (KPROF_ARCH=arm64 in the arm64 one).
+# ../bench/switch-icount [SECONDS [sweep]] (KPROF_ARCH=arm64 in the arm64 one;
+# sweep: the stored path by depth).
 EXTRA_DIST += %reldir%/switch-icount
 
 # The trace ring's events a second on this host, and the tracepoints'

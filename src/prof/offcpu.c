@@ -258,9 +258,14 @@ offcpu_put_wait(struct task *t, const struct offcpu_at *at, uintptr_t *slot, uin
 		offcpu_put(at->oc, slot, head, at->gen, t, OFFCPU_WAIT, 0, blocked, runnable,
 			   &entry, 1);
 	} else if (fresh) {
-		n = t->wall.off_nframes;
-		if (n == OFFCPU_UNWALKED)
-			n = offcpu_walk_out(t, at->depth);
+		/* Walked at its switch-out only for the run record stored
+		 * then (offcpu_leave()), which carries the frames. */
+		if (t->wall.off_nframes != OFFCPU_UNWALKED) {
+			offcpu_put(at->oc, slot, head, at->gen, t, OFFCPU_WAIT, OFFCPU_RUN_STACK,
+				   blocked, runnable, NULL, 0);
+			return;
+		}
+		n = offcpu_walk_out(t, at->depth);
 		offcpu_put(at->oc, slot, head, at->gen, t, OFFCPU_WAIT, 0, blocked, runnable,
 			   t->wall.off_frames, n);
 	} else {

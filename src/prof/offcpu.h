@@ -36,8 +36,16 @@ _Static_assert(TASK_OFF_FRAMES >= PROF_MAX_FRAMES,
 #define OFFCPU_STRIDE (OFFCPU_RECORD_HEAD + PROF_MAX_FRAMES)
 /* Records a CPU's ring holds: drained every PROF_DRAIN_MS, so 2048
  * records of 50 ms each CPU, 40000 a second; past that only stacks are
- * lost, never time. */
+ * lost, never time.  bench/switch-icount's KPROF_BENCH_WALL_STORE_ALL
+ * kernel holds 65536 drained every 5 ms (18.9 MB a CPU): room for a
+ * one-CPU ping-pong's records between drains, so that the bench
+ * measures the path of a switch that stores them (it prints the drops
+ * it saw: none). */
+#ifndef KPROF_BENCH_WALL_STORE_ALL
 #define OFFCPU_RING_RECORDS 2048
+#else
+#define OFFCPU_RING_RECORDS 65536
+#endif
 
 enum offcpu_kind {
 	OFFCPU_RUN,	/* ns_a running, of it ns_b after a tick held back */
@@ -46,6 +54,12 @@ enum offcpu_kind {
 /* A wait whose stack the window's start walked (wall_start.c keeps it): the
  * task went off its CPU before the hook was registered. */
 #define OFFCPU_START_STACK 1u
+/* A wait at the stack of the task's run record before it: its
+ * switch-out walked that stack and wrote it there, earlier in the same
+ * ring (tasks are pinned), so the wait's record carries no frames --
+ * the frames are copied once, not twice (the drain keeps each task's
+ * last run stack: wall_books.c). */
+#define OFFCPU_RUN_STACK 2u
 
 /* A task's off_nframes when its switch-out did not walk its stack (its
  * CPU's ring had no room for the record): the switch-in that records

@@ -44,8 +44,14 @@ struct trap_frame;
 #define PROF_RECORD_HEAD 2
 #define PROF_RING_WORDS (PROF_BUF * (PROF_RECORD_HEAD + PROF_DEPTH_DEFAULT))
 /* How often a session's samples move from the rings into its fold
- * table, at most: from task context, while the window runs. */
+ * table, at most: from task context, while the window runs.  (5 in
+ * bench/switch-icount's KPROF_BENCH_WALL_STORE_ALL kernel: with its
+ * larger wall rings, no switch record is dropped.) */
+#ifndef KPROF_BENCH_WALL_STORE_ALL
 #define PROF_DRAIN_MS 50
+#else
+#define PROF_DRAIN_MS 5
+#endif
 /* Distinct chains a session's fold table holds; samples of chains
  * beyond it are counted as `other`.  Memory is bounded by this, not by
  * how long a session runs. */

@@ -30,6 +30,11 @@ struct wall_task {
 					 * after a held-back tick (wall_books.c) */
 	bool born, died;		/* inside the window */
 	uint64_t born_ns, died_ns;
+	/* The stack of the task's last run record drained: its next wait's
+	 * when that record says so (OFFCPU_RUN_STACK, wall_books.c). */
+	bool run_walked;
+	uint32_t run_nframes;
+	uintptr_t run_frames[PROF_MAX_FRAMES];
 };
 
 struct prof_wall {

@@ -71,15 +71,42 @@ static void wall_held_back(struct prof_wall *w, const struct offcpu_record *r, u
 	(void)fold_add_cpu(&w->fold[WALL_CPU], &k, cpu);
 }
 
-/* A wait's stack: the record's own, or the one the window's start
- * walked, or unknown. */
-static void wall_wait_frames(const struct prof_wall *w, const struct offcpu_record *r,
+/* A run record's stack, kept as its task's last: the wait that follows
+ * it may say it waits there (OFFCPU_RUN_STACK). */
+static void wall_keep_run_stack(struct prof_wall *w, const struct offcpu_record *r)
+{
+	struct wall_task *t = wall_task_of(w, r->pid);
+
+	if (!t)
+		return;		/* its books go to other_ns */
+	t->run_walked = true;
+	t->run_nframes = r->nframes;
+	/* By words: kmemcpy() goes by bytes, and this is every run record. */
+	for (uint32_t i = 0; i < r->nframes; i++)
+		t->run_frames[i] = r->frames[i];
+}
+
+/* A wait's stack: the record's own, or its task's last run record's, or
+ * the one the window's start walked, or unknown. */
+static void wall_wait_frames(struct prof_wall *w, const struct offcpu_record *r,
 			     const uintptr_t **frames, uint32_t *n)
 {
 	const struct wall_start *e;
+	struct wall_task *t;
 
 	*frames = r->frames;
 	*n = r->nframes;
+	if (r->flags & OFFCPU_RUN_STACK) {
+		t = wall_task_of(w, r->pid);
+		if (t && t->run_walked) {
+			*frames = t->run_frames;
+			*n = t->run_nframes;
+		} else {
+			*frames = &wall_unknown_frame;
+			*n = 1;
+		}
+		return;
+	}
 	if (!(r->flags & OFFCPU_START_STACK))
 		return;
 	e = wall_start_of(w, r->pid);
@@ -98,6 +125,7 @@ static void wall_take(struct prof_wall *w, const struct offcpu_record *r, unsign
 	uint32_t n;
 
 	if (r->kind == OFFCPU_RUN) {
+		wall_keep_run_stack(w, r);
 		wall_stack(w, WALL_CPU, r->pid, r->frames, r->nframes, r->ns_a - r->ns_b, cpu);
 		wall_held_back(w, r, cpu);
 		return;
