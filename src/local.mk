@@ -14,6 +14,7 @@ src_libkprof_la_SOURCES = \
 	%reldir%/hal/platform.h \
 	%reldir%/hal/netdev.h \
 	%reldir%/hal/pmu.h \
+	%reldir%/hal/probe.h \
 	%reldir%/hal/power.h \
 	%reldir%/hal/random.h \
 	%reldir%/hal/timer.h \

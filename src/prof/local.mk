@@ -19,3 +19,6 @@ src_libkprof_la_SOURCES += \
 	%reldir%/wall.c %reldir%/wall.h %reldir%/wall_internal.h \
 	%reldir%/wall_start.c %reldir%/wall_books.c %reldir%/wall_collect.c \
 	%reldir%/wall_views.c
+src_libkprof_la_SOURCES += \
+	%reldir%/probe.c %reldir%/probe.h %reldir%/probe_internal.h \
+	%reldir%/probe_hit.c %reldir%/probe_views.c

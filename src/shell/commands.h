@@ -17,6 +17,8 @@ struct shell_ctx;
 	"profile rotate SEQ [folded|addr] | " \
 	"profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]"
 #define CMD_STAT_USAGE "stat [ms] [all|cpu]"
+#define CMD_PROBE_USAGE "probe add FUNC [time] | probe del FUNC|all | probe list | " \
+	"probe show [FUNC] [text|hist] | probe sites [all] | probe MS FUNC [time]"
 #define CMD_LSCPU_USAGE "lscpu"
 #define CMD_PS_USAGE "ps"
 #define CMD_STACKS_USAGE "stacks"
@@ -36,6 +38,7 @@ int cmd_work(struct shell_ctx *sh, int argc, char **argv);
 int cmd_profile(struct shell_ctx *sh, int argc, char **argv);
 int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv);
 int cmd_stat(struct shell_ctx *sh, int argc, char **argv);
+int cmd_probe(struct shell_ctx *sh, int argc, char **argv);
 int cmd_net(struct shell_ctx *sh, int argc, char **argv);
 int cmd_netload(struct shell_ctx *sh, int argc, char **argv);
 

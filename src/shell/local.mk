@@ -30,3 +30,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/cmd_net.c \
 	%reldir%/cmd_netload.c \
 	%reldir%/netload_args.c %reldir%/netload_args.h
+src_libkprof_la_SOURCES += \
+	%reldir%/cmd_probe.c

@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The probes' views: `probe list`, `probe show` and `probe sites`
+ * (doc/shell.md). */
+#include "prof/probe.h"
+
+#include "hal/timer.h"
+#include "kernel/symbols.h"
+#include "kernel/task.h"
+#include "lib/kstring.h"
+#include "lib/out.h"
+
+#define SHOW_TASKS 64
+#define HIST_BAR 40
+
+struct name_of {
+	int pid;
+	char name[TASK_NAME_MAX];
+};
+
+static void find_name(struct task *t, void *arg)
+{
+	struct name_of *n = arg;
+
+	if (t->pid == n->pid)
+		kstrlcpy(n->name, t->name, sizeof(n->name));
+}
+
+static void task_name(int pid, char *buf, size_t size)
+{
+	struct name_of n = { .pid = pid, .name = "" };
+
+	task_for_each_all(find_name, &n);
+	kstrlcpy(buf, n.name[0] ? n.name : "(exited)", size);
+}
+
+void probe_print_list(struct out *o)
+{
+	unsigned n = 0;
+
+	for (unsigned i = 0; i < PROBE_MAX; i++) {
+		const struct probe *p = &probe_table[i];
+		struct probe_sum s;
+
+		if (!p->live)
+			continue;
+		if (n++ == 0)
+			out_printf(o, "%-32s %12s  %s\n", "function", "hits", "options");
+		probe_sum(p, &s);
+		out_printf(o, "%-32s %12llu  %s\n", p->name, (unsigned long long)s.hits,
+			   p->flags & PROBE_TIME ? "time" : "-");
+	}
+	if (n == 0)
+		out_printf(o, "no probes (probe add FUNC)\n");
+	else
+		out_printf(o, "%u probe%s, %llu hits dropped inside the handler\n", n,
+			   n == 1 ? "" : "s", (unsigned long long)probe_nested());
+}
+
+static void print_hist(struct out *o, const struct probe_sum *s)
+{
+	unsigned lo = PROBE_HIST, hi = 0;
+	uint64_t top = 0;
+
+	for (unsigned b = 0; b < PROBE_HIST; b++)
+		if (s->hist[b]) {
+			if (lo == PROBE_HIST)
+				lo = b;
+			hi = b;
+			if (s->hist[b] > top)
+				top = s->hist[b];
+		}
+	for (unsigned b = lo; b <= hi && lo < PROBE_HIST; b++) {
+		unsigned bar = (unsigned)(s->hist[b] * HIST_BAR / top);
+		char line[HIST_BAR + 1];
+
+		kmemset(line, '@', bar);
+		line[bar] = 0;
+		out_printf(o, "  [%llu, %llu) ns %12llu |%-40s|\n",
+			   (unsigned long long)(b ? 1ull << b : 0),
+			   (unsigned long long)(2ull << b), (unsigned long long)s->hist[b], line);
+	}
+}
+
+void probe_print_show(struct out *o, const struct probe *p, bool hist)
+{
+	struct probe_task_count tasks[SHOW_TASKS];
+	uint64_t per_cpu[HAL_MAX_CPUS] = { 0 };
+	uint64_t secs_ms = (hal_clock_ns() - p->added_ns) / 1000000;
+	size_t nt = probe_tasks(p, tasks, SHOW_TASKS, per_cpu);
+	struct probe_sum s;
+
+	probe_sum(p, &s);
+	out_printf(o, "probe %s: %llu calls in %llu.%03llu s", p->name,
+		   (unsigned long long)s.hits, (unsigned long long)(secs_ms / 1000),
+		   (unsigned long long)(secs_ms % 1000));
+	if (s.other)
+		out_printf(o, " (%llu of tasks past the table or of no task)",
+			   (unsigned long long)s.other);
+	out_printf(o, "\n  cpus:");
+	for (unsigned c = 0; c < HAL_MAX_CPUS; c++)
+		if (per_cpu[c])
+			out_printf(o, " %u=%llu", c, (unsigned long long)per_cpu[c]);
+	out_printf(o, "\n");
+	for (size_t i = 0; i < nt; i++) {
+		char name[TASK_NAME_MAX];
+
+		task_name(tasks[i].pid1 - 1, name, sizeof(name));
+		out_printf(o, "  pid %d %-16s %llu\n", tasks[i].pid1 - 1, name,
+			   (unsigned long long)tasks[i].n);
+	}
+	if (!(p->flags & PROBE_TIME))
+		return;
+	out_printf(o, "  time: %llu timed", (unsigned long long)s.timed);
+	if (s.timed)
+		out_printf(o, ", min %llu ns, mean %llu ns, max %llu ns",
+			   (unsigned long long)s.min_ns,
+			   (unsigned long long)(s.sum_ns / s.timed), (unsigned long long)s.max_ns);
+	if (s.untimed)
+		out_printf(o, ", %llu untimed (past the shadow stack's %u calls, or no task)",
+			   (unsigned long long)s.untimed, TASK_PROBE_DEPTH);
+	out_printf(o, "\n");
+	if (hist)
+		print_hist(o, &s);
+}
+
+void probe_print_sites(struct out *o, bool all)
+{
+	size_t nsites = probe_site_count(), nsym = sym_count(), refused = 0, without = 0;
+
+	if (nsites == 0) {
+		out_printf(o, "probe sites: none: this platform's image has no patchable "
+			   "entries\n");
+		return;
+	}
+	for (size_t i = 0; i < nsym; i++) {
+		struct sym_hit h;
+		const char *why;
+
+		sym_nth(i, &h);
+		if (!probe_has_site(h.start)) {
+			without++;
+			if (all)
+				out_printf(o, "  %-32s no entry (notrace, or the platform's)\n",
+					   h.name);
+		} else if ((why = probe_refused(h.name)) != NULL) {
+			refused++;
+			out_printf(o, "  %-32s refused: %s\n", h.name, why);
+		}
+	}
+	out_printf(o, "probe sites: %zu patchable entries, %zu probeable, %zu refused; "
+		   "%zu functions of the image have no entry (notrace, or the "
+		   "platform's)\n", nsites, nsites - refused, refused, without);
+}
