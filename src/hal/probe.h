@@ -13,6 +13,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The entry trampoline builds two frame records before it calls
+ * probe_entry(): one whose return address is the probed function's own
+ * (its caller's frame, which the function has not made yet), below one
+ * whose return address is inside the probed function; so a walk from the
+ * handler loses no caller, and `stack` skips exactly those two (after
+ * the trampoline's own return) to reach the caller. */
+
 /* The image's patchable entries, in no particular order (*@n of them;
  * NULL and 0 on a platform that builds none).  Each is a function's
  * first instruction.  Any context; the table never changes. */

@@ -21,4 +21,4 @@ src_libkprof_la_SOURCES += \
 	%reldir%/wall_views.c
 src_libkprof_la_SOURCES += \
 	%reldir%/probe.c %reldir%/probe.h %reldir%/probe_internal.h \
-	%reldir%/probe_hit.c %reldir%/probe_views.c
+	%reldir%/probe_hit.c %reldir%/probe_views.c %reldir%/probe_cost.c

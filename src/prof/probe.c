@@ -149,6 +149,13 @@ static struct probe_stats *take_off(struct probe *p)
 	return st;
 }
 
+static void stats_free(struct probe_stats *st)
+{
+	if (st)
+		kfree(st->chains);
+	kfree(st);
+}
+
 static struct probe *free_slot(void)
 {
 	for (unsigned i = 0; i < PROBE_MAX; i++)
@@ -192,6 +199,11 @@ int probe_add(const char *name, unsigned flags, struct out *err)
 	size_t idx = 0;
 	int rc;
 
+	if (st && (flags & PROBE_STACK) &&
+	    !(st->chains = kzalloc(HAL_MAX_CPUS * sizeof(*st->chains)))) {
+		kfree(st);
+		st = NULL;
+	}
 	if (!st) {
 		out_printf(err, "probe: out of memory for %s's counts\n", name);
 		return -ENOMEM;
@@ -223,13 +235,13 @@ int probe_add(const char *name, unsigned flags, struct out *err)
 		rc = hal_probe_patch(p->site, true);
 		if (rc) {
 			out_printf(err, "probe: cannot patch %s's entry (error %d)\n", name, -rc);
-			kfree(take_off(p));
+			stats_free(take_off(p));
 		}
 		st = NULL;
 	}
 	spin_unlock_irqrestore(&probe_lock, irq);
-	kfree(st);
-	kfree(old);
+	stats_free(st);
+	stats_free(old);
 	return rc;
 }
 
@@ -247,7 +259,7 @@ int probe_del(const char *name, struct out *err)
 	}
 	spin_unlock_irqrestore(&probe_lock, irq);
 	for (unsigned i = 0; i < n; i++)
-		kfree(gone[i]);
+		stats_free(gone[i]);
 	if (name && n == 0) {
 		out_printf(err, "probe: no probe on %s (`probe list` lists them)\n", name);
 		return -ENOENT;
@@ -342,6 +354,8 @@ size_t probe_tasks(const struct probe *p, struct probe_task_count *out, size_t m
 				if (n == max)
 					continue;
 				out[n].pid1 = pid1;
+				kmemcpy(out[n].name, st->cpu[c].task[i].name, sizeof(out[n].name));
+				out[n].name[sizeof(out[n].name) - 1] = 0;
 				out[n++].n = 0;
 			}
 			out[j].n += v;
@@ -374,4 +388,33 @@ size_t probe_site_count(void)
 bool probe_has_site(uintptr_t addr)
 {
 	return site_of(addr) != SIZE_MAX;
+}
+
+size_t probe_chains_read(const struct probe *p, struct probe_chain *out, size_t max,
+			 uint64_t *other)
+{
+	unsigned long irq = spin_lock_irqsave(&probe_lock);
+	const struct probe_stats *st = p->stats;
+	size_t n = 0;
+
+	*other = 0;
+	for (unsigned c = 0; st && st->chains && c < HAL_MAX_CPUS; c++) {
+		const struct probe_chains *pc = &st->chains[c];
+
+		*other += __atomic_load_n(&pc->other, __ATOMIC_RELAXED);
+		for (unsigned i = 0; i < PROBE_CHAINS; i++) {
+			uint64_t v = __atomic_load_n(&pc->chain[i].n, __ATOMIC_ACQUIRE);
+
+			if (!v)
+				continue;
+			if (n == max) {
+				*other += v;
+				continue;
+			}
+			out[n] = pc->chain[i];
+			out[n++].n = v;
+		}
+	}
+	spin_unlock_irqrestore(&probe_lock, irq);
+	return n;
 }

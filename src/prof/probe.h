@@ -23,11 +23,17 @@ struct out;
 /* log2 buckets of nanoseconds: bucket b holds [2^b, 2^(b+1)), 0 holds 0-1. */
 #define PROBE_HIST 48
 
+/* Callers one `stack` probe keeps apart on one CPU, and their depth. */
+#define PROBE_CHAINS 32
+#define PROBE_STACK_DEPTH 12
+
 #define PROBE_TIME 1u
+#define PROBE_STACK 2u
 
 struct probe_task_count {
 	int pid1;		/* the pid + 1; 0: a free entry */
 	uint64_t n;
+	char name[16];		/* the task's, at its first call (it may exit) */
 };
 
 /* One probe's counts on one CPU, written only by that CPU's handler. */
@@ -40,8 +46,25 @@ struct probe_cpu {
 	uint64_t hist[PROBE_HIST];
 };
 
+/* One chain of callers (return addresses, the probed function's caller
+ * first) of one task, and its calls. */
+struct probe_chain {
+	uint64_t n;		/* 0: a free entry; set last, with release */
+	uint32_t hash;
+	int pid;
+	char name[16];		/* the task's, at the chain's first call */
+	uint32_t depth;
+	uintptr_t frame[PROBE_STACK_DEPTH];
+};
+
+struct probe_chains {
+	struct probe_chain chain[PROBE_CHAINS];
+	uint64_t other;		/* calls whose chain found the table full */
+};
+
 struct probe_stats {
 	struct probe_cpu cpu[HAL_MAX_CPUS];
+	struct probe_chains *chains;	/* [HAL_MAX_CPUS] with `stack`, else NULL */
 };
 
 /* One slot of the probe table.  @live and @stats are read by the handler
@@ -98,15 +121,32 @@ uint64_t probe_task_hits(const struct probe *p, int pid);
  * Returns the tasks stored. */
 size_t probe_tasks(const struct probe *p, struct probe_task_count *out, size_t max,
 		   uint64_t *per_cpu);
+/* @p's chains (`stack`) of every CPU into @out, at most @max (the same
+ * chain on two CPUs is two entries); *@other: calls of chains left out.
+ * Returns the chains stored. */
+size_t probe_chains_read(const struct probe *p, struct probe_chain *out, size_t max,
+			 uint64_t *other);
 /* Hits dropped because they came inside the handler (an interrupt). */
 uint64_t probe_nested(void);
 /* The image's patchable entries, and whether @addr is one. */
 size_t probe_site_count(void);
 bool probe_has_site(uintptr_t addr);
 
+/* One hit's cost in picoseconds (prof/probe_cost.c): @calls calls of an
+ * empty function, bare and under a probe that counts, one that times
+ * and one that keeps the callers (each over the bare call). */
+struct probe_cost {
+	unsigned calls;
+	uint64_t bare_ps, count_ps, time_ps, stack_ps;
+};
+int probe_cost(unsigned calls, struct probe_cost *c, struct out *err);
+
 /* The views (prof/probe_views.c). */
 void probe_print_list(struct out *o);
 void probe_print_show(struct out *o, const struct probe *p, bool hist);
+/* @p's callers as a folded block (`stack`): "pid-name;root;...;caller;FUNC
+ * count", the profiler's writer and format (src/lib/folded_write.h). */
+void probe_print_folded(struct out *o, const struct probe *p);
 void probe_print_sites(struct out *o, bool all);
 
 #endif

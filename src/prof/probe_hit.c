@@ -20,6 +20,7 @@
 #include "hal/timer.h"
 #include "kernel/kernel.h"
 #include "kernel/sched.h"
+#include "kernel/stacktrace.h"
 #include "kernel/task.h"
 #include "lib/notrace.h"
 
@@ -49,7 +50,16 @@ static notrace void add64(uint64_t *at, uint64_t v)
 }
 
 /* This CPU's table of tasks: open addressing on the pid. */
-static notrace void count_task(struct probe_cpu *pc, int pid)
+static notrace void copy_name(char *to, const char *from)
+{
+	unsigned i;
+
+	for (i = 0; i < 15 && from[i]; i++)
+		to[i] = from[i];
+	to[i] = 0;
+}
+
+static notrace void count_task(struct probe_cpu *pc, int pid, const char *name)
 {
 	for (unsigned i = 0; i < PROBE_TASKS; i++) {
 		struct probe_task_count *e = &pc->task[((unsigned)pid + i) % PROBE_TASKS];
@@ -60,11 +70,84 @@ static notrace void count_task(struct probe_cpu *pc, int pid)
 		}
 		if (e->pid1 == 0) {
 			e->n = 1;
+			copy_name(e->name, name);
 			__atomic_store_n(&e->pid1, pid + 1, __ATOMIC_RELEASE);
 			return;
 		}
 	}
 	add64(&pc->other, 1);
+}
+
+static notrace uint32_t chain_hash(int pid, const uintptr_t *f, unsigned n)
+{
+	uint64_t h = 0xcbf29ce484222325ull ^ (uint64_t)(unsigned)pid;
+
+	for (unsigned i = 0; i < n; i++)
+		h = (h ^ f[i]) * 0x100000001b3ull;
+	return (uint32_t)(h ^ (h >> 32));
+}
+
+static notrace bool chain_is(const struct probe_chain *c, uint32_t hash, int pid,
+			     const uintptr_t *f, unsigned n)
+{
+	if (c->hash != hash || c->pid != pid || c->depth != n)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		if (c->frame[i] != f[i])
+			return false;
+	return true;
+}
+
+/* This CPU's table of chains: open addressing on the chain's hash.  An
+ * entry is claimed with its count set last, so a reader on another CPU
+ * that sees a count sees the chain. */
+static notrace void count_chain(struct probe_chains *pc, const struct task *t,
+				const uintptr_t *f, unsigned n)
+{
+	int pid = t ? t->pid : -1;
+	uint32_t h = chain_hash(pid, f, n);
+
+	for (unsigned i = 0; i < PROBE_CHAINS; i++) {
+		struct probe_chain *c = &pc->chain[(h + i) % PROBE_CHAINS];
+
+		if (c->n == 0) {
+			c->hash = h;
+			c->pid = pid;
+			copy_name(c->name, t ? t->name : "");
+			c->depth = n;
+			for (unsigned k = 0; k < n; k++)
+				c->frame[k] = f[k];
+			__atomic_store_n(&c->n, 1, __ATOMIC_RELEASE);
+			return;
+		}
+		if (chain_is(c, h, pid, f, n)) {
+			add64(&c->n, 1);
+			return;
+		}
+	}
+	add64(&pc->other, 1);
+}
+
+/* The probed function's callers: the walk from this handler's own frame
+ * reads the trampoline's return, then the two records every platform's
+ * entry trampoline builds (hal/probe.h): the probed function's (its
+ * entry), then its caller's, where the chain starts. */
+#define HANDLER_FRAMES 2
+
+static notrace void record_stack(struct probe_chains *pc, struct task *t)
+{
+	uintptr_t f[PROBE_STACK_DEPTH + HANDLER_FRAMES];
+	uintptr_t fp = (uintptr_t)__builtin_frame_address(0);
+	struct stack_bounds b;
+	size_t n = 0;
+
+	if (stacktrace_bounds_for(fp, &b))
+		n = stacktrace_from_fp(fp, &b, f, PROBE_STACK_DEPTH + HANDLER_FRAMES);
+	if (n <= HANDLER_FRAMES) {
+		add64(&pc->other, 1);
+		return;
+	}
+	count_chain(pc, t, f + HANDLER_FRAMES, (unsigned)(n - HANDLER_FRAMES));
 }
 
 static notrace unsigned log2_bucket(uint64_t ns)
@@ -148,9 +231,11 @@ notrace void probe_entry(uintptr_t site, uintptr_t *ret_slot)
 	add64(&pc->hits, 1);
 	t = this_cpu()->current;
 	if (t)
-		count_task(pc, t->pid);
+		count_task(pc, t->pid, t->name);
 	else
 		add64(&pc->other, 1);
+	if ((p->flags & PROBE_STACK) && st->chains)
+		record_stack(&st->chains[cpu], t);
 	if ((p->flags & PROBE_TIME) &&
 	    !(t && hook_return(t, ret_slot, slot, __atomic_load_n(&p->gen, __ATOMIC_RELAXED))))
 		add64(&pc->untimed, 1);

@@ -5,33 +5,16 @@
 
 #include "hal/timer.h"
 #include "kernel/symbols.h"
+#include "lib/folded_write.h"
+#include "prof/folded.h"
 #include "kernel/task.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
 
 #define SHOW_TASKS 64
 #define HIST_BAR 40
-
-struct name_of {
-	int pid;
-	char name[TASK_NAME_MAX];
-};
-
-static void find_name(struct task *t, void *arg)
-{
-	struct name_of *n = arg;
-
-	if (t->pid == n->pid)
-		kstrlcpy(n->name, t->name, sizeof(n->name));
-}
-
-static void task_name(int pid, char *buf, size_t size)
-{
-	struct name_of n = { .pid = pid, .name = "" };
-
-	task_for_each_all(find_name, &n);
-	kstrlcpy(buf, n.name[0] ? n.name : "(exited)", size);
-}
+/* Chains a view reads: every CPU's table, full. */
+#define VIEW_CHAINS (PROBE_CHAINS * 4)
 
 void probe_print_list(struct out *o)
 {
@@ -47,7 +30,9 @@ void probe_print_list(struct out *o)
 			out_printf(o, "%-32s %12s  %s\n", "function", "hits", "options");
 		probe_sum(p, &s);
 		out_printf(o, "%-32s %12llu  %s\n", p->name, (unsigned long long)s.hits,
-			   p->flags & PROBE_TIME ? "time" : "-");
+			   (p->flags & (PROBE_TIME | PROBE_STACK)) == (PROBE_TIME | PROBE_STACK)
+				   ? "stack time"
+				   : p->flags & PROBE_TIME ? "time" : p->flags & PROBE_STACK ? "stack" : "-");
 	}
 	if (n == 0)
 		out_printf(o, "no probes (probe add FUNC)\n");
@@ -81,6 +66,83 @@ static void print_hist(struct out *o, const struct probe_sum *s)
 	}
 }
 
+/* The chains of one task and one path merged over the CPUs. */
+static size_t merge_chains(struct probe_chain *c, size_t n)
+{
+	size_t m = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t j;
+
+		for (j = 0; j < m; j++)
+			if (c[j].pid == c[i].pid && c[j].depth == c[i].depth &&
+			    kmemcmp(c[j].frame, c[i].frame, c[i].depth * sizeof(uintptr_t)) == 0)
+				break;
+		if (j < m)
+			c[j].n += c[i].n;
+		else
+			c[m++] = c[i];
+	}
+	return m;
+}
+
+/* "pid-name;root;...;caller;FUNC": root first, each frame its function. */
+static void put_chain(struct out *o, const struct probe *p, const struct probe_chain *c)
+{
+	char name[FOLD_NAME_MAX];
+
+	if (c->pid >= 0) {
+		kstrlcpy(name, c->name, sizeof(c->name));
+		for (char *q = name; *q; q++)
+			if (*q == ';' || *q == ' ' || *q == '\t' || *q == '\n')
+				*q = '_';
+		out_printf(o, "%d-%s", c->pid, name);
+	} else {
+		out_printf(o, "no-task");
+	}
+	for (uint32_t i = c->depth; i-- > 0;) {
+		struct sym_hit hit;
+		uintptr_t off;
+
+		fold_frame_name(name, sizeof(name),
+				sym_resolve(c->frame[i], true, &hit, &off) ? hit.start : c->frame[i]);
+		out_printf(o, ";%s", name);
+	}
+	out_printf(o, ";%s", p->name);
+}
+
+static struct probe_chain view_chains[VIEW_CHAINS];
+
+void probe_print_folded(struct out *o, const struct probe *p)
+{
+	struct folded_writer w;
+	struct folded_head h;
+	uint64_t other, total = 0;
+	size_t n;
+
+	if (!(p->flags & PROBE_STACK)) {
+		out_printf(o, "probe: %s has no stack (probe add %s stack)\n", p->name, p->name);
+		return;
+	}
+	n = merge_chains(view_chains, probe_chains_read(p, view_chains, VIEW_CHAINS, &other));
+	for (size_t i = 0; i < n; i++)
+		total += view_chains[i].n;
+	kmemset(&h, 0, sizeof(h));
+	folded_head_set(&h, FOLDED_F_SAMPLES, total + other);
+	folded_head_set(&h, FOLDED_F_OTHER, other);
+	folded_head_set(&h, FOLDED_F_DEPTH, PROBE_STACK_DEPTH);
+	folded_write_begin(&w, o, &h);
+	for (size_t i = 0; i < n; i++) {
+		put_chain(o, p, &view_chains[i]);
+		folded_write_count(&w, view_chains[i].n, 0);
+	}
+	if (other) {
+		out_puts(o, "other");
+		folded_write_count(&w, other, 0);
+	}
+	folded_write_end(&w);
+}
+
 void probe_print_show(struct out *o, const struct probe *p, bool hist)
 {
 	struct probe_task_count tasks[SHOW_TASKS];
@@ -102,11 +164,22 @@ void probe_print_show(struct out *o, const struct probe *p, bool hist)
 			out_printf(o, " %u=%llu", c, (unsigned long long)per_cpu[c]);
 	out_printf(o, "\n");
 	for (size_t i = 0; i < nt; i++) {
-		char name[TASK_NAME_MAX];
+		out_printf(o, "  pid %d %-16s %llu\n", tasks[i].pid1 - 1,
+			   tasks[i].name[0] ? tasks[i].name : "-", (unsigned long long)tasks[i].n);
+	}
+	if (p->flags & PROBE_STACK) {
+		uint64_t other;
+		size_t n = merge_chains(view_chains,
+					probe_chains_read(p, view_chains, VIEW_CHAINS, &other));
 
-		task_name(tasks[i].pid1 - 1, name, sizeof(name));
-		out_printf(o, "  pid %d %-16s %llu\n", tasks[i].pid1 - 1, name,
-			   (unsigned long long)tasks[i].n);
+		for (size_t i = 0; i < n; i++) {
+			out_printf(o, "  stack %llu ", (unsigned long long)view_chains[i].n);
+			put_chain(o, p, &view_chains[i]);
+			out_printf(o, "\n");
+		}
+		if (other)
+			out_printf(o, "  stack %llu other (the chain tables were full)\n",
+				   (unsigned long long)other);
 	}
 	if (!(p->flags & PROBE_TIME))
 		return;
@@ -145,6 +218,8 @@ void probe_print_sites(struct out *o, bool all)
 		} else if ((why = probe_refused(h.name)) != NULL) {
 			refused++;
 			out_printf(o, "  %-32s refused: %s\n", h.name, why);
+		} else if (all) {
+			out_printf(o, "  %-32s probeable\n", h.name);
 		}
 	}
 	out_printf(o, "probe sites: %zu patchable entries, %zu probeable, %zu refused; "

@@ -11,6 +11,9 @@
 #include "shell/shell.h"
 
 #define PROBE_WINDOW_MAX_MS 60000u
+/* Calls `probe cost` times, each way: long enough to dwarf the clock's
+ * read, short enough for a TCG kernel. */
+#define PROBE_COST_CALLS 100000u
 
 static int usage(struct shell_ctx *sh, const char *why, const char *word)
 {
@@ -26,38 +29,47 @@ static int parse_flags(struct shell_ctx *sh, int argc, char **argv, unsigned *fl
 	for (int i = 0; i < argc; i++) {
 		if (kstreq(argv[i], "time"))
 			*flags |= PROBE_TIME;
+		else if (kstreq(argv[i], "stack"))
+			*flags |= PROBE_STACK;
 		else
-			return usage(sh, "unknown option (time is allowed)", argv[i]);
+			return usage(sh, "unknown option (stack and time are allowed)", argv[i]);
 	}
 	return 0;
 }
 
 static int probe_show_cmd(struct shell_ctx *sh, int argc, char **argv)
 {
-	bool hist = false;
+	bool hist = false, folded = false;
 	const char *name = NULL;
 	const struct probe *p;
 
 	for (int i = 0; i < argc; i++) {
 		if (kstreq(argv[i], "hist"))
 			hist = true;
+		else if (kstreq(argv[i], "folded"))
+			folded = true;
 		else if (kstreq(argv[i], "text"))
 			hist = false;
 		else if (!name)
 			name = argv[i];
 		else
-			return usage(sh, "show takes one function and text or hist", argv[i]);
+			return usage(sh, "show takes one function and text, folded or hist", argv[i]);
 	}
 	if (name) {
 		if (!(p = probe_find(name))) {
 			out_printf(sh->out, "probe: no probe on %s (`probe list` lists them)\n", name);
 			return 1;
 		}
-		probe_print_show(sh->out, p, hist);
+		if (folded)
+			probe_print_folded(sh->out, p);
+		else
+			probe_print_show(sh->out, p, hist);
 		return 0;
 	}
 	for (unsigned i = 0; i < PROBE_MAX; i++)
-		if (probe_table[i].live)
+		if (probe_table[i].live && folded && (probe_table[i].flags & PROBE_STACK))
+			probe_print_folded(sh->out, &probe_table[i]);
+		else if (probe_table[i].live && !folded)
 			probe_print_show(sh->out, &probe_table[i], hist);
 	return 0;
 }
@@ -119,6 +131,22 @@ int cmd_probe(struct shell_ctx *sh, int argc, char **argv)
 		if (argc > 3 || (argc == 3 && !kstreq(argv[2], "all")))
 			return usage(sh, "sites takes nothing or all", argv[2]);
 		probe_print_sites(sh->out, argc == 3);
+		return 0;
+	}
+	if (kstreq(argv[1], "cost")) {
+		struct probe_cost c;
+
+		if (argc != 2)
+			return usage(sh, "cost takes no arguments", argv[2]);
+		if (probe_cost(PROBE_COST_CALLS, &c, sh->out) < 0)
+			return 1;
+		out_printf(sh->out, "probe cost: %u calls of an empty function: %llu.%03llu ns "
+			   "each; a probe adds per hit: count %llu.%03llu ns, time %llu.%03llu ns, "
+			   "stack %llu.%03llu ns\n", c.calls,
+			   (unsigned long long)(c.bare_ps / 1000), (unsigned long long)(c.bare_ps % 1000),
+			   (unsigned long long)(c.count_ps / 1000), (unsigned long long)(c.count_ps % 1000),
+			   (unsigned long long)(c.time_ps / 1000), (unsigned long long)(c.time_ps % 1000),
+			   (unsigned long long)(c.stack_ps / 1000), (unsigned long long)(c.stack_ps % 1000));
 		return 0;
 	}
 	if (argv[1][0] >= '0' && argv[1][0] <= '9')

@@ -17,8 +17,9 @@ struct shell_ctx;
 	"profile rotate SEQ [folded|addr] | " \
 	"profile show [text [chains]|folded [addr] [cpus]|cpus|tasks|top [n]]"
 #define CMD_STAT_USAGE "stat [ms] [all|cpu]"
-#define CMD_PROBE_USAGE "probe add FUNC [time] | probe del FUNC|all | probe list | " \
-	"probe show [FUNC] [text|hist] | probe sites [all] | probe MS FUNC [time]"
+#define CMD_PROBE_USAGE "probe add FUNC [stack] [time] | probe del FUNC|all | probe list | " \
+	"probe show [FUNC] [text|folded|hist] | probe sites [all] | probe cost | " \
+	"probe MS FUNC [stack] [time]"
 #define CMD_LSCPU_USAGE "lscpu"
 #define CMD_PS_USAGE "ps"
 #define CMD_STACKS_USAGE "stacks"

@@ -66,3 +66,4 @@ EXTRA_%canon_reldir%_check_stress_perf_DEPENDENCIES = $(KP_LINK3_DEPS)
 endif
 
 include %reldir%/work.mk
+include %reldir%/probe.mk
