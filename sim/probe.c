@@ -6,7 +6,7 @@
  * live: ksim_start() rewrites each into one 5-byte NOP before any CPU
  * thread exists.  From then on an entry is one instruction, the NOP or a
  * call of sim_probe_tramp (sim/probe_entry.S), changed by the x86
- * breakpoint protocol, as Linux's text_poke_bp(): write int3 over the
+ * breakpoint protocol, as Linux's text_poke_bp does: write int3 over the
  * first byte, make every CPU serialize, write the other four, serialize,
  * write the first byte, serialize.  A CPU that meets the int3 meanwhile
  * takes SIGTRAP and sim_probe_trap() steps it over the whole entry, as

@@ -19,15 +19,31 @@
 #include "hal/timer.h"
 #include "kernel/heap.h"
 #include "kernel/symbols.h"
+#include "kernel/tick.h"
 #include "lib/errno.h"
 #include "lib/kstring.h"
 #include "lib/out.h"
-#include "lib/spinlock.h"
+#include "kernel/sched.h"
 
 struct probe probe_table[PROBE_MAX];
 struct probe_sites probe_sites;
 
-static struct spinlock probe_lock = SPINLOCK_INIT;
+/* One change, or one read of the counts, at a time: task context, and
+ * with interrupts on, because the x86 kernel's patch waits for every
+ * other CPU's tick (arch/x86_64/probe.c), and that CPU may be waiting
+ * here.  A task that finds it taken gives its CPU away meanwhile. */
+static bool probe_lock;
+
+static void probe_lock_take(void)
+{
+	while (__atomic_exchange_n(&probe_lock, true, __ATOMIC_ACQUIRE))
+		sched_yield_cpu();
+}
+
+static void probe_lock_give(void)
+{
+	__atomic_store_n(&probe_lock, false, __ATOMIC_RELEASE);
+}
 
 /* Functions with an entry that a probe must not go on, each with why.
  * A name ending in '*' is a prefix.  The handler itself and its helpers
@@ -195,7 +211,6 @@ int probe_add(const char *name, unsigned flags, struct out *err)
 	struct probe_stats *st = kzalloc(sizeof(*st)), *old = NULL;
 	struct sym_hit hit;
 	struct probe *p;
-	unsigned long irq;
 	size_t idx = 0;
 	int rc;
 
@@ -208,7 +223,7 @@ int probe_add(const char *name, unsigned flags, struct out *err)
 		out_printf(err, "probe: out of memory for %s's counts\n", name);
 		return -ENOMEM;
 	}
-	irq = spin_lock_irqsave(&probe_lock);
+	probe_lock_take();
 	rc = sites_init();
 	if (rc == 0 && probe_sites.n == 0) {
 		out_printf(err, "probe: this platform's image has no patchable entries\n");
@@ -225,6 +240,7 @@ int probe_add(const char *name, unsigned flags, struct out *err)
 	if (rc == 0) {
 		p->gen++;
 		p->flags = flags;
+		p->budget = PROBE_BUDGET_PER_SEC / (tick_hz() ? tick_hz() : 1);
 		p->site = hit.start;
 		p->name = hit.name;
 		p->added_ns = hal_clock_ns();
@@ -239,7 +255,7 @@ int probe_add(const char *name, unsigned flags, struct out *err)
 		}
 		st = NULL;
 	}
-	spin_unlock_irqrestore(&probe_lock, irq);
+	probe_lock_give();
 	stats_free(st);
 	stats_free(old);
 	return rc;
@@ -249,15 +265,15 @@ int probe_del(const char *name, struct out *err)
 {
 	struct probe_stats *gone[PROBE_MAX];
 	unsigned n = 0;
-	unsigned long irq = spin_lock_irqsave(&probe_lock);
 
+	probe_lock_take();
 	for (unsigned i = 0; i < PROBE_MAX; i++) {
 		struct probe *p = &probe_table[i];
 
 		if (p->live && (!name || kstreq(p->name, name)))
 			gone[n++] = take_off(p);
 	}
-	spin_unlock_irqrestore(&probe_lock, irq);
+	probe_lock_give();
 	for (unsigned i = 0; i < n; i++)
 		stats_free(gone[i]);
 	if (name && n == 0) {
@@ -280,6 +296,7 @@ static void probe_sum_locked(const struct probe *p, struct probe_sum *s)
 		uint64_t timed = __atomic_load_n(&pc->timed, __ATOMIC_RELAXED);
 
 		s->hits += __atomic_load_n(&pc->hits, __ATOMIC_RELAXED);
+		s->throttled += __atomic_load_n(&pc->throttled, __ATOMIC_RELAXED);
 		s->untimed += __atomic_load_n(&pc->untimed, __ATOMIC_RELAXED);
 		s->other += __atomic_load_n(&pc->other, __ATOMIC_RELAXED);
 		if (timed) {
@@ -300,10 +317,10 @@ static void probe_sum_locked(const struct probe *p, struct probe_sum *s)
 
 void probe_sum(const struct probe *p, struct probe_sum *s)
 {
-	unsigned long irq = spin_lock_irqsave(&probe_lock);
+	probe_lock_take();
 
 	probe_sum_locked(p, s);
-	spin_unlock_irqrestore(&probe_lock, irq);
+	probe_lock_give();
 }
 
 static uint64_t probe_task_hits_locked(const struct probe *p, int pid)
@@ -325,20 +342,23 @@ static uint64_t probe_task_hits_locked(const struct probe *p, int pid)
 
 uint64_t probe_task_hits(const struct probe *p, int pid)
 {
-	unsigned long irq = spin_lock_irqsave(&probe_lock);
-	uint64_t n = probe_task_hits_locked(p, pid);
+	uint64_t n;
 
-	spin_unlock_irqrestore(&probe_lock, irq);
+	probe_lock_take();
+	n = probe_task_hits_locked(p, pid);
+
+	probe_lock_give();
 	return n;
 }
 
 size_t probe_tasks(const struct probe *p, struct probe_task_count *out, size_t max,
 		   uint64_t *per_cpu)
 {
-	unsigned long irq = spin_lock_irqsave(&probe_lock);
-	const struct probe_stats *st = p->stats;
+	const struct probe_stats *st;
 	size_t n = 0;
 
+	probe_lock_take();
+	st = p->stats;
 	for (unsigned c = 0; st && c < HAL_MAX_CPUS; c++) {
 		per_cpu[c] = __atomic_load_n(&st->cpu[c].hits, __ATOMIC_RELAXED);
 		for (unsigned i = 0; i < PROBE_TASKS; i++) {
@@ -361,7 +381,7 @@ size_t probe_tasks(const struct probe *p, struct probe_task_count *out, size_t m
 			out[j].n += v;
 		}
 	}
-	spin_unlock_irqrestore(&probe_lock, irq);
+	probe_lock_give();
 	return n;
 }
 
@@ -376,12 +396,12 @@ uint64_t probe_nested(void)
 
 size_t probe_site_count(void)
 {
-	unsigned long irq = spin_lock_irqsave(&probe_lock);
 	size_t n;
 
+	probe_lock_take();
 	sites_init();
 	n = probe_sites.n;
-	spin_unlock_irqrestore(&probe_lock, irq);
+	probe_lock_give();
 	return n;
 }
 
@@ -393,10 +413,11 @@ bool probe_has_site(uintptr_t addr)
 size_t probe_chains_read(const struct probe *p, struct probe_chain *out, size_t max,
 			 uint64_t *other)
 {
-	unsigned long irq = spin_lock_irqsave(&probe_lock);
-	const struct probe_stats *st = p->stats;
+	const struct probe_stats *st;
 	size_t n = 0;
 
+	probe_lock_take();
+	st = p->stats;
 	*other = 0;
 	for (unsigned c = 0; st && st->chains && c < HAL_MAX_CPUS; c++) {
 		const struct probe_chains *pc = &st->chains[c];
@@ -415,6 +436,6 @@ size_t probe_chains_read(const struct probe *p, struct probe_chain *out, size_t 
 			out[n++].n = v;
 		}
 	}
-	spin_unlock_irqrestore(&probe_lock, irq);
+	probe_lock_give();
 	return n;
 }

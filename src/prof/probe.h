@@ -27,6 +27,11 @@ struct out;
 #define PROBE_CHAINS 32
 #define PROBE_STACK_DEPTH 12
 
+/* The throttle: hits one probe may count on one CPU per second, taken
+ * per tick; past it a hit is not counted (nor timed, nor walked) until
+ * the CPU's next tick, and `probe show` says how many were not. */
+#define PROBE_BUDGET_PER_SEC 500000u
+
 #define PROBE_TIME 1u
 #define PROBE_STACK 2u
 
@@ -39,6 +44,8 @@ struct probe_task_count {
 /* One probe's counts on one CPU, written only by that CPU's handler. */
 struct probe_cpu {
 	uint64_t hits;
+	uint64_t throttled;	/* hits past the budget, not counted */
+	uint64_t win, win_hits;	/* the tick the budget is counted in, and its hits */
 	uint64_t untimed;	/* timed probe, past the shadow stack's depth or no task */
 	uint64_t other;		/* calls of tasks past the table */
 	struct probe_task_count task[PROBE_TASKS];
@@ -74,6 +81,7 @@ struct probe {
 	bool live;
 	uint32_t gen;
 	unsigned flags;
+	uint64_t budget;	/* hits per tick per CPU (PROBE_BUDGET_PER_SEC) */
 	uintptr_t site;
 	const char *name;
 	uint64_t added_ns;
@@ -109,7 +117,7 @@ struct probe *probe_find(const char *name);
 
 /* Sums over the CPUs, for the views and the tests. */
 struct probe_sum {
-	uint64_t hits, untimed, other, timed, sum_ns, min_ns, max_ns;
+	uint64_t hits, throttled, untimed, other, timed, sum_ns, min_ns, max_ns;
 	uint64_t hist[PROBE_HIST];
 };
 void probe_sum(const struct probe *p, struct probe_sum *s);

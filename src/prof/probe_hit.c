@@ -170,6 +170,22 @@ static notrace void account_time(struct probe_cpu *pc, uint64_t ns)
 	add64(&pc->hist[log2_bucket(ns)], 1);
 }
 
+/* The throttle, counted per tick of this CPU (read, not asked: the tick
+ * count is a word the tick writes). */
+static notrace bool over_budget(struct probe_cpu *pc, uint64_t budget)
+{
+	uint64_t tick = __atomic_load_n(&this_cpu()->ticks, __ATOMIC_RELAXED);
+
+	if (pc->win != tick) {
+		pc->win = tick;
+		pc->win_hits = 0;
+	}
+	if (++pc->win_hits <= budget)
+		return false;
+	add64(&pc->throttled, 1);
+	return true;
+}
+
 static notrace bool enter(struct probe_cpu_state *cs)
 {
 	if (__atomic_load_n(&cs->seq, __ATOMIC_RELAXED) & 1) {
@@ -228,6 +244,8 @@ notrace void probe_entry(uintptr_t site, uintptr_t *ret_slot)
 	if (!__atomic_load_n(&p->live, __ATOMIC_SEQ_CST) || !st || p->site != site)
 		goto out;
 	pc = &st->cpu[cpu];
+	if (over_budget(pc, p->budget))
+		goto out;
 	add64(&pc->hits, 1);
 	t = this_cpu()->current;
 	if (t)

@@ -29,7 +29,8 @@ void probe_print_list(struct out *o)
 		if (n++ == 0)
 			out_printf(o, "%-32s %12s  %s\n", "function", "hits", "options");
 		probe_sum(p, &s);
-		out_printf(o, "%-32s %12llu  %s\n", p->name, (unsigned long long)s.hits,
+		out_printf(o, "%-32s %12llu  %s%s\n", p->name, (unsigned long long)s.hits,
+			   s.throttled ? "throttled " : "",
 			   (p->flags & (PROBE_TIME | PROBE_STACK)) == (PROBE_TIME | PROBE_STACK)
 				   ? "stack time"
 				   : p->flags & PROBE_TIME ? "time" : p->flags & PROBE_STACK ? "stack" : "-");
@@ -158,6 +159,9 @@ void probe_print_show(struct out *o, const struct probe *p, bool hist)
 	if (s.other)
 		out_printf(o, " (%llu of tasks past the table or of no task)",
 			   (unsigned long long)s.other);
+	if (s.throttled)
+		out_printf(o, "; throttled: %llu hits not counted, over the budget of %u a "
+			   "second per CPU", (unsigned long long)s.throttled, PROBE_BUDGET_PER_SEC);
 	out_printf(o, "\n  cpus:");
 	for (unsigned c = 0; c < HAL_MAX_CPUS; c++)
 		if (per_cpu[c])

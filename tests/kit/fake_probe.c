@@ -2,7 +2,7 @@
 /* hal/probe.h on the fake platform: a site table a test installs
  * (fake_probe_use_sites()) and a patch that only records each site's
  * state; the test plays the trampolines by calling probe_entry() and
- * probe_exit() itself (tests/prof/check_probe.c). */
+ * probe_exit() itself (tests/prof/check_probe_hit.c). */
 #include "fake_probe.h"
 
 #include "hal/probe.h"

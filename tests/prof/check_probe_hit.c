@@ -208,6 +208,29 @@ CHECK_TEST("refuse", test_refusals_say_why)
 }
 END_TEST
 
+/* Past its budget in one tick a probe counts nothing more on that CPU
+ * until the next tick, and says how many it left out. */
+CHECK_TEST("throttle", test_probe_throttled_per_tick)
+{
+	uintptr_t slot = 0x1;
+	const struct probe *p;
+	struct probe_sum s;
+
+	ck_assert_int_eq(probe_add("beta", 0, &err.out), 0);
+	p = probe_find("beta");
+	for (uint64_t i = 0; i < p->budget + 7; i++)
+		probe_entry(BETA, &slot);
+	probe_sum(p, &s);
+	ck_assert_uint_eq(s.hits, p->budget);
+	ck_assert_uint_eq(s.throttled, 7);
+	cpus[0].ticks++;
+	probe_entry(BETA, &slot);
+	probe_sum(p, &s);
+	ck_assert_uint_eq(s.hits, p->budget + 1);
+	probe_del(NULL, &err.out);
+}
+END_TEST
+
 int main(void)
 {
 	return check_run(check_suite("probe_hit", setup, 10));
