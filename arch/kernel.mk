@@ -18,7 +18,6 @@ KP_KERNEL_CFLAGS = $(AM_CFLAGS) $(KP_SRC_CFLAGS) -fasynchronous-unwind-tables
 KP_KERNEL_COMMON_SOURCES = \
 	%reldir%/common/cycle_cpu_time.c \
 	%reldir%/common/kernel_trap.c \
-	%reldir%/common/probe_none.c \
 	%reldir%/common/netdev_hal.c %reldir%/common/netdev_hal.h
 
 if !PLATFORM_SIM

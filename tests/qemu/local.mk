@@ -17,6 +17,8 @@ QEMU_TESTS = \
 	%reldir%/test_e1000e \
 	%reldir%/test_hw_kits \
 	%reldir%/test_collect
+# Probes (issue 59): patched entries on the kernel.
+QEMU_TESTS += %reldir%/test_probe
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -48,6 +50,7 @@ $(qemu_log)e1000e.log: $(qemu_log)pcboot.log $(X86_ISO) tools/kshell$(EXEEXT)
 $(qemu_log)hw_kits.log: $(qemu_log)e1000e.log tools/kshell$(EXEEXT)
 # kprof-collect on the kernel: a minute at 2 s intervals.
 $(qemu_log)collect.log: $(qemu_log)hw_kits.log tools/kprof-collect
+$(qemu_log)probe.log: $(qemu_log)collect.log
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
 # and x86's network tests run against it (virtio-net on virtio-mmio, the
@@ -89,5 +92,6 @@ EXTRA_DIST += \
 	%reldir%/test_e1000e \
 	%reldir%/test_hw_kits \
 	%reldir%/test_collect \
+	%reldir%/test_probe \
 	tests/hw/kvm-pmu \
 	tests/hw/pc-pmu

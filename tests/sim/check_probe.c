@@ -302,6 +302,27 @@ CHECK_TEST("sleepy", test_probe_times_sleepy_naps)
 }
 END_TEST
 
+/* A panic inside two timed probed calls (the ksim program, which the
+ * panic ends): its backtrace gives the real callers where the stack
+ * holds the return trampoline's address. */
+CHECK_TEST("panic", test_panic_backtrace_under_probes)
+{
+	static char out[16384];
+	FILE *p = popen(KSIM_PATH " --cpus=2 -c 'probe add cmd_test time' "
+			"-c 'probe add shell_run_line time' -c 'test panic' 2>&1", "r");
+	size_t n;
+
+	ck_assert_ptr_nonnull(p);
+	n = fread(out, 1, sizeof(out) - 1, p);
+	out[n] = 0;
+	pclose(p);
+	ck_assert_msg(strstr(out, "panic on cpu") && strstr(out, "<- cmd_test+") &&
+		      strstr(out, "<- shell_run_line+") && strstr(out, "<- shell_input_feed+"),
+		      "backtrace: %s", out);
+	ck_assert_msg(!strstr(out, "sim_probe"), "a trampoline in the backtrace: %s", out);
+}
+END_TEST
+
 /* Bad input: one line saying what is wrong, nothing changed. */
 CHECK_TEST("errors", test_probe_refuses_with_reasons)
 {

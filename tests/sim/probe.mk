@@ -7,11 +7,13 @@ if PLATFORM_SIM
 check_PROGRAMS += %reldir%/check_probe
 TESTS += %reldir%/check_probe
 %canon_reldir%_check_probe_SOURCES = %reldir%/check_probe.c $(SIM_TEST_SOURCES)
+%canon_reldir%_check_probe_CPPFLAGS = $(AM_CPPFLAGS) \
+	-DKSIM_PATH='"$(abs_top_builddir)/ksim"'
 %canon_reldir%_check_probe_CFLAGS = $(SIM_TEST_CFLAGS)
 %canon_reldir%_check_probe_LDADD = $(SIM_TEST_LDADD)
 %canon_reldir%_check_probe_LDFLAGS = -Wc,-no-pie
 %canon_reldir%_check_probe_LINK = $(KP_LINK3_PROG)
-EXTRA_%canon_reldir%_check_probe_DEPENDENCIES = $(KP_LINK3_DEPS)
+EXTRA_%canon_reldir%_check_probe_DEPENDENCIES = ksim$(EXEEXT) $(KP_LINK3_DEPS)
 
 # The long stress, outside `make check`: 100 probes on and off 1000
 # times under load (make check runs 3 rounds).
