@@ -189,6 +189,15 @@ static int probe_check(const char *name, struct sym_hit *hit, size_t *idx, struc
 		out_printf(err, "probe: no function %s in this image\n", name);
 		return -ENOENT;
 	}
+	/* Static functions of one name in several files: the first that
+	 * has an entry. */
+	for (size_t i = 0, n = sym_count(); site_of(hit->start) == SIZE_MAX && i < n; i++) {
+		struct sym_hit h;
+
+		sym_nth(i, &h);
+		if (kstreq(h.name, name) && site_of(h.start) != SIZE_MAX)
+			*hit = h;
+	}
 	if ((why = probe_refused(hit->name)) != NULL) {
 		out_printf(err, "probe: %s is refused: %s\n", name, why);
 		return -EPERM;

@@ -358,8 +358,8 @@ CHECK_TEST("errors", test_probe_refuses_with_reasons)
 }
 END_TEST
 
-/* The probeable functions `probe sites all` lists, at most @max, each
- * malloc'd into @names. */
+/* The probeable functions `probe sites all` lists, each name once, at
+ * most @max, each malloc'd into @names. */
 static unsigned probeable(char **names, unsigned max)
 {
 	char *out = run_ok("probe sites all"), *line, *save = NULL;
@@ -369,7 +369,14 @@ static unsigned probeable(char **names, unsigned max)
 	     line = strtok_r(NULL, "\n", &save)) {
 		char name[128], what[32];
 
-		if (sscanf(line, " %127s %31s", name, what) == 2 && strcmp(what, "probeable") == 0)
+		bool dup = false;
+
+		if (sscanf(line, " %127s %31s", name, what) != 2 || strcmp(what, "probeable") != 0)
+			continue;
+		/* Static functions of one name in two files are one probe. */
+		for (unsigned i = 0; i < n; i++)
+			dup = dup || strcmp(names[i], name) == 0;
+		if (!dup)
 			names[n++] = strdup(name);
 	}
 	free(out);
