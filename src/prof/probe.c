@@ -249,7 +249,8 @@ int probe_add(const char *name, unsigned flags, struct out *err)
 	if (rc == 0) {
 		p->gen++;
 		p->flags = flags;
-		p->budget = PROBE_BUDGET_PER_SEC / (tick_hz() ? tick_hz() : 1);
+		p->budget = flags & PROBE_UNTHROTTLED ? UINT64_MAX
+			    : PROBE_BUDGET_PER_SEC / (tick_hz() ? tick_hz() : 1);
 		p->site = hit.start;
 		p->name = hit.name;
 		p->added_ns = hal_clock_ns();

@@ -34,6 +34,9 @@ struct out;
 
 #define PROBE_TIME 1u
 #define PROBE_STACK 2u
+/* No throttle: `probe cost` alone, whose calls would otherwise measure
+ * the throttled path past the first tick's budget. */
+#define PROBE_UNTHROTTLED 4u
 
 struct probe_task_count {
 	int pid1;		/* the pid + 1; 0: a free entry */
