@@ -64,6 +64,24 @@ AS_IF([test "x$kp_platform" = xx86_64], [
 AS_IF([test "x$kp_platform" = xarm64], [
   KP_REQUIRE_CFLAG([-mno-outline-atomics], [KP_SRC_CFLAGS])
 ])
+# KP_PROBE_CFLAGS, src/libkprof.la's alone (issue 59): every function of
+# src/ starts with a patchable entry, listed in the
+# __patchable_function_entries section, that `probe add` patches into a
+# call of the platform's trampoline; the platform's own code (sim/,
+# arch/) has none, so the handler's calls there never recurse.  gcc
+# emits five one-byte NOPs, which the platform rewrites into one 5-byte
+# NOP before a second CPU runs (sim/probe.c, arch/x86_64/probe.c); clang
+# emits the 5-byte NOP.  -mfentry's one NOP is refused with -fPIC, which
+# the simulator's code is (tests/kernel/check_symbols.c is PIE on
+# purpose).  ksim on an x86_64 host and the x86_64 kernel; not arm64 yet.
+KP_PROBE_CFLAGS=
+AS_IF([test "x$kp_platform" = xsim && test "x$host_cpu" = xx86_64], [
+  KP_CHECK_CFLAG([-fpatchable-function-entry=5], [KP_PROBE_CFLAGS])
+])
+AS_IF([test "x$kp_platform" = xx86_64], [
+  KP_REQUIRE_CFLAG([-fpatchable-function-entry=5], [KP_PROBE_CFLAGS])
+])
 AC_SUBST([KP_CFLAGS])
 AC_SUBST([KP_SRC_CFLAGS])
+AC_SUBST([KP_PROBE_CFLAGS])
 ])

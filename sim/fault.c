@@ -56,6 +56,8 @@ static void sim_fault_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct trap_frame tf;
 
+	if (sig == SIGTRAP && sim_self && sim_probe_trap(uc))
+		return;
 	if (!sim_self || si->si_code <= 0) {
 		/* Not a CPU's fault, or sent by someone: the default. */
 		signal(sig, SIG_DFL);

@@ -22,6 +22,8 @@ sim_libksim_la_SOURCES = \
 	%reldir%/pmu.c \
 	%reldir%/pmu_count.c \
 	%reldir%/power.c \
+	%reldir%/probe.c \
+	%reldir%/probe_entry.S \
 	%reldir%/random.c \
 	%reldir%/start.c \
 	%reldir%/thread_entry.S \

@@ -161,6 +161,11 @@ int sim_fw_load_key(const char *path);
 
 /* Faults on CPU threads become kernel panics (sim/fault.c). */
 void sim_fault_install_handlers(void);
+/* Probes (sim/probe.c): the site table sorted and each entry made one
+ * 5-byte NOP, before any CPU thread runs; and the SIGTRAP of a CPU that
+ * met an entry being patched, stepped over it (true) or not ours. */
+void sim_probe_init(void);
+bool sim_probe_trap(void *uc);
 
 /* Kernel-side glue (sim/kglue.c). */
 bool sim_kernel_ready(void);

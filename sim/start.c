@@ -158,6 +158,7 @@ int ksim_start(const struct ksim_config *cfg)
 	if (!sim_config.cmdline)
 		sim_config.cmdline = "";
 	sim_ncpus = cfg->cpus;
+	sim_probe_init();
 	if (sim_machine_exit_init() != 0)
 		return -1;
 	sim_timer_start();

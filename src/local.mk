@@ -2,7 +2,7 @@
 # The portable kernel: one convenience library linked into every program
 # and test of every platform.  Built integer-only everywhere.
 noinst_LTLIBRARIES += src/libkprof.la
-src_libkprof_la_CFLAGS = $(AM_CFLAGS) $(KP_SRC_CFLAGS)
+src_libkprof_la_CFLAGS = $(AM_CFLAGS) $(KP_SRC_CFLAGS) $(KP_PROBE_CFLAGS)
 src_libkprof_la_SOURCES = \
 	%reldir%/hal/console.h \
 	%reldir%/hal/context.h \
@@ -14,6 +14,7 @@ src_libkprof_la_SOURCES = \
 	%reldir%/hal/platform.h \
 	%reldir%/hal/netdev.h \
 	%reldir%/hal/pmu.h \
+	%reldir%/hal/probe.h \
 	%reldir%/hal/power.h \
 	%reldir%/hal/random.h \
 	%reldir%/hal/timer.h \

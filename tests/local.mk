@@ -22,7 +22,8 @@ check_LTLIBRARIES += tests/libfakehal.la
 tests_libfakehal_la_SOURCES = \
 	tests/kit/fake_hal.c tests/kit/fake_hal.h \
 	tests/kit/fake_pmu.c tests/kit/fake_pmu.h \
-	tests/kit/fake_netdev.c tests/kit/fake_netdev.h
+	tests/kit/fake_netdev.c tests/kit/fake_netdev.h \
+	tests/kit/fake_probe.c tests/kit/fake_probe.h
 tests_libfakehal_la_CFLAGS = $(TEST_CFLAGS)
 tests_libfakehal_la_LIBADD = src/libkprof.la
 FAKE_HAL_SOURCES = tests/kit/fake_symtab.c

@@ -34,6 +34,7 @@ noinst_LIBRARIES = %reldir%/libarm64.a
 	%reldir%/platform.c \
 	%reldir%/pmu.c \
 	%reldir%/power.c \
+	%reldir%/probe.c \
 	%reldir%/psci.c \
 	%reldir%/random.c \
 	%reldir%/smp.c \

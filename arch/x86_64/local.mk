@@ -48,6 +48,8 @@ noinst_LIBRARIES = %reldir%/libx86.a
 	%reldir%/pmu_nmi.c \
 	%reldir%/pmu_priv.h \
 	%reldir%/power.c \
+	%reldir%/probe.c \
+	%reldir%/probe_entry.S \
 	%reldir%/pvh.c \
 	%reldir%/random.c \
 	%reldir%/smp.c \

@@ -38,6 +38,7 @@ static void x86_mb2_read(uint32_t paddr)
 void hal_platform_early_init(void)
 {
 	x86_cpu_init_boot();
+	x86_probe_init();	/* before any other CPU runs (arch/x86_64/probe.c) */
 	x86_serial_init();
 	x86_idt_init();
 	x86_lapic_mode_init();

@@ -209,6 +209,9 @@ void x86_trap_dispatch(struct trap_frame *tf)
 	/* A _safe MSR access that faulted resumes at its fixup. */
 	if (v == 13 && x86_extable_fixup(tf))
 		return;
+	/* A probe's entry being patched (arch/x86_64/probe.c). */
+	if (v == 3 && x86_probe_int3(tf))
+		return;
 	if (v < 32) {
 		const char *name = exception_names[v];
 

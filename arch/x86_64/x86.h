@@ -208,6 +208,13 @@ static inline void mmio_write32(uintptr_t addr, uint32_t v)
 /* The registers the interrupt entry (entry.S) saves, lowest address
  * first: the general registers it pushes, the vector and error code, then
  * what the CPU pushed.  hal/trap.h's struct trap_frame on this platform. */
+/* Probes (probe.c): the boot's rewrite of every patchable entry into
+ * one 5-byte NOP, and the #BP of a CPU that met an entry being patched,
+ * stepped over it (true) or not a probe's. */
+void x86_probe_init(void);
+struct trap_frame;
+bool x86_probe_int3(struct trap_frame *tf);
+
 struct trap_frame {
 	uint64_t r15, r14, r13, r12, r11, r10, r9, r8;
 	uint64_t rbp, rdi, rsi, rdx, rcx, rbx, rax;

@@ -78,4 +78,12 @@ void net_rx_lost(enum net_rx_loss why, uint64_t n);
  * handlers included; nothing happens before net_start(). */
 void net_rx_wake(void);
 
+/* Probes (hal/probe.h): the entry trampoline calls probe_entry() with the
+ * patched entry's address and the stack slot holding the probed
+ * function's return address, which it may replace with
+ * hal_probe_ret_addr(); the return trampoline calls probe_exit(), which
+ * returns the real return address.  Any context, a probed function's. */
+void probe_entry(uintptr_t site, uintptr_t *ret_slot);
+uintptr_t probe_exit(void);
+
 #endif

@@ -3,6 +3,7 @@
 
 #include "kernel/stacktrace.h"
 
+#include "hal/probe.h"
 #include "hal/trap.h"
 #include "kernel/sched.h"
 #include "kernel/symbols.h"
@@ -95,10 +96,61 @@ static STACK_READER size_t walk_fp(uintptr_t fp, const struct stack_bounds *b,
 	return (size_t)(o - out);
 }
 
+/* Probes: each return address that reads as the return trampoline's is
+ * the innermost of @t's timed calls whose stack slot still holds the
+ * trampoline's address; an entry whose slot does not (the entry
+ * trampoline has yet to replace it, or the function has returned) is
+ * no frame of this walk.  The slots are @t's own stack words, recorded
+ * by the task itself. */
+static STACK_READER void probe_fix(const struct task *t, uintptr_t *out, size_t n)
+{
+	uintptr_t tramp = hal_probe_ret_addr();
+	unsigned k;
+
+	if (!t || !tramp)
+		return;
+	k = __atomic_load_n(&t->probe.depth, __ATOMIC_ACQUIRE);
+	if (k > TASK_PROBE_DEPTH)
+		k = TASK_PROBE_DEPTH;
+	for (size_t i = 0; i < n; i++) {
+		if (out[i] != tramp)
+			continue;
+		while (k > 0 && *t->probe.f[k - 1].slot != tramp)
+			k--;
+		if (k == 0)
+			return;
+		out[i] = t->probe.f[--k].ret;
+	}
+}
+
+void stacktrace_probe_fix(const struct task *t, uintptr_t *out, size_t n)
+{
+	probe_fix(t, out, n);
+}
+
+/* The task whose stack @b is, seen from the calling CPU: the current
+ * task for its own stack or the CPU's interrupt stack (a handler there
+ * runs on the current task's behalf); NULL for another's. */
+static const struct task *walk_owner(const struct stack_bounds *b)
+{
+	struct task *t = this_cpu()->current;
+	uintptr_t lo, hi;
+
+	if (!t)
+		return NULL;
+	if (b->hi == t->stack_hi)
+		return t;
+	hal_trap_irq_stack(&lo, &hi);
+	return lo < hi && b->hi == hi ? t : NULL;
+}
+
 size_t stacktrace_from_fp(uintptr_t fp, const struct stack_bounds *b,
 			  uintptr_t *out, size_t max)
 {
-	return walk_fp(fp, b, 0, out, max, 0);
+	size_t n = walk_fp(fp, b, 0, out, max, 0);
+
+	probe_fix(walk_owner(b), out, n);
+	return n;
 }
 
 bool stacktrace_bounds_for(uintptr_t sp, struct stack_bounds *b)
@@ -194,7 +246,10 @@ static size_t trap_chain(const struct trap_frame *tf, const struct stack_bounds 
 size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
 			    size_t max)
 {
-	return trap_chain(tf, NULL, out, max, 0);
+	size_t n = trap_chain(tf, NULL, out, max, 0);
+
+	probe_fix(this_cpu()->current, out, n);
+	return n;
 }
 
 size_t stacktrace_from_trap_on(const struct trap_frame *tf, const struct stack_bounds *b,

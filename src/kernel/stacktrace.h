@@ -54,6 +54,16 @@ size_t stacktrace_from_trap(const struct trap_frame *tf, uintptr_t *out,
 size_t stacktrace_from_trap_on(const struct trap_frame *tf, const struct stack_bounds *b,
 			       uintptr_t *out, size_t max);
 
+/* Give back the real return address wherever a walk of @t's stack (or
+ * of its CPU's interrupt stack while @t runs) read a timed probe's
+ * return trampoline (hal/probe.h), from @t's shadow stack.  The walks
+ * above do it themselves for the calling CPU's current task; a walk of
+ * another task's saved stack (stacktrace_from_trap_on(), or
+ * stacktrace_from_fp() on its bounds) calls it with that task.  Any
+ * context; never faults. */
+struct task;
+void stacktrace_probe_fix(const struct task *t, uintptr_t *out, size_t n);
+
 /* hal_trap_frame_at() on a platform whose trap entry marks its handler's
  * frame record as hal/trap.h says (the frame pointer = the frame's
  * address + 1, the return address = the entry's own, @entry_ra): the

@@ -3,6 +3,7 @@
 #include "kernel/symbols_test.h"
 
 #include "lib/fmt.h"
+#include "lib/kstring.h"
 
 static const struct sym_table *active_table = &kp_symtab;
 
@@ -169,4 +170,32 @@ enum sym_cfa_reg sym_cfa_lookup(uintptr_t addr, struct sym_cfa *rule)
 	default:
 		return SYM_CFA_UNKNOWN;
 	}
+}
+
+bool sym_find(const char *name, struct sym_hit *hit)
+{
+	const struct sym_table *t = active_table;
+
+	for (size_t i = 0; i < t->count; i++)
+		if (kstreq(t->strings + t->entries[i].name, name)) {
+			hit->name = t->strings + t->entries[i].name;
+			hit->start = t->base + t->entries[i].start;
+			hit->size = t->entries[i].size;
+			return true;
+		}
+	return false;
+}
+
+size_t sym_count(void)
+{
+	return active_table->count;
+}
+
+void sym_nth(size_t i, struct sym_hit *hit)
+{
+	const struct sym_table *t = active_table;
+
+	hit->name = t->strings + t->entries[i].name;
+	hit->start = t->base + t->entries[i].start;
+	hit->size = t->entries[i].size;
 }

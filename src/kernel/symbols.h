@@ -59,6 +59,13 @@ struct sym_hit {
  * never faults, never locks. */
 bool sym_lookup(uintptr_t addr, struct sym_hit *hit);
 
+/* The first function named @name, by a walk of the whole table (the
+ * probes' commands: task context).  False when none is. */
+bool sym_find(const char *name, struct sym_hit *hit);
+/* The table's functions, by address: sym_nth(i) for i < sym_count(). */
+size_t sym_count(void);
+void sym_nth(size_t i, struct sym_hit *hit);
+
 /* sym_lookup() for a caller that caches its answers: the symbol covering
  * @addr, or (hit->name NULL) the run of addresses around it that the
  * table's offsets reach and no symbol covers, at least @addr itself.

@@ -89,6 +89,26 @@ struct task_wall {
 	unsigned hold;
 };
 
+/* Probes' shadow stack of one task (prof/probe_hit.c): the calls of
+ * timed probed functions it is inside, innermost last.  Each entry keeps
+ * the real return address, and the stack slot that now holds the
+ * return trampoline's (hal_probe_ret_addr()) instead, so a walk can give
+ * the real one back (stacktrace_probe_fix()).  Written only by the task
+ * itself; a call past the depth is counted, not timed. */
+#define TASK_PROBE_DEPTH 16
+
+struct task_probe_frame {
+	uintptr_t ret;		/* the real return address */
+	uintptr_t *slot;	/* where the trampoline's stands in for it */
+	uint64_t t0;		/* hal_clock_ns() at entry */
+	uint32_t probe, gen;	/* the probe (prof/probe.c's slot) timing it */
+};
+
+struct task_probe {
+	unsigned depth;
+	struct task_probe_frame f[TASK_PROBE_DEPTH];
+};
+
 struct task {
 	int pid;
 	char name[TASK_NAME_MAX];
@@ -111,6 +131,8 @@ struct task {
 	struct task *all_next;	/* the global task list */
 	/* Off-CPU and wall-clock profiling's state of this task. */
 	struct task_wall wall;
+	/* Probes' shadow stack. */
+	struct task_probe probe;
 };
 
 /* task->wall.off_why's mark of a preempted state: both it and a frame are

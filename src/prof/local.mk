@@ -23,3 +23,6 @@ src_libkprof_la_SOURCES += \
 	%reldir%/wall_start.c %reldir%/wall_books.c %reldir%/wall_collect.c \
 	%reldir%/wall_views.c \
 	%reldir%/trace_session.c %reldir%/trace_session.h %reldir%/trace_views.c
+src_libkprof_la_SOURCES += \
+	%reldir%/probe.c %reldir%/probe.h %reldir%/probe_internal.h \
+	%reldir%/probe_hit.c %reldir%/probe_views.c %reldir%/probe_cost.c

@@ -56,6 +56,8 @@ offcpu_walk_out(struct task *t, unsigned depth)
 		if (n)
 			t->wall.off_frames[0] -= 1;
 	}
+	/* A timed probe's return trampoline: the real return address. */
+	stacktrace_probe_fix(t, t->wall.off_frames, n);
 	/* The collect may read it racing a switch after the window. */
 	__atomic_store_n(&t->wall.off_nframes, (uint32_t)n, __ATOMIC_RELAXED);
 	return (uint32_t)n;

@@ -15,7 +15,7 @@
 /* The walk offcpu_walk_leaving() made at @t's switch-out, made now from
  * the state the scheduler kept (task->wall.off_why) inside the stack
  * its saved context says is live. */
-static size_t wall_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
+static size_t wall_walk_saved_raw(const struct task *t, uintptr_t *out, unsigned depth)
 {
 	struct hal_context_regs r;
 	struct stack_bounds b = { t->stack_lo, t->stack_hi };
@@ -41,6 +41,16 @@ static size_t wall_walk_saved(const struct task *t, uintptr_t *out, unsigned dep
 	/* No scheduler call recorded: the chain the saved frame starts. */
 	out[0] = r.pc;
 	return 1 + (depth > 1 ? stacktrace_from_fp(r.fp, &b, out + 1, depth - 1) : 0);
+}
+
+/* The same with a timed probe's return trampoline read as the real
+ * return address (@t's shadow stack). */
+static size_t wall_walk_saved(const struct task *t, uintptr_t *out, unsigned depth)
+{
+	size_t n = wall_walk_saved_raw(t, out, depth);
+
+	stacktrace_probe_fix(t, out, n);
+	return n;
 }
 
 struct wall_waiting {

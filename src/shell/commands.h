@@ -18,6 +18,9 @@ struct shell_ctx;
 	"profile show [text [chains]|folded [addr|weight] [cpus]|cpus|tasks|top [n]] [services]"
 #define CMD_STAT_USAGE "stat [ms] [all|cpu|pid=N] [events=LIST]"
 #define CMD_EVENTS_USAGE "events"
+#define CMD_PROBE_USAGE "probe add FUNC [stack] [time] | probe del FUNC|all | probe list | " \
+	"probe show [FUNC] [text|folded|hist] | probe sites [all] | probe cost | " \
+	"probe MS FUNC [stack] [time]"
 #define CMD_LSCPU_USAGE "lscpu"
 #define CMD_PS_USAGE "ps"
 #define CMD_STACKS_USAGE "stacks"
@@ -41,6 +44,7 @@ int cmd_profile(struct shell_ctx *sh, int argc, char **argv);
 int cmd_lscpu(struct shell_ctx *sh, int argc, char **argv);
 int cmd_stat(struct shell_ctx *sh, int argc, char **argv);
 int cmd_events(struct shell_ctx *sh, int argc, char **argv);
+int cmd_probe(struct shell_ctx *sh, int argc, char **argv);
 int cmd_net(struct shell_ctx *sh, int argc, char **argv);
 int cmd_netload(struct shell_ctx *sh, int argc, char **argv);
 int cmd_trace(struct shell_ctx *sh, int argc, char **argv);

@@ -34,3 +34,5 @@ src_libkprof_la_SOURCES += \
 	%reldir%/netload_args.c %reldir%/netload_args.h
 src_libkprof_la_SOURCES += \
 	%reldir%/cmd_trace.c
+src_libkprof_la_SOURCES += \
+	%reldir%/cmd_probe.c

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 
+#include "hal/cpu.h"
+
 #define SPLIT_CHAINS 3
 #define SPLIT_SEED 0x6b70726f66ull	/* "kprof" */
 
@@ -31,5 +33,21 @@ uint32_t split_slice_us(struct split_rng *r, unsigned chain);
 /* The time each chain has taken so far in hal_cpu_time() units, summed
  * over the workload's tasks. */
 void split_truth(uint64_t out[SPLIT_CHAINS]);
+
+/* Calls of each leaf by one task (the probes' truth, issue 59), with
+ * their wall-clock ns summed as the caller measured around the call. */
+#define SPLIT_CALL_TASKS (HAL_MAX_CPUS + 1)
+#define SPLIT_CALL_CALIBRATION HAL_MAX_CPUS	/* the entry of begin's caller */
+
+struct split_calls {
+	int pid;
+	uint64_t n[SPLIT_CHAINS];
+	uint64_t ns[SPLIT_CHAINS];
+};
+
+/* Every entry, since the last start: entry i < HAL_MAX_CPUS is the task
+ * on CPU i, the last one the task that ran the calibration (3 calls of
+ * each leaf). */
+void split_calls_read(struct split_calls out[SPLIT_CALL_TASKS]);
 
 #endif

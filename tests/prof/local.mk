@@ -55,3 +55,13 @@ endif
 EXTRA_DIST += %reldir%/golden
 
 include %reldir%/wall.mk
+
+# Probes' handler and management on the fake platform (issue 59): the
+# test plays the trampolines (tests/kit/fake_probe.c).
+if PLATFORM_SIM
+check_PROGRAMS += %reldir%/check_probe_hit
+TESTS += %reldir%/check_probe_hit
+%canon_reldir%_check_probe_hit_SOURCES = %reldir%/check_probe_hit.c $(PROF_TEST_SOURCES)
+%canon_reldir%_check_probe_hit_CFLAGS = $(PROF_TEST_CFLAGS)
+%canon_reldir%_check_probe_hit_LDADD = $(TEST_LDADD)
+endif

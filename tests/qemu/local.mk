@@ -18,6 +18,8 @@ QEMU_TESTS = \
 	%reldir%/test_hw_kits \
 	%reldir%/test_collect \
 	%reldir%/test_trace
+# Probes (issue 59): patched entries on the kernel.
+QEMU_TESTS += %reldir%/test_probe
 TESTS += $(QEMU_TESTS)
 AM_TESTS_ENVIRONMENT = KPROF_KERNEL=$(abs_builddir)/$(X86_KERNEL); export KPROF_KERNEL; \
 	KPROF_BUILDDIR=$(abs_builddir); export KPROF_BUILDDIR; \
@@ -51,6 +53,7 @@ $(qemu_log)hw_kits.log: $(qemu_log)e1000e.log tools/kshell$(EXEEXT)
 $(qemu_log)collect.log: $(qemu_log)hw_kits.log tools/kprof-collect
 # trace: ping-pong switches, the tick's irqs (issue 58).
 $(qemu_log)trace.log: $(qemu_log)collect.log
+$(qemu_log)probe.log: $(qemu_log)trace.log
 endif
 # The arm64 kernel's QEMU tests (QEMU's virt machine): its own script,
 # and x86's network tests run against it (virtio-net on virtio-mmio, the
@@ -98,5 +101,6 @@ EXTRA_DIST += \
 	%reldir%/test_hw_kits \
 	%reldir%/test_collect \
 	%reldir%/test_trace \
+	%reldir%/test_probe \
 	tests/hw/kvm-pmu \
 	tests/hw/pc-pmu

@@ -78,3 +78,4 @@ endif
 
 include %reldir%/work.mk
 include %reldir%/trace.mk
+include %reldir%/probe.mk
