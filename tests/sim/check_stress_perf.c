@@ -146,8 +146,10 @@ static void rate_check(unsigned hz, uint64_t cpu_budget_ns, unsigned min_permill
 		      hz, 100.0 * got / want, min_permille / 10.0);
 	/* Over 100%: the signals and the thread's clock are two readings of
 	 * one CPU time, and a loaded host skews them (102.0% pooled at 10
-	 * kHz, load ~17); a period off by 2x gives 200%. */
-	ck_assert_msg(got <= 1.05 * want + RATE_CPUS, "%.0f overflow signals in "
+	 * kHz, load ~17; once 125.5%, every CPU alike, beside the arm64 QEMU
+	 * suite, and 99.5-101.5% on every rerun); a period off by 2x gives
+	 * 200%. */
+	ck_assert_msg(got <= 1.5 * want + RATE_CPUS, "%.0f overflow signals in "
 		      "%.3f cpu-seconds at %u hz", got, cpu_s, hz);
 }
 
