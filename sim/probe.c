@@ -5,8 +5,9 @@
  * A CPU may be between two of those NOPs, so they cannot be patched
  * live: ksim_start() rewrites each into one 5-byte NOP before any CPU
  * thread exists.  From then on an entry is one instruction, the NOP or a
- * call of sim_probe_tramp (sim/probe_entry.S), changed by the x86
- * breakpoint protocol, as Linux's text_poke_bp does: write int3 over the
+ * call of x86_probe_tramp (arch/x86_64/probe_entry.S, the kernel's own,
+ * which sim/probe_entry.S includes), changed by the x86 breakpoint
+ * protocol, as Linux's text_poke_bp does: write int3 over the
  * first byte, make every CPU serialize, write the other four, serialize,
  * write the first byte, serialize.  A CPU that meets the int3 meanwhile
  * takes SIGTRAP and sim_probe_trap() steps it over the whole entry, as
@@ -37,8 +38,8 @@
 extern const uintptr_t __start___patchable_function_entries[] __attribute__((weak));
 extern const uintptr_t __stop___patchable_function_entries[] __attribute__((weak));
 
-void sim_probe_tramp(void);
-void sim_probe_ret(void);
+void x86_probe_tramp(void);
+void x86_probe_ret(void);
 
 static const uint8_t nop5[SITE_LEN] = { 0x0f, 0x1f, 0x44, 0x00, 0x00 };
 static const uint8_t nop1x5[SITE_LEN] = { 0x90, 0x90, 0x90, 0x90, 0x90 };
@@ -105,7 +106,7 @@ static int sim_text_write(uintptr_t at, const uint8_t *bytes, size_t len)
 
 static void sim_call_bytes(uintptr_t site, uint8_t out[SITE_LEN])
 {
-	int32_t rel = (int32_t)((intptr_t)(uintptr_t)sim_probe_tramp - (intptr_t)(site + SITE_LEN));
+	int32_t rel = (int32_t)((intptr_t)(uintptr_t)x86_probe_tramp - (intptr_t)(site + SITE_LEN));
 
 	out[0] = OP_CALL;
 	memcpy(out + 1, &rel, sizeof(rel));
@@ -191,5 +192,5 @@ int hal_probe_patch(uintptr_t site, bool on)
 
 uintptr_t hal_probe_ret_addr(void)
 {
-	return (uintptr_t)sim_probe_ret;
+	return (uintptr_t)x86_probe_ret;
 }

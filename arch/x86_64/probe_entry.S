@@ -1,12 +1,25 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The probes' trampolines on the x86_64 kernel (hal/probe.h): the same
- * code as ksim's on its x86_64 host (sim/probe_entry.S, where each step
- * is explained), under the kernel's names.  x86_probe_tramp builds two
- * frame records (the probed function's caller's, then its own), saves
- * the argument registers and calls probe_entry(site, &return slot);
- * x86_probe_ret keeps the return values, asks probe_exit() for the real
- * return address and returns there.  src/ is built -mgeneral-regs-only
- * and -mno-red-zone. */
+/* The probes' trampolines on x86_64 (hal/probe.h): the kernel's, and
+ * ksim's on its x86_64 host, which includes this file
+ * (sim/probe_entry.S).
+ *
+ * x86_probe_tramp is what a patched entry calls: a function's first
+ * instruction, before its own prologue, so the stack holds the site's
+ * return address (site + 5) over the probed function's own return
+ * address.  It builds two frame records, as Linux's ftrace does for
+ * -mfentry: one for the probed function's caller (its return address)
+ * and one for the probed function (site + 5), so a walk from inside the
+ * probe machinery loses neither; the walk recovers only one frameless
+ * frame (doc/internals.md, "The walk").  It saves the argument
+ * registers, calls probe_entry(site, &return slot) and goes on into the
+ * function.  src/ is built -mgeneral-regs-only and -mno-red-zone: no
+ * argument or return value is in a vector register.
+ *
+ * x86_probe_ret is where a timed function returns to (probe_entry()
+ * replaced its return address): it keeps the return values, asks
+ * probe_exit() for the real return address and returns there.  Its
+ * frame record's return address is x86_probe_ret itself until then,
+ * which a walk translates from the task's shadow stack. */
 	.text
 	.globl	x86_probe_tramp
 	.type	x86_probe_tramp, @function
