@@ -94,8 +94,11 @@ struct target {
 	char addr[COLLECT_ADDR_MAX];
 	char keyfile[PATH_MAX];
 	char dir[PATH_MAX];		/* for messages: files go through dirfd */
+	/* Points into this struct (name, label_text): set again once the
+	 * targets array stops moving (targets_read()). */
 	struct target_labels labels;
 	char label_text[COLLECT_LABELS_MAX][COLLECT_LABEL_KEY_MAX + COLLECT_LABEL_VALUE_MAX + 2];
+	size_t nlabel_text;		/* label_text[] used: "KEY\0VALUE" */
 	int dirfd;			/* DIR/NAME, opened without following links */
 	struct udpsh_client c;
 	pthread_t thread;

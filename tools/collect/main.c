@@ -257,13 +257,38 @@ static bool label_ok(const char *w, size_t *keylen)
 	return true;
 }
 
+/* @t's labels pointed at its own name and label_text: target=NAME, the
+ * line's KEY=VALUE pairs, service_name=NAME unless one of them names it.
+ * Again for every target once all are read: the array they are in
+ * moved as it grew, and a pointer set before into an earlier target was
+ * left in freed memory (ASan, test_collect_hostile). */
+static void target_labels_point(struct target *t)
+{
+	struct target_labels *l = &t->labels;
+	bool service = false;
+
+	l->keys[0] = "target";
+	l->values[0] = t->name;
+	l->n = 1;
+	for (size_t i = 0; i < t->nlabel_text; i++) {
+		char *text = t->label_text[i];
+
+		l->keys[l->n] = text;
+		l->values[l->n++] = text + strlen(text) + 1;
+		service |= strcmp(text, "service_name") == 0;
+	}
+	if (!service) {
+		l->keys[l->n] = "service_name";
+		l->values[l->n++] = t->name;
+	}
+}
+
 /* The target's labels: target=NAME, then its line's KEY=VALUE words
  * @w[0..@n), service_name=NAME unless one of them names it.  Returns 0
  * or EXIT_USAGE (said). */
 static int target_labels(struct target *t, char **w, int n, size_t lineno)
 {
 	struct target_labels *l = &t->labels;
-	bool service = false;
 
 	l->keys[0] = "target";
 	l->values[0] = t->name;
@@ -288,12 +313,9 @@ static int target_labels(struct target *t, char **w, int n, size_t lineno)
 		text[k] = '\0';
 		l->keys[l->n] = text;
 		l->values[l->n++] = text + k + 1;
-		service |= strcmp(text, "service_name") == 0;
 	}
-	if (!service) {
-		l->keys[l->n] = "service_name";
-		l->values[l->n++] = t->name;
-	}
+	t->nlabel_text = (size_t)n;
+	target_labels_point(t);
 	return 0;
 }
 
@@ -382,6 +404,8 @@ static int targets_read(void)
 		rc = target_line(line, ++lineno);
 	free(line);
 	fclose(f);
+	for (size_t i = 0; !rc && i < ntargets; i++)
+		target_labels_point(&targets[i]);
 	if (!rc && !ntargets) {
 		fprintf(stderr, "%s: %s: no targets (one a line: NAME HOST[:PORT] KEYFILE)\n",
 			COLLECT_PROG, opts.targets);

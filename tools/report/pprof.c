@@ -528,9 +528,11 @@ bool report_pprof_stamped(struct buf *out, const struct profile *p,
 		nnames = 0;
 	}
 
+	/* None for an address view (its tables replace these below): an
+	 * allocation of 0 bytes would still be one, lost at the swap. */
 	pr.n_function = pr.n_location = nnames;
-	pr.function = xmalloc(nnames * sizeof *pr.function);
-	pr.location = xmalloc(nnames * sizeof *pr.location);
+	pr.function = nnames ? xmalloc(nnames * sizeof *pr.function) : NULL;
+	pr.location = nnames ? xmalloc(nnames * sizeof *pr.location) : NULL;
 	for (size_t i = 0; i < nnames; i++) {
 		Perftools__Profiles__Function *f = xmalloc(sizeof *f);
 		Perftools__Profiles__Location *l = xmalloc(sizeof *l);
